@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "GroceryDude",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "grocery-dude", targets: ["GroceryDude"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // MARK: - System libraries
+
+        /// ncursesw, with the wide-character API (`NCURSES_WIDECHAR`).
+        .systemLibrary(
+            name: "CNCurses",
+            path: "Sources/CNCurses",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+
+        // MARK: - Libraries, one job each
+
+        /// The sync engine ("ubiquity"): declared schemas, the single save API, transaction records.
+        .target(
+            name: "Ubiquity",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The default data that ships with the app, embedded in the binary.
+        .target(
+            name: "GroceryResources",
+            path: "Resources",
+            exclude: ["README.md"],
+            sources: ["GroceryResources.swift"],
+            resources: [.embedInCode("DefaultData.json")]
+        ),
+        /// Grocery Dude's model: entities, migrations, the grocery store API, import and export.
+        .target(
+            name: "GroceryModel",
+            dependencies: [
+                "Ubiquity",
+                "GroceryResources",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// Screens' state, plain Swift, no terminal.
+        .target(
+            name: "ViewModels",
+            dependencies: ["GroceryModel"]
+        ),
+        /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
+        .target(
+            name: "TerminalUI",
+            dependencies: ["CNCurses", "ViewModels"]
+        ),
+        /// The command line: argument parsing and the commands.
+        .target(
+            name: "GroceryDudeCLI",
+            dependencies: [
+                "GroceryModel",
+                "ViewModels",
+                "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The thin executable.
+        .executableTarget(
+            name: "GroceryDude",
+            dependencies: ["GroceryDudeCLI"]
+        ),
+
+        // MARK: - Tests
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["GroceryModel", "Ubiquity"]
+        ),
+        .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TestSupport"]),
+        .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(
+            name: "GroceryDudeCLITests",
+            dependencies: ["GroceryDudeCLI", "GroceryDude", "TestSupport"]
+        ),
+    ]
+)

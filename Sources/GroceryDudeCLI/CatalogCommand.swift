@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import GroceryModel
+
+/// `grocery-dude unit|home|shop add|rename|rm|ls`: the three lists items point at.
+enum CatalogCommand {
+    struct Unit: ParsableCommand {
+        static let configuration = CatalogCommand.configuration(UnitTag.self, abstract: "Units (kg, L, pk …).")
+    }
+
+    struct Home: ParsableCommand {
+        static let configuration = CatalogCommand.configuration(HomeTag.self, abstract: "Home locations (Fridge, Pantry …).")
+    }
+
+    struct Shop: ParsableCommand {
+        static let configuration = CatalogCommand.configuration(ShopTag.self, abstract: "Shop aisles (Produce, Aisle 2 …).")
+    }
+
+    /// The four operations of one kind. Argument parser commands are types, so each kind gets
+    /// its own by instantiating the generic commands below with its tag.
+    fileprivate static func configuration<Tag: CatalogKindTag>(_ tag: Tag.Type, abstract: String) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: Tag.kind.rawValue,
+            abstract: abstract,
+            subcommands: [CatalogAdd<Tag>.self, CatalogRename<Tag>.self, CatalogRemove<Tag>.self, CatalogList<Tag>.self]
+        )
+    }
+}
+
+fileprivate protocol CatalogKindTag { static var kind: CatalogKind { get } }
+fileprivate enum UnitTag: CatalogKindTag { static let kind = CatalogKind.unit }
+fileprivate enum HomeTag: CatalogKindTag { static let kind = CatalogKind.home }
+fileprivate enum ShopTag: CatalogKindTag { static let kind = CatalogKind.shop }
+
+private struct CatalogAdd<Tag: CatalogKindTag>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "add", abstract: "Add a \(Tag.kind.noun).")
+    }
+    @ParentCommand var root: GroceryDudeCommand
+    @Argument(help: "The name.") var name: String
+
+    func run() throws {
+        let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) add")
+        let entry = try device.store.addEntry(Tag.kind, name: name)
+        print("Added \(Tag.kind.noun) \(entry.name.debugDescription) [\(entry.id.description.prefix(8))]")
+    }
+}
+
+private struct CatalogRename<Tag: CatalogKindTag>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "rename", abstract: "Rename a \(Tag.kind.noun); its items follow.")
+    }
+    @ParentCommand var root: GroceryDudeCommand
+    @Argument(help: "The \(Tag.kind.noun): its name (ignoring case) or a prefix of its ID.") var reference: String
+    @Argument(help: "The new name.") var newName: String
+
+    func run() throws {
+        let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) rename")
+        let entry = try device.store.renameEntry(Tag.kind, reference, to: newName)
+        print("Renamed \(Tag.kind.noun) to \(entry.name.debugDescription)")
+    }
+}
+
+private struct CatalogRemove<Tag: CatalogKindTag>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "rm", abstract: "Delete a \(Tag.kind.noun); its items lose the link.")
+    }
+    @ParentCommand var root: GroceryDudeCommand
+    @Argument(help: "The \(Tag.kind.noun): its name (ignoring case) or a prefix of its ID.") var reference: String
+
+    func run() throws {
+        let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) rm")
+        let entry = try device.store.removeEntry(Tag.kind, reference)
+        let items = entry.itemCount == 0 ? "" : "; \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s") lost the link"
+        print("Removed \(Tag.kind.noun) \(entry.name.debugDescription)\(items)")
+    }
+}
+
+private struct CatalogList<Tag: CatalogKindTag>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "ls", abstract: "List the \(Tag.kind.noun)s.")
+    }
+    @ParentCommand var root: GroceryDudeCommand
+    @Flag(help: "Print JSON: [{\"id\", \"name\", \"items\", \"modified\"}].") var json = false
+
+    func run() throws {
+        let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) ls")
+        let entries = try device.store.entries(Tag.kind)
+        if json {
+            let objects = entries.map { entry -> [String: AnyEncodableValue] in
+                ["id": .string(entry.id.description), "name": .string(entry.name),
+                 "items": .int(entry.itemCount), "modified": .string(Timestamp.string(entry.modified))]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(objects), as: UTF8.self))
+        } else if entries.isEmpty {
+            print("No \(Tag.kind.noun)s.")
+        } else {
+            let width = entries.map(\.name.count).max() ?? 0
+            for entry in entries {
+                let padded = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("\(entry.id.description.prefix(8))  \(padded)  \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")")
+            }
+        }
+    }
+}
+
+/// A JSON value of `ls --json`.
+enum AnyEncodableValue: Encodable {
+    case string(String)
+    case int(Int)
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        }
+    }
+}

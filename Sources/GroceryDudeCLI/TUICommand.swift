@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import TerminalUI
+import Ubiquity
+import ViewModels
+
+/// `grocery-dude tui` (and no subcommand): the full-screen app.
+struct TUICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tui", abstract: "Open the full-screen app (the default).")
+    @ParentCommand var root: GroceryDudeCommand
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw ValidationErrorMessage("the full-screen app needs a terminal; use the item, unit, home and shop commands in scripts")
+        }
+        let device = try root.global.openDevice(command: "tui")
+        let lock = try DeviceLock(sandbox: device.sandbox, command: "grocery-dude tui")
+        defer { withExtendedLifetime(lock) {} }
+        let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
+        try TerminalApp.run(model: model, logger: device.logger)
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import GroceryModel
+import Ubiquity
+
+extension ArchiveFormat: ExpressibleByArgument {}
+
+/// `grocery-dude export`: everything, as JSON or CSV, to stdout or a file.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every item, unit and location as JSON or CSV (what import reads back).")
+    @ParentCommand var root: GroceryDudeCommand
+    @Option(help: "json or csv; default: from --output's extension, else json.") var format: ArchiveFormat?
+    @Option(name: [.short, .long], help: "The file to write (replaced atomically); default: standard output.")
+    var output: String?
+
+    func run() throws {
+        let format = try format ?? output.map { try? ArchiveFormat.detect(path: $0) }.flatMap { $0 } ?? .json
+        guard format.isWritable else { throw ValidationError("export writes json or csv, not \(format.rawValue)") }
+        let device = try root.global.openDevice(command: "export")
+        let archive = try device.store.exportArchive()
+        let data = try format.write(archive)
+        if let output {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: output))
+            FileHandle.standardError.write(Data("Exported \(archive.items.count) items to \(output)\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+    }
+}
+
+/// `grocery-dude import FILE`: JSON, CSV, the book's XML, or an original Core Data store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import a file: this app's JSON or CSV, the book's DefaultData.xml, or an original Grocery Dude Core Data store.",
+        discussion: "Objects are matched by name, so importing a file twice adds nothing. An import is all or nothing.")
+    @ParentCommand var root: GroceryDudeCommand
+    @Argument(help: "The file to import.") var file: String
+    @Option(help: "json, csv, xml or coredata; default: from the file's extension.") var format: ArchiveFormat?
+
+    func run() throws {
+        let format = try format ?? ArchiveFormat.detect(path: file)
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw ValidationErrorMessage("cannot import \(file): no such file")
+        }
+        let device = try root.global.openDevice(command: "import \(file)")
+        let summary = try device.store.importFile(path: file, format: format)
+        device.logger.info("imported \(file): \(summary.description)")
+        print("Imported \(file): \(summary.description)")
+    }
+}

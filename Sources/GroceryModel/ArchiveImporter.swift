@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+/// Writes an archive into a store inside one save: all of it, or, when any record is invalid,
+/// nothing (the save throws and its transaction rolls back).
+///
+/// Objects are matched on their unique attribute, spelled exactly as in the file, so importing
+/// the same file twice creates nothing new. A matched object takes the file's values for the
+/// fields the file has; fields the file leaves out (or empty links) keep the store's values.
+struct ArchiveImporter {
+    let context: SaveContext
+    private var catalog: [CatalogKind: [String: GlobalID]] = [:]
+    private var itemsByName: [String: GlobalID] = [:]
+    private var summary = ImportSummary()
+
+    private init(context: SaveContext) {
+        self.context = context
+    }
+
+    /// Imports `archive` through `context`; throws ``ArchiveError`` at the first invalid record.
+    static func apply(_ archive: GroceryArchive, in context: SaveContext) throws -> ImportSummary {
+        var importer = ArchiveImporter(context: context)
+        return try importer.apply(archive)
+    }
+
+    private mutating func apply(_ archive: GroceryArchive) throws -> ImportSummary {
+        for kind in CatalogKind.allCases {
+            catalog[kind] = try Self.index(table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            for (index, record) in archive.records(kind).enumerated() {
+                try Self.within("\(kind.noun) \(index + 1)") {
+                    let name = try Validation.importedName(record.name, field: "\(kind.noun) name")
+                    _ = try link(kind, name: name, modified: record.modified, counted: true)
+                }
+            }
+        }
+        itemsByName = try Self.index(table: "item", nameColumn: "name", db: context.db)
+        for (index, record) in archive.items.enumerated() {
+            try Self.within("item \(index + 1) (\(record.name.debugDescription))") { try apply(record) }
+        }
+        return summary
+    }
+
+    // MARK: - Items
+
+    private mutating func apply(_ record: ItemRecord) throws {
+        let name = try Validation.importedName(record.name, field: "item name")
+        var values: [String: PropertyValue] = ["name": .string(name)]
+        if let quantity = record.quantity { values["quantity"] = .double(try Validation.quantity(quantity)) }
+        if let listed = record.listed { values["listed"] = .bool(listed) }
+        if let collected = record.collected { values["collected"] = .bool(collected) }
+        if let modified = record.modified { values["modified"] = .date(Timestamp.rounded(modified)) }
+        if let note = record.note, context.schema.version >= 2 {
+            values["note"] = .string(try Validation.importedName(note, field: "note"))
+        }
+        for (kind, linked) in [(CatalogKind.unit, record.unit), (.home, record.homeLocation), (.shop, record.shopLocation)] {
+            guard let linked, !linked.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let name = try Validation.importedName(linked, field: "\(kind.noun) name")
+            values[kind.itemRelationship] = .reference(try link(kind, name: name, modified: nil, counted: false))
+        }
+
+        let entity = GrocerySchema.Entity.item
+        if let id = itemsByName[name] {
+            var changed = false
+            if let photo = record.photo { changed = try attach(photo, modified: record.modified, to: id, values: &values) }
+            // The file's modification date alone is no change.
+            let current = try context.values(of: entity, id: id) ?? [:]
+            let differs = values.contains { $0.key != "modified" && current[$0.key] != $0.value }
+            if differs || changed {
+                try context.update(entity, id: id, values: values)
+                summary.items.updated += 1
+            } else {
+                summary.items.unchanged += 1
+            }
+        } else {
+            if let photo = record.photo {
+                let photoID = try context.insert(GrocerySchema.Entity.itemPhoto, values: photoValues(photo, record.modified))
+                values["photo"] = .reference(photoID)
+            }
+            itemsByName[name] = try context.insert(entity, values: values)
+            summary.items.inserted += 1
+        }
+    }
+
+    /// Gives a matched item the file's photo. Returns whether anything changed.
+    private func attach(_ photo: Data, modified: Date?, to item: GlobalID, values: inout [String: PropertyValue]) throws -> Bool {
+        let current = try context.values(of: GrocerySchema.Entity.item, id: item)
+        if case .reference(let photoID)? = current?["photo"],
+           let stored = try context.values(of: GrocerySchema.Entity.itemPhoto, id: photoID) {
+            if stored["data"] == .data(photo) { return false }
+            try context.update(GrocerySchema.Entity.itemPhoto, id: photoID, values: photoValues(photo, modified))
+            return true
+        }
+        let photoID = try context.insert(GrocerySchema.Entity.itemPhoto, values: photoValues(photo, modified))
+        values["photo"] = .reference(photoID)
+        return true
+    }
+
+    private func photoValues(_ photo: Data, _ modified: Date?) -> [String: PropertyValue] {
+        var values: [String: PropertyValue] = ["data": .data(photo)]
+        if let modified { values["modified"] = .date(Timestamp.rounded(modified)) }
+        return values
+    }
+
+    // MARK: - Units and locations
+
+    /// The entry named exactly `name`, created when missing.
+    private mutating func link(_ kind: CatalogKind, name: String, modified: Date?, counted: Bool) throws -> GlobalID {
+        if let id = catalog[kind]?[name] {
+            if counted { summary[kind].unchanged += 1 }
+            return id
+        }
+        var values: [String: PropertyValue] = [kind.nameAttribute: .string(name)]
+        if let modified { values["modified"] = .date(Timestamp.rounded(modified)) }
+        let id = try context.insert(kind.entity, values: values)
+        catalog[kind, default: [:]][name] = id
+        summary[kind].inserted += 1
+        return id
+    }
+
+    // MARK: - Helpers
+
+    /// Name → ID for a table; with several objects of one name, the smallest ID (deterministic).
+    private static func index(table: String, nameColumn: String, db: Database) throws -> [String: GlobalID] {
+        var index: [String: GlobalID] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) ORDER BY id DESC") {
+            if let name: String = row["name"] { index[name] = row["id"] }
+        }
+        return index
+    }
+
+    /// Runs `body`, prefixing any error it throws with where in the file it happened.
+    private static func within(_ place: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as GroceryError {
+            throw ArchiveError.invalidRecord(place: place, reason: error.description)
+        }
+    }
+}
+
+/// A record of an archive that cannot be imported.
+public enum ArchiveError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidRecord(place: String, reason: String)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidRecord(let place, let reason): "\(place): \(reason)"
+        case .malformed(let reason): reason
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the book's `DefaultData.xml`:
+/// `<items><item name="…" unit="…" locationathome="…" locationatshop="…"/>…</items>`.
+///
+/// Empty attributes mean "none". Units and locations are the ones the items name.
+public enum BookXMLReader {
+    public static func read(_ data: Data) throws -> GroceryArchive {
+        let delegate = Delegate()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        guard parser.parse(), delegate.error == nil else {
+            if let error = delegate.error { throw error }
+            let line = parser.lineNumber
+            throw ArchiveError.malformed("line \(line): not well-formed XML (\(parser.parserError.map { ($0 as NSError).localizedDescription } ?? "parse error"))")
+        }
+        guard delegate.sawRoot else { throw ArchiveError.malformed("no <items> element: not the book's XML format") }
+        return delegate.archive
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var archive = GroceryArchive()
+        var error: ArchiveError?
+        var sawRoot = false
+        private var seen: [CatalogKind: Set<String>] = [:]
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            switch name {
+            case "items":
+                sawRoot = true
+            case "item":
+                guard let itemName = attributes["name"] else {
+                    error = .malformed("line \(parser.lineNumber): an <item> has no name attribute")
+                    parser.abortParsing()
+                    return
+                }
+                var item = ItemRecord(name: itemName)
+                item.unit = catalog(.unit, attributes["unit"])
+                item.homeLocation = catalog(.home, attributes["locationathome"])
+                item.shopLocation = catalog(.shop, attributes["locationatshop"])
+                archive.items.append(item)
+            default:
+                error = .malformed("line \(parser.lineNumber): unexpected element <\(name)>: not the book's XML format")
+                parser.abortParsing()
+            }
+        }
+
+        private func catalog(_ kind: CatalogKind, _ value: String?) -> String? {
+            guard let value, !value.isEmpty else { return nil }
+            if seen[kind, default: []].insert(value).inserted {
+                archive.append(CatalogRecord(name: value), to: kind)
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The project's own CSV format: a header row, then one row per object, its `kind` saying what
+/// it is (`item`, `unit`, `homeLocation`, `shopLocation`), so that units and locations no item
+/// uses survive a round trip too.
+///
+/// ```
+/// kind,name,quantity,unit,homeLocation,shopLocation,listed,collected,modified,note,photo
+/// unit,kg,,,,,,,2026-11-21T10:00:00.000Z,,
+/// item,Flour,1.5,kg,Pantry,Aisle 2,true,false,2026-11-21T10:00:00.000Z,,
+/// ```
+/// Empty cells are absent values; photos are base64.
+public enum CSVArchiveCoder {
+    static let columns = ["kind", "name", "quantity", "unit", "homeLocation", "shopLocation",
+                          "listed", "collected", "modified", "note", "photo"]
+    static let catalogKinds: [(String, CatalogKind)] = [("unit", .unit), ("homeLocation", .home), ("shopLocation", .shop)]
+
+    public static func encode(_ archive: GroceryArchive) -> Data {
+        var rows = [columns]
+        for (label, kind) in catalogKinds {
+            for record in archive.records(kind) {
+                rows.append([label, record.name, "", "", "", "", "", "", record.modified.map(Timestamp.string) ?? "", "", ""])
+            }
+        }
+        for item in archive.items {
+            rows.append([
+                "item", item.name, item.quantity.map(QuantityFormat.exact) ?? "", item.unit ?? "",
+                item.homeLocation ?? "", item.shopLocation ?? "",
+                item.listed.map(String.init) ?? "", item.collected.map(String.init) ?? "",
+                item.modified.map(Timestamp.string) ?? "", item.note ?? "", item.photo?.base64EncodedString() ?? "",
+            ])
+        }
+        return Data(CSVTable.write(rows).utf8)
+    }
+
+    public static func decode(_ data: Data) throws -> GroceryArchive {
+        guard let text = String(data: data, encoding: .utf8) else { throw ArchiveError.malformed("the file is not UTF-8 text") }
+        let rows = try CSVTable.parse(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+        guard let header = rows.first else { throw ArchiveError.malformed("the file is empty") }
+        let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard names.contains("name") else {
+            throw ArchiveError.malformed("line 1: the header has no \"name\" column")
+        }
+        if let unknown = names.first(where: { !columns.contains($0) }) {
+            throw ArchiveError.malformed("line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
+        }
+
+        var archive = GroceryArchive()
+        for (offset, row) in rows.dropFirst().enumerated() {
+            let line = offset + 2
+            if row == [""] { continue }  // a blank line
+            guard row.count == names.count else {
+                throw ArchiveError.malformed("line \(line): \(row.count) fields, the header has \(names.count)")
+            }
+            var cell: [String: String] = [:]
+            for (name, value) in zip(names, row) where !value.isEmpty { cell[name] = value }
+            guard let name = cell["name"] else { throw ArchiveError.malformed("line \(line): the name is empty") }
+            let modified = try cell["modified"].map { text in
+                guard let date = Timestamp.parse(text) else {
+                    throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not an ISO 8601 date")
+                }
+                return date
+            }
+            let kind = cell["kind"] ?? "item"
+            if let catalog = catalogKinds.first(where: { $0.0 == kind })?.1 {
+                archive.append(CatalogRecord(name: name, modified: modified), to: catalog)
+                continue
+            }
+            guard kind == "item" else {
+                throw ArchiveError.malformed("line \(line): unknown kind \(kind.debugDescription)")
+            }
+            var item = ItemRecord(name: name)
+            if let text = cell["quantity"] {
+                guard let quantity = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw ArchiveError.malformed("line \(line): quantity \(text.debugDescription) is not a number")
+                }
+                item.quantity = quantity
+            }
+            item.unit = cell["unit"]
+            item.homeLocation = cell["homeLocation"]
+            item.shopLocation = cell["shopLocation"]
+            item.listed = try cell["listed"].map { try boolean($0, line: line) }
+            item.collected = try cell["collected"].map { try boolean($0, line: line) }
+            item.modified = modified
+            item.note = cell["note"]
+            if let text = cell["photo"] {
+                guard let photo = Data(base64Encoded: text) else {
+                    throw ArchiveError.malformed("line \(line): the photo is not base64")
+                }
+                item.photo = photo
+            }
+            archive.items.append(item)
+        }
+        return archive
+    }
+
+    private static func boolean(_ text: String, line: Int) throws -> Bool {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        default: throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not true or false")
+        }
+    }
+}
+
+extension QuantityFormat {
+    /// A quantity written so that reading it back gives the same number.
+    static func exact(_ quantity: Double) -> String {
+        quantity == quantity.rounded() && abs(quantity) < 1e15 ? String(Int64(quantity)) : "\(quantity)"
+    }
+}

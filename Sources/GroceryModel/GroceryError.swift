@@ -1,0 +1,36 @@
+import Foundation
+
+/// What the grocery store refuses, each with a one-line message for the user.
+public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidName(field: String, reason: String)
+    case invalidQuantity(String)
+    case notFound(kind: String, reference: String)
+    case ambiguous(kind: String, reference: String, candidates: [String])
+    case alreadyExists(kind: String, name: String)
+    case importFailed(file: String, reason: String)
+    case unknownFormat(file: String)
+
+    public var description: String {
+        switch self {
+        case .invalidName(let field, let reason): "invalid \(field): \(reason)"
+        case .invalidQuantity(let reason): "invalid quantity: \(reason)"
+        case .notFound(let kind, let reference): "no \(kind) matches \(reference.debugDescription)"
+        case .ambiguous(let kind, let reference, let candidates):
+            "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", "))"
+        case .alreadyExists(let kind, let name): "\(kind.withArticle) named \(name.debugDescription) exists already"
+        case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
+        case .unknownFormat(let file):
+            "cannot tell the format of \(file) from its name; pass --format json|csv|xml|coredata"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+extension String {
+    /// "an item", "a unit".
+    var withArticle: String {
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+        return (first.map { vowels.contains(Character($0.lowercased())) } ?? false ? "an " : "a ") + self
+    }
+}

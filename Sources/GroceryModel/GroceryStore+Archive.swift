@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+extension GroceryStore {
+    /// Imports an archive in one save: all of it, or nothing when a record is invalid.
+    ///
+    /// - Parameter source: what to call the file in messages.
+    /// - Throws: ``GroceryError/importFailed(file:reason:)``.
+    @discardableResult
+    public func importArchive(_ archive: GroceryArchive, source: String) throws -> ImportSummary {
+        do {
+            return try objects.save(author: "import \(URL(fileURLWithPath: source).lastPathComponent)") { context in
+                try ArchiveImporter.apply(archive, in: context)
+            }
+        } catch let error as ArchiveError {
+            throw GroceryError.importFailed(file: source, reason: error.description)
+        }
+    }
+
+    /// Reads a file and imports it (see ``importArchive(_:source:)``).
+    ///
+    /// - Parameter format: the file's format; `nil` to tell from its name.
+    @discardableResult
+    public func importFile(path: String, format: ArchiveFormat? = nil) throws -> ImportSummary {
+        let format = try format ?? ArchiveFormat.detect(path: path)
+        let archive: GroceryArchive
+        do {
+            archive = try format.read(path: path)
+        } catch let error as ArchiveError {
+            throw GroceryError.importFailed(file: path, reason: error.description)
+        }
+        return try importArchive(archive, source: path)
+    }
+
+    /// Everything in the store as an archive: units, locations and items sorted by name, with
+    /// photos and modification dates.
+    public func exportArchive() throws -> GroceryArchive {
+        var archive = GroceryArchive()
+        for kind in CatalogKind.allCases {
+            for entry in try entries(kind) {
+                archive.append(CatalogRecord(name: entry.name, modified: entry.modified), to: kind)
+            }
+        }
+        let photos = try objects.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, data FROM itemPhoto WHERE data IS NOT NULL")
+                .map { (($0["id"] as GlobalID), ($0["data"] as Data)) })
+        }
+        archive.items = try items().map { row in
+            var record = ItemRecord(name: row.item.name)
+            record.quantity = row.item.quantity
+            record.unit = row.unitName
+            record.homeLocation = row.homeLocationName
+            record.shopLocation = row.shopLocationName
+            record.listed = row.item.listed
+            record.collected = row.item.collected
+            record.modified = row.item.modified
+            record.note = row.item.note
+            record.photo = row.item.photo.flatMap { photos[$0] }
+            return record
+        }
+        return archive
+    }
+}

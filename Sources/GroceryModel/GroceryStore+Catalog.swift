@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+extension GroceryStore {
+    /// Every unit, home location or shop aisle, sorted by name (ignoring case).
+    public func entries(_ kind: CatalogKind) throws -> [CatalogEntry] {
+        try objects.read { db in
+            let sql = """
+                SELECT e.id, e.\(kind.nameAttribute) AS name, e.modified,
+                       (SELECT count(*) FROM item WHERE item.\(kind.itemRelationship) = e.id) AS itemCount
+                FROM \(kind.table) e ORDER BY name COLLATE NOCASE, e.id
+                """
+            return try Row.fetchAll(db, sql: sql).map { row in
+                CatalogEntry(kind: kind, id: row["id"], name: row["name"] ?? "",
+                             modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
+            }
+        }
+    }
+
+    /// Adds a unit, home location or shop aisle.
+    ///
+    /// - Throws: ``GroceryError`` for an invalid name, or one in use (ignoring case and spaces).
+    @discardableResult
+    public func addEntry(_ kind: CatalogKind, name raw: String) throws -> CatalogEntry {
+        let name = try Validation.name(raw, field: "\(kind.noun) name")
+        let id = try objects.save(author: "\(kind.rawValue) add") { context in
+            try ReferenceResolver.ensureNameIsFree(name, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            return try context.insert(kind.entity, values: [kind.nameAttribute: .string(name)])
+        }
+        return try entries(kind).first { $0.id == id }!
+    }
+
+    /// Renames a unit, home location or shop aisle; items keep pointing at it.
+    @discardableResult
+    public func renameEntry(_ kind: CatalogKind, _ reference: String, to raw: String) throws -> CatalogEntry {
+        let name = try Validation.name(raw, field: "\(kind.noun) name")
+        let id = try objects.save(author: "\(kind.rawValue) rename") { context in
+            let id = try ReferenceResolver.resolve(reference, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            let others = try ReferenceResolver.matches(name, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            if let other = others.first(where: { $0.id != id }) {
+                throw GroceryError.alreadyExists(kind: kind.noun, name: other.name)
+            }
+            try context.update(kind.entity, id: id, values: [kind.nameAttribute: .string(name)])
+            return id
+        }
+        return try entries(kind).first { $0.id == id }!
+    }
+
+    /// Deletes a unit, home location or shop aisle; the items that used it lose the link.
+    @discardableResult
+    public func removeEntry(_ kind: CatalogKind, _ reference: String) throws -> CatalogEntry {
+        let entry = try objects.read { db in
+            let id = try ReferenceResolver.resolve(reference, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: db)
+            return id
+        }
+        let removed = try entries(kind).first { $0.id == entry }!
+        try objects.save(author: "\(kind.rawValue) rm") { context in
+            try context.delete(kind.entity, id: entry)
+        }
+        return removed
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+/// What a new item holds. Names of units and locations are found or created.
+public struct ItemDraft: Sendable {
+    public var name: String
+    public var quantity: Double = 1
+    public var unit: String?
+    public var homeLocation: String?
+    public var shopLocation: String?
+    public var listed = true
+    public var note: String?
+
+    public init(name: String) { self.name = name }
+}
+
+/// What an edit changes: `nil` leaves a property alone; an empty string clears a link.
+public struct ItemChanges: Sendable {
+    public var name: String?
+    public var quantity: Double?
+    public var unit: String?
+    public var homeLocation: String?
+    public var shopLocation: String?
+    public var note: String?
+
+    public init() {}
+}
+
+extension GroceryStore {
+    // MARK: - Reading
+
+    /// Every item, sorted by name (ignoring case), or only those on the shopping list.
+    public func items(listedOnly: Bool = false) throws -> [ItemRow] {
+        try objects.read { db in
+            let filter = listedOnly ? " WHERE item.listed" : ""
+            return try Row.fetchAll(db, sql: ItemRow.selectSQL + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+                .map(ItemRow.init(row:))
+        }
+    }
+
+    /// One item, by global ID.
+    public func item(id: GlobalID) throws -> ItemRow? {
+        try objects.read { db in try Self.itemRow(id: id, db) }
+    }
+
+    static func itemRow(id: GlobalID, _ db: Database) throws -> ItemRow? {
+        try Row.fetchOne(db, sql: ItemRow.selectSQL + " WHERE item.id = ?", arguments: [id]).map(ItemRow.init(row:))
+    }
+
+    /// Finds the one item a user means by `reference`: its name (ignoring case and surrounding
+    /// spaces) or a prefix of its ID.
+    ///
+    /// - Throws: ``GroceryError/notFound(kind:reference:)`` or
+    ///   ``GroceryError/ambiguous(kind:reference:candidates:)`` listing the candidates.
+    public func resolveItem(_ reference: String) throws -> ItemRow {
+        try objects.read { db in try Self.resolveItem(reference, db) }
+    }
+
+    static func resolveItem(_ reference: String, _ db: Database) throws -> ItemRow {
+        let id = try ReferenceResolver.resolve(
+            reference, kind: "item", table: "item", nameColumn: "name", db: db)
+        return try itemRow(id: id, db)!
+    }
+
+    // MARK: - Changing
+
+    /// Adds an item. Its unit and locations are found by name, or created.
+    ///
+    /// - Throws: ``GroceryError`` for an invalid name or quantity, or a name in use.
+    @discardableResult
+    public func addItem(_ draft: ItemDraft) throws -> ItemRow {
+        let name = try Validation.name(draft.name, field: "item name")
+        let quantity = try Validation.quantity(draft.quantity)
+        let note = try draft.note.map { try Validation.name($0, field: "note") }
+        return try objects.save(author: "item add") { context in
+            try ReferenceResolver.ensureNameIsFree(name, kind: "item", table: "item", nameColumn: "name", db: context.db)
+            var values: [String: PropertyValue] = [
+                "name": .string(name), "quantity": .double(quantity), "listed": .bool(draft.listed),
+            ]
+            if let note, context.schema.version >= 2 { values["note"] = .string(note) }
+            for (kind, entry) in [(CatalogKind.unit, draft.unit), (.home, draft.homeLocation), (.shop, draft.shopLocation)] {
+                if let entry, !entry.trimmingCharacters(in: .whitespaces).isEmpty {
+                    values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
+                }
+            }
+            let id = try context.insert(GrocerySchema.Entity.item, values: values)
+            return try Self.itemRow(id: id, context.db)!
+        }
+    }
+
+    /// Changes an item's properties.
+    @discardableResult
+    public func editItem(_ reference: String, _ changes: ItemChanges) throws -> ItemRow {
+        let name = try changes.name.map { try Validation.name($0, field: "item name") }
+        let quantity = try changes.quantity.map { try Validation.quantity($0) }
+        let note = try changes.note.map { $0.isEmpty ? $0 : try Validation.name($0, field: "note") }
+        return try objects.save(author: "item edit") { context in
+            let row = try Self.resolveItem(reference, context.db)
+            var values: [String: PropertyValue] = [:]
+            if let name, Validation.normalized(name) != Validation.normalized(row.name) {
+                try ReferenceResolver.ensureNameIsFree(name, kind: "item", table: "item", nameColumn: "name", db: context.db)
+            }
+            if let name { values["name"] = .string(name) }
+            if let quantity { values["quantity"] = .double(quantity) }
+            if let note, context.schema.version >= 2 { values["note"] = note.isEmpty ? .null : .string(note) }
+            for (kind, entry) in [(CatalogKind.unit, changes.unit), (.home, changes.homeLocation), (.shop, changes.shopLocation)] {
+                guard let entry else { continue }
+                values[kind.itemRelationship] = entry.trimmingCharacters(in: .whitespaces).isEmpty
+                    ? .null : .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
+            }
+            try context.update(GrocerySchema.Entity.item, id: row.id, values: values)
+            return try Self.itemRow(id: row.id, context.db)!
+        }
+    }
+
+    /// Deletes an item (and its photo).
+    @discardableResult
+    public func removeItem(_ reference: String) throws -> ItemRow {
+        try objects.save(author: "item rm") { context in
+            let row = try Self.resolveItem(reference, context.db)
+            try context.delete(GrocerySchema.Entity.item, id: row.id)
+            return row
+        }
+    }
+
+    /// Puts an item on the shopping list (clearing `collected`, as the book did) or takes it off.
+    @discardableResult
+    public func setListed(_ reference: String, _ listed: Bool) throws -> ItemRow {
+        try objects.save(author: listed ? "item list" : "item unlist") { context in
+            let row = try Self.resolveItem(reference, context.db)
+            var values: [String: PropertyValue] = ["listed": .bool(listed)]
+            if listed { values["collected"] = .bool(false) }
+            try context.update(GrocerySchema.Entity.item, id: row.id, values: values)
+            return try Self.itemRow(id: row.id, context.db)!
+        }
+    }
+
+    /// Ticks an item off in the shop, or unticks it.
+    @discardableResult
+    public func setCollected(_ reference: String, _ collected: Bool) throws -> ItemRow {
+        try objects.save(author: collected ? "item collect" : "item uncollect") { context in
+            let row = try Self.resolveItem(reference, context.db)
+            try context.update(GrocerySchema.Entity.item, id: row.id, values: ["collected": .bool(collected)])
+            return try Self.itemRow(id: row.id, context.db)!
+        }
+    }
+
+    /// Prepare's "Clear": takes every item off the shopping list.
+    ///
+    /// - Returns: how many items were on it.
+    @discardableResult
+    public func clearListed() throws -> Int {
+        try objects.save(author: "item clear-listed") { context in
+            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE listed")
+            for id in ids {
+                try context.update(GrocerySchema.Entity.item, id: id, values: ["listed": .bool(false), "collected": .bool(false)])
+            }
+            return ids.count
+        }
+    }
+
+    /// Shop's "Clear": removes the collected items from the shopping list.
+    ///
+    /// - Returns: how many items were collected.
+    @discardableResult
+    public func clearCollected() throws -> Int {
+        try objects.save(author: "item clear-collected") { context in
+            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE listed AND collected")
+            for id in ids {
+                try context.update(GrocerySchema.Entity.item, id: id, values: ["listed": .bool(false), "collected": .bool(false)])
+            }
+            return ids.count
+        }
+    }
+}

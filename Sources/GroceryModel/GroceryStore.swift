@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import Logging
+import Ubiquity
+
+/// Grocery Dude's data on one device: typed operations on items, units and locations, each a
+/// single save through the sync engine's ``ObjectStore``, so that each produces one transaction
+/// record.
+public final class GroceryStore: Sendable {
+    /// The store name (the seeds' ubiquitous content name).
+    public static let defaultStoreName = "GroceryDude"
+
+    public let objects: ObjectStore
+    public var modelVersion: Int { objects.schema.version }
+
+    /// Opens a store file, creating it when missing and migrating it to `modelVersion`.
+    ///
+    /// - Parameter defaultData: on the store's first open, fill it with the default data
+    ///   (`true`) or leave it empty (`false`). Later opens never add it again.
+    public init(
+        path: String,
+        modelVersion: Int = GrocerySchema.currentVersion,
+        defaultData: Bool = true,
+        clock: any WallClock = MillisecondClock(),
+        ids: any IDGenerator = RandomIDGenerator(),
+        logger: Logger = Logger(label: "grocery.store")
+    ) throws {
+        objects = try ObjectStore(
+            path: path, model: GrocerySchema.definition, version: modelVersion, clock: clock, ids: ids, logger: logger)
+        try loadDefaultDataOnFirstLaunch(enabled: defaultData, logger: logger)
+    }
+
+    // MARK: - Default data
+
+    static let defaultDataKey = "defaultData"
+
+    private func loadDefaultDataOnFirstLaunch(enabled: Bool, logger: Logger) throws {
+        guard try objects.metadata(Self.defaultDataKey) == nil else { return }
+        let summary = try objects.save(author: "default data") { context -> ImportSummary? in
+            // Checked again inside the write: another process may have loaded it meanwhile.
+            guard try String.fetchOne(context.db, sql: "SELECT 1 FROM ubiquity_metadata WHERE key = ?",
+                                      arguments: [Self.defaultDataKey]) == nil else { return nil }
+            guard enabled else {
+                try context.setMetadata(Self.defaultDataKey, "skipped")
+                return nil
+            }
+            let summary = try ArchiveImporter.apply(try DefaultData.archive(), in: context)
+            try context.setMetadata(Self.defaultDataKey, "loaded")
+            return summary
+        }
+        if let summary { logger.info("first launch: loaded default data (\(summary.description))") }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+/// An item with the names of what it points at: what lists and screens show.
+public struct ItemRow: Hashable, Sendable, Identifiable {
+    public var item: Item
+    public var unitName: String?
+    public var homeLocationName: String?
+    public var shopLocationName: String?
+    /// The photo's size in bytes, or `nil` without a photo.
+    public var photoSize: Int?
+
+    public var id: GlobalID { item.id }
+    public var name: String { item.name }
+
+    /// "2 L Milk", "1.5 kg Flour", "Bread": quantity (omitted when it is 1 without a unit),
+    /// unit and name, as the book's rows read.
+    public var summary: String {
+        let quantity = QuantityFormat.string(item.quantity)
+        let unit = unitName?.trimmingCharacters(in: .whitespaces) ?? ""
+        if unit.isEmpty {
+            return item.quantity == 1 ? item.name : "\(quantity) \(item.name)"
+        }
+        return "\(quantity) \(unit) \(item.name)"
+    }
+
+    static let selectSQL = """
+        SELECT item.*, unit.name AS unitName, locationAtHome.storedIn AS homeLocationName,
+               locationAtShop.aisle AS shopLocationName, length(itemPhoto.data) AS photoSize
+        FROM item
+        LEFT JOIN unit ON unit.id = item.unit
+        LEFT JOIN locationAtHome ON locationAtHome.id = item.locationAtHome
+        LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
+        LEFT JOIN itemPhoto ON itemPhoto.id = item.photo
+        """
+
+    init(row: Row) throws {
+        item = try Item(row: row)
+        unitName = row["unitName"]
+        homeLocationName = row["homeLocationName"]
+        shopLocationName = row["shopLocationName"]
+        photoSize = row["photoSize"]
+    }
+}
+
+/// How quantities are written: no trailing ".0", at most three decimals.
+public enum QuantityFormat {
+    public static func string(_ quantity: Double) -> String {
+        if quantity == quantity.rounded(), abs(quantity) < 1e15 { return String(Int64(quantity)) }
+        var text = String(format: "%.3f", quantity)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

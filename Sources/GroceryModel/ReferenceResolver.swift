@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+/// Turns what a user typed into the one object they mean: a name (ignoring case and surrounding
+/// or repeated spaces) or a prefix of a global ID.
+enum ReferenceResolver {
+    /// The shortest ID prefix accepted, so that a short word is not taken for an ID.
+    static let minimumIDPrefix = 4
+
+    static func resolve(_ reference: String, kind: String, table: String, nameColumn: String, db: Database) throws -> GlobalID {
+        let wanted = Validation.normalized(reference)
+        guard !wanted.isEmpty else { throw GroceryError.notFound(kind: kind, reference: reference) }
+        let rows = try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table)")
+        let byName = rows.filter { Validation.normalized($0["name"] ?? "") == wanted }
+        let candidates: [Row]
+        if !byName.isEmpty {
+            // An exact spelling wins over other spellings that normalize the same ("kg" / "Kg").
+            let exact = byName.filter { ($0["name"] as String?) == reference }
+            candidates = exact.count == 1 ? exact : byName
+        } else if wanted.count >= minimumIDPrefix, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            candidates = rows.filter { ($0["id"] as String).hasPrefix(wanted) }
+        } else {
+            candidates = []
+        }
+        switch candidates.count {
+        case 0:
+            throw GroceryError.notFound(kind: kind, reference: reference)
+        case 1:
+            return candidates[0]["id"]
+        default:
+            let names = candidates.map { row -> String in
+                let id: String = row["id"]
+                return "\((row["name"] as String? ?? "").debugDescription) (\(id.prefix(8)))"
+            }
+            throw GroceryError.ambiguous(kind: kind, reference: reference, candidates: names.sorted())
+        }
+    }
+
+    /// The objects whose name normalizes like `name`.
+    static func matches(_ name: String, table: String, nameColumn: String, db: Database) throws -> [(id: GlobalID, name: String)] {
+        let wanted = Validation.normalized(name)
+        return try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table)")
+            .filter { Validation.normalized($0["name"] ?? "") == wanted }
+            .map { ($0["id"], $0["name"]) }
+    }
+
+    static func ensureNameIsFree(_ name: String, kind: String, table: String, nameColumn: String, db: Database) throws {
+        if let existing = try matches(name, table: table, nameColumn: nameColumn, db: db).first {
+            throw GroceryError.alreadyExists(kind: kind, name: existing.name)
+        }
+    }
+}

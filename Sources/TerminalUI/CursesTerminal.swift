@@ -1,0 +1,134 @@
+import CNCurses
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A key the app understands, decoded from curses' input.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case up, down, pageUp, pageDown, home, end, enter, escape, backspace, resize
+    case control(Character)
+}
+
+/// Set by the signal handler; read by the input loop, which then leaves curses cleanly.
+nonisolated(unsafe) private var terminationRequested: sig_atomic_t = 0
+
+/// The one place that talks to ncurses. Only the UI thread uses it.
+public final class CursesTerminal {
+    private var colors = false
+
+    /// Takes over the terminal: locale, curses mode, keypad, colours unless `NO_COLOR`, and
+    /// SIGINT / SIGTERM handlers that end the session cleanly.
+    public init() {
+        if setlocale(LC_ALL, "") == nil || !String(cString: setlocale(LC_CTYPE, nil)).uppercased().contains("UTF") {
+            setlocale(LC_ALL, "C.UTF-8")
+        }
+        initscr()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(gd_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        wtimeout(gd_stdscr(), 250)
+        if has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true {
+            start_color()
+            use_default_colors()
+            init_pair(Int16(ColorRole.title.rawValue), Int16(COLOR_WHITE), Int16(COLOR_BLUE))
+            init_pair(Int16(ColorRole.section.rawValue), Int16(COLOR_YELLOW), -1)
+            init_pair(Int16(ColorRole.listed.rawValue), Int16(COLOR_GREEN), -1)
+            init_pair(Int16(ColorRole.status.rawValue), Int16(COLOR_BLACK), Int16(COLOR_CYAN))
+            colors = true
+        }
+        terminationRequested = 0
+        signal(SIGINT) { _ in terminationRequested = 1 }
+        signal(SIGTERM) { _ in terminationRequested = 1 }
+        signal(SIGHUP) { _ in terminationRequested = 1 }
+    }
+
+    /// Gives the terminal back as it was.
+    public func end() {
+        curs_set(1)
+        endwin()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGHUP, SIG_DFL)
+    }
+
+    public var size: (width: Int, height: Int) { (Int(gd_cols()), Int(gd_lines())) }
+
+    /// Whether SIGINT, SIGTERM or SIGHUP asked the app to quit.
+    public var isTerminationRequested: Bool { terminationRequested != 0 }
+
+    /// Draws a buffer, changing only what differs from the screen (curses' own diffing).
+    public func draw(_ buffer: ScreenBuffer) {
+        werase(gd_stdscr())
+        for (y, row) in buffer.cells.enumerated() {
+            var x = 0
+            while x < row.count {
+                let style = row[x].style
+                var run = ""
+                var end = x
+                while end < row.count, row[end].style == style {
+                    if !row[end].isContinuation { run.append(row[end].character) }
+                    end += 1
+                }
+                let attributes = attributes(for: style)
+                wattr_on(gd_stdscr(), attr_t(attributes), nil)
+                // Writing the bottom-right cell scrolls some terminals: stop one short there.
+                let text = (y == buffer.height - 1 && end == row.count) ? String(run.dropLast()) : run
+                _ = text.withCString { mvwaddstr(gd_stdscr(), Int32(y), Int32(x), $0) }
+                wattr_off(gd_stdscr(), attr_t(attributes), nil)
+                x = end
+            }
+        }
+        wrefresh(gd_stdscr())
+    }
+
+    /// Forces a full repaint at the next draw (Ctrl-L).
+    public func invalidate() {
+        clearok(gd_stdscr(), true)
+    }
+
+    /// Waits up to the input timeout for a key; `nil` when none came.
+    public func readKey() -> Key? {
+        var value: wint_t = 0
+        let result = wget_wch(gd_stdscr(), &value)
+        if result == KEY_CODE_YES {
+            switch Int32(value) {
+            case KEY_UP: return .up
+            case KEY_DOWN: return .down
+            case KEY_PPAGE: return .pageUp
+            case KEY_NPAGE: return .pageDown
+            case KEY_HOME: return .home
+            case KEY_END: return .end
+            case KEY_ENTER: return .enter
+            case KEY_BACKSPACE: return .backspace
+            case KEY_RESIZE: return .resize
+            default: return nil
+            }
+        }
+        guard result == OK, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+        switch scalar.value {
+        case 13, 10: return .enter
+        case 27: return .escape
+        case 127, 8: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(scalar.value + 96)!))
+        default: return .character(Character(scalar))
+        }
+    }
+
+    private func attributes(for style: CellStyle) -> Int32 {
+        var attributes: Int32 = 0
+        if style.bold { attributes |= gd_a_bold() }
+        if style.dim { attributes |= gd_a_dim() }
+        if colors, style.color != .normal {
+            attributes |= gd_color_pair(Int32(style.color.rawValue))
+            // With colours the title and status bars are coloured, not reversed.
+            if style.color == .title || style.color == .status { return attributes }
+        }
+        if style.reverse { attributes |= gd_a_reverse() }
+        return attributes
+    }
+}

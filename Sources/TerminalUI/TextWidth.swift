@@ -1,0 +1,51 @@
+import CNCurses
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many terminal columns text takes: CJK and emoji take two, combining marks none.
+public enum TextWidth {
+    /// Makes `wcwidth` answer for UTF-8: the user's locale when it is UTF-8, else `C.UTF-8`.
+    /// Called once, before the first measurement.
+    private static let localeReady: Bool = {
+        let current = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? ""
+        if !current.uppercased().contains("UTF-8") && !current.uppercased().contains("UTF8") {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        return true
+    }()
+
+    /// The columns one character (grapheme cluster) takes.
+    public static func columns(of character: Character) -> Int {
+        _ = localeReady
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
+        if first.properties.isEmojiPresentation { return 2 }
+        let width = Int(gd_wcwidth(first.value))
+        return width < 0 ? 1 : width
+    }
+
+    /// The columns a string takes.
+    public static func columns(of text: String) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// The longest prefix of `text` that fits in `width` columns, never cutting a wide
+    /// character in half; with `ellipsis`, a cut text ends with "…".
+    public static func truncate(_ text: String, to width: Int, ellipsis: Bool = true) -> String {
+        guard width > 0 else { return "" }
+        if columns(of: text) <= width { return text }
+        let room = ellipsis ? width - 1 : width
+        var result = ""
+        var used = 0
+        for character in text {
+            let columns = columns(of: character)
+            if used + columns > room { break }
+            result.append(character)
+            used += columns
+        }
+        return ellipsis ? result + "…" : result
+    }
+}

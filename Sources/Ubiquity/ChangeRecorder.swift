@@ -1,0 +1,51 @@
+import Foundation
+
+/// Accumulates the changes of one save, coalescing several operations on the same object:
+/// insert + update is one insert, update + update one update, insert + delete nothing at all.
+struct ChangeRecorder {
+    private var inserted: [ObjectID: [String: PropertyValue]] = [:]
+    private var updated: [ObjectID: [String: PropertyValue]] = [:]
+    private var deleted: Set<ObjectID> = []
+    /// Order of first appearance, so that records list objects in the order they were touched.
+    private var order: [ObjectID] = []
+
+    mutating func recordInsert(_ object: ObjectID, values: [String: PropertyValue]) {
+        remember(object)
+        inserted[object] = values
+    }
+
+    mutating func recordUpdate(_ object: ObjectID, values: [String: PropertyValue]) {
+        guard !values.isEmpty else { return }
+        remember(object)
+        if inserted[object] != nil {
+            inserted[object]!.merge(values) { _, new in new }
+        } else {
+            updated[object, default: [:]].merge(values) { _, new in new }
+        }
+    }
+
+    mutating func recordDelete(_ object: ObjectID) {
+        remember(object)
+        updated[object] = nil
+        if inserted.removeValue(forKey: object) == nil {
+            deleted.insert(object)
+        }
+    }
+
+    private mutating func remember(_ object: ObjectID) {
+        if inserted[object] == nil, updated[object] == nil, !deleted.contains(object) {
+            order.append(object)
+        }
+    }
+
+    func record(transactionID: GlobalID, timestamp: Date, author: String) -> TransactionRecord {
+        TransactionRecord(
+            transactionID: transactionID,
+            timestamp: timestamp,
+            author: author,
+            inserted: order.compactMap { id in inserted[id].map { ObjectChange(object: id, values: $0) } },
+            updated: order.compactMap { id in updated[id].map { ObjectChange(object: id, values: $0) } },
+            deleted: order.filter { deleted.contains($0) }
+        )
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// One device's folder under the data directory: its stores, its identity, its log.
+///
+/// ```
+/// <data-dir>/devices/<device>/
+///     device.json                 the device's peer ID
+///     device.lock                 held by the running app (see DeviceLock)
+///     local/<store name>.sqlite   the local, non-cloud store
+///     grocery-dude.log
+/// ```
+public struct DeviceSandbox: Sendable {
+    public let device: String
+    public let root: URL
+
+    /// The longest device name accepted.
+    public static let maximumNameLength = 64
+
+    /// Checks a device name and locates its sandbox under `dataDirectory`.
+    ///
+    /// - Throws: ``SandboxError/invalidDeviceName(_:reason:)`` for a name that is empty, too long,
+    ///   holds a `/`, a control character, or starts with a period.
+    public init(dataDirectory: URL, device: String) throws {
+        if let reason = Self.problem(withName: device) { throw SandboxError.invalidDeviceName(device, reason: reason) }
+        self.device = device
+        self.root = dataDirectory.appendingPathComponent("devices", isDirectory: true)
+            .appendingPathComponent(device, isDirectory: true)
+    }
+
+    static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.count > maximumNameLength { return "it is longer than \(maximumNameLength) characters" }
+        if name.contains("/") { return "it contains a /" }
+        if name.hasPrefix(".") { return "it starts with a period" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "it contains a control character"
+        }
+        return nil
+    }
+
+    public var localStoreDirectory: URL { root.appendingPathComponent("local", isDirectory: true) }
+    public func localStoreURL(storeName: String) -> URL {
+        localStoreDirectory.appendingPathComponent("\(storeName).sqlite")
+    }
+    public var logFileURL: URL { root.appendingPathComponent("grocery-dude.log") }
+    public var lockFileURL: URL { root.appendingPathComponent("device.lock") }
+    public var identityFileURL: URL { root.appendingPathComponent("device.json") }
+
+    /// Creates the sandbox's folders when missing.
+    ///
+    /// - Throws: ``SandboxError/unwritable(path:reason:)`` when they cannot be created or
+    ///   written to.
+    public func prepare() throws {
+        let manager = FileManager.default
+        for directory in [root, localStoreDirectory] {
+            do {
+                try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw SandboxError.unwritable(path: directory.path, reason: Self.reason(error))
+            }
+            guard manager.isWritableFile(atPath: directory.path) else {
+                throw SandboxError.unwritable(path: directory.path, reason: "permission denied")
+            }
+        }
+    }
+
+    /// The device's peer ID, made on first use and kept in `device.json`.
+    public func peerID(ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID {
+        struct Identity: Codable { var peerID: GlobalID }
+        if let data = try? Data(contentsOf: identityFileURL),
+           let identity = try? JSONDecoder().decode(Identity.self, from: data) {
+            return identity.peerID
+        }
+        let identity = Identity(peerID: ids.next())
+        try AtomicFile.write(try JSONEncoder().encode(identity), to: identityFileURL)
+        return identity.peerID
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
+    }
+}
+
+/// What a device sandbox refuses.
+public enum SandboxError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidDeviceName(String, reason: String)
+    case unwritable(path: String, reason: String)
+    case deviceInUse(device: String, pid: Int32, command: String)
+
+    public var description: String {
+        switch self {
+        case .invalidDeviceName(let name, let reason): "invalid device name \(name.debugDescription): \(reason)"
+        case .unwritable(let path, let reason): "cannot write to \(path): \(reason)"
+        case .deviceInUse(let device, let pid, let command):
+            "device \(device.debugDescription) is open in another process (pid \(pid), \(command)); quit it first or use another --device"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

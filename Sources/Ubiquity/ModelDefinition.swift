@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// One version of a data model: its schema and the migration that brings a store of the
+/// previous version to it (the first version's creates the tables).
+public struct ModelVersion: Sendable {
+    public let schema: Schema
+    public let migrate: @Sendable (Database) throws -> Void
+
+    public init(schema: Schema, migrate: @escaping @Sendable (Database) throws -> Void) {
+        self.schema = schema
+        self.migrate = migrate
+    }
+
+    public var version: Int { schema.version }
+    /// The name of the migration in the store's `grdb_migrations` table. Only ever appended.
+    var migrationIdentifier: String { "model-v\(version)" }
+}
+
+/// A data model: its versions, oldest first, numbered 1, 2, 3 …
+public struct ModelDefinition: Sendable {
+    public let versions: [ModelVersion]
+
+    public init(versions: [ModelVersion]) {
+        precondition(!versions.isEmpty)
+        for (index, version) in versions.enumerated() {
+            precondition(version.version == index + 1, "model versions are numbered 1, 2, 3 …")
+        }
+        self.versions = versions
+    }
+
+    public var currentVersion: Int { versions.count }
+
+    public func version(_ number: Int) throws -> ModelVersion {
+        guard versions.indices.contains(number - 1) else { throw StoreError.unknownModelVersion(number) }
+        return versions[number - 1]
+    }
+
+    /// The migrator that brings a store up to `version`: the engine's own tables, then the
+    /// model's versions up to that one.
+    func migrator(upTo version: Int) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("ubiquity-v1", migrate: EngineTables.create)
+        for modelVersion in versions.prefix(version) {
+            migrator.registerMigration(modelVersion.migrationIdentifier, migrate: modelVersion.migrate)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Logging
+
+/// A store of a declared model in one SQLite file: every change goes through ``save(author:_:)``,
+/// which commits the data and its ``TransactionRecord`` (the outbox) in one SQLite transaction.
+///
+/// Several processes may open the same file at once: SQLite's WAL mode and a busy timeout let
+/// them share it safely.
+public final class ObjectStore: Sendable {
+    public let path: String
+    public let schema: Schema
+    /// Whether this open created the store (a device's first launch).
+    public let isNew: Bool
+    public let dbPool: DatabasePool
+    private let clock: any WallClock
+    private let ids: any IDGenerator
+    private let logger: Logger
+
+    /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
+    ///
+    /// - Throws: ``StoreError/newerModelVersion(store:app:path:)`` when the store was written by
+    ///   a newer model version than `version`; ``StoreError/notAStore(path:reason:)`` when the
+    ///   file is not an SQLite database; GRDB's errors when the file cannot be opened.
+    public init(
+        path: String,
+        model: ModelDefinition,
+        version: Int,
+        clock: any WallClock = SystemWallClock(),
+        ids: any IDGenerator = RandomIDGenerator(),
+        logger: Logger = Logger(label: "ubiquity.store")
+    ) throws {
+        let modelVersion = try model.version(version)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "store"
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
+        }
+
+        let migrator = model.migrator(upTo: version)
+        let isNew: Bool
+        do {
+            isNew = try pool.read { db in try !db.tableExists(EngineTables.outbox) }
+            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+            if superseded {
+                let applied = try pool.read { db in try Self.appliedModelVersion(db) }
+                throw StoreError.newerModelVersion(store: applied, app: version, path: path)
+            }
+            try migrator.migrate(pool)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
+        }
+
+        self.path = path
+        self.schema = modelVersion.schema
+        self.isNew = isNew
+        self.dbPool = pool
+        self.clock = clock
+        self.ids = ids
+        self.logger = logger
+        if isNew { logger.info("created store \(path) at model version \(version)") }
+    }
+
+    /// The highest model version whose migration the store at `db` has applied.
+    static func appliedModelVersion(_ db: Database) throws -> Int {
+        let identifiers = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        return identifiers.compactMap { $0.hasPrefix("model-v") ? Int($0.dropFirst(7)) : nil }.max() ?? 0
+    }
+
+    // MARK: - Saving
+
+    /// Runs `body` in one SQLite transaction and records what it changed.
+    ///
+    /// When `body` throws, nothing is written. When it changed anything, the transaction record
+    /// is appended to the outbox in the same transaction.
+    ///
+    /// - Parameter author: a short label for the record ("item add", "import").
+    /// - Returns: what `body` returned.
+    public func save<T>(author: String, _ body: (SaveContext) throws -> T) throws -> T {
+        let (result, record) = try dbPool.write { db in
+            let context = SaveContext(db: db, schema: schema, now: clock.now(), ids: ids)
+            let result = try body(context)
+            let record = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author)
+            if !record.isEmpty { try Outbox.append(record, modelVersion: schema.version, in: db) }
+            return (result, record)
+        }
+        if !record.isEmpty {
+            logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")
+        }
+        return result
+    }
+
+    /// Runs `body` with a read-only view of the store.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try dbPool.read(body)
+    }
+
+    // MARK: - Outbox and metadata
+
+    /// The recorded transactions, oldest first.
+    public func outbox() throws -> [TransactionRecord] {
+        try dbPool.read { db in try Outbox.all(db) }
+    }
+
+    /// A number that grows with every save, from any process: cheap to poll.
+    public func changeToken() throws -> Int64 {
+        try dbPool.read { db in try Outbox.lastSequence(db) }
+    }
+
+    /// A local, never-synced fact about the store.
+    public func metadata(_ key: String) throws -> String? {
+        try dbPool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
+        }
+    }
+}
+
+extension SaveContext {
+    /// Sets a local, never-synced fact about the store, in the save's transaction.
+    public func setMetadata(_ key: String, _ value: String) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+
+/// One property's value as it travels in a transaction record: an attribute's value or a
+/// to-one relationship's target ID.
+///
+/// Encoded as a small tagged object (`{"s":"Milk"}`, `{"d":1.5}`, `{"r":"<uuid>"}`, `null`), so
+/// that a reader never has to guess a type from JSON's numbers.
+public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case date(Date)
+    case data(Data)
+    case reference(GlobalID)
+
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .integer(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string(let value): "\"\(value)\""
+        case .date(let value): value.formatted(.iso8601)
+        case .data(let value): "<\(value.count) bytes>"
+        case .reference(let value): "→\(value)"
+        }
+    }
+
+    // MARK: - Codable
+
+    private enum Tag: String, CodingKey {
+        case b, i, d, s, t, x, r
+    }
+
+    public init(from decoder: Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+            self = .null
+            return
+        }
+        let container = try decoder.container(keyedBy: Tag.self)
+        guard let key = container.allKeys.first, container.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "a property value has exactly one tag"))
+        }
+        switch key {
+        case .b: self = .bool(try container.decode(Bool.self, forKey: key))
+        case .i: self = .integer(try container.decode(Int64.self, forKey: key))
+        case .d: self = .double(try container.decode(Double.self, forKey: key))
+        case .s: self = .string(try container.decode(String.self, forKey: key))
+        case .t: self = .date(Date(timeIntervalSince1970: try container.decode(Double.self, forKey: key)))
+        case .x:
+            let text = try container.decode(String.self, forKey: key)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "bad base64")
+            }
+            self = .data(data)
+        case .r: self = .reference(try container.decode(GlobalID.self, forKey: key))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        if case .null = self {
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+            return
+        }
+        var container = encoder.container(keyedBy: Tag.self)
+        switch self {
+        case .null: break
+        case .bool(let value): try container.encode(value, forKey: .b)
+        case .integer(let value): try container.encode(value, forKey: .i)
+        case .double(let value): try container.encode(value, forKey: .d)
+        case .string(let value): try container.encode(value, forKey: .s)
+        case .date(let value): try container.encode(value.timeIntervalSince1970, forKey: .t)
+        case .data(let value): try container.encode(value.base64EncodedString(), forKey: .x)
+        case .reference(let value): try container.encode(value, forKey: .r)
+        }
+    }
+}
+
+// MARK: - Database values
+
+extension PropertyValue {
+    /// The value as stored in a column. Dates are stored as seconds since 1970 (REAL), so that
+    /// they sort and compare in SQL.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): value.databaseValue
+        case .integer(let value): value.databaseValue
+        case .double(let value): value.databaseValue
+        case .string(let value): value.databaseValue
+        case .date(let value): value.timeIntervalSince1970.databaseValue
+        case .data(let value): value.databaseValue
+        case .reference(let value): value.description.databaseValue
+        }
+    }
+
+    /// Reads a stored column back as a property value of the declared type.
+    init(databaseValue: DatabaseValue, type: PropertyType) {
+        if databaseValue.isNull {
+            self = .null
+            return
+        }
+        switch type {
+        case .bool: self = Bool.fromDatabaseValue(databaseValue).map(PropertyValue.bool) ?? .null
+        case .integer: self = Int64.fromDatabaseValue(databaseValue).map(PropertyValue.integer) ?? .null
+        case .double: self = Double.fromDatabaseValue(databaseValue).map(PropertyValue.double) ?? .null
+        case .string: self = String.fromDatabaseValue(databaseValue).map(PropertyValue.string) ?? .null
+        case .date:
+            self = Double.fromDatabaseValue(databaseValue)
+                .map { .date(Date(timeIntervalSince1970: $0)) } ?? .null
+        case .data: self = Data.fromDatabaseValue(databaseValue).map(PropertyValue.data) ?? .null
+        case .reference:
+            self = String.fromDatabaseValue(databaseValue).flatMap(GlobalID.init).map(PropertyValue.reference) ?? .null
+        }
+    }
+
+    /// Whether this value may be stored in a property of `type`.
+    func fits(_ type: PropertyType) -> Bool {
+        switch (self, type) {
+        case (.null, _), (.bool, .bool), (.integer, .integer), (.double, .double), (.string, .string),
+             (.date, .date), (.data, .data), (.reference, .reference):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+
+/// The one way to change a store's objects, inside ``ObjectStore/save(author:_:)``.
+///
+/// Each call writes the row and records the change, so that the save ends with a
+/// ``TransactionRecord`` of exactly what it did. Reads go through ``db`` directly.
+public final class SaveContext {
+    /// The database, inside the save's transaction. Read freely; write only through this context.
+    public let db: Database
+    public let schema: Schema
+    /// The save's "now": every modification date it sets.
+    public let now: Date
+    private let ids: any IDGenerator
+    var recorder = ChangeRecorder()
+
+    init(db: Database, schema: Schema, now: Date, ids: any IDGenerator) {
+        self.db = db
+        self.schema = schema
+        self.now = now
+        self.ids = ids
+    }
+
+    // MARK: - Insert
+
+    /// Inserts an object. Missing attributes take their defaults; the modification date is now.
+    ///
+    /// - Returns: the new object's global ID (`id`, or a fresh one).
+    /// - Throws: ``StoreError`` for an unknown entity or property, a mistyped value, or an ID
+    ///   that exists already.
+    @discardableResult
+    public func insert(_ entityName: String, id: GlobalID? = nil, values: [String: PropertyValue]) throws -> GlobalID {
+        let entity = try entityDescription(entityName)
+        try check(values, for: entity)
+        let id = id ?? ids.next()
+        let object = ObjectID(entity: entity.name, id: id)
+        guard try fetchValues(object, entity: entity) == nil else { throw StoreError.duplicateID(object) }
+
+        var row: [String: PropertyValue] = [:]
+        for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
+        for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
+        if let modified = entity.modificationDateAttribute, values[modified] == nil { row[modified] = .date(now) }
+
+        let columns = ["id"] + entity.propertyNames
+        let sql = "INSERT INTO \(entity.table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        let arguments = StatementArguments([id.description.databaseValue] + entity.propertyNames.map { row[$0]!.databaseValue })
+        try db.execute(sql: sql, arguments: arguments)
+        recorder.recordInsert(object, values: row)
+        return id
+    }
+
+    // MARK: - Update
+
+    /// Sets properties of an object. Only values that differ from the stored ones are written
+    /// and recorded; when something changed, the modification date becomes now.
+    ///
+    /// - Returns: whether anything changed.
+    @discardableResult
+    public func update(_ entityName: String, id: GlobalID, values: [String: PropertyValue]) throws -> Bool {
+        let entity = try entityDescription(entityName)
+        try check(values, for: entity)
+        let object = ObjectID(entity: entity.name, id: id)
+        guard let current = try fetchValues(object, entity: entity) else { throw StoreError.objectNotFound(object) }
+
+        var changes = values.filter { current[$0.key] != $0.value }
+        guard !changes.isEmpty else { return false }
+        if let modified = entity.modificationDateAttribute, values[modified] == nil { changes[modified] = .date(now) }
+        try write(changes, to: object, entity: entity)
+        recorder.recordUpdate(object, values: changes)
+        return true
+    }
+
+    // MARK: - Delete
+
+    /// Deletes an object: objects pointing at it lose the link, and targets of its cascading
+    /// relationships are deleted too. Deleting an object that is not there does nothing.
+    public func delete(_ entityName: String, id: GlobalID) throws {
+        let entity = try entityDescription(entityName)
+        let object = ObjectID(entity: entity.name, id: id)
+        guard let current = try fetchValues(object, entity: entity) else { return }
+
+        try db.execute(sql: "DELETE FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+        recorder.recordDelete(object)
+
+        for (source, relationship) in schema.relationships(pointingAt: entity.name) {
+            let pointing = try String.fetchAll(
+                db,
+                sql: "SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?",
+                arguments: [id.description])
+            for sourceID in pointing.compactMap(GlobalID.init) {
+                try update(source.name, id: sourceID, values: [relationship.name: .null])
+            }
+        }
+        for relationship in entity.relationships where relationship.deleteRule == .cascade {
+            if case .reference(let target) = current[relationship.name] {
+                try delete(relationship.destination, id: target)
+            }
+        }
+    }
+
+    // MARK: - Reading objects
+
+    /// Every property of an object, or `nil` when there is no such object.
+    public func values(of entityName: String, id: GlobalID) throws -> [String: PropertyValue]? {
+        let entity = try entityDescription(entityName)
+        return try fetchValues(ObjectID(entity: entity.name, id: id), entity: entity)
+    }
+
+    private func fetchValues(_ object: ObjectID, entity: EntityDescription) throws -> [String: PropertyValue]? {
+        let columns = entity.propertyNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT \(columns) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?",
+            arguments: [object.id.description])
+        else { return nil }
+        var values: [String: PropertyValue] = [:]
+        for name in entity.propertyNames {
+            values[name] = PropertyValue(databaseValue: row[name] as DatabaseValue, type: entity.type(of: name)!)
+        }
+        return values
+    }
+
+    // MARK: - Helpers
+
+    private func write(_ values: [String: PropertyValue], to object: ObjectID, entity: EntityDescription) throws {
+        let names = values.keys.sorted()
+        let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+        let arguments = StatementArguments(names.map { values[$0]!.databaseValue } + [object.id.description.databaseValue])
+        try db.execute(
+            sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?", arguments: arguments)
+    }
+
+    private func entityDescription(_ name: String) throws -> EntityDescription {
+        guard let entity = schema.entity(named: name) else { throw StoreError.unknownEntity(name) }
+        return entity
+    }
+
+    private func check(_ values: [String: PropertyValue], for entity: EntityDescription) throws {
+        for (name, value) in values {
+            guard let type = entity.type(of: name) else {
+                throw StoreError.unknownProperty(entity: entity.name, property: name)
+            }
+            guard value.fits(type) else { throw StoreError.wrongType(entity: entity.name, property: name, expected: type) }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The type of a property's values.
+public enum PropertyType: String, Sendable, Codable {
+    case bool, integer, double, string, date, data
+    /// A to-one relationship: the value is the target object's global ID.
+    case reference
+}
+
+/// What deleting an object does to the target of one of its to-one relationships.
+public enum DeleteRule: String, Sendable {
+    /// The target stays; only the link goes.
+    case nullify
+    /// The target is deleted too (an item's photo).
+    case cascade
+}
+
+/// An attribute: a named, typed value with a default.
+public struct AttributeDescription: Sendable, Equatable {
+    public let name: String
+    public let type: PropertyType
+    public let defaultValue: PropertyValue
+
+    public init(_ name: String, _ type: PropertyType, default defaultValue: PropertyValue = .null) {
+        precondition(type != .reference, "a reference is declared as a relationship")
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A to-one relationship, stored as a column holding the target's global ID.
+///
+/// Objects that point at a deleted object always lose the link (nullify); `deleteRule` says
+/// what happens to the target when the object holding the relationship is deleted.
+public struct RelationshipDescription: Sendable, Equatable {
+    public let name: String
+    public let destination: String
+    public let deleteRule: DeleteRule
+
+    public init(_ name: String, to destination: String, deleteRule: DeleteRule = .nullify) {
+        self.name = name
+        self.destination = destination
+        self.deleteRule = deleteRule
+    }
+}
+
+/// One entity: its table, attributes, relationships, and the attribute that identifies it for
+/// users (matched by importers and deduplication).
+///
+/// The table has a `id TEXT PRIMARY KEY` column and one column per property, named as the
+/// property.
+public struct EntityDescription: Sendable, Equatable {
+    public let name: String
+    public let table: String
+    public let attributes: [AttributeDescription]
+    public let relationships: [RelationshipDescription]
+    public let uniqueAttribute: String?
+    /// A date attribute that every save touching the object sets to now (`modified`).
+    public let modificationDateAttribute: String?
+
+    public init(
+        name: String,
+        table: String,
+        attributes: [AttributeDescription],
+        relationships: [RelationshipDescription] = [],
+        uniqueAttribute: String? = nil,
+        modificationDateAttribute: String? = nil
+    ) {
+        self.name = name
+        self.table = table
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniqueAttribute = uniqueAttribute
+        self.modificationDateAttribute = modificationDateAttribute
+    }
+
+    /// Every property name, attributes first, in declaration order.
+    public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+
+    /// The type of a property, or `nil` when the entity has no such property.
+    public func type(of property: String) -> PropertyType? {
+        if let attribute = attributes.first(where: { $0.name == property }) { return attribute.type }
+        if relationships.contains(where: { $0.name == property }) { return .reference }
+        return nil
+    }
+}
+
+/// A model version: the entities a store of that version holds.
+public struct Schema: Sendable, Equatable {
+    public let version: Int
+    public let entities: [EntityDescription]
+
+    public init(version: Int, entities: [EntityDescription]) {
+        self.version = version
+        self.entities = entities
+        for entity in entities {
+            for relationship in entity.relationships {
+                precondition(entities.contains { $0.name == relationship.destination },
+                             "\(entity.name).\(relationship.name) points at unknown entity \(relationship.destination)")
+            }
+        }
+    }
+
+    public func entity(named name: String) -> EntityDescription? {
+        entities.first { $0.name == name }
+    }
+
+    /// Every relationship, of any entity, that points at `entity`.
+    func relationships(pointingAt entity: String) -> [(source: EntityDescription, relationship: RelationshipDescription)] {
+        entities.flatMap { source in
+            source.relationships.filter { $0.destination == entity }.map { (source, $0) }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What the store refuses, with a message a user can act on.
+public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case unknownEntity(String)
+    case unknownProperty(entity: String, property: String)
+    case wrongType(entity: String, property: String, expected: PropertyType)
+    case objectNotFound(ObjectID)
+    case duplicateID(ObjectID)
+    case newerModelVersion(store: Int, app: Int, path: String)
+    case unknownModelVersion(Int)
+    case notAStore(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let name): "unknown entity \(name)"
+        case .unknownProperty(let entity, let property): "\(entity) has no property \(property)"
+        case .wrongType(let entity, let property, let expected): "\(entity).\(property) takes a \(expected.rawValue)"
+        case .objectNotFound(let object): "no object \(object)"
+        case .duplicateID(let object): "an object \(object) exists already"
+        case .newerModelVersion(let store, let app, let path):
+            "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
+        case .unknownModelVersion(let version): "unknown model version \(version)"
+        case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
