@@ -25,11 +25,10 @@ struct FileLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?,
-             source: String, file: String, function: String, line: UInt) {
-        let merged = metadata.merging(extra ?? [:]) { _, new in new }
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(Date().formatted(.iso8601)) [\(getpid())] \(level.rawValue.uppercased()) \(label): \(message)\(details)\n"
+        let text = "\(Date().formatted(.iso8601)) [\(getpid())] \(event.level.rawValue.uppercased()) \(label): \(event.message)\(details)\n"
         _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
     }
 }

@@ -12,13 +12,26 @@ public enum BookXMLReader {
         let delegate = Delegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
-        guard parser.parse(), delegate.error == nil else {
-            if let error = delegate.error { throw error }
-            let line = parser.lineNumber
-            throw ArchiveError.malformed("line \(line): not well-formed XML (\(parser.parserError.map { ($0 as NSError).localizedDescription } ?? "parse error"))")
+        // swift-corelibs' parser can return true after an error: check both.
+        let parsed = parser.parse()
+        if let error = delegate.error { throw error }
+        if !parsed || parser.parserError != nil {
+            let code = (parser.parserError as NSError?)?.code ?? 0
+            throw ArchiveError.malformed("line \(parser.lineNumber): not well-formed XML (\(describe(code)))")
         }
         guard delegate.sawRoot else { throw ArchiveError.malformed("no <items> element: not the book's XML format") }
         return delegate.archive
+    }
+
+    /// libxml2's codes that a damaged or cut-off file gives.
+    private static func describe(_ code: Int) -> String {
+        switch code {
+        case 5: "the document is cut off or has extra content after </items>"
+        case 76: "a tag is not closed"
+        case 73, 74, 77: "a tag is not closed"
+        case 39, 41: "a bad attribute"
+        default: "parser error \(code)"
+        }
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {
@@ -46,6 +59,13 @@ public enum BookXMLReader {
             default:
                 error = .malformed("line \(parser.lineNumber): unexpected element <\(name)>: not the book's XML format")
                 parser.abortParsing()
+            }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if error == nil {
+                let code = (parseError as NSError).code
+                error = .malformed("line \(parser.lineNumber): not well-formed XML (\(BookXMLReader.describe(code)))")
             }
         }
 

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What one run of the real `grocery-dude` binary did.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs the built `grocery-dude` binary as a separate process, as a user or script would.
+public struct CommandRunner: Sendable {
+    public let dataDirectory: String
+    public let device: String
+
+    public init(dataDirectory: String, device: String = "test-device") {
+        self.dataDirectory = dataDirectory
+        self.device = device
+    }
+
+    /// The binary beside the test bundle (`swift build` puts both in the same folder), or
+    /// `GROCERY_DUDE_BIN`.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["GROCERY_DUDE_BIN"] { return URL(fileURLWithPath: path) }
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("grocery-dude"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("grocery-dude"),
+            Fixtures.packageRoot.appendingPathComponent(".build/debug/grocery-dude"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }
+
+    /// Runs `grocery-dude --data-dir … --device … <arguments>` and waits for it.
+    @discardableResult
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION"] {
+            environment[key] = nil
+        }
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs, so a large output cannot fill one and stall it.
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errReader.isFinished { usleep(1000) }
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Ubiquity
+
+/// A clock that says what the test tells it to.
+public final class TestClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+
+    public func now() -> Date { lock.withLock { current } }
+
+    public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// IDs 00000000-0000-0000-0000-000000000001, …02, … in order.
+public final class SequentialIDs: IDGenerator, @unchecked Sendable {
+    private let lock = NSLock()
+    private var counter: UInt64 = 0
+    private let prefix: String
+
+    /// - Parameter prefix: eight hex digits that start every ID, to tell generators apart.
+    public init(prefix: String = "00000000") { self.prefix = prefix }
+
+    public func next() -> GlobalID {
+        let value = lock.withLock { counter += 1; return counter }
+        return GlobalID(String(format: "\(prefix)-0000-4000-8000-%012llx", value))!
+    }
+}

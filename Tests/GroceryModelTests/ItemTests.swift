@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import TestSupport
+import Ubiquity
+@testable import GroceryModel
+
+@Suite("Items and the shopping list")
+struct ItemTests {
+    let directory = TemporaryDirectory("items")
+    let clock = TestClock()
+
+    func milk(_ store: GroceryStore) throws -> ItemRow {
+        var draft = ItemDraft(name: "  Milk ")
+        draft.quantity = 2
+        draft.unit = "L"
+        draft.homeLocation = "Fridge"
+        draft.shopLocation = "Dairy"
+        return try store.addItem(draft)
+    }
+
+    @Test func addingAnItemCreatesItsLinksInOneTransaction() throws {
+        let store = try GroceryStore.temporary(in: directory, clock: clock)
+        let row = try milk(store)
+        #expect(row.name == "Milk")
+        #expect(row.summary == "2 L Milk")
+        #expect(row.unitName == "L" && row.homeLocationName == "Fridge" && row.shopLocationName == "Dairy")
+        #expect(row.item.listed && !row.item.collected)
+        #expect(row.item.modified == clock.now())
+
+        let records = try store.objects.outbox()
+        #expect(records.count == 1)
+        #expect(Set(records[0].inserted.map(\.object.entity)) == ["Item", "Unit", "LocationAtHome", "LocationAtShop"])
+    }
+
+    @Test func theBookDefaultsApply() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let row = try store.addItem(ItemDraft(name: "Bread"))
+        #expect(row.item.quantity == 1 && row.item.listed && !row.item.collected)
+        #expect(row.summary == "Bread")
+        #expect(row.unitName == nil && row.homeLocationName == nil)
+    }
+
+    @Test func existingLinksAreReusedIgnoringCase() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        var draft = ItemDraft(name: "Cream")
+        draft.homeLocation = "fridge"
+        let cream = try store.addItem(draft)
+        #expect(cream.homeLocationName == "Fridge")
+        #expect(try store.entries(.home).count == 1)
+    }
+
+    @Test func editingChangesOnlyWhatWasAsked() throws {
+        let store = try GroceryStore.temporary(in: directory, clock: clock)
+        let original = try milk(store)
+        clock.advance(by: 10)
+        var changes = ItemChanges()
+        changes.quantity = 3
+        changes.unit = ""
+        changes.note = "lactose free"
+        let edited = try store.editItem("MILK", changes)
+        #expect(edited.item.quantity == 3)
+        #expect(edited.unitName == nil)
+        #expect(edited.homeLocationName == "Fridge")
+        #expect(edited.item.note == "lactose free")
+        #expect(edited.item.modified == clock.now())
+        #expect(edited.id == original.id)
+        let record = try #require(try store.objects.outbox().last)
+        #expect(record.updated.count == 1)
+        #expect(Set(record.updated[0].values.keys) == ["quantity", "unit", "note", "modified"])
+    }
+
+    @Test func listingAnItemClearsCollectedAndTheClearsWork() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        _ = try store.addItem(ItemDraft(name: "Eggs"))
+        var unlisted = ItemDraft(name: "Salt")
+        unlisted.listed = false
+        _ = try store.addItem(unlisted)
+
+        try store.setCollected("milk", true)
+        #expect(try store.clearCollected() == 1)
+        #expect(try store.items(listedOnly: true).map(\.name) == ["Eggs"])
+        try store.setListed("milk", true)
+        try store.setCollected("milk", true)
+        try store.setListed("milk", true)
+        #expect(try store.resolveItem("milk").item.collected == false)
+
+        #expect(try store.clearListed() == 2)
+        #expect(try store.items(listedOnly: true).isEmpty)
+        #expect(try store.clearListed() == 0)
+        #expect(try store.clearCollected() == 0)
+    }
+
+    @Test func removingAnItemDeletesItsPhotoButNotItsLinks() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        var archive = GroceryArchive()
+        var record = ItemRecord(name: "Cake")
+        record.photo = Data([1, 2, 3, 4])
+        record.unit = "pk"
+        archive.items = [record]
+        try store.importArchive(archive, source: "test")
+        #expect(try store.resolveItem("cake").photoSize == 4)
+
+        let removed = try store.removeItem("Cake")
+        #expect(removed.name == "Cake")
+        let last = try #require(try store.objects.outbox().last)
+        #expect(Set(last.deleted.map(\.entity)) == ["Item", "ItemPhoto"])
+        #expect(try store.entries(.unit).map(\.name) == ["pk"])
+    }
+
+    @Test func referencesAreNamesOrIDPrefixes() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let row = try milk(store)
+        #expect(try store.resolveItem(" mILk  ").id == row.id)
+        #expect(try store.resolveItem(String(row.id.description.prefix(8))).id == row.id)
+        #expect(throws: GroceryError.notFound(kind: "item", reference: "Bread")) { try store.resolveItem("Bread") }
+        // Too short to be taken as an ID.
+        #expect(throws: GroceryError.notFound(kind: "item", reference: "000")) { try store.resolveItem("000") }
+    }
+
+    @Test func anAmbiguousReferenceListsTheCandidates() throws {
+        let store = try GroceryStore.temporary(in: directory, ids: SequentialIDs(prefix: "abcdef00"))
+        _ = try store.addItem(ItemDraft(name: "Milk"))
+        _ = try store.addItem(ItemDraft(name: "Eggs"))
+        do {
+            _ = try store.resolveItem("abcdef00")
+            Issue.record("expected an ambiguity")
+        } catch let GroceryError.ambiguous(kind, _, candidates) {
+            #expect(kind == "item")
+            #expect(candidates.count == 2)
+            #expect(candidates.contains { $0.hasPrefix("\"Milk\"") })
+        }
+    }
+
+    @Test func aNameInUseIsRefused() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        _ = try store.addItem(ItemDraft(name: "Eggs"))
+        #expect(throws: GroceryError.alreadyExists(kind: "item", name: "Milk")) { try store.addItem(ItemDraft(name: "milk  ")) }
+        var rename = ItemChanges()
+        rename.name = "MILK"
+        #expect(throws: GroceryError.alreadyExists(kind: "item", name: "Milk")) { try store.editItem("Eggs", rename) }
+        // Changing only the case of its own name is fine.
+        rename.name = "MILK"
+        #expect(try store.editItem("milk", rename).name == "MILK")
+    }
+}

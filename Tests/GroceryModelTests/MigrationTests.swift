@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+import Ubiquity
+@testable import GroceryModel
+
+@Suite("Model versions of the grocery store")
+struct MigrationTests {
+    let directory = TemporaryDirectory("migration")
+
+    @Test func aVersion1StoreOpensAsVersion2WithEverythingKept() throws {
+        let old = try GroceryStore.temporary(in: directory, modelVersion: 1, defaultData: true)
+        #expect(old.modelVersion == 1)
+        var draft = ItemDraft(name: "Oat Milk")
+        draft.unit = "L"
+        draft.note = "ignored at version 1"
+        _ = try old.addItem(draft)
+        let before = try old.exportArchive()
+        #expect(before.items.allSatisfy { $0.note == nil })
+        let columns = try old.objects.read { db in try db.columns(in: "item").map(\.name) }
+        #expect(!columns.contains("note"))
+
+        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true)
+        #expect(new.modelVersion == 2)
+        #expect(try new.exportArchive() == before)
+        var changes = ItemChanges()
+        changes.note = "barista"
+        #expect(try new.editItem("oat milk", changes).item.note == "barista")
+    }
+
+    @Test func aVersion2StoreIsRefusedAtVersion1() throws {
+        _ = try GroceryStore.temporary(in: directory, modelVersion: 2)
+        #expect(throws: StoreError.self) { _ = try GroceryStore.temporary(in: directory, modelVersion: 1) }
+    }
+
+    @Test func recordsCarryTheirModelVersion() throws {
+        let store = try GroceryStore.temporary(in: directory, modelVersion: 1)
+        _ = try store.addItem(ItemDraft(name: "Tea"))
+        let version = try store.objects.read { db in try Int.fetchOne(db, sql: "SELECT modelVersion FROM ubiquity_outbox") }
+        #expect(version == 1)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+@Suite("Model versions and migrations")
+struct ModelVersionTests {
+    let directory = TemporaryDirectory("versions")
+    var path: String { directory.file("store.sqlite").path }
+
+    @Test func anOlderStoreIsMigratedWithItsDataKept() throws {
+        let old = try ObjectStore(path: path, model: TestModel.definition, version: 1)
+        #expect(old.isNew)
+        let id = try old.save(author: "v1") { try $0.insert("Note", values: ["title": .string("Kept")]) }
+
+        let new = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        #expect(!new.isNew)
+        let values = try new.save(author: "read") { try $0.values(of: "Note", id: id) }
+        #expect(values?["title"] == .string("Kept"))
+        #expect(values?["pinned"] == .bool(false))
+    }
+
+    @Test func aNewerStoreIsRefusedByAnOlderApp() throws {
+        _ = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        #expect(throws: StoreError.newerModelVersion(store: 2, app: 1, path: path)) {
+            _ = try ObjectStore(path: path, model: TestModel.definition, version: 1)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefused() throws {
+        try Data("this is not sqlite, just text that is long enough to be a header".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.notAStore(path: path, reason: "the file is not an SQLite database")) {
+            _ = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        }
+    }
+
+    @Test func anUnknownVersionIsRefused() {
+        #expect(throws: StoreError.unknownModelVersion(3)) {
+            _ = try ObjectStore(path: path, model: TestModel.definition, version: 3)
+        }
+    }
+}
