@@ -8,6 +8,7 @@ extension ArchiveFormat: ExpressibleByArgument {}
 /// `grocery-dude export`: everything, as JSON or CSV, to stdout or a file.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write every item, unit and location as JSON or CSV (what import reads back).")
     @ParentCommand var root: GroceryDudeCommand
     @Option(help: "json or csv; default: from --output's extension, else json.") var format: ArchiveFormat?
@@ -32,6 +33,7 @@ struct ExportCommand: ParsableCommand {
 /// `grocery-dude import FILE`: JSON, CSV, the book's XML, or an original Core Data store.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import a file: this app's JSON or CSV, the book's DefaultData.xml, or an original Grocery Dude Core Data store.",
         discussion: "Objects are matched by name, so importing a file twice adds nothing. An import is all or nothing.")
     @ParentCommand var root: GroceryDudeCommand
