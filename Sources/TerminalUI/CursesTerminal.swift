@@ -42,6 +42,11 @@ public final class CursesTerminal {
             colors = true
         }
         terminationRequested = 0
+        // A parent may have started us with these blocked (the mask is inherited): unblock them.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         signal(SIGINT) { _ in terminationRequested = 1 }
         signal(SIGTERM) { _ in terminationRequested = 1 }
         signal(SIGHUP) { _ in terminationRequested = 1 }

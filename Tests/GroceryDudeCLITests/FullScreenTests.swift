@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real binary in tmux: what a user sees and types.
+@Suite("The full-screen list in a real terminal", .enabled(if: TmuxSession.isAvailable))
+struct FullScreenTests {
+    let directory = TemporaryDirectory("tui")
+    var cli: CommandRunner { CommandRunner(dataDirectory: directory.path, device: "kitchen") }
+
+    func appCommand(_ extra: String = "") -> String {
+        "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen \(extra); echo EXITED $?; sleep 60"
+    }
+
+    func listed() throws -> [String] {
+        let result = try cli.run(["item", "ls", "--listed", "--json"])
+        let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        return items.map { $0["name"] as! String }
+    }
+
+    @Test func theListOpensTogglesSeesOtherTerminalsAndQuitsCleanly() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        #expect(try cli.run(["item", "add", "Butter", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand())
+        var screen = try tmux.waitFor { $0.contains("Milk") }
+        #expect(screen.contains("Grocery Dude"))
+        #expect(screen.contains("Fridge"))
+        #expect(screen.contains("[ ] Butter"))
+
+        try tmux.sendKeys("j", "Space")
+        screen = try tmux.waitFor { $0.contains("[x] Milk") }
+        #expect(screen.contains("[x] Milk"))
+        #expect(try listed() == ["Milk"])
+
+        // A change made from another terminal shows up without a key press.
+        #expect(try cli.run(["item", "add", "Cheese", "--home-location", "Fridge"]).status == 0)
+        screen = try tmux.waitFor { $0.contains("Cheese") }
+        #expect(screen.contains("[x] Cheese"))
+
+        // A second app on the same device is refused, naming the first.
+        let second = try tmux.newWindow(command: appCommand())
+        let refusal = try tmux.waitFor(target: second) { $0.contains("EXITED") }
+        #expect(refusal.contains("is open in another process (pid"), "\(refusal)")
+        #expect(refusal.contains("grocery-dude tui"))
+
+        try tmux.sendKeys("q", target: "\(tmux.name):0")
+        screen = try tmux.waitFor(target: "\(tmux.name):0") { $0.contains("EXITED") }
+        #expect(screen.contains("EXITED 0"))
+        #expect(!screen.contains("Grocery Dude"), "the screen was restored")
+    }
+
+    @Test func ctrlCEndsTheAppCleanly() throws {
+        #expect(try cli.run(["item", "ls"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand(), width: 40, height: 10)
+        try tmux.waitFor { $0.contains("Grocery Dude") }
+        try tmux.sendKeys("C-c")
+        let screen = try tmux.waitFor { $0.contains("EXITED") }
+        #expect(screen.contains("EXITED 0"))
+    }
+}
