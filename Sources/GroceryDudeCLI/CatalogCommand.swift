@@ -87,13 +87,14 @@ private struct CatalogList<Tag: CatalogKindTag>: ParsableCommand {
         let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) ls")
         let entries = try device.store.entries(Tag.kind)
         if json {
-            let objects = entries.map { entry -> [String: AnyEncodableValue] in
-                ["id": .string(entry.id.description), "name": .string(entry.name),
-                 "items": .int(entry.itemCount), "modified": .string(Timestamp.string(entry.modified))]
+            var writer = JSONWriter()
+            for entry in entries {
+                writer.appendObject([
+                    "id": .string(entry.id.description), "name": .string(entry.name),
+                    "items": .integer(entry.itemCount), "modified": .string(Timestamp.string(entry.modified)),
+                ])
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(objects), as: UTF8.self))
+            print(writer.text, terminator: "")
         } else if entries.isEmpty {
             print("No \(Tag.kind.noun)s.")
         } else {
@@ -102,20 +103,6 @@ private struct CatalogList<Tag: CatalogKindTag>: ParsableCommand {
                 let padded = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 print("\(entry.id.description.prefix(8))  \(padded)  \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")")
             }
-        }
-    }
-}
-
-/// A JSON value of `ls --json`.
-enum AnyEncodableValue: Encodable {
-    case string(String)
-    case int(Int)
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .int(let value): try container.encode(value)
         }
     }
 }

@@ -99,7 +99,7 @@ struct ItemCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "item ls")
             let rows = try device.store.items(listedOnly: listed)
             if json {
-                print(try ItemText.json(rows), terminator: "")
+                print(ItemText.json(rows), terminator: "")
             } else if rows.isEmpty {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {

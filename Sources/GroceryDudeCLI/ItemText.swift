@@ -28,33 +28,25 @@ enum ItemText {
         }.joined()
     }
 
-    /// One JSON object per item, keys sorted, every key always present (null when empty).
-    struct JSONItem: Encodable {
-        let row: ItemRow
-
-        enum Keys: String, CodingKey {
-            case id, name, quantity, unit, homeLocation, shopLocation, listed, collected, modified, note, photoBytes
+    /// The JSON of `item ls --json`: one object per item, every key always present (null when
+    /// empty), keys in this order. Documented in the README; scripts rely on it.
+    static func json(_ rows: [ItemRow]) -> String {
+        var writer = JSONWriter()
+        for row in rows {
+            writer.appendObject([
+                "id": .string(row.id.description),
+                "name": .string(row.name),
+                "quantity": .number(row.item.quantity),
+                "unit": .string(row.unitName),
+                "homeLocation": .string(row.homeLocationName),
+                "shopLocation": .string(row.shopLocationName),
+                "listed": .bool(row.item.listed),
+                "collected": .bool(row.item.collected),
+                "modified": .string(Timestamp.string(row.item.modified)),
+                "note": .string(row.item.note),
+                "photoBytes": .integer(row.photoSize ?? 0),
+            ])
         }
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(row.id.description, forKey: .id)
-            try container.encode(row.name, forKey: .name)
-            try container.encode(row.item.quantity, forKey: .quantity)
-            try container.encode(row.unitName, forKey: .unit)
-            try container.encode(row.homeLocationName, forKey: .homeLocation)
-            try container.encode(row.shopLocationName, forKey: .shopLocation)
-            try container.encode(row.item.listed, forKey: .listed)
-            try container.encode(row.item.collected, forKey: .collected)
-            try container.encode(Timestamp.string(row.item.modified), forKey: .modified)
-            try container.encode(row.item.note, forKey: .note)
-            try container.encode(row.photoSize ?? 0, forKey: .photoBytes)
-        }
-    }
-
-    static func json(_ rows: [ItemRow]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows.map(JSONItem.init)), as: UTF8.self) + "\n"
+        return writer.text
     }
 }

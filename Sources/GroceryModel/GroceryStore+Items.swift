@@ -34,7 +34,7 @@ extension GroceryStore {
     public func items(listedOnly: Bool = false) throws -> [ItemRow] {
         try objects.read { db in
             let filter = listedOnly ? " WHERE item.listed" : ""
-            return try Row.fetchAll(db, sql: ItemRow.selectSQL + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            return try Row.fetchAll(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
                 .map(ItemRow.init(row:))
         }
     }
@@ -45,7 +45,7 @@ extension GroceryStore {
     }
 
     static func itemRow(id: GlobalID, _ db: Database) throws -> ItemRow? {
-        try Row.fetchOne(db, sql: ItemRow.selectSQL + " WHERE item.id = ?", arguments: [id]).map(ItemRow.init(row:))
+        try Row.fetchOne(db, sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?", arguments: [id]).map(ItemRow.init(row:))
     }
 
     /// Finds the one item a user means by `reference`: its name (ignoring case and surrounding

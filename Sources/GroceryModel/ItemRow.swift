@@ -25,22 +25,27 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
         return "\(quantity) \(unit) \(item.name)"
     }
 
-    static let selectSQL = """
-        SELECT item.*, unit.name AS unitName, locationAtHome.storedIn AS homeLocationName,
-               locationAtShop.aisle AS shopLocationName, length(itemPhoto.data) AS photoSize
+    /// The query that reads item rows from the store at `db`; add a WHERE / ORDER BY.
+    static func selectSQL(_ db: Database) throws -> String {
+        // GRDB caches the schema per connection: this costs nothing after the first call.
+        let modelVersion = try db.columns(in: "item").contains { $0.name == "note" } ? 2 : 1
+        return """
+        SELECT unit.name, locationAtHome.storedIn, locationAtShop.aisle, length(itemPhoto.data),
+               \(Item.selection(modelVersion: modelVersion))
         FROM item
         LEFT JOIN unit ON unit.id = item.unit
         LEFT JOIN locationAtHome ON locationAtHome.id = item.locationAtHome
         LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
         LEFT JOIN itemPhoto ON itemPhoto.id = item.photo
         """
+    }
 
     init(row: Row) throws {
-        item = try Item(row: row)
-        unitName = row["unitName"]
-        homeLocationName = row["homeLocationName"]
-        shopLocationName = row["shopLocationName"]
-        photoSize = row["photoSize"]
+        unitName = row[0]
+        homeLocationName = row[1]
+        shopLocationName = row[2]
+        photoSize = row[3]
+        item = Item(row: row, offset: 4, hasNote: row.count > 14)
     }
 }
 

@@ -11,15 +11,15 @@ enum ReferenceResolver {
     static func resolve(_ reference: String, kind: String, table: String, nameColumn: String, db: Database) throws -> GlobalID {
         let wanted = Validation.normalized(reference)
         guard !wanted.isEmpty else { throw GroceryError.notFound(kind: kind, reference: reference) }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table)")
-        let byName = rows.filter { Validation.normalized($0["name"] ?? "") == wanted }
+        let byName = try rowsNamed(wanted, table: table, nameColumn: nameColumn, db: db)
         let candidates: [Row]
         if !byName.isEmpty {
             // An exact spelling wins over other spellings that normalize the same ("kg" / "Kg").
             let exact = byName.filter { ($0["name"] as String?) == reference }
             candidates = exact.count == 1 ? exact : byName
         } else if wanted.count >= minimumIDPrefix, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            candidates = rows.filter { ($0["id"] as String).hasPrefix(wanted) }
+            candidates = try Row.fetchAll(
+                db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) WHERE id LIKE ? || '%'", arguments: [wanted])
         } else {
             candidates = []
         }
@@ -39,10 +39,24 @@ enum ReferenceResolver {
 
     /// The objects whose name normalizes like `name`.
     static func matches(_ name: String, table: String, nameColumn: String, db: Database) throws -> [(id: GlobalID, name: String)] {
-        let wanted = Validation.normalized(name)
-        return try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table)")
+        try rowsNamed(Validation.normalized(name), table: table, nameColumn: nameColumn, db: db).map { ($0["id"], $0["name"]) }
+    }
+
+    /// Rows (`id`, `name`) whose name normalizes to `wanted`.
+    ///
+    /// SQLite first narrows the rows down to those containing every ASCII word of `wanted`
+    /// (its `lower` folds ASCII only, so other words cannot be looked for this way); Swift then
+    /// compares normalized names. On 10k items this takes about a millisecond, where
+    /// normalizing every name took tens.
+    private static func rowsNamed(_ wanted: String, table: String, nameColumn: String, db: Database) throws -> [Row] {
+        var sql = "SELECT id, \(nameColumn) AS name FROM \(table)"
+        let words = Set(wanted.split(separator: " ").filter { $0.allSatisfy(\.isASCII) }.map(String.init))
+        if !words.isEmpty {
+            sql += " WHERE " + Array(repeating: "instr(lower(\(nameColumn)), ?) > 0", count: words.count).joined(separator: " AND ")
+        }
+        let arguments = StatementArguments(Array(words))
+        return try Row.fetchAll(db, sql: sql, arguments: arguments)
             .filter { Validation.normalized($0["name"] ?? "") == wanted }
-            .map { ($0["id"], $0["name"]) }
     }
 
     static func ensureNameIsFree(_ name: String, kind: String, table: String, nameColumn: String, db: Database) throws {

@@ -1,10 +1,15 @@
 import Foundation
 import Ubiquity
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Dates in files: ISO 8601 in UTC with milliseconds ("2026-11-21T15:04:05.123Z").
 ///
 /// The store keeps dates at millisecond precision (``Timestamp/rounded(_:)``), so that a date
-/// written out and read back is the same `Date`, bit for bit.
+/// written out and read back is the same `Date`, bit for bit. Formatting and parsing use the C
+/// library's `gmtime_r` / `timegm`: a date formatter per call made exporting 10k items take
+/// seconds.
 public enum Timestamp {
     public static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
@@ -12,33 +17,87 @@ public enum Timestamp {
 
     public static func string(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let seconds = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let (whole, fraction) = seconds.remainder < 0 ? (seconds.quotient - 1, seconds.remainder + 1000) : seconds
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let base = formatter.string(from: Date(timeIntervalSince1970: Double(whole)))
-        return base.dropLast() + String(format: ".%03dZ", Int(fraction))
+        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var fraction = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).remainder)
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1000
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
+            + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2)
+            + ":" + padded(Int(parts.tm_sec), 2) + "." + padded(fraction, 3) + "Z"
     }
 
-    /// Parses ISO 8601 with or without fractional seconds; `nil` when it is not a date.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; `nil` when it is not such a date.
     public static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        var whole = text
-        var fraction = 0.0
-        if let dot = text.firstIndex(of: "."), let zone = text[dot...].firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) {
-            let digits = text[text.index(after: dot)..<zone]
-            guard !digits.isEmpty, digits.allSatisfy(\.isNumber), let value = Double("0." + digits) else { return nil }
-            fraction = value
-            whole = String(text[..<dot] + text[zone...])
+        let characters = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= characters.count else { return nil }
+            var value = 0
+            for index in range {
+                let digit = Int(characters[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
         }
-        guard let date = formatter.date(from: whole) else { return nil }
-        return rounded(Date(timeIntervalSince1970: date.timeIntervalSince1970 + fraction))
+        func character(_ index: Int, is expected: Character) -> Bool {
+            index < characters.count && characters[index] == expected.asciiValue!
+        }
+        guard let year = number(0..<4), character(4, is: "-"), let month = number(5..<7), character(7, is: "-"),
+              let day = number(8..<10), character(10, is: "T") || character(10, is: "t") || character(10, is: " "),
+              let hour = number(11..<13), character(13, is: ":"), let minute = number(14..<16),
+              character(16, is: ":"), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+
+        var index = 19
+        var fraction = 0.0
+        if character(index, is: ".") {
+            var scale = 0.1
+            index += 1
+            let start = index
+            while index < characters.count, (48...57).contains(characters[index]) {
+                fraction += Double(characters[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if character(index, is: "Z") || character(index, is: "z") {
+            index += 1
+        } else if character(index, is: "+") || character(index, is: "-") {
+            guard let hours = number(index + 1..<index + 3), character(index + 3, is: ":"),
+                  let minutes = number(index + 4..<index + 6) else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (character(index, is: "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == characters.count else { return nil }
+
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        guard parts.tm_mday == Int32(day) else { return nil }  // 31 February rolled over
+        return rounded(Date(timeIntervalSince1970: Double(seconds - offset) + fraction))
     }
 }
 
 /// The wall clock of a real device, at the store's millisecond precision.
-public struct MillisecondClock: Ubiquity.WallClock {
+public struct MillisecondClock: WallClock {
     public init() {}
     public func now() -> Date { Timestamp.rounded(Date()) }
 }

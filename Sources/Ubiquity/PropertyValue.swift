@@ -99,24 +99,32 @@ extension PropertyValue {
         }
     }
 
-    /// Reads a stored column back as a property value of the declared type.
+    /// Reads a stored column back as a property value of the declared type; a value that does
+    /// not convert reads as null.
     init(databaseValue: DatabaseValue, type: PropertyType) {
-        if databaseValue.isNull {
-            self = .null
-            return
-        }
+        self = Self.converting(databaseValue, to: type) ?? .null
+    }
+
+    // Written as plain `if let`s: a chain of `map`s here crashed the 6.3 optimizer (-O).
+    private static func converting(_ value: DatabaseValue, to type: PropertyType) -> PropertyValue? {
+        if value.isNull { return nil }
         switch type {
-        case .bool: self = Bool.fromDatabaseValue(databaseValue).map(PropertyValue.bool) ?? .null
-        case .integer: self = Int64.fromDatabaseValue(databaseValue).map(PropertyValue.integer) ?? .null
-        case .double: self = Double.fromDatabaseValue(databaseValue).map(PropertyValue.double) ?? .null
-        case .string: self = String.fromDatabaseValue(databaseValue).map(PropertyValue.string) ?? .null
+        case .bool:
+            if let bool = Bool.fromDatabaseValue(value) { return .bool(bool) }
+        case .integer:
+            if let integer = Int64.fromDatabaseValue(value) { return .integer(integer) }
+        case .double:
+            if let double = Double.fromDatabaseValue(value) { return .double(double) }
+        case .string:
+            if let string = String.fromDatabaseValue(value) { return .string(string) }
         case .date:
-            self = Double.fromDatabaseValue(databaseValue)
-                .map { .date(Date(timeIntervalSince1970: $0)) } ?? .null
-        case .data: self = Data.fromDatabaseValue(databaseValue).map(PropertyValue.data) ?? .null
+            if let seconds = Double.fromDatabaseValue(value) { return .date(Date(timeIntervalSince1970: seconds)) }
+        case .data:
+            if let data = Data.fromDatabaseValue(value) { return .data(data) }
         case .reference:
-            self = String.fromDatabaseValue(databaseValue).flatMap(GlobalID.init).map(PropertyValue.reference) ?? .null
+            if let text = String.fromDatabaseValue(value), let id = GlobalID(text) { return .reference(id) }
         }
+        return nil
     }
 
     /// Whether this value may be stored in a property of `type`.

@@ -37,3 +37,17 @@ struct FormatTests {
         #expect(QuantityFormat.string(0.125) == "0.125")
     }
 }
+
+@Suite("Timestamp parsing")
+struct TimestampParsingTests {
+    @Test(arguments: ["2027-01-15T10:00:00+02:00", "2027-01-15T08:00:00Z", "2027-01-15T03:00:00.000-05:00"])
+    func offsetsAreApplied(_ text: String) {
+        #expect(Timestamp.parse(text) == Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    @Test(arguments: ["2027-02-31T00:00:00Z", "2027-13-01T00:00:00Z", "2027-01-15T08:00:00", "2027-01-15T08:00:00.Z",
+                      "2027-01-15T08:00:00Zjunk", "27-01-15T08:00:00Z", ""])
+    func badDatesAreRefused(_ text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Writes the JSON of `ls --json` by hand: keys in a fixed, documented order, one object per
+/// line inside the array. Foundation's encoder took half a second for 10k items.
+struct JSONWriter {
+    enum Value {
+        case string(String?)
+        case number(Double)
+        case integer(Int)
+        case bool(Bool)
+    }
+
+    private var output = "["
+    private var count = 0
+
+    mutating func appendObject(_ fields: KeyValuePairs<String, Value>) {
+        output += count == 0 ? "\n  {" : ",\n  {"
+        count += 1
+        var first = true
+        for (key, value) in fields {
+            output += first ? "" : ", "
+            first = false
+            output += Self.quoted(key) + ": "
+            switch value {
+            case .string(let text): output += text.map(Self.quoted) ?? "null"
+            case .number(let number):
+                output += number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+            case .integer(let integer): output += String(integer)
+            case .bool(let bool): output += bool ? "true" : "false"
+            }
+        }
+        output += "}"
+    }
+
+    /// The finished array, with a final newline.
+    var text: String { output + (count == 0 ? "]\n" : "\n]\n") }
+
+    static func quoted(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
