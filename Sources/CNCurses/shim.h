@@ -24,6 +24,10 @@ static inline int gd_a_reverse(void) { return (int)A_REVERSE; }
 static inline int gd_a_dim(void) { return (int)A_DIM; }
 static inline int gd_a_underline(void) { return (int)A_UNDERLINE; }
 
+// Swift 6 refuses to touch C's `stdout` / `stdin` globals (mutable shared state), so the
+// screen on the standard streams is made here. NULL when the terminal type is unknown.
+static inline SCREEN *gd_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+
 // glibc declares wcwidth only under _XOPEN_SOURCE, which the Glibc module is not built with.
 extern int wcwidth(wchar_t c);
 static inline int gd_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

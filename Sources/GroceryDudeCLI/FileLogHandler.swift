@@ -37,12 +37,13 @@ struct FileLogHandler: LogHandler {
 enum LogSetup {
     nonisolated(unsafe) private static var bootstrapped = false
 
+    /// Once per process: the first device opened receives the process's logs.
     static func bootstrap(file: URL, level: Logger.Level, device: String) throws -> Logger {
-        let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw ValidationErrorMessage("cannot write the log file \(file.path): \(String(cString: strerror(errno)))")
-        }
         if !bootstrapped {
+            let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw ValidationErrorMessage("cannot write the log file \(file.path): \(String(cString: strerror(errno)))")
+            }
             bootstrapped = true
             LoggingSystem.bootstrap { label in FileLogHandler(fd: fd, label: label, level: level) }
         }

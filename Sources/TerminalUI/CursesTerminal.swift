@@ -18,13 +18,21 @@ nonisolated(unsafe) private var terminationRequested: sig_atomic_t = 0
 public final class CursesTerminal {
     private var colors = false
 
+    private let screen: OpaquePointer
+
     /// Takes over the terminal: locale, curses mode, keypad, colours unless `NO_COLOR`, and
     /// SIGINT / SIGTERM handlers that end the session cleanly.
-    public init() {
+    ///
+    /// - Throws: ``TerminalError/unknownTerminal(_:)`` when curses cannot drive `$TERM`
+    ///   (`initscr` would print and exit instead).
+    public init() throws {
         if setlocale(LC_ALL, "") == nil || !String(cString: setlocale(LC_CTYPE, nil)).uppercased().contains("UTF") {
             setlocale(LC_ALL, "C.UTF-8")
         }
-        initscr()
+        guard let screen = gd_newterm_stdio() else {
+            throw TerminalError.unknownTerminal(ProcessInfo.processInfo.environment["TERM"] ?? "")
+        }
+        self.screen = screen
         cbreak()
         noecho()
         nonl()
@@ -56,6 +64,7 @@ public final class CursesTerminal {
     public func end() {
         curs_set(1)
         endwin()
+        delscreen(screen)
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
         signal(SIGHUP, SIG_DFL)
@@ -136,4 +145,18 @@ public final class CursesTerminal {
         if style.reverse { attributes |= gd_a_reverse() }
         return attributes
     }
+}
+
+/// Why the terminal cannot be used.
+public enum TerminalError: Error, CustomStringConvertible, LocalizedError {
+    case unknownTerminal(String)
+
+    public var description: String {
+        switch self {
+        case .unknownTerminal(let term):
+            "cannot drive the terminal type \(term.isEmpty ? "(TERM is not set)" : term.debugDescription); set TERM to one your system knows, such as xterm-256color"
+        }
+    }
+
+    public var errorDescription: String? { description }
 }

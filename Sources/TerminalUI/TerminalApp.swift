@@ -6,7 +6,7 @@ import ViewModels
 /// and redraws. Polls the store between keys, so changes made from another terminal appear.
 public enum TerminalApp {
     public static func run(model: ItemListViewModel, logger: Logger) throws {
-        let terminal = CursesTerminal()
+        let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
         model.refreshIfChanged()

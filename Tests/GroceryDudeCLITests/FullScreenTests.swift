@@ -57,4 +57,11 @@ struct FullScreenTests {
         let screen = try tmux.waitFor { $0.contains("EXITED") }
         #expect(screen.contains("EXITED 0"))
     }
+
+    @Test func anUnknownTerminalTypeIsAClearError() throws {
+        let tmux = try TmuxSession(command: "env TERM=no-such-terminal " + appCommand())
+        let screen = try tmux.waitFor { $0.contains("EXITED") }
+        #expect(screen.contains("Error: cannot drive the terminal type \"no-such-terminal\""), "\(screen)")
+        #expect(screen.contains("EXITED 1"))
+    }
 }
