@@ -151,13 +151,7 @@ extension GroceryStore {
     /// - Returns: how many items were on it.
     @discardableResult
     public func clearListed() throws -> Int {
-        try objects.save(author: "item clear-listed") { context in
-            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE listed")
-            for id in ids {
-                try context.update(GrocerySchema.Entity.item, id: id, values: ["listed": .bool(false), "collected": .bool(false)])
-            }
-            return ids.count
-        }
+        try takeOffTheList(author: "item clear-listed", where: "listed")
     }
 
     /// Shop's "Clear": removes the collected items from the shopping list.
@@ -165,8 +159,13 @@ extension GroceryStore {
     /// - Returns: how many items were collected.
     @discardableResult
     public func clearCollected() throws -> Int {
-        try objects.save(author: "item clear-collected") { context in
-            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE listed AND collected")
+        try takeOffTheList(author: "item clear-collected", where: "listed AND collected")
+    }
+
+    /// Unlists and uncollects the items matching an SQL condition, in one save.
+    private func takeOffTheList(author: String, where condition: String) throws -> Int {
+        try objects.save(author: author) { context in
+            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE \(condition)")
             for id in ids {
                 try context.update(GrocerySchema.Entity.item, id: id, values: ["listed": .bool(false), "collected": .bool(false)])
             }
