@@ -38,14 +38,15 @@ struct ChangeRecorder {
         }
     }
 
-    func record(transactionID: GlobalID, timestamp: Date, author: String) -> TransactionRecord {
+    func record(transactionID: GlobalID, timestamp: Date, author: String, clock: HLC) -> TransactionRecord {
         TransactionRecord(
             transactionID: transactionID,
             timestamp: timestamp,
             author: author,
             inserted: order.compactMap { id in inserted[id].map { ObjectChange(object: id, values: $0) } },
             updated: order.compactMap { id in updated[id].map { ObjectChange(object: id, values: $0) } },
-            deleted: order.filter { deleted.contains($0) }
+            deleted: order.filter { deleted.contains($0) },
+            clock: clock
         )
     }
 }

@@ -8,6 +8,13 @@ enum EngineTables {
     /// Local, never-synced facts about the store ("defaultDataImported", …).
     static let metadata = "ubiquity_metadata"
 
+    /// Per object, the clock reading of the last write of each property (JSON object).
+    static let objectClock = "ubiquity_object_clock"
+    /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
+    static let tombstone = "ubiquity_tombstone"
+    /// Per other peer, the last log applied (the import watermark).
+    static let peerState = "ubiquity_peer_state"
+
     static func create(_ db: Database) throws {
         try db.create(table: outbox) { table in
             table.autoIncrementedPrimaryKey("seq")
@@ -16,9 +23,27 @@ enum EngineTables {
             table.column("modelVersion", .integer).notNull()
             table.column("payload", .blob).notNull()
         }
+        try createSyncTables(db)
         try db.create(table: metadata) { table in
             table.primaryKey("key", .text)
             table.column("value", .text).notNull()
+        }
+    }
+
+    /// Clocks, tombstones, import watermarks.
+    private static func createSyncTables(_ db: Database) throws {
+        try db.create(table: objectClock, options: .withoutRowID) { table in
+            table.primaryKey("objectID", .text)
+            table.column("clocks", .text).notNull()
+        }
+        try db.create(table: tombstone, options: .withoutRowID) { table in
+            table.primaryKey("objectID", .text)
+            table.column("entity", .text).notNull()
+            table.column("clock", .text).notNull()
+        }
+        try db.create(table: peerState, options: .withoutRowID) { table in
+            table.primaryKey("peer", .text)
+            table.column("lastSeq", .integer).notNull()
         }
     }
 }

@@ -13,6 +13,8 @@ public final class ObjectStore: Sendable {
     /// Whether this open created the store (a device's first launch).
     public let isNew: Bool
     public let dbPool: DatabasePool
+    /// The peer whose saves these are: the third part of every clock reading it makes.
+    public let peer: String
     private let clock: any WallClock
     private let ids: any IDGenerator
     private let logger: Logger
@@ -26,6 +28,7 @@ public final class ObjectStore: Sendable {
         path: String,
         model: ModelDefinition,
         version: Int,
+        peer: String = "local",
         clock: any WallClock = SystemWallClock(),
         ids: any IDGenerator = RandomIDGenerator(),
         logger: Logger = Logger(label: "ubiquity.store")
@@ -59,6 +62,7 @@ public final class ObjectStore: Sendable {
         self.schema = modelVersion.schema
         self.isNew = isNew
         self.dbPool = pool
+        self.peer = peer
         self.clock = clock
         self.ids = ids
         self.logger = logger
@@ -84,8 +88,13 @@ public final class ObjectStore: Sendable {
         let (result, record) = try dbPool.write { db in
             let context = SaveContext(db: db, schema: schema, now: clock.now(), ids: ids)
             let result = try body(context)
-            let record = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author)
-            if !record.isEmpty { try Outbox.append(record, modelVersion: schema.version, in: db) }
+            let reading = HLC.next(after: try PropertyClocks.current(db), now: context.now, peer: peer)
+            let record = context.recorder.record(
+                transactionID: ids.next(), timestamp: context.now, author: author, clock: reading)
+            if !record.isEmpty {
+                try PropertyClocks.stamp(record, clock: reading, db)
+                try Outbox.append(record, modelVersion: schema.version, in: db)
+            }
             return (result, record)
         }
         if !record.isEmpty {

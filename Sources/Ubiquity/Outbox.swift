@@ -25,4 +25,24 @@ enum Outbox {
     static func lastSequence(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox]) ?? 0
     }
+
+    /// A save waiting to be exported.
+    struct Pending {
+        let sequence: Int64
+        let modelVersion: Int
+        let record: TransactionRecord
+    }
+
+    /// The oldest save not exported yet.
+    static func first(_ db: Database) throws -> Pending? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1")
+        else { return nil }
+        return Pending(sequence: row[0], modelVersion: row[1],
+                       record: try JSONDecoder().decode(TransactionRecord.self, from: row[2] as Data))
+    }
+
+    static func remove(sequence: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(EngineTables.outbox) WHERE seq = ?", arguments: [sequence])
+    }
 }

@@ -40,11 +40,7 @@ public final class SaveContext {
         for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
         for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
         if let modified = entity.modificationDateAttribute, values[modified] == nil { row[modified] = .date(now) }
-
-        let columns = ["id"] + entity.propertyNames
-        let sql = "INSERT INTO \(entity.table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
-        let arguments = StatementArguments([id.description.databaseValue] + entity.propertyNames.map { row[$0]!.databaseValue })
-        try db.execute(sql: sql, arguments: arguments)
+        try RowWriter.insert(entity, id: id, values: row, db)
         recorder.recordInsert(object, values: row)
         return id
     }
@@ -65,7 +61,7 @@ public final class SaveContext {
         var changes = values.filter { current[$0.key] != $0.value }
         guard !changes.isEmpty else { return false }
         if let modified = entity.modificationDateAttribute, values[modified] == nil { changes[modified] = .date(now) }
-        try write(changes, to: object, entity: entity)
+        try RowWriter.update(entity, id: id, values: changes, db)
         recorder.recordUpdate(object, values: changes)
         return true
     }
@@ -79,7 +75,7 @@ public final class SaveContext {
         let object = ObjectID(entity: entity.name, id: id)
         guard let current = try fetchValues(object, entity: entity) else { return }
 
-        try db.execute(sql: "DELETE FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+        try RowWriter.delete(entity, id: id, db)
         recorder.recordDelete(object)
 
         for (source, relationship) in schema.relationships(pointingAt: entity.name) {
@@ -107,27 +103,10 @@ public final class SaveContext {
     }
 
     private func fetchValues(_ object: ObjectID, entity: EntityDescription) throws -> [String: PropertyValue]? {
-        let columns = entity.propertyNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT \(columns) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?",
-            arguments: [object.id.description])
-        else { return nil }
-        var values: [String: PropertyValue] = [:]
-        for name in entity.propertyNames {
-            values[name] = PropertyValue(databaseValue: row[name] as DatabaseValue, type: entity.type(of: name)!)
-        }
-        return values
+        try RowWriter.values(entity, id: object.id, db)
     }
 
     // MARK: - Helpers
-
-    private func write(_ values: [String: PropertyValue], to object: ObjectID, entity: EntityDescription) throws {
-        let names = values.keys.sorted()
-        let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-        let arguments = StatementArguments(names.map { values[$0]!.databaseValue } + [object.id.description.databaseValue])
-        try db.execute(
-            sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?", arguments: arguments)
-    }
 
     private func entityDescription(_ name: String) throws -> EntityDescription {
         guard let entity = schema.entity(named: name) else { throw StoreError.unknownEntity(name) }

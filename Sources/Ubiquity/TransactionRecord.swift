@@ -23,11 +23,14 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
     public let inserted: [ObjectChange]
     public let updated: [ObjectChange]
     public let deleted: [ObjectID]
+    /// The hybrid logical clock reading of the save: every property it wrote carries it.
+    public let clock: HLC?
 
     public init(
         transactionID: GlobalID, timestamp: Date, author: String,
-        inserted: [ObjectChange], updated: [ObjectChange], deleted: [ObjectID]
+        inserted: [ObjectChange], updated: [ObjectChange], deleted: [ObjectID], clock: HLC? = nil
     ) {
+        self.clock = clock
         self.transactionID = transactionID
         self.timestamp = timestamp
         self.author = author

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Where a store's files live in the cloud folder:
+///
+/// ```
+/// <cloud>/<account>/<store name>/v<model version>/epoch-<epoch>/logs/<peer>/<seq>.gdlog
+/// ```
+///
+/// Each peer writes only in its own folder; files are never changed once they appear. Model
+/// versions and epochs are separate folders, so peers on different versions never see each
+/// other's logs.
+public struct CloudLayout: Sendable {
+    public let cloud: URL
+    public let account: String
+    public let storeName: String
+    public let modelVersion: Int
+    public let epoch: Int
+
+    public static let logExtension = "gdlog"
+
+    /// - Throws: ``CloudError/invalidStoreName(_:)`` for a name with a period (as iCloud refused
+    ///   them), a slash, or nothing in it.
+    public init(cloud: URL, account: String, storeName: String, modelVersion: Int, epoch: Int = 1) throws {
+        guard !storeName.isEmpty, !storeName.contains("."), !storeName.contains("/") else {
+            throw CloudError.invalidStoreName(storeName)
+        }
+        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/") else {
+            throw CloudError.invalidAccountName(account)
+        }
+        self.cloud = cloud
+        self.account = account
+        self.storeName = storeName
+        self.modelVersion = modelVersion
+        self.epoch = epoch
+    }
+
+    public var storeFolder: URL {
+        cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true)
+    }
+
+    public var epochFolder: URL {
+        storeFolder.appendingPathComponent("v\(modelVersion)", isDirectory: true)
+            .appendingPathComponent("epoch-\(epoch)", isDirectory: true)
+    }
+
+    public var logsFolder: URL { epochFolder.appendingPathComponent("logs", isDirectory: true) }
+
+    public func peerFolder(_ peer: String) -> URL { logsFolder.appendingPathComponent(peer, isDirectory: true) }
+
+    public func logURL(peer: String, seq: Int64) -> URL {
+        peerFolder(peer).appendingPathComponent(Self.logName(seq))
+    }
+
+    static func logName(_ seq: Int64) -> String {
+        let digits = String(seq)
+        return String(repeating: "0", count: max(0, 10 - digits.count)) + digits + "." + logExtension
+    }
+
+    /// The sequence number a log file's name gives, or `nil` for any other file: sync engines'
+    /// temp and conflict copies (dotfiles, `~syncthing~…`, `….sync-conflict-…`, partial
+    /// downloads) never match.
+    static func seq(ofLogNamed name: String) -> Int64? {
+        guard name.hasSuffix("." + logExtension) else { return nil }
+        let stem = name.dropLast(logExtension.count + 1)
+        guard stem.count == 10, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
+        return Int64(stem)
+    }
+
+    /// The peers with a folder of logs, except `excluding`.
+    func peers(excluding own: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: logsFolder.path)) ?? []
+        return names.filter { $0 != own && !$0.hasPrefix(".") && !$0.hasPrefix("~") && !$0.contains(".sync-conflict-") }.sorted()
+    }
+
+    /// The sequence numbers of a peer's logs present now, ascending.
+    func sequenceNumbers(of peer: String) -> [Int64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: peerFolder(peer).path)) ?? []
+        return names.compactMap(Self.seq(ofLogNamed:)).sorted()
+    }
+}
+
+/// What the cloud side refuses.
+public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidStoreName(String)
+    case invalidAccountName(String)
+
+    public var description: String {
+        switch self {
+        case .invalidStoreName(let name):
+            "invalid store name \(name.debugDescription): it must be non-empty, without periods or slashes"
+        case .invalidAccountName(let name):
+            "invalid account name \(name.debugDescription): it must be non-empty, without slashes or a leading period"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

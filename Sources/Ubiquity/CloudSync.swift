@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import Logging
+
+/// What one import found and did.
+public struct ImportReport: Equatable, Sendable {
+    /// How many logs were applied.
+    public var appliedLogs = 0
+    public var changes = ImportedChanges()
+    /// Peers held back by a missing log: "waiting for log 17 from peer …".
+    public var waiting: [String] = []
+    /// Files skipped because they are damaged, truncated or foreign, with why.
+    public var rejected: [String] = []
+
+    public init() {}
+}
+
+/// A device's link between its store and the cloud folder: exports its own saves as logs and
+/// imports other peers' logs (DESIGN §3 and §4).
+///
+/// Safe to use from several threads: exports and imports each run inside the store's
+/// serialized writes.
+public final class CloudSync: @unchecked Sendable {
+    public let store: ObjectStore
+    public let layout: CloudLayout
+    public let device: String
+    private let policy: any MergePolicy
+    private let logger: Logger
+    private let lock = NSLock()
+    private var observers: [(ImportedChanges) -> Void] = []
+
+    /// The most logs one import transaction applies.
+    static let batchSize = 500
+
+    public init(store: ObjectStore, layout: CloudLayout, device: String,
+                policy: any MergePolicy = LastWriterWins(), logger: Logger = Logger(label: "ubiquity.sync")) {
+        self.store = store
+        self.layout = layout
+        self.device = device
+        self.policy = policy
+        self.logger = logger
+    }
+
+    public var peer: String { store.peer }
+
+    /// Calls `observer` after every import batch that changed something, with the objects it
+    /// inserted, updated and deleted (`didImportContentChanges`). On the importing thread.
+    public func observeImports(_ observer: @escaping (ImportedChanges) -> Void) {
+        lock.withLock { observers.append(observer) }
+    }
+
+    // MARK: - Export
+
+    /// Writes every pending save as the next log of this peer. A crash at any point exports the
+    /// same save again under the same number with the same bytes: nothing lost, nothing doubled.
+    ///
+    /// - Returns: how many logs it wrote.
+    @discardableResult
+    public func exportPending() throws -> Int {
+        var written = 0
+        while let pending = try store.dbPool.read({ db in try Outbox.first(db) }) {
+            let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
+                                                modelVersion: pending.modelVersion, epoch: layout.epoch)
+            let seqKey = "exportedSeq.v\(pending.modelVersion).epoch\(layout.epoch)"
+            let seq = (try store.metadata(seqKey).flatMap { Int64($0) } ?? 0) + 1
+            let data = try LogFile.encode(pending.record, layout: versionLayout, peer: peer, device: device, seq: seq)
+            let url = versionLayout.logURL(peer: peer, seq: seq)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(data, to: url)
+            try store.dbPool.write { db in
+                try Outbox.remove(sequence: pending.sequence, db)
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                               arguments: [seqKey, String(seq)])
+            }
+            written += 1
+            logger.debug("exported log \(seq)")
+        }
+        return written
+    }
+
+    // MARK: - Import
+
+    /// Applies every other peer's logs that are next in line, per peer in order, exactly once.
+    /// A missing log holds back that peer only; a bad file is skipped and reported.
+    public func importPending() throws -> ImportReport {
+        var report = ImportReport()
+        for other in layout.peers(excluding: peer) {
+            try importLogs(of: other, into: &report)
+        }
+        if report.appliedLogs > 0 {
+            try store.dbPool.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",
+                               arguments: [Date().timeIntervalSince1970])
+            }
+        }
+        return report
+    }
+
+    private func importLogs(of other: String, into report: inout ImportReport) throws {
+        let available = layout.sequenceNumbers(of: other)
+        guard let newest = available.last else { return }
+        var applied = try watermark(of: other)
+        let present = Set(available)
+        while applied < newest {
+            var batch: [LogFile] = []
+            var next = applied + 1
+            while present.contains(next), batch.count < Self.batchSize {
+                do {
+                    batch.append(try readLog(of: other, seq: next))
+                } catch let error as LogFileError {
+                    let message = "log \(next) from peer \(other): \(error)"
+                    report.rejected.append(message)
+                    logger.warning("skipped \(message)")
+                    break
+                }
+                next += 1
+            }
+            if !batch.isEmpty {
+                let changes = try store.dbPool.write { db -> ImportedChanges in
+                    let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+                    var changes = ImportedChanges()
+                    for log in batch { changes.formUnion(try merger.apply(log.record, from: other)) }
+                    try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
+                                   arguments: [other, applied + Int64(batch.count)])
+                    return changes
+                }
+                applied += Int64(batch.count)
+                report.appliedLogs += batch.count
+                report.changes.formUnion(changes)
+                if !changes.isEmpty {
+                    let observers = lock.withLock { self.observers }
+                    for observer in observers { observer(changes) }
+                }
+                logger.info("imported \(batch.count) log(s) from peer \(other): \(changes.count) object(s) changed")
+            }
+            if batch.count < Self.batchSize {
+                if applied < newest, !present.contains(applied + 1) {
+                    report.waiting.append("waiting for log \(applied + 1) from peer \(other)")
+                }
+                return
+            }
+        }
+    }
+
+    private func readLog(of other: String, seq: Int64) throws -> LogFile {
+        let url = layout.logURL(peer: other, seq: seq)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw LogFileError.unreadable((error as NSError).localizedDescription)
+        }
+        return try LogFile.decode(data, expecting: layout, peer: other, seq: seq)
+    }
+
+    /// The last log applied from a peer.
+    public func watermark(of other: String) throws -> Int64 {
+        try store.dbPool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", arguments: [other]) ?? 0
+        }
+    }
+
+    // MARK: - Both
+
+    /// Exports, then imports.
+    @discardableResult
+    public func sync() throws -> ImportReport {
+        try exportPending()
+        return try importPending()
+    }
+
+    /// How many saves wait to be exported.
+    public func pendingExports() throws -> Int {
+        try store.dbPool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
+    }
+
+    /// How many other peers' logs are present and not applied yet.
+    public func pendingImports() throws -> Int {
+        var count = 0
+        for other in layout.peers(excluding: peer) {
+            let applied = try watermark(of: other)
+            count += layout.sequenceNumbers(of: other).filter { $0 > applied }.count
+        }
+        return count
+    }
+}

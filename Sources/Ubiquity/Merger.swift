@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+
+/// The objects an import changed: what `didImportContentChanges` carries.
+public struct ImportedChanges: Equatable, Sendable {
+    public var inserted: Set<ObjectID> = []
+    public var updated: Set<ObjectID> = []
+    public var deleted: Set<ObjectID> = []
+
+    public init() {}
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var count: Int { inserted.count + updated.count + deleted.count }
+
+    mutating func formUnion(_ other: ImportedChanges) {
+        inserted.formUnion(other.inserted)
+        updated.formUnion(other.updated.subtracting(inserted))
+        deleted.formUnion(other.deleted)
+        inserted.subtract(deleted)
+        updated.subtract(deleted)
+    }
+}
+
+/// Applies another peer's transaction to the store, property by property, so that every peer
+/// that has seen the same transactions holds the same data, whatever order they came in:
+///
+/// - a property takes the imported value when the merge policy says so (by default, when the
+///   imported clock reading is later than the one of the stored value);
+/// - a delete is final: the object's tombstone stops later or concurrent changes;
+/// - a reference to a deleted object reads as null, on every peer;
+/// - an update to an object not seen yet creates it with defaults for the other properties,
+///   which its insert, when it arrives, fills in (they carry no clock yet).
+///
+/// Nothing applied here is recorded in the outbox: imported changes are never exported again.
+struct Merger {
+    let schema: Schema
+    let policy: any MergePolicy
+    let db: Database
+    let localPeer: String
+
+    func apply(_ record: TransactionRecord, from peer: String) throws -> ImportedChanges {
+        let clock = record.clock ?? HLC(wall: Int64(record.timestamp.timeIntervalSince1970 * 1000), counter: 0, peer: peer)
+        var changes = ImportedChanges()
+
+        for object in record.deleted {
+            guard let entity = schema.entity(named: object.entity) else { continue }
+            guard try !PropertyClocks.isDeleted(object.id, db) else { continue }
+            let existed = try RowWriter.values(entity, id: object.id, db) != nil
+            try RowWriter.delete(entity, id: object.id, db)
+            try PropertyClocks.tombstone(object, clock: clock, db)
+            changes.updated.formUnion(try nullifyReferences(to: object))
+            if existed { changes.deleted.insert(object) }
+        }
+
+        for change in record.inserted + record.updated {
+            guard let entity = schema.entity(named: change.object.entity) else { continue }
+            let id = change.object.id
+            guard try !PropertyClocks.isDeleted(id, db) else { continue }
+            var clocks = try PropertyClocks.clocks(of: id, db)
+            var winners: [String: PropertyValue] = [:]
+            for (property, value) in change.values {
+                guard let type = entity.type(of: property), value.fits(type) else { continue }
+                if let stored = clocks[property],
+                   !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
+                    continue
+                }
+                if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {
+                    winners[property] = .null
+                } else {
+                    winners[property] = value
+                }
+                clocks[property] = clock
+            }
+            guard !winners.isEmpty else { continue }
+            if try RowWriter.values(entity, id: id, db) == nil {
+                try RowWriter.insert(entity, id: id, values: winners, db)
+                changes.inserted.insert(change.object)
+            } else {
+                try RowWriter.update(entity, id: id, values: winners, db)
+                if !changes.inserted.contains(change.object) { changes.updated.insert(change.object) }
+            }
+            try PropertyClocks.setClocks(clocks, of: id, db)
+        }
+
+        try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: clock, peer: localPeer), db)
+        return changes
+    }
+
+    /// Sets every reference to a deleted object to null, without recording it: each peer does
+    /// the same when it learns of the delete.
+    private func nullifyReferences(to object: ObjectID) throws -> Set<ObjectID> {
+        var touched: Set<ObjectID> = []
+        for (source, relationship) in schema.relationships(pointingAt: object.entity) {
+            let column = relationship.name.quotedDatabaseIdentifier
+            let table = source.table.quotedDatabaseIdentifier
+            let ids = try GlobalID.fetchAll(db, sql: "SELECT id FROM \(table) WHERE \(column) = ?", arguments: [object.id.description])
+            try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [object.id.description])
+            touched.formUnion(ids.map { ObjectID(entity: source.name, id: $0) })
+        }
+        return touched
+    }
+}

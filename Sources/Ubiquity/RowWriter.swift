@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// Writes an object's row: the SQL that local saves and merged imports share.
+enum RowWriter {
+    /// Inserts a row with every property of `entity`: `values`, else the attribute's default.
+    static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
+        var row: [String: PropertyValue] = [:]
+        for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
+        for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
+        let columns = ["id"] + entity.propertyNames
+        let sql = "INSERT INTO \(entity.table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        try db.execute(sql: sql, arguments: StatementArguments(
+            [id.description.databaseValue] + entity.propertyNames.map { row[$0]!.databaseValue }))
+    }
+
+    /// Sets some columns of a row.
+    static func update(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
+        guard !values.isEmpty else { return }
+        let names = values.keys.sorted()
+        let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
+            arguments: StatementArguments(names.map { values[$0]!.databaseValue } + [id.description.databaseValue]))
+    }
+
+    static func delete(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+    }
+
+    /// Every property of an object, or `nil` when there is no such row.
+    static func values(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws -> [String: PropertyValue]? {
+        let columns = entity.propertyNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT \(columns) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+        else { return nil }
+        var values: [String: PropertyValue] = [:]
+        for (index, name) in entity.propertyNames.enumerated() {
+            values[name] = PropertyValue(databaseValue: row[index] as DatabaseValue, type: entity.type(of: name)!)
+        }
+        return values
+    }
+}

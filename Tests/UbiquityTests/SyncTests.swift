@@ -1,0 +1,213 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// A peer of the test model: its own store and its own replica of the cloud folder.
+final class TestPeer {
+    let name: String
+    let directory: TemporaryDirectory
+    let cloud: URL
+    let clock: TestClock
+    let ids: SequentialIDs
+    var store: ObjectStore
+    var sync: CloudSync
+
+    init(name: String, prefix: String, cloud: URL, clock: TestClock) throws {
+        self.name = name
+        self.directory = TemporaryDirectory("peer-\(name)")
+        self.cloud = cloud
+        self.clock = clock
+        self.ids = SequentialIDs(prefix: prefix)
+        (store, sync) = try Self.open(directory: directory, cloud: cloud, name: name, clock: clock, ids: ids)
+    }
+
+    static func open(directory: TemporaryDirectory, cloud: URL, name: String, clock: TestClock, ids: SequentialIDs)
+        throws -> (ObjectStore, CloudSync) {
+        let store = try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2,
+                                    peer: "peer-\(name)", clock: clock, ids: ids)
+        let layout = try CloudLayout(cloud: cloud, account: "default", storeName: "Test", modelVersion: 2)
+        return (store, CloudSync(store: store, layout: layout, device: name))
+    }
+
+    /// Closes and reopens the store, as a process restart would.
+    func restart() throws {
+        (store, sync) = try Self.open(directory: directory, cloud: cloud, name: name, clock: clock, ids: ids)
+    }
+
+    /// Every row of every table of the model, as text: what must be equal on converged peers.
+    func contents() throws -> [String] {
+        try store.read { db in
+            try ["note", "folder", "attachment"].flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map { "\(table): \($0)" }
+            }
+        }
+    }
+
+    func ids(of table: String) throws -> [GlobalID] {
+        try store.read { db in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(table) ORDER BY id") }
+    }
+}
+
+@Suite("Sync between peers through a cloud folder")
+struct SyncTests {
+    let cloud = TemporaryDirectory("cloud")
+    let clock = TestClock()
+
+    @Test func whatOnePeerSavesTheOtherImports() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        var notified: [ImportedChanges] = []
+        b.sync.observeImports { notified.append($0) }
+
+        let note = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        #expect(try a.sync.exportPending() == 1)
+        #expect(try a.sync.pendingExports() == 0)
+        #expect(try b.sync.pendingImports() == 1)
+        let report = try b.sync.importPending()
+        #expect(report.appliedLogs == 1)
+        #expect(notified.count == 1)
+        #expect(notified.first?.inserted == [ObjectID(entity: "Note", id: note)])
+        #expect(try b.contents() == (try a.contents()))
+
+        // Imported changes are not exported again.
+        #expect(try b.sync.exportPending() == 0)
+        // Importing again applies nothing.
+        #expect(try b.sync.importPending().appliedLogs == 0)
+
+        clock.advance(by: 1)
+        try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
+        try b.sync.sync()
+        try a.sync.sync()
+        #expect(try a.contents() == (try b.contents()))
+        clock.advance(by: 1)
+        try a.store.save(author: "rm") { try $0.delete("Note", id: note) }
+        try a.sync.sync()
+        let deleted = try b.sync.sync()
+        #expect(deleted.changes.deleted == [ObjectID(entity: "Note", id: note)])
+        #expect(try b.ids(of: "note").isEmpty)
+    }
+
+    @Test func concurrentEditsConvergeByClockAndDeletesAreFinal() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let note = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        try a.sync.sync()
+        try b.sync.sync()
+
+        clock.advance(by: 1)
+        try a.store.save(author: "a") { try $0.update("Note", id: note, values: ["title": .string("Oat milk"), "count": .integer(1)]) }
+        clock.advance(by: 1)
+        try b.store.save(author: "b") { try $0.update("Note", id: note, values: ["title": .string("Soy milk")]) }
+        try a.sync.sync()
+        try b.sync.sync()
+        try a.sync.sync()
+        #expect(try a.contents() == (try b.contents()))
+        let title = try a.store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") }
+        let count = try a.store.read { db in try Int.fetchOne(db, sql: "SELECT count FROM note") }
+        #expect(title == "Soy milk", "the later edit of a property wins")
+        #expect(count == 1, "properties merge one by one")
+
+        // B deletes while A edits: the delete wins whatever the clocks say.
+        try b.store.save(author: "rm") { try $0.delete("Note", id: note) }
+        clock.advance(by: 10)
+        try a.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(9)]) }
+        try a.sync.sync()
+        try b.sync.sync()
+        try a.sync.sync()
+        #expect(try a.ids(of: "note").isEmpty && b.ids(of: "note").isEmpty)
+    }
+
+    @Test func aSkewedClockDoesNotWinForever() throws {
+        let fast = TestClock(Date(timeIntervalSince1970: 1_800_000_000 + 3600))
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: fast)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let note = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("From the future")]) }
+        try a.sync.sync()
+        try b.sync.sync()
+        // B's clock is an hour behind, but having seen A's change it edits after it.
+        try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["title": .string("Fixed")]) }
+        try b.sync.sync()
+        try a.sync.sync()
+        #expect(try a.store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") } == "Fixed")
+    }
+
+    @Test func aMissingLogHoldsBackOnlyItsPeer() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
+        for title in ["one", "two", "three"] {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
+        }
+        try b.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from b")]) }
+        try a.sync.exportPending()
+        try b.sync.exportPending()
+        let second = a.sync.layout.logURL(peer: "peer-a", seq: 2)
+        let aside = cloud.file("aside.gdlog")
+        try FileManager.default.moveItem(at: second, to: aside)
+
+        let report = try c.sync.importPending()
+        #expect(report.waiting == ["waiting for log 2 from peer peer-a"])
+        #expect(report.appliedLogs == 2, "log 1 of a and log 1 of b")
+        #expect(try c.sync.watermark(of: "peer-a") == 1)
+
+        try FileManager.default.moveItem(at: aside, to: second)
+        #expect(try c.sync.importPending().appliedLogs == 2)
+        #expect(try c.ids(of: "note").count == 4)
+    }
+
+    static let badFiles: [(String, @Sendable (Data) -> Data)] = [
+        ("truncated", { $0.prefix($0.count - 10) }),
+        ("damaged", { var data = $0; data[data.count - 5] ^= 0x20; return data }),
+        ("empty", { _ in Data() }),
+        ("foreign", { _ in Data("GDLOG 1\n{\"storeName\":\"Other\"}\n{}".utf8) }),
+        ("garbage", { _ in Data("hello".utf8) }),
+    ]
+
+    @Test(arguments: badFiles.map(\.0))
+    func aBadLogIsSkippedReportedAndNeverHalfApplied(_ kind: String) throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
+        try a.store.save(author: "two") { try $0.insert("Note", values: ["title": .string("two")]) }
+        try a.sync.exportPending()
+        let url = a.sync.layout.logURL(peer: "peer-a", seq: 2)
+        let good = try Data(contentsOf: url)
+        let transform = Self.badFiles.first { $0.0 == kind }!.1
+        try transform(good).write(to: url)
+
+        let report = try b.sync.importPending()
+        #expect(report.appliedLogs == 1)
+        #expect(report.rejected.count == 1)
+        #expect(report.rejected.first?.hasPrefix("log 2 from peer peer-a: ") == true)
+        #expect(try b.ids(of: "note").count == 1)
+
+        // Once the file is whole again (a sync engine finished writing it), it is applied.
+        try good.write(to: url)
+        #expect(try b.sync.importPending().appliedLogs == 1)
+        #expect(try b.contents() == (try a.contents()))
+    }
+
+    @Test func syncEnginesOwnFilesAreIgnored() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
+        try a.sync.exportPending()
+        let folder = a.sync.layout.peerFolder("peer-a")
+        for name in [".syncthing.0000000002.gdlog.tmp", "~syncthing~0000000002.gdlog.tmp",
+                     "0000000002.sync-conflict-20261121-120000-ABCDEFG.gdlog", ".0000000002.gdlog.partial", "notes.txt"] {
+            try Data("junk".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: a.sync.layout.logsFolder.appendingPathComponent(".stfolder"),
+                                                withIntermediateDirectories: true)
+        let report = try b.sync.importPending()
+        #expect(report.appliedLogs == 1 && report.rejected.isEmpty && report.waiting.isEmpty)
+    }
+
+    @Test func aStoreNameWithAPeriodIsRefused() {
+        #expect(throws: CloudError.invalidStoreName("Grocery.Dude")) {
+            _ = try CloudLayout(cloud: cloud.url, account: "default", storeName: "Grocery.Dude", modelVersion: 2)
+        }
+    }
+}
