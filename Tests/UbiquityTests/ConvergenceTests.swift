@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// Property-based: random operations on 3 peers, each with its own replica of the cloud folder;
+/// a random "network" copies log files between replicas out of order, again, or late, and
+/// peers restart in between. Once everything is delivered, all peers hold identical data.
+///
+/// 40 seeds × 3 peers × 60 steps = 7,200 random steps per run (seeds 1…40, replayable).
+@Suite("Peers converge whatever the delivery")
+struct ConvergenceTests {
+    static let seeds: [UInt64] = Array(1...40)
+    static let steps = 60
+
+    @Test(arguments: seeds)
+    func randomOperationsConverge(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let clock = TestClock()
+        let replicas = (0..<3).map { _ in TemporaryDirectory("replica") }
+        let peers = try (0..<3).map { index in
+            try TestPeer(name: "p\(index)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url, clock: clock)
+        }
+
+        for _ in 0..<Self.steps {
+            let peer = peers[Int.random(in: 0..<3, using: &random)]
+            try randomOperation(on: peer, using: &random)
+            clock.advance(by: Double(Int.random(in: 0...3, using: &random)) / 1000)
+            if Bool.random(using: &random) { try peer.sync.exportPending() }
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                let from = Int.random(in: 0..<3, using: &random)
+                let to = Int.random(in: 0..<3, using: &random)
+                if from != to { try deliverSome(from: replicas[from].url, to: replicas[to].url, using: &random) }
+            }
+            let importer = peers[Int.random(in: 0..<3, using: &random)]
+            _ = try importer.sync.importPending()
+            if Int.random(in: 0..<20, using: &random) == 0 { try peers[Int.random(in: 0..<3, using: &random)].restart() }
+        }
+
+        // Deliver everything everywhere, then let every peer catch up.
+        for peer in peers { try peer.sync.exportPending() }
+        for from in replicas { for to in replicas where from !== to { try deliverAll(from: from.url, to: to.url) } }
+        for peer in peers { _ = try peer.sync.importPending() }
+
+        let reference = try peers[0].contents()
+        for peer in peers.dropFirst() {
+            #expect(try peer.contents() == reference, "seed \(seed): \(peer.name) differs from p0")
+        }
+        for peer in peers {
+            #expect(try peer.sync.pendingImports() == 0 && peer.sync.pendingExports() == 0)
+        }
+    }
+
+    // MARK: - Operations
+
+    func randomOperation(on peer: TestPeer, using random: inout SeededRandom) throws {
+        let notes = try peer.ids(of: "note")
+        let folders = try peer.ids(of: "folder")
+        try peer.store.save(author: "random") { context in
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0...2:
+                var values: [String: PropertyValue] = ["title": .string(["Milk", "Eggs", "Tea"].randomElement(using: &random)!)]
+                if let folder = folders.randomElement(using: &random), Bool.random(using: &random) { values["folder"] = .reference(folder) }
+                try context.insert("Note", values: values)
+            case 3...5:
+                guard let note = notes.randomElement(using: &random) else { return }
+                let values: [String: PropertyValue] = switch Int.random(in: 0..<4, using: &random) {
+                case 0: ["title": .string("T\(Int.random(in: 0..<5, using: &random))")]
+                case 1: ["count": .integer(Int64.random(in: 0..<100, using: &random))]
+                case 2: ["pinned": .bool(Bool.random(using: &random))]
+                default: ["folder": folders.randomElement(using: &random).map(PropertyValue.reference) ?? .null]
+                }
+                try context.update("Note", id: note, values: values)
+            case 6:
+                guard let note = notes.randomElement(using: &random) else { return }
+                try context.delete("Note", id: note)
+            case 7, 8:
+                try context.insert("Folder", values: ["name": .string("F\(Int.random(in: 0..<3, using: &random))")])
+            default:
+                guard let folder = folders.randomElement(using: &random) else { return }
+                try context.delete("Folder", id: folder)
+            }
+        }
+    }
+
+    // MARK: - The network
+
+    func logFiles(in cloud: URL) -> [String] {
+        let root = cloud.path
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".gdlog") }.sorted()
+    }
+
+    /// Copies a random subset of one replica's logs to another, in random order, some again.
+    func deliverSome(from: URL, to: URL, using random: inout SeededRandom) throws {
+        for file in logFiles(in: from).shuffled(using: &random) where Int.random(in: 0..<3, using: &random) == 0 {
+            try copy(file, from: from, to: to, overwrite: true)
+        }
+    }
+
+    func deliverAll(from: URL, to: URL) throws {
+        for file in logFiles(in: from) { try copy(file, from: from, to: to, overwrite: false) }
+    }
+
+    func copy(_ file: String, from: URL, to: URL, overwrite: Bool) throws {
+        let target = to.appendingPathComponent(file)
+        if FileManager.default.fileExists(atPath: target.path) {
+            guard overwrite else { return }
+        }
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(try Data(contentsOf: from.appendingPathComponent(file)), to: target)
+    }
+}
