@@ -82,24 +82,80 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     // MARK: - Opening the device
 
-    /// Prepares the device's sandbox, sends logs to its file, and opens its local store.
-    func openDevice(command: String) throws -> OpenDevice {
+    /// Prepares the device's sandbox and sends logs to its file.
+    func openSandbox(command: String) throws -> (DeviceSandbox, Logger) {
         let sandbox = try DeviceSandbox(dataDirectory: resolvedDataDirectory(), device: resolvedDevice())
         try sandbox.prepare()
         let logger = try LogSetup.bootstrap(file: sandbox.logFileURL, level: resolvedLogLevel(), device: sandbox.device)
         logger.debug("\(command)")
+        return (sandbox, logger)
+    }
+
+    /// Opens the device's store: its cloud store when cloud sync is enabled (importing what other
+    /// peers wrote first, and exporting every save as it is made), else its local store.
+    func openDevice(command: String) throws -> OpenDevice {
+        let (sandbox, logger) = try openSandbox(command: command)
+        let settings = try DeviceSettings.load(from: sandbox)
+        let peer = try sandbox.peerID().description
+        if settings.cloudEnabled, let account = settings.account {
+            let device = try openCloudStore(sandbox: sandbox, account: account, peer: peer, logger: logger)
+            device.importPending()
+            return device
+        }
         let store = try GroceryStore(
             path: sandbox.localStoreURL(storeName: GroceryStore.defaultStoreName).path,
-            modelVersion: resolvedModelVersion(),
-            defaultData: !noDefaultData,
-            logger: logger)
-        return OpenDevice(sandbox: sandbox, store: store, logger: logger)
+            modelVersion: resolvedModelVersion(), defaultData: !noDefaultData, peer: peer, logger: logger)
+        return OpenDevice(sandbox: sandbox, store: store, sync: nil, logger: logger)
+    }
+
+    /// The device's store for an account's cloud content, linked to the cloud folder.
+    func openCloudStore(sandbox: DeviceSandbox, account: String, peer: String, logger: Logger) throws -> OpenDevice {
+        let url = sandbox.cloudStoreURL(account: account, storeName: GroceryStore.defaultStoreName)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw SandboxError.unwritable(path: url.deletingLastPathComponent().path, reason: (error as NSError).localizedDescription)
+        }
+        let store = try GroceryStore(path: url.path, modelVersion: resolvedModelVersion(), defaultData: false, peer: peer, logger: logger)
+        let layout = try CloudLayout(cloud: resolvedCloudDirectory(), account: account,
+                                     storeName: GroceryStore.defaultStoreName, modelVersion: store.modelVersion)
+        let sync = CloudSync(store: store.objects, layout: layout, device: sandbox.device, logger: logger)
+        let device = OpenDevice(sandbox: sandbox, store: store, sync: sync, logger: logger)
+        store.objects.observeSaves { _ in device.exportPending() }
+        return device
     }
 }
 
-/// A device ready to use: its sandbox, its store, its logger.
-struct OpenDevice {
+/// A device ready to use: its sandbox, its store, its link to the cloud, its logger.
+struct OpenDevice: Sendable {
     let sandbox: DeviceSandbox
     let store: GroceryStore
+    let sync: CloudSync?
     let logger: Logger
+
+    /// Exports pending saves. A failure is a warning: the saves wait in the outbox for the next
+    /// export, nothing is lost.
+    func exportPending() {
+        guard let sync else { return }
+        do {
+            try sync.exportPending()
+        } catch {
+            logger.warning("export failed: \(error)")
+            FileHandle.standardError.write(Data("warning: cannot write to the cloud folder (\(error)); the change is kept and will be exported later\n".utf8))
+        }
+    }
+
+    /// Imports what other peers wrote. Problems are logged and reported, never fatal.
+    @discardableResult
+    func importPending() -> ImportReport? {
+        guard let sync else { return nil }
+        do {
+            let report = try sync.importPending()
+            for line in report.waiting + report.rejected { logger.warning("\(line)") }
+            return report
+        } catch {
+            logger.warning("import failed: \(error)")
+            return nil
+        }
+    }
 }

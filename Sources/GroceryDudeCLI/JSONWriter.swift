@@ -20,20 +20,22 @@ struct JSONWriter {
         for (key, value) in fields {
             output += first ? "" : ", "
             first = false
-            output += Self.quoted(key) + ": "
-            switch value {
-            case .string(let text): output += text.map(Self.quoted) ?? "null"
-            case .number(let number):
-                output += number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
-            case .integer(let integer): output += String(integer)
-            case .bool(let bool): output += bool ? "true" : "false"
-            }
+            output += Self.quoted(key) + ": " + Self.render(value)
         }
         output += "}"
     }
 
     /// The finished array, with a final newline.
     var text: String { output + (count == 0 ? "]\n" : "\n]\n") }
+
+    static func render(_ value: Value) -> String {
+        switch value {
+        case .string(let text): text.map(quoted) ?? "null"
+        case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        case .integer(let integer): String(integer)
+        case .bool(let bool): bool ? "true" : "false"
+        }
+    }
 
     static func quoted(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
@@ -55,4 +57,15 @@ struct JSONWriter {
         }
         return result + "\""
     }
+}
+
+/// One JSON object with keys in the order they are added (`status --json`).
+struct JSONObjectWriter {
+    private var fields: [String] = []
+
+    mutating func add(_ key: String, _ value: JSONWriter.Value) {
+        fields.append(JSONWriter.quoted(key) + ": " + JSONWriter.render(value))
+    }
+
+    var text: String { "{\n  " + fields.joined(separator: ",\n  ") + "\n}" }
 }

@@ -17,6 +17,9 @@ struct TUICommand: ParsableCommand {
         let lock = try DeviceLock(sandbox: device.sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
         let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
-        try TerminalApp.run(model: model, logger: device.logger)
+        try TerminalApp.run(model: model, logger: device.logger) {
+            device.exportPending()
+            device.importPending()
+        }
     }
 }

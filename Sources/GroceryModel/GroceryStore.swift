@@ -15,19 +15,32 @@ public final class GroceryStore: Sendable {
 
     /// Opens a store file, creating it when missing and migrating it to `modelVersion`.
     ///
-    /// - Parameter defaultData: on the store's first open, fill it with the default data
-    ///   (`true`) or leave it empty (`false`). Later opens never add it again.
+    /// - Parameters:
+    ///   - defaultData: on the store's first open, fill it with the default data (`true`) or
+    ///     leave it empty (`false`). Later opens never add it again.
+    ///   - peer: the device's peer ID, which every clock reading of its saves ends with.
     public init(
         path: String,
         modelVersion: Int = GrocerySchema.currentVersion,
         defaultData: Bool = true,
+        peer: String = "local",
         clock: any WallClock = MillisecondClock(),
         ids: any IDGenerator = RandomIDGenerator(),
         logger: Logger = Logger(label: "grocery.store")
     ) throws {
         objects = try ObjectStore(
-            path: path, model: GrocerySchema.definition, version: modelVersion, clock: clock, ids: ids, logger: logger)
+            path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
+            logger: logger)
         try loadDefaultDataOnFirstLaunch(enabled: defaultData, logger: logger)
+    }
+
+    /// Whether the store holds any item, unit or location.
+    public func hasData() throws -> Bool {
+        try objects.read { db in
+            try ["item", "unit", "locationAtHome", "locationAtShop"].contains { table in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false
+            }
+        }
     }
 
     // MARK: - Default data

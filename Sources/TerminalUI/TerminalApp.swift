@@ -3,9 +3,10 @@ import Logging
 import ViewModels
 
 /// The simple full-screen item list: a loop that reads keys, applies them to the view model,
-/// and redraws. Polls the store between keys, so changes made from another terminal appear.
+/// and redraws. Between keys (every 250 ms at most) it calls `idle` (which imports other
+/// peers' logs) and polls the store, so changes from other terminals and devices appear.
 public enum TerminalApp {
-    public static func run(model: ItemListViewModel, logger: Logger) throws {
+    public static func run(model: ItemListViewModel, logger: Logger, idle: () -> Void = {}) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
@@ -21,6 +22,7 @@ public enum TerminalApp {
                 needsDraw = false
             }
             guard let key = terminal.readKey() else {
+                idle()
                 needsDraw = model.refreshIfChanged()
                 continue
             }

@@ -26,8 +26,7 @@ public final class CloudSync: @unchecked Sendable {
     public let device: String
     private let policy: any MergePolicy
     private let logger: Logger
-    private let lock = NSLock()
-    private var observers: [(ImportedChanges) -> Void] = []
+    private let importObservers = ObserverList<ImportedChanges>()
 
     /// The most logs one import transaction applies.
     static let batchSize = 500
@@ -46,7 +45,7 @@ public final class CloudSync: @unchecked Sendable {
     /// Calls `observer` after every import batch that changed something, with the objects it
     /// inserted, updated and deleted (`didImportContentChanges`). On the importing thread.
     public func observeImports(_ observer: @escaping (ImportedChanges) -> Void) {
-        lock.withLock { observers.append(observer) }
+        importObservers.add(observer)
     }
 
     // MARK: - Export
@@ -58,6 +57,7 @@ public final class CloudSync: @unchecked Sendable {
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
+        FaultInjection.crash(at: FaultInjection.afterCommit)
         while let pending = try store.dbPool.read({ db in try Outbox.first(db) }) {
             let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
                                                 modelVersion: pending.modelVersion, epoch: layout.epoch)
@@ -66,6 +66,10 @@ public final class CloudSync: @unchecked Sendable {
             let data = try LogFile.encode(pending.record, layout: versionLayout, peer: peer, device: device, seq: seq)
             let url = versionLayout.logURL(peer: peer, seq: seq)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if FaultInjection.isRequested(FaultInjection.midLogWrite) {
+                try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
+                FaultInjection.crash(at: FaultInjection.midLogWrite)
+            }
             try AtomicFile.write(data, to: url)
             try store.dbPool.write { db in
                 try Outbox.remove(sequence: pending.sequence, db)
@@ -122,15 +126,13 @@ public final class CloudSync: @unchecked Sendable {
                     for log in batch { changes.formUnion(try merger.apply(log.record, from: other)) }
                     try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
                                    arguments: [other, applied + Int64(batch.count)])
+                    try Outbox.countImport(db)
                     return changes
                 }
                 applied += Int64(batch.count)
                 report.appliedLogs += batch.count
                 report.changes.formUnion(changes)
-                if !changes.isEmpty {
-                    let observers = lock.withLock { self.observers }
-                    for observer in observers { observer(changes) }
-                }
+                if !changes.isEmpty { importObservers.notify(changes) }
                 logger.info("imported \(batch.count) log(s) from peer \(other): \(changes.count) object(s) changed")
             }
             if batch.count < Self.batchSize {

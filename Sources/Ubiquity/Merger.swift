@@ -12,7 +12,7 @@ public struct ImportedChanges: Equatable, Sendable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     public var count: Int { inserted.count + updated.count + deleted.count }
 
-    mutating func formUnion(_ other: ImportedChanges) {
+    public mutating func formUnion(_ other: ImportedChanges) {
         inserted.formUnion(other.inserted)
         updated.formUnion(other.updated.subtracting(inserted))
         deleted.formUnion(other.deleted)

@@ -18,6 +18,7 @@ public final class ObjectStore: Sendable {
     private let clock: any WallClock
     private let ids: any IDGenerator
     private let logger: Logger
+    private let saveObservers = ObserverList<TransactionRecord>()
 
     /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
     ///
@@ -98,9 +99,16 @@ public final class ObjectStore: Sendable {
             return (result, record)
         }
         if !record.isEmpty {
+            saveObservers.notify(record)
             logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")
         }
         return result
+    }
+
+    /// Calls `observer` after every save that changed something, once it is committed, on the
+    /// saving thread. The sync engine exports from here.
+    public func observeSaves(_ observer: @escaping (TransactionRecord) -> Void) {
+        saveObservers.add(observer)
     }
 
     /// Runs `body` with a read-only view of the store.
@@ -115,9 +123,10 @@ public final class ObjectStore: Sendable {
         try dbPool.read { db in try Outbox.all(db) }
     }
 
-    /// A number that grows with every save, from any process: cheap to poll.
+    /// A number that grows with every save and every imported batch, from any process: cheap
+    /// to poll.
     public func changeToken() throws -> Int64 {
-        try dbPool.read { db in try Outbox.lastSequence(db) }
+        try dbPool.read { db in try Outbox.changeToken(db) }
     }
 
     /// A local, never-synced fact about the store.

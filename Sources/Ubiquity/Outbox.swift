@@ -22,8 +22,22 @@ enum Outbox {
             .map { try decoder.decode(TransactionRecord.self, from: $0) }
     }
 
-    static func lastSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox]) ?? 0
+    /// A number that grows with every save and every imported batch: saves grow the outbox's
+    /// sequence (which never goes back, even when exported rows are removed), imports a counter.
+    static func changeToken(_ db: Database) throws -> Int64 {
+        let saves = try Int64.fetchOne(
+            db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox]) ?? 0
+        let imports = try String.fetchOne(
+            db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = 'importedBatches'").flatMap { Int64($0) } ?? 0
+        return saves + imports
+    }
+
+    /// Counts an imported batch, in its transaction.
+    static func countImport(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO \(EngineTables.metadata) (key, value) VALUES ('importedBatches', '1')
+            ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+            """)
     }
 
     /// A save waiting to be exported.

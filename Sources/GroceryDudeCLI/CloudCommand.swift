@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import GroceryModel
+import Ubiquity
+
+/// `grocery-dude cloud …`: the "Enable cloud sync" setting and syncing by hand.
+struct CloudCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self])
+
+    struct Enable: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Flag(help: "Copy this device's local data into the account's cloud store.") var merge = false
+        @Flag(name: .customLong("no-merge"), help: "Leave this device's local data in its local store.") var noMerge = false
+
+        func validate() throws {
+            if merge && noMerge { throw ValidationError("pass --merge or --no-merge, not both") }
+        }
+
+        func run() throws {
+            let global = root.global
+            let (sandbox, logger) = try global.openSandbox(command: "cloud enable")
+            var settings = try DeviceSettings.load(from: sandbox)
+            guard let account = settings.account else {
+                throw ValidationErrorMessage("this device is signed out; sign in first: grocery-dude account sign-in NAME")
+            }
+            if settings.cloudEnabled {
+                print("Cloud sync is already enabled (account \(account.debugDescription)).")
+                return
+            }
+            let localURL = sandbox.localStoreURL(storeName: GroceryStore.defaultStoreName)
+            var local: GroceryStore?
+            if FileManager.default.fileExists(atPath: localURL.path) {
+                let store = try GroceryStore(path: localURL.path, modelVersion: global.resolvedModelVersion(),
+                                             defaultData: false, logger: logger)
+                if try store.hasData() { local = store }
+            }
+            if let local, !merge && !noMerge {
+                let count = try local.items().count
+                throw ValidationErrorMessage(
+                    "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+            }
+            let device = try global.openCloudStore(sandbox: sandbox, account: account,
+                                                   peer: try sandbox.peerID().description, logger: logger)
+            device.importPending()
+            if let local, merge {
+                // Until seeding arrives (issue 5), merging is an import matched by names.
+                let summary = try device.store.importArchive(try local.exportArchive(), source: "local store")
+                logger.info("merged the local store into the cloud store: \(summary.description)")
+                print("Merged local data into the cloud: \(summary.description)")
+            }
+            settings.cloudEnabled = true
+            try settings.save(to: sandbox)
+            logger.info("cloud sync enabled for account \(account); Using local storage: 0")
+            print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
+        }
+    }
+
+    struct Disable: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn cloud sync off: the device goes back to its local store; the cloud store is kept.")
+        @ParentCommand var root: GroceryDudeCommand
+
+        func run() throws {
+            let (sandbox, logger) = try root.global.openSandbox(command: "cloud disable")
+            var settings = try DeviceSettings.load(from: sandbox)
+            guard settings.cloudEnabled else {
+                print("Cloud sync is already disabled.")
+                return
+            }
+            settings.cloudEnabled = false
+            try settings.save(to: sandbox)
+            logger.info("cloud sync disabled")
+            print("Cloud sync disabled; this device uses its local store. The cloud store is kept on the device.")
+        }
+    }
+
+    struct Sync: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Export, import, and wait until nothing more arrives.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Option(help: "Give up after this many seconds.") var timeout: Double = 10
+
+        func validate() throws {
+            guard timeout.isFinite, timeout >= 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 to 3600 seconds") }
+        }
+
+        func run() throws {
+            let device = try root.global.openDevice(command: "cloud sync")
+            guard let sync = device.sync else {
+                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
+            }
+            let deadline = Date().addingTimeInterval(timeout)
+            var exported = 0
+            var total = ImportReport()
+            var report = ImportReport()
+            repeat {
+                exported += try sync.exportPending()
+                report = try sync.importPending()
+                total.appliedLogs += report.appliedLogs
+                total.changes.formUnion(report.changes)
+                if report.appliedLogs == 0 { break }
+            } while Date() < deadline
+            for line in report.waiting + report.rejected {
+                FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
+            }
+            print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the state of cloud sync on this device.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let global = root.global
+            let (sandbox, _) = try global.openSandbox(command: "cloud status")
+            let settings = try DeviceSettings.load(from: sandbox)
+            let device = try global.openDevice(command: "cloud status")
+            let sync = device.sync
+            let lastSync = try device.store.objects.metadata("lastSync").flatMap(Double.init)
+                .map { Timestamp.string(Date(timeIntervalSince1970: $0)) }
+            var fields: [(String, JSONWriter.Value, String)] = [
+                ("enabled", .bool(settings.cloudEnabled), settings.cloudEnabled ? "yes" : "no"),
+                ("account", .string(settings.account), settings.account ?? "(signed out)"),
+                ("device", .string(sandbox.device), sandbox.device),
+                ("peerID", .string(device.store.objects.peer), device.store.objects.peer),
+                ("storeName", .string(GroceryStore.defaultStoreName), GroceryStore.defaultStoreName),
+                ("modelVersion", .integer(device.store.modelVersion), "\(device.store.modelVersion)"),
+                ("usingLocalStorage", .integer(sync == nil ? 1 : 0), sync == nil ? "1" : "0"),
+            ]
+            if let sync {
+                let exports = try sync.pendingExports()
+                let imports = try sync.pendingImports()
+                fields += [
+                    ("cloudFolder", .string(sync.layout.cloud.path), sync.layout.cloud.path),
+                    ("epoch", .integer(sync.layout.epoch), "\(sync.layout.epoch)"),
+                    ("pendingExport", .integer(exports), "\(exports) log\(exports == 1 ? "" : "s")"),
+                    ("pendingImport", .integer(imports), "\(imports) log\(imports == 1 ? "" : "s")"),
+                    ("lastSync", .string(lastSync), lastSync ?? "never"),
+                ]
+            }
+            if json {
+                var writer = JSONObjectWriter()
+                for (key, value, _) in fields { writer.add(key, value) }
+                print(writer.text)
+            } else {
+                let labels = ["enabled": "Cloud sync", "account": "Account", "device": "Device", "peerID": "Peer ID",
+                              "storeName": "Store name", "modelVersion": "Model version",
+                              "usingLocalStorage": "Using local storage", "cloudFolder": "Cloud folder", "epoch": "Epoch",
+                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]
+                for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+            }
+        }
+    }
+}

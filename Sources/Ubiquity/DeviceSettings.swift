@@ -1,0 +1,38 @@
+import Foundation
+
+/// A device's own settings, kept in `<sandbox>/settings.json`: which account it is signed in
+/// to and whether "Enable cloud sync" is on. A fresh device is signed in to `default`, with
+/// cloud sync off.
+public struct DeviceSettings: Codable, Equatable, Sendable {
+    public static let defaultAccount = "default"
+
+    public var account: String? = DeviceSettings.defaultAccount
+    public var cloudEnabled = false
+
+    public init() {}
+
+    public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {
+        guard let data = try? Data(contentsOf: sandbox.settingsURL) else { return DeviceSettings() }
+        do {
+            return try JSONDecoder().decode(DeviceSettings.self, from: data)
+        } catch {
+            throw SandboxError.unwritable(path: sandbox.settingsURL.path, reason: "the settings file is damaged; fix or delete it")
+        }
+    }
+
+    public func save(to sandbox: DeviceSandbox) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(self), to: sandbox.settingsURL)
+    }
+}
+
+extension DeviceSandbox {
+    public var settingsURL: URL { root.appendingPathComponent("settings.json") }
+
+    /// The device's store for an account's cloud content: `ubiquity/<account>/<store>/store.sqlite`.
+    public func cloudStoreURL(account: String, storeName: String) -> URL {
+        root.appendingPathComponent("ubiquity", isDirectory: true).appendingPathComponent(account, isDirectory: true)
+            .appendingPathComponent(storeName, isDirectory: true).appendingPathComponent("store.sqlite")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Devices as real processes on one cloud folder.
+@Suite("Cloud sync from the command line")
+struct CloudCommandTests {
+    let directory = TemporaryDirectory("cloud-cli")
+
+    func device(_ name: String) -> CommandRunner { CommandRunner(dataDirectory: directory.path, device: name) }
+
+    @discardableResult
+    func ok(_ runner: CommandRunner, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let result = try runner.run(arguments, environment: environment)
+        #expect(result.status == 0, "\(runner.device) \(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    func items(_ runner: CommandRunner) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(try ok(runner, ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+    }
+
+    func enabledPair() throws -> (CommandRunner, CommandRunner) {
+        let kitchen = device("kitchen")
+        let phone = device("phone")
+        try ok(kitchen, ["cloud", "enable"])
+        try ok(phone, ["cloud", "enable"])
+        return (kitchen, phone)
+    }
+
+    @Test func whatOneDeviceDoesTheOtherSees() throws {
+        let (kitchen, phone) = try enabledPair()
+        try ok(kitchen, ["item", "add", "Oat Milk", "--qty", "2", "--unit", "L", "--home-location", "Fridge"])
+        var seen = try items(phone)
+        #expect(seen.map { $0["name"] as! String } == ["Oat Milk"])
+        #expect(seen.first?["unit"] as? String == "L" && seen.first?["homeLocation"] as? String == "Fridge")
+
+        try ok(phone, ["item", "edit", "oat milk", "--qty", "3"])
+        try ok(phone, ["item", "add", "Bread"])
+        seen = try items(kitchen)
+        #expect(seen.map { $0["name"] as! String } == ["Bread", "Oat Milk"])
+        #expect(seen.last?["quantity"] as? Double == 3)
+
+        try ok(kitchen, ["item", "rm", "bread"])
+        try ok(kitchen, ["unit", "rm", "L"])
+        seen = try items(phone)
+        #expect(seen.map { $0["name"] as! String } == ["Oat Milk"])
+        #expect(seen.first?["unit"] is NSNull)
+        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+    }
+
+    @Test func concurrentEditsConvergeOnBothDevices() throws {
+        let (kitchen, phone) = try enabledPair()
+        try ok(kitchen, ["item", "add", "Tea"])
+        try ok(phone, ["cloud", "sync"])
+        // Both edit before seeing the other's edit: the phone works with an unreachable cloud
+        // folder (a path through a file), so its saves wait in its outbox.
+        let blocker = directory.file("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let elsewhere = blocker.path + "/Cloud"
+        try ok(phone, ["--cloud", elsewhere, "item", "edit", "tea", "--qty", "5"])
+        try ok(kitchen, ["item", "edit", "tea", "--name", "Green Tea"])
+        try ok(phone, ["--cloud", elsewhere, "item", "edit", "tea", "--unit", "box"])
+        #expect(try phone.run(["--cloud", elsewhere, "item", "ls"]).status == 0)
+        // Back on the shared folder: the phone's saves were kept in its outbox, now exported.
+        try ok(phone, ["cloud", "sync"])
+        try ok(kitchen, ["cloud", "sync"])
+        try ok(phone, ["cloud", "sync"])
+        let onKitchen = try items(kitchen)
+        let onPhone = try items(phone)
+        #expect(onKitchen.count == 1)
+        #expect(onKitchen.first?["name"] as? String == "Green Tea")
+        #expect(onKitchen.first?["quantity"] as? Double == 5)
+        #expect(onKitchen.first?["unit"] as? String == "box")
+        #expect(try ok(kitchen, ["export"]) == (try ok(phone, ["export"])))
+        #expect(onPhone.first?["id"] as? String == onKitchen.first?["id"] as? String)
+    }
+
+    @Test func enablingOverLocalDataAsksWhatToDo() throws {
+        let kitchen = device("kitchen")
+        try ok(kitchen, ["item", "ls"])  // first launch: the default data
+        let refused = try kitchen.run(["cloud", "enable"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("pass --merge to copy it into the cloud, or --no-merge"), "\(refused.stderr)")
+        #expect(try ok(kitchen, ["cloud", "status", "--json"]).contains("\"enabled\": false"))
+
+        try ok(kitchen, ["cloud", "enable", "--no-merge"])
+        #expect(try items(kitchen).isEmpty, "the cloud store starts empty; the local data stays aside")
+        try ok(kitchen, ["cloud", "disable"])
+        #expect(try items(kitchen).count >= 100, "the local store is still there")
+
+        let phone = device("phone")
+        try ok(phone, ["item", "add", "Phone Only Thing"])
+        let merged = try ok(phone, ["cloud", "enable", "--merge"])
+        #expect(merged.contains("Merged local data into the cloud"))
+        try ok(kitchen, ["cloud", "enable", "--no-merge"])
+        #expect(try items(kitchen).contains { $0["name"] as? String == "Phone Only Thing" })
+    }
+
+    @Test func accountsKeepTheirOwnStores() throws {
+        let (kitchen, phone) = try enabledPair()
+        try ok(kitchen, ["item", "add", "Default Thing"])
+        #expect(try ok(kitchen, ["account", "sign-in", "work"]).contains("Signed in to account \"work\""))
+        #expect(try items(kitchen).isEmpty)
+        try ok(kitchen, ["item", "add", "Work Thing"])
+        #expect(try items(phone).map { $0["name"] as! String } == ["Default Thing"])
+        let status = try ok(kitchen, ["account", "status", "--json"])
+        #expect(status.contains("\"account\": \"work\""))
+        try ok(kitchen, ["account", "sign-out"])
+        #expect(try ok(kitchen, ["cloud", "status", "--json"]).contains("\"usingLocalStorage\": 1"))
+        try ok(kitchen, ["account", "sign-in", "default"])
+        #expect(try items(kitchen).map { $0["name"] as! String } == ["Default Thing"])
+        let badName = try kitchen.run(["account", "sign-in", ".hidden"])
+        #expect(badName.status != 0 && badName.stderr.hasPrefix("Error: invalid account name"))
+    }
+
+    @Test func cloudStatusReportsWhatIsPending() throws {
+        let (kitchen, phone) = try enabledPair()
+        try ok(kitchen, ["item", "add", "Milk"])
+        try ok(kitchen, ["item", "add", "Eggs"])
+        let status = try ok(phone, ["--cloud", directory.file("empty").path, "cloud", "status", "--json"])
+        #expect(status.contains("\"pendingImport\": 0"))
+        let text = try ok(kitchen, ["cloud", "status"])
+        #expect(text.contains("Using local storage: 0"))
+        #expect(text.contains("Pending export:      0 logs"))
+        let sync = try ok(phone, ["cloud", "sync"])
+        #expect(sync.hasPrefix("Synced: exported 0 logs"))
+    }
+
+    @Test(arguments: ["after-commit", "mid-log-write"])
+    func aKilledProcessLosesNothingAndDuplicatesNothing(_ fault: String) throws {
+        let (kitchen, phone) = try enabledPair()
+        try ok(kitchen, ["item", "add", "Before"])
+        let killed = try kitchen.run(["item", "add", "Crashed"], environment: ["GROCERY_DUDE_FAULT": fault])
+        #expect(killed.status != 0, "the process was killed")
+        // The save was committed; its log is exported by the next command, once.
+        #expect(try items(kitchen).map { $0["name"] as! String } == ["Before", "Crashed"])
+        try ok(kitchen, ["cloud", "sync"])
+        try ok(kitchen, ["cloud", "sync"])
+        #expect(try items(phone).map { $0["name"] as! String } == ["Before", "Crashed"])
+        let logs = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud")
+            .filter { $0.hasSuffix(".gdlog") }
+        #expect(logs.count == 2, "\(logs)")
+        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+    }
+}
