@@ -17,9 +17,13 @@ struct TUICommand: ParsableCommand {
         let lock = try DeviceLock(sandbox: device.sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
         let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
-        try TerminalApp.run(model: model, logger: device.logger) {
-            device.exportPending()
-            device.importPending()
+        let wake = WakePipe()
+        var live: LiveSync?
+        if let sync = device.sync {
+            live = LiveSync(sync: sync, logger: device.logger)
+            try live?.start(onImport: { _ in wake.wake() }, onProblem: { device.logger.warning("\($0)") })
         }
+        defer { live?.stop() }
+        try TerminalApp.run(model: model, logger: device.logger, wake: wake)
     }
 }

@@ -39,7 +39,7 @@ public final class CursesTerminal {
         keypad(gd_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
-        wtimeout(gd_stdscr(), 250)
+        wtimeout(gd_stdscr(), 0)
         if has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true {
             start_color()
             use_default_colors()
@@ -105,7 +105,17 @@ public final class CursesTerminal {
         clearok(gd_stdscr(), true)
     }
 
-    /// Waits up to the input timeout for a key; `nil` when none came.
+    /// Waits until the keyboard or `wake` has something, or `milliseconds` pass.
+    ///
+    /// - Returns: whether the keyboard has input.
+    public func waitForInput(wake: WakePipe?, milliseconds: Int32) -> Bool {
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        if let wake { descriptors.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        return ready > 0 && descriptors[0].revents != 0
+    }
+
+    /// The next key already typed, without waiting; `nil` when there is none.
     public func readKey() -> Key? {
         var value: wint_t = 0
         let result = wget_wch(gd_stdscr(), &value)

@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import ViewModels
 
-/// The simple full-screen item list: a loop that reads keys, applies them to the view model,
-/// and redraws. Between keys (every 250 ms at most) it calls `idle` (which imports other
-/// peers' logs) and polls the store, so changes from other terminals and devices appear.
+/// The simple full-screen item list: one UI thread that waits on the keyboard and a wake-up
+/// pipe (DESIGN §6), applies keys to the view model, and redraws. The sync engine wakes it
+/// when an import changed the store; every 250 ms without input it also looks for changes
+/// made by other processes of the same device.
 public enum TerminalApp {
-    public static func run(model: ItemListViewModel, logger: Logger, idle: () -> Void = {}) throws {
+    public static func run(model: ItemListViewModel, logger: Logger, wake: WakePipe? = nil) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
@@ -21,8 +22,14 @@ public enum TerminalApp {
                 terminal.draw(ItemListScreen.render(model, width: size.width, height: size.height))
                 needsDraw = false
             }
-            guard let key = terminal.readKey() else {
-                idle()
+            // Keys curses has buffered already come first; only then wait.
+            var next = terminal.readKey()
+            if next == nil {
+                let typed = terminal.waitForInput(wake: wake, milliseconds: 250)
+                wake?.drain()
+                if typed { next = terminal.readKey() }
+            }
+            guard let key = next else {
                 needsDraw = model.refreshIfChanged()
                 continue
             }

@@ -65,3 +65,37 @@ struct FullScreenTests {
         #expect(screen.contains("EXITED 1"))
     }
 }
+
+@Suite("Two terminals as two devices", .enabled(if: TmuxSession.isAvailable))
+struct TwoDeviceTests {
+    let directory = TemporaryDirectory("two-devices")
+
+    func app(_ device: String) -> String {
+        "\(CommandRunner.binary.path) --data-dir \(directory.path) --device \(device); echo EXITED $?; sleep 60"
+    }
+
+    @Test func anItemAddedOnOneDeviceAppearsOnTheOtherWithinASecond() throws {
+        let kitchen = CommandRunner(dataDirectory: directory.path, device: "kitchen")
+        let phone = CommandRunner(dataDirectory: directory.path, device: "phone")
+        for device in [kitchen, phone] {
+            #expect(try device.run(["cloud", "enable"]).status == 0)
+        }
+        #expect(try kitchen.run(["item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: app("kitchen"))
+        let second = try tmux.newWindow(command: app("phone"))
+        try tmux.waitFor(target: second) { $0.contains("Milk") }
+
+        // Toggled in the phone's terminal, seen in the kitchen's.
+        try tmux.sendKeys("Space", target: second)
+        let kitchenScreen = try tmux.waitFor(timeout: 5, target: "\(tmux.name):0") { $0.contains("[x] Milk") }
+        #expect(kitchenScreen.contains("[x] Milk"))
+        // How fast is the benchmark's business (grocery-dude-bench), not a test's.
+
+        // Added from a command on the kitchen device, seen on the phone's screen.
+        #expect(try kitchen.run(["item", "add", "Bread", "--home-location", "Pantry"]).status == 0)
+        let phoneScreen = try tmux.waitFor(timeout: 5, target: second) { $0.contains("Bread") }
+        #expect(phoneScreen.contains("[x] Bread"))
+        try tmux.sendKeys("q", target: second)
+        try tmux.sendKeys("q", target: "\(tmux.name):0")
+    }
+}

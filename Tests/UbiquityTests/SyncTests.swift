@@ -211,3 +211,26 @@ struct SyncTests {
         }
     }
 }
+
+@Suite("Live sync")
+struct LiveSyncTests {
+    let cloud = TemporaryDirectory("live")
+
+    @Test func aLogIsImportedAsSoonAsItLands() throws {
+        let clock = TestClock()
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let arrived = DispatchSemaphore(value: 0)
+        let live = LiveSync(sync: b.sync)
+        // A rescan only every minute: only inotify can deliver within the wait below.
+        try live.start(rescanInterval: 60, onImport: { _ in arrived.signal() })
+        defer { live.stop() }
+
+        for round in 1...3 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(round)")]) }
+            try a.sync.exportPending()
+            #expect(arrived.wait(timeout: .now() + 5) == .success, "round \(round)")
+        }
+        #expect(try b.contents() == (try a.contents()))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+
+/// Keeps a device in sync while it runs: imports other peers' logs as soon as they land in the
+/// cloud folder (inotify, with a periodic rescan), and retries exports that failed. The device's
+/// own saves are exported as they are made (see `ObjectStore.observeSaves`).
+public final class LiveSync: @unchecked Sendable {
+    public let sync: CloudSync
+    private var watcher: FolderWatcher?
+    private let logger: Logger
+
+    public init(sync: CloudSync, logger: Logger = Logger(label: "ubiquity.live")) {
+        self.sync = sync
+        self.logger = logger
+    }
+
+    /// Starts watching. `onImport` is called on the watcher's thread after each import that
+    /// applied logs, and `onProblem` with lines worth showing (gaps, rejected files, errors).
+    public func start(rescanInterval: TimeInterval = 2,
+                      onImport: @escaping (ImportReport) -> Void,
+                      onProblem: @escaping (String) -> Void = { _ in }) throws {
+        let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [sync, logger] in
+            do {
+                if try sync.pendingExports() > 0 { try sync.exportPending() }
+                let report = try sync.importPending()
+                for line in report.waiting + report.rejected { onProblem(line) }
+                if report.appliedLogs > 0 { onImport(report) }
+            } catch {
+                logger.warning("live sync: \(error)")
+                onProblem("sync failed: \(error)")
+            }
+        }
+        try watcher.start()
+        self.watcher = watcher
+    }
+
+    public func stop() {
+        watcher?.stop()
+        watcher = nil
+    }
+}
