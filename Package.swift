@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "grocery-dude", targets: ["GroceryDude"]),
+        .executable(name: "grocery-dude-bench", targets: ["GroceryDudeBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -75,6 +76,12 @@ let package = Package(
         .executableTarget(
             name: "GroceryDude",
             dependencies: ["GroceryDudeCLI"]
+        ),
+
+        /// The benchmarks of DESIGN §8: commands that print figures.
+        .executableTarget(
+            name: "GroceryDudeBench",
+            dependencies: ["GroceryModel", "Ubiquity", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // MARK: - Tests

@@ -1,0 +1,210 @@
+import Foundation
+import GRDB
+import GroceryModel
+import Ubiquity
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `grocery-dude-bench`: prints the sync engine's figures next to DESIGN §8's targets.
+///
+/// ```
+/// grocery-dude-bench [latency|import|capture|all] [--changes N]
+/// ```
+/// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
+@main
+enum GroceryDudeBench {
+    static func main() throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "follow" {
+            try Latency.follow(folder: URL(fileURLWithPath: arguments[1]))
+            return
+        }
+        var changes: Int?
+        if let index = arguments.firstIndex(of: "--changes"), index + 1 < arguments.count {
+            changes = Int(arguments[index + 1])
+            arguments.removeSubrange(index...index + 1)
+        }
+        let which = arguments.first ?? "all"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if which == "latency" || which == "all" { try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300) }
+        if which == "import" || which == "all" { try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10) }
+        if which == "capture" || which == "all" { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 1000) }
+    }
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+    }
+
+    static func peer(_ folder: URL, _ name: String) throws -> (GroceryStore, CloudSync) {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        let store = try GroceryStore(path: folder.appendingPathComponent("\(name)/store.sqlite").path,
+                                     defaultData: false, peer: "\(name)-peer")
+        let layout = try CloudLayout(cloud: folder.appendingPathComponent("Cloud"), account: "bench",
+                                     storeName: "GroceryDude", modelVersion: store.modelVersion)
+        return (store, CloudSync(store: store.objects, layout: layout, device: name))
+    }
+}
+
+/// A change on one peer process, seen in another peer process's store (live watching).
+enum Latency {
+    static func run(folder: URL, changes: Int) throws {
+        let (store, sync) = try GroceryDudeBench.peer(folder, "leader")
+        store.objects.observeSaves { _ in _ = try? sync.exportPending() }
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        follower.arguments = ["follow", folder.path]
+        let output = Pipe()
+        follower.standardOutput = output
+        try follower.run()
+        let lines = LineReader(handle: output.fileHandleForReading)
+        guard lines.next() == "ready" else { print("latency: the follower did not start"); return }
+
+        var latencies: [Double] = []
+        for index in 1...changes {
+            let started = GroceryDudeBench.now()
+            try store.addItem(ItemDraft(name: "Change \(index)"))
+            guard let line = lines.next(), let seen = Double(line.split(separator: " ")[1]) else { break }
+            latencies.append((seen - started) * 1000)
+            usleep(5000)
+        }
+        follower.terminate()
+        follower.waitUntilExit()
+        print(String(format: "propagation between two processes (%d changes): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p50 ≤ 20 ms, p99 ≤ 100 ms)",
+                     latencies.count, GroceryDudeBench.percentile(latencies, 0.5), GroceryDudeBench.percentile(latencies, 0.99),
+                     latencies.max() ?? .nan))
+    }
+
+    /// The follower: watches the cloud folder and prints "<name> <time>" for every item that arrives.
+    static func follow(folder: URL) throws {
+        let (store, sync) = try GroceryDudeBench.peer(folder, "follower")
+        let live = LiveSync(sync: sync)
+        try live.start(rescanInterval: 5, onImport: { report in
+            let time = GroceryDudeBench.now()
+            for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
+                if let row = try? store.item(id: object.id) {
+                    emit("\(row.name.replacingOccurrences(of: " ", with: "_")) \(time)")
+                }
+            }
+        })
+        emit("ready")
+        while true { sleep(60) }
+    }
+}
+
+/// Writes a line to stdout at once (unbuffered: the leader waits for it).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Reads lines from a pipe, blocking.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(handle: FileHandle) { self.handle = handle }
+
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}
+
+/// Applying another peer's logs durably, next to a raw batched insert of the same rows.
+enum ImportThroughput {
+    static func run(folder: URL, items: Int) throws {
+        let (source, sourceSync) = try GroceryDudeBench.peer(folder, "source")
+        let perLog = 2500
+        var made = 0
+        while made < items {
+            let count = min(perLog, items - made)
+            try source.objects.save(author: "bench") { context in
+                for index in made..<(made + count) {
+                    try context.insert(GrocerySchema.Entity.item, values: [
+                        "name": .string("Item \(index)"), "quantity": .double(Double(index % 7 + 1)),
+                        "listed": .bool(index % 3 == 0), "collected": .bool(false),
+                    ])
+                }
+            }
+            made += count
+        }
+        try sourceSync.exportPending()
+
+        let (_, targetSync) = try GroceryDudeBench.peer(folder, "target")
+        let started = GroceryDudeBench.now()
+        let report = try targetSync.importPending()
+        let importSeconds = GroceryDudeBench.now() - started
+        let properties = items * GrocerySchema.definition.versions.last!.schema.entity(named: "Item")!.propertyNames.count
+
+        // The same rows, inserted raw: one table, one transaction, a prepared statement.
+        let raw = try DatabaseQueue(path: folder.appendingPathComponent("raw.sqlite").path)
+        try raw.write { db in
+            try db.execute(sql: """
+                CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
+                                   modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
+                """)
+        }
+        let rawStarted = GroceryDudeBench.now()
+        try raw.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO item VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL)")
+            for index in 0..<items {
+                try statement.execute(arguments: [UUID().uuidString.lowercased(), "Item \(index)", Double(index % 7 + 1),
+                                                  index % 3 == 0, false, 1_800_000_000.0])
+            }
+        }
+        let rawSeconds = GroceryDudeBench.now() - rawStarted
+        let importRate = Double(properties) / importSeconds
+        let rawRate = Double(properties) / rawSeconds
+        print(String(format: "import of %d logs (%d property changes): %.0f changes/s; raw batched insert: %.0f changes/s; ratio %.2f   (target ≥ 0.25)",
+                     report.appliedLogs, properties, importRate, rawRate, importRate / rawRate))
+    }
+}
+
+/// A save through the engine (data, clocks, outbox) next to a plain write of the same row.
+enum CaptureOverhead {
+    static func run(folder: URL, saves: Int) throws {
+        let (store, _) = try GroceryDudeBench.peer(folder, "capture")
+        let plain = try DatabasePool(path: folder.appendingPathComponent("plain.sqlite").path)
+        try plain.write { db in
+            try db.execute(sql: """
+                CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
+                                   modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
+                """)
+        }
+        var started = GroceryDudeBench.now()
+        for index in 0..<saves {
+            try plain.write { db in
+                try db.execute(sql: "INSERT INTO item VALUES (?, ?, 1, 1, 0, ?, NULL, NULL, NULL, NULL, NULL)",
+                               arguments: [UUID().uuidString.lowercased(), "Item \(index)", GroceryDudeBench.now()])
+            }
+        }
+        let plainSeconds = GroceryDudeBench.now() - started
+        started = GroceryDudeBench.now()
+        for index in 0..<saves {
+            try store.objects.save(author: "bench") { context in
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
+            }
+        }
+        let engineSeconds = GroceryDudeBench.now() - started
+        print(String(format: "capture: %d saves through the engine %.3f ms each; plain writes %.3f ms each; ratio %.2f   (target ≤ 1.5)",
+                     saves, engineSeconds / Double(saves) * 1000, plainSeconds / Double(saves) * 1000, engineSeconds / plainSeconds))
+    }
+}
