@@ -7,7 +7,7 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self])
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -106,6 +106,31 @@ struct CloudCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
             }
             print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
+        }
+    }
+
+    struct Baseline: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a baseline of this device's store, and remove this device's logs that baselines cover.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Option(name: .customLong("grace-hours"), help: "Only remove logs covered by baselines at least this old.")
+        var graceHours: Double = 168
+
+        func validate() throws {
+            guard graceHours.isFinite, graceHours >= 0 else { throw ValidationError("--grace-hours must be 0 or more") }
+        }
+
+        func run() throws {
+            let device = try root.global.openDevice(command: "cloud baseline")
+            guard let sync = device.sync else {
+                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
+            }
+            guard let url = try sync.writeBaseline() else {
+                throw ValidationErrorMessage("the store changed while the baseline was being made; run the command again")
+            }
+            let removed = try sync.pruneCoveredLogs(gracePeriod: graceHours * 3600)
+            device.logger.info("wrote baseline \(url.lastPathComponent); removed \(removed) covered logs")
+            print("Wrote baseline \(url.lastPathComponent); removed \(removed) covered log\(removed == 1 ? "" : "s") of this device.")
         }
     }
 

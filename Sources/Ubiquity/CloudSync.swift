@@ -11,6 +11,8 @@ public struct ImportReport: Equatable, Sendable {
     public var waiting: [String] = []
     /// Files skipped because they are damaged, truncated or foreign, with why.
     public var rejected: [String] = []
+    /// How many baselines were merged (each one spares replaying the logs it covers).
+    public var loadedBaselines = 0
 
     public init() {}
 }
@@ -24,7 +26,7 @@ public final class CloudSync: @unchecked Sendable {
     public let store: ObjectStore
     public let layout: CloudLayout
     public let device: String
-    private let policy: any MergePolicy
+    let policy: any MergePolicy
     private let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
 
@@ -46,6 +48,10 @@ public final class CloudSync: @unchecked Sendable {
     /// inserted, updated and deleted (`didImportContentChanges`). On the importing thread.
     public func observeImports(_ observer: @escaping (ImportedChanges) -> Void) {
         importObservers.add(observer)
+    }
+
+    func notifyImport(_ changes: ImportedChanges) {
+        importObservers.notify(changes)
     }
 
     // MARK: - Export
@@ -88,10 +94,11 @@ public final class CloudSync: @unchecked Sendable {
     /// A missing log holds back that peer only; a bad file is skipped and reported.
     public func importPending() throws -> ImportReport {
         var report = ImportReport()
+        _ = try loadBaselines(into: &report)
         for other in layout.peers(excluding: peer) {
             try importLogs(of: other, into: &report)
         }
-        if report.appliedLogs > 0 {
+        if report.appliedLogs > 0 || report.loadedBaselines > 0 {
             try store.dbPool.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",
                                arguments: [Date().timeIntervalSince1970])
@@ -132,7 +139,7 @@ public final class CloudSync: @unchecked Sendable {
                 applied += Int64(batch.count)
                 report.appliedLogs += batch.count
                 report.changes.formUnion(changes)
-                if !changes.isEmpty { importObservers.notify(changes) }
+                if !changes.isEmpty { notifyImport(changes) }
                 logger.info("imported \(batch.count) log(s) from peer \(other): \(changes.count) object(s) changed")
             }
             if batch.count < Self.batchSize {

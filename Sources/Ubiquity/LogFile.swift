@@ -30,17 +30,36 @@ public struct LogFile: Equatable, Sendable {
     public static func encode(_ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let payload = try encoder.encode(record)
-        let header = Header(
-            storeName: layout.storeName, modelVersion: layout.modelVersion, epoch: layout.epoch, peer: peer,
-            device: device, seq: seq, length: payload.count, crc32: String(CRC32.checksum(payload), radix: 16))
-        return Data((magic + "\n").utf8) + (try encoder.encode(header)) + Data("\n".utf8) + payload
+        return try seal(try encoder.encode(record), magic: magic, layout: layout, peer: peer, device: device, seq: seq)
     }
 
     /// Reads and verifies a log's bytes against what the reader expects.
     ///
     /// - Throws: ``LogFileError`` saying what is wrong.
     public static func decode(_ data: Data, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
+        let (header, payload) = try open(data, magic: magic, expecting: layout, peer: peer, seq: seq)
+        do {
+            return LogFile(header: header, record: try JSONDecoder().decode(TransactionRecord.self, from: payload))
+        } catch {
+            throw LogFileError.badPayload
+        }
+    }
+
+    // MARK: - The envelope shared by logs and baselines
+
+    /// A magic line, a JSON header saying what the file is (with the payload's length and
+    /// CRC-32), then the payload.
+    static func seal(_ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let header = Header(
+            storeName: layout.storeName, modelVersion: layout.modelVersion, epoch: layout.epoch, peer: peer,
+            device: device, seq: seq, length: payload.count, crc32: String(CRC32.checksum(payload), radix: 16))
+        return Data((magic + "\n").utf8) + (try encoder.encode(header)) + Data("\n".utf8) + payload
+    }
+
+    /// Checks an envelope and returns its header and payload.
+    static func open(_ data: Data, magic: String, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (Header, Data) {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         guard lines.count == 3, String(decoding: lines[0], as: UTF8.self) == magic else {
             throw LogFileError.notALog
@@ -57,11 +76,7 @@ public struct LogFile: Equatable, Sendable {
         guard header.storeName == layout.storeName, header.modelVersion == layout.modelVersion,
               header.epoch == layout.epoch, header.peer == peer, header.seq == seq
         else { throw LogFileError.foreign }
-        do {
-            return LogFile(header: header, record: try JSONDecoder().decode(TransactionRecord.self, from: payload))
-        } catch {
-            throw LogFileError.badPayload
-        }
+        return (header, payload)
     }
 }
 

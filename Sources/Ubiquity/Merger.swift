@@ -42,48 +42,63 @@ struct Merger {
         let clock = record.clock ?? HLC(wall: Int64(record.timestamp.timeIntervalSince1970 * 1000), counter: 0, peer: peer)
         var changes = ImportedChanges()
 
-        for object in record.deleted {
-            guard let entity = schema.entity(named: object.entity) else { continue }
-            guard try !PropertyClocks.isDeleted(object.id, db) else { continue }
-            let existed = try RowWriter.values(entity, id: object.id, db) != nil
-            try RowWriter.delete(entity, id: object.id, db)
-            try PropertyClocks.tombstone(object, clock: clock, db)
-            changes.updated.formUnion(try nullifyReferences(to: object))
-            if existed { changes.deleted.insert(object) }
-        }
+        for object in record.deleted { try delete(object, clock: clock, into: &changes) }
 
         for change in record.inserted + record.updated {
-            guard let entity = schema.entity(named: change.object.entity) else { continue }
-            let id = change.object.id
-            guard try !PropertyClocks.isDeleted(id, db) else { continue }
-            var clocks = try PropertyClocks.clocks(of: id, db)
-            var winners: [String: PropertyValue] = [:]
-            for (property, value) in change.values {
-                guard let type = entity.type(of: property), value.fits(type) else { continue }
-                if let stored = clocks[property],
-                   !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
-                    continue
-                }
-                if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {
-                    winners[property] = .null
-                } else {
-                    winners[property] = value
-                }
-                clocks[property] = clock
-            }
-            guard !winners.isEmpty else { continue }
-            if try RowWriter.values(entity, id: id, db) == nil {
-                try RowWriter.insert(entity, id: id, values: winners, db)
-                changes.inserted.insert(change.object)
-            } else {
-                try RowWriter.update(entity, id: id, values: winners, db)
-                if !changes.inserted.contains(change.object) { changes.updated.insert(change.object) }
-            }
-            try PropertyClocks.setClocks(clocks, of: id, db)
+            let stamped = change.values.mapValues { ($0, clock) }
+            try merge(change.object, properties: stamped, into: &changes)
         }
 
         try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: clock, peer: localPeer), db)
         return changes
+    }
+
+    /// Merges one object's properties, each with the clock reading of its value: what a log's
+    /// change and a baseline's object both come down to. Properties without a reading
+    /// (`fallback`) only fill a row that does not exist yet.
+    func merge(_ object: ObjectID, properties: [String: (PropertyValue, HLC)], fallback: [String: PropertyValue] = [:],
+               into changes: inout ImportedChanges) throws {
+        guard let entity = schema.entity(named: object.entity) else { return }
+        let id = object.id
+        guard try !PropertyClocks.isDeleted(id, db) else { return }
+        var clocks = try PropertyClocks.clocks(of: id, db)
+        var winners: [String: PropertyValue] = [:]
+        for (property, (value, clock)) in properties {
+            guard let type = entity.type(of: property), value.fits(type) else { continue }
+            if let stored = clocks[property],
+               !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
+                continue
+            }
+            if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {
+                winners[property] = .null
+            } else {
+                winners[property] = value
+            }
+            clocks[property] = clock
+        }
+        let exists = try RowWriter.values(entity, id: id, db) != nil
+        if !exists {
+            let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
+            guard !winners.isEmpty || !filled.isEmpty else { return }
+            try RowWriter.insert(entity, id: id, values: filled.merging(winners) { _, new in new }, db)
+            changes.inserted.insert(object)
+        } else {
+            guard !winners.isEmpty else { return }
+            try RowWriter.update(entity, id: id, values: winners, db)
+            if !changes.inserted.contains(object) { changes.updated.insert(object) }
+        }
+        try PropertyClocks.setClocks(clocks, of: id, db)
+    }
+
+    /// Applies a delete that another peer made (or a baseline holds).
+    func delete(_ object: ObjectID, clock: HLC, into changes: inout ImportedChanges) throws {
+        guard let entity = schema.entity(named: object.entity) else { return }
+        guard try !PropertyClocks.isDeleted(object.id, db) else { return }
+        let existed = try RowWriter.values(entity, id: object.id, db) != nil
+        try RowWriter.delete(entity, id: object.id, db)
+        try PropertyClocks.tombstone(object, clock: clock, db)
+        changes.updated.formUnion(try nullifyReferences(to: object))
+        if existed { changes.deleted.insert(object) }
     }
 
     /// Sets every reference to a deleted object to null, without recording it: each peer does

@@ -143,4 +143,15 @@ struct CloudCommandTests {
         #expect(logs.count == 2, "\(logs)")
         #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
     }
+
+    @Test func aNewDeviceJoinsFromABaseline() throws {
+        let (kitchen, phone) = try enabledPair()
+        for name in ["Milk", "Eggs", "Bread"] { try ok(kitchen, ["item", "add", name]) }
+        #expect(try ok(kitchen, ["cloud", "baseline", "--grace-hours", "0"]).contains("removed 3 covered logs"))
+        try ok(kitchen, ["item", "add", "Tea"])
+        let tablet = device("tablet")
+        try ok(tablet, ["cloud", "enable"])
+        #expect(try items(tablet).map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
+        #expect(try ok(phone, ["export"]) == (try ok(tablet, ["export"])))
+    }
 }

@@ -234,3 +234,78 @@ struct LiveSyncTests {
         #expect(try b.contents() == (try a.contents()))
     }
 }
+
+@Suite("Baselines")
+struct BaselineTests {
+    let cloud = TemporaryDirectory("baselines")
+    let clock = TestClock()
+
+    @Test func aNewPeerLoadsABaselineInsteadOfReplayingCoveredLogs() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        var notes: [GlobalID] = []
+        for index in 1...50 {
+            notes.append(try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) })
+            clock.advance(by: 0.01)
+        }
+        for note in notes.prefix(10) { try a.store.save(author: "rm") { try $0.delete("Note", id: note) } }
+        try a.sync.exportPending()
+        #expect(try b.sync.importPending().appliedLogs == 60)
+        let baseline = try #require(try b.sync.writeBaseline())
+        #expect(FileManager.default.fileExists(atPath: baseline.path))
+
+        for index in 51...55 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) } }
+        try a.sync.exportPending()
+
+        let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
+        let report = try c.sync.importPending()
+        #expect(report.loadedBaselines == 1)
+        #expect(report.appliedLogs == 5, "only the logs after the baseline are replayed")
+        #expect(try c.contents() == (try a.contents()))
+        #expect(try c.sync.watermark(of: "peer-a") == 65)
+
+        // A tombstone in the baseline is final for the new peer too.
+        #expect(try c.ids(of: "note").count == 45)
+    }
+
+    @Test func coveredLogsAreRemovedByTheirWriterAndNewPeersStillCatchUp() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        for index in 1...20 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("N\(index)")]) } }
+        try #require(try a.sync.writeBaseline())
+        #expect(try a.sync.pruneCoveredLogs(gracePeriod: 3600) == 0, "not before the grace period")
+        #expect(try a.sync.pruneCoveredLogs(gracePeriod: 0) == 20)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("After")]) }
+        try a.sync.exportPending()
+        #expect(a.sync.layout.sequenceNumbers(of: "peer-a") == [21])
+
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        let report = try d.sync.importPending()
+        #expect(report.waiting.isEmpty && report.loadedBaselines == 1 && report.appliedLogs == 1)
+        #expect(try d.contents() == (try a.contents()))
+    }
+
+    @Test func loadingABaselineKeepsTheLoadersUnsyncedChanges() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let note = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Shared")]) }
+        try a.sync.exportPending()
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        _ = try b.sync.importPending()
+        clock.advance(by: 1)
+        // B edits offline, and makes something new, while A writes a baseline of the old state.
+        try b.store.save(author: "edit") { context in
+            try context.update("Note", id: note, values: ["title": .string("Edited on b")])
+            try context.insert("Folder", values: ["name": .string("Only on b")])
+        }
+        try #require(try a.sync.writeBaseline())
+        // B forgets it ever imported from A (as a peer that was away for long would be behind).
+        try b.store.dbPool.write { db in try db.execute(sql: "DELETE FROM ubiquity_peer_state") }
+        let report = try b.sync.importPending()
+        #expect(report.loadedBaselines == 1)
+        let title = try b.store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") }
+        #expect(title == "Edited on b")
+        #expect(try b.ids(of: "folder").count == 1)
+        try b.sync.exportPending()
+        _ = try a.sync.importPending()
+        #expect(try a.contents() == (try b.contents()))
+    }
+}
