@@ -1,0 +1,84 @@
+import Foundation
+
+/// A small synced key-value store per account (the seeds' `NSUbiquitousKeyValueStore`, used for
+/// `SEEDED_DATA`): last writer wins per key, by clock.
+///
+/// Built from immutable files like the logs: each write is a new file of its peer,
+/// `<cloud>/<account>/kv/<peer>/<n>.gdkv`, holding the keys it sets (or removes) with a clock
+/// reading. Reading merges every peer's files; damaged or foreign files are skipped.
+public final class KeyValueStore: @unchecked Sendable {
+    struct Entry: Codable, Equatable {
+        var value: String?
+        var clock: HLC
+    }
+
+    struct File: Codable {
+        var format = "grocery-dude-kv"
+        var peer: String
+        var number: Int64
+        var writes: [String: Entry]
+    }
+
+    public let folder: URL
+    private let peer: String
+    private let clock: any WallClock
+    private let lock = NSLock()
+
+    public init(cloud: URL, account: String, peer: String, clock: any WallClock = SystemWallClock()) {
+        self.folder = cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent("kv", isDirectory: true)
+        self.peer = peer
+        self.clock = clock
+    }
+
+    /// Every key with its value, merged from all peers.
+    public func all() -> [String: String] {
+        merged().compactMapValues(\.value)
+    }
+
+    public func value(forKey key: String) -> String? {
+        merged()[key]?.value
+    }
+
+    /// Sets (or, with `nil`, removes) a key, for every peer that reads the folder.
+    public func set(_ value: String?, forKey key: String) throws {
+        try lock.withLock {
+            let files = readFiles()
+            let newest = files.flatMap(\.writes.values).map(\.clock).max()
+            let reading = HLC.next(after: newest, now: clock.now(), peer: peer)
+            let number = (files.filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
+            let file = File(peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
+            let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try AtomicFile.write(try encoder.encode(file), to: url)
+        }
+    }
+
+    private func merged() -> [String: Entry] {
+        var result: [String: Entry] = [:]
+        for file in readFiles() {
+            for (key, entry) in file.writes where result[key].map({ $0.clock < entry.clock }) ?? true {
+                result[key] = entry
+            }
+        }
+        return result
+    }
+
+    private func readFiles() -> [File] {
+        let decoder = JSONDecoder()
+        let peers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return peers.filter { !$0.hasPrefix(".") }.flatMap { peerName -> [File] in
+            let peerFolder = folder.appendingPathComponent(peerName, isDirectory: true)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: peerFolder.path)) ?? []
+            return names.filter { $0.hasSuffix(".gdkv") && !$0.hasPrefix(".") }.compactMap { name in
+                guard let data = try? Data(contentsOf: peerFolder.appendingPathComponent(name)),
+                      let file = try? decoder.decode(File.self, from: data),
+                      file.format == "grocery-dude-kv", file.peer == peerName,
+                      file.writes.values.allSatisfy({ $0.clock.peer == peerName })
+                else { return nil }
+                return file
+            }
+        }
+    }
+}
