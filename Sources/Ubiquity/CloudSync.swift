@@ -69,7 +69,8 @@ public final class CloudSync: @unchecked Sendable {
                                                 modelVersion: pending.modelVersion, epoch: layout.epoch)
             let seqKey = "exportedSeq.v\(pending.modelVersion).epoch\(layout.epoch)"
             let seq = (try store.metadata(seqKey).flatMap { Int64($0) } ?? 0) + 1
-            let data = try LogFile.encode(pending.record, layout: versionLayout, peer: peer, device: device, seq: seq)
+            let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
+                                          device: device, seq: seq)
             let url = versionLayout.logURL(peer: peer, seq: seq)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             if FaultInjection.isRequested(FaultInjection.midLogWrite) {
@@ -98,6 +99,7 @@ public final class CloudSync: @unchecked Sendable {
         for other in layout.peers(excluding: peer) {
             try importLogs(of: other, into: &report)
         }
+        try applyArrivedBlobs(into: &report)
         if report.appliedLogs > 0 || report.loadedBaselines > 0 {
             try store.dbPool.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",
@@ -130,7 +132,7 @@ public final class CloudSync: @unchecked Sendable {
                 let changes = try store.dbPool.write { db -> ImportedChanges in
                     let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
                     var changes = ImportedChanges()
-                    for log in batch { changes.formUnion(try merger.apply(log.record, from: other)) }
+                    for log in batch { changes.formUnion(try merger.apply(resolvingBlobs(log.record), from: other)) }
                     try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
                                    arguments: [other, applied + Int64(batch.count)])
                     try Outbox.countImport(db)

@@ -14,6 +14,8 @@ enum EngineTables {
     static let tombstone = "ubiquity_tombstone"
     /// Per other peer, the last log applied (the import watermark).
     static let peerState = "ubiquity_peer_state"
+    /// Imported property values whose blob file has not arrived yet.
+    static let pendingBlob = "ubiquity_pending_blob"
 
     static func create(_ db: Database) throws {
         try db.create(table: outbox) { table in
@@ -40,6 +42,14 @@ enum EngineTables {
             table.primaryKey("objectID", .text)
             table.column("entity", .text).notNull()
             table.column("clock", .text).notNull()
+        }
+        try db.create(table: pendingBlob) { table in
+            table.column("objectID", .text).notNull()
+            table.column("entity", .text).notNull()
+            table.column("property", .text).notNull()
+            table.column("hash", .text).notNull()
+            table.column("clock", .text).notNull()
+            table.primaryKey(["objectID", "property"])
         }
         try db.create(table: peerState, options: .withoutRowID) { table in
             table.primaryKey("peer", .text)

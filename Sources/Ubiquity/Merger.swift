@@ -69,6 +69,16 @@ struct Merger {
                !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
                 continue
             }
+            if case .blob(let hash) = value {
+                // The blob has not arrived: only this property waits for it (see BlobStore).
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock)
+                    SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (
+                        SELECT 1 FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ? AND clock > ?)
+                    """, arguments: [id.description, entity.name, property, hash, clock.description,
+                                     id.description, property, clock.description])
+                continue
+            }
             if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {
                 winners[property] = .null
             } else {

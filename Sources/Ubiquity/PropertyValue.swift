@@ -15,6 +15,9 @@ public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible 
     case date(Date)
     case data(Data)
     case reference(GlobalID)
+    /// Binary data stored beside the logs as a content-addressed file, by its SHA-256. Only in
+    /// log files: the importer resolves it to `data` before anything is stored.
+    case blob(String)
 
     public var description: String {
         switch self {
@@ -26,13 +29,14 @@ public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible 
         case .date(let value): value.formatted(.iso8601)
         case .data(let value): "<\(value.count) bytes>"
         case .reference(let value): "→\(value)"
+        case .blob(let hash): "<blob \(hash.prefix(12))>"
         }
     }
 
     // MARK: - Codable
 
     private enum Tag: String, CodingKey {
-        case b, i, d, s, t, x, r
+        case b, i, d, s, t, x, r, h
     }
 
     public init(from decoder: Decoder) throws {
@@ -58,6 +62,12 @@ public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible 
             }
             self = .data(data)
         case .r: self = .reference(try container.decode(GlobalID.self, forKey: key))
+        case .h:
+            let hash = try container.decode(String.self, forKey: key)
+            guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a SHA-256")
+            }
+            self = .blob(hash)
         }
     }
 
@@ -77,6 +87,7 @@ public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible 
         case .date(let value): try container.encode(value.timeIntervalSince1970, forKey: .t)
         case .data(let value): try container.encode(value.base64EncodedString(), forKey: .x)
         case .reference(let value): try container.encode(value, forKey: .r)
+        case .blob(let hash): try container.encode(hash, forKey: .h)
         }
     }
 }
@@ -96,6 +107,7 @@ extension PropertyValue {
         case .date(let value): value.timeIntervalSince1970.databaseValue
         case .data(let value): value.databaseValue
         case .reference(let value): value.description.databaseValue
+        case .blob: .null  // resolved before storing; never written as such
         }
     }
 
@@ -131,7 +143,7 @@ extension PropertyValue {
     func fits(_ type: PropertyType) -> Bool {
         switch (self, type) {
         case (.null, _), (.bool, .bool), (.integer, .integer), (.double, .double), (.string, .string),
-             (.date, .date), (.data, .data), (.reference, .reference):
+             (.date, .date), (.data, .data), (.reference, .reference), (.blob, .data):
             true
         default:
             false

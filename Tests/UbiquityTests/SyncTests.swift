@@ -343,3 +343,52 @@ struct KeyValueStoreTests {
         #expect(a.all() == ["SEEDED_DATA": "1"])
     }
 }
+
+@Suite("Blobs")
+struct BlobTests {
+    let cloud = TemporaryDirectory("blobs")
+    let clock = TestClock()
+
+    @Test func largeValuesTravelAsContentAddressedFiles() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let photo = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try a.store.save(author: "add") { context in
+            let attachment = try context.insert("Attachment", values: ["bytes": .data(photo)])
+            try context.insert("Note", values: ["title": .string("With photo"), "attachment": .reference(attachment)])
+        }
+        try a.sync.exportPending()
+        let log = try Data(contentsOf: a.sync.layout.logURL(peer: "peer-a", seq: 1))
+        #expect(log.count < 5_000, "the log carries a hash, not the bytes")
+        let blob = a.sync.blobURL(SHA256.hex(photo))
+        #expect(try Data(contentsOf: blob) == photo)
+
+        // Without its blob, the rest of the change is applied and the value waits.
+        let aside = cloud.file("aside.blob")
+        try FileManager.default.moveItem(at: blob, to: aside)
+        let first = try b.sync.importPending()
+        #expect(first.appliedLogs == 1)
+        #expect(first.waiting.count == 1 && first.waiting[0].hasPrefix("waiting for blob"))
+        #expect(try b.ids(of: "note").count == 1)
+        let missing = try b.store.read { db in try Data?.fetchOne(db, sql: "SELECT bytes FROM attachment") }
+        #expect(missing == nil)
+
+        try FileManager.default.moveItem(at: aside, to: blob)
+        let second = try b.sync.importPending()
+        #expect(second.waiting.isEmpty)
+        #expect(try b.store.read { db in try Data.fetchOne(db, sql: "SELECT bytes FROM attachment") } == photo)
+        #expect(try b.contents() == (try a.contents()))
+    }
+
+    @Test func aDamagedBlobIsNotApplied() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let photo = Data(repeating: 7, count: 4096)
+        try a.store.save(author: "add") { try $0.insert("Attachment", values: ["bytes": .data(photo)]) }
+        try a.sync.exportPending()
+        try Data(repeating: 8, count: 4096).write(to: a.sync.blobURL(SHA256.hex(photo)))
+        let report = try b.sync.importPending()
+        #expect(report.waiting.count == 1)
+        #expect(try b.store.read { db in try Data?.fetchOne(db, sql: "SELECT bytes FROM attachment") } == nil)
+    }
+}
