@@ -28,9 +28,7 @@ public struct LogFile: Equatable, Sendable {
 
     /// The file's bytes for a record.
     public static func encode(_ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try seal(try encoder.encode(record), magic: magic, layout: layout, peer: peer, device: device, seq: seq)
+        try seal(record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq)
     }
 
     /// Reads and verifies a log's bytes against what the reader expects.

@@ -3,17 +3,10 @@ import GRDB
 
 /// The outbox table: transaction records saved with their data, waiting to be exported.
 enum Outbox {
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
     static func append(_ record: TransactionRecord, modelVersion: Int, in db: Database) throws {
-        let payload = try encoder.encode(record)
-        try db.execute(
-            sql: "INSERT INTO \(EngineTables.outbox) (transactionID, timestamp, modelVersion, payload) VALUES (?, ?, ?, ?)",
-            arguments: [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload])
+        let payload = record.jsonData()
+        try db.executeCached("INSERT INTO \(EngineTables.outbox) (transactionID, timestamp, modelVersion, payload) VALUES (?, ?, ?, ?)",
+            [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload])
     }
 
     static func all(_ db: Database) throws -> [TransactionRecord] {
@@ -25,16 +18,14 @@ enum Outbox {
     /// A number that grows with every save and every imported batch: saves grow the outbox's
     /// sequence (which never goes back, even when exported rows are removed), imports a counter.
     static func changeToken(_ db: Database) throws -> Int64 {
-        let saves = try Int64.fetchOne(
-            db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox]) ?? 0
-        let imports = try String.fetchOne(
-            db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = 'importedBatches'").flatMap { Int64($0) } ?? 0
+        let saves = try Int64.fetchCached(db, "SELECT seq FROM sqlite_sequence WHERE name = ?", [EngineTables.outbox]) ?? 0
+        let imports = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'importedBatches'").flatMap { Int64($0) } ?? 0
         return saves + imports
     }
 
     /// Counts an imported batch, in its transaction.
     static func countImport(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.executeCached("""
             INSERT INTO \(EngineTables.metadata) (key, value) VALUES ('importedBatches', '1')
             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
             """)
@@ -57,6 +48,6 @@ enum Outbox {
     }
 
     static func remove(sequence: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM \(EngineTables.outbox) WHERE seq = ?", arguments: [sequence])
+        try db.executeCached("DELETE FROM \(EngineTables.outbox) WHERE seq = ?", [sequence])
     }
 }

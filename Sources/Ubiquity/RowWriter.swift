@@ -10,7 +10,7 @@ enum RowWriter {
         for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
         let columns = ["id"] + entity.propertyNames
         let sql = "INSERT INTO \(entity.table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
-        try db.execute(sql: sql, arguments: StatementArguments(
+        try db.executeCached(sql, StatementArguments(
             [id.description.databaseValue] + entity.propertyNames.map { row[$0]!.databaseValue }))
     }
 
@@ -19,20 +19,20 @@ enum RowWriter {
         guard !values.isEmpty else { return }
         let names = values.keys.sorted()
         let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-        try db.execute(
-            sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
-            arguments: StatementArguments(names.map { values[$0]!.databaseValue } + [id.description.databaseValue]))
+        try db.executeCached("UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
+            StatementArguments(names.map { values[$0]!.databaseValue } + [id.description.databaseValue]))
     }
 
     static func delete(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+        try db.executeCached("DELETE FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", [id.description])
     }
 
     /// Every property of an object, or `nil` when there is no such row.
     static func values(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws -> [String: PropertyValue]? {
         let columns = entity.propertyNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT \(columns) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id.description])
+            db.cachedStatement(sql: "SELECT \(columns) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?"),
+            arguments: [id.description])
         else { return nil }
         var values: [String: PropertyValue] = [:]
         for (index, name) in entity.propertyNames.enumerated() {
