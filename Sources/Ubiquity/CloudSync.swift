@@ -59,34 +59,42 @@ public final class CloudSync: @unchecked Sendable {
     /// Writes every pending save as the next log of this peer. A crash at any point exports the
     /// same save again under the same number with the same bytes: nothing lost, nothing doubled.
     ///
+    /// Each log is written inside the store's write transaction that then removes its outbox
+    /// row: SQLite's write lock keeps two exporters of the same device (the app and a command,
+    /// or two threads) from numbering two saves alike.
+    ///
     /// - Returns: how many logs it wrote.
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
         FaultInjection.crash(at: FaultInjection.afterCommit)
-        while let pending = try store.dbPool.read({ db in try Outbox.first(db) }) {
-            let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
-                                                modelVersion: pending.modelVersion, epoch: layout.epoch)
-            let seqKey = "exportedSeq.v\(pending.modelVersion).epoch\(layout.epoch)"
-            let seq = (try store.metadata(seqKey).flatMap { Int64($0) } ?? 0) + 1
-            let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
-                                          device: device, seq: seq)
-            let url = versionLayout.logURL(peer: peer, seq: seq)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if FaultInjection.isRequested(FaultInjection.midLogWrite) {
-                try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
-                FaultInjection.crash(at: FaultInjection.midLogWrite)
-            }
-            try AtomicFile.write(data, to: url)
-            try store.dbPool.write { db in
-                try Outbox.remove(sequence: pending.sequence, db)
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                               arguments: [seqKey, String(seq)])
-            }
+        while try store.dbPool.write({ db in try exportOldest(db) }) {
             written += 1
-            logger.debug("exported log \(seq)")
         }
         return written
+    }
+
+    /// Exports the oldest outbox row, if any; returns whether there was one.
+    private func exportOldest(_ db: Database) throws -> Bool {
+        guard let pending = try Outbox.first(db) else { return false }
+        let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
+                                            modelVersion: pending.modelVersion, epoch: layout.epoch)
+        let seqKey = "exportedSeq.v\(pending.modelVersion).epoch\(layout.epoch)"
+        let seq = (try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+            .flatMap { Int64($0) } ?? 0) + 1
+        let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
+                                      device: device, seq: seq)
+        let url = versionLayout.logURL(peer: peer, seq: seq)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if FaultInjection.isRequested(FaultInjection.midLogWrite) {
+            try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
+            FaultInjection.crash(at: FaultInjection.midLogWrite)
+        }
+        try AtomicFile.write(data, to: url)
+        try Outbox.remove(sequence: pending.sequence, db)
+        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+        logger.debug("exported log \(seq)")
+        return true
     }
 
     // MARK: - Import

@@ -392,3 +392,25 @@ struct BlobTests {
         #expect(try b.store.read { db in try Data?.fetchOne(db, sql: "SELECT bytes FROM attachment") } == nil)
     }
 }
+
+@Suite("Exporting from several threads")
+struct ConcurrentExportTests {
+    @Test func concurrentExportersNeverNumberTwoSavesAlike() throws {
+        let cloud = TemporaryDirectory("concurrent")
+        let clock = TestClock()
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let store = a.store
+        let exporters = [a.sync, CloudSync(store: a.store, layout: a.sync.layout, device: "a")]
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for index in 0..<25 {
+                _ = try? store.save(author: "w\(worker)") { try $0.insert("Note", values: ["title": .string("\(worker)-\(index)")]) }
+                _ = try? exporters[worker % 2].exportPending()
+            }
+        }
+        try a.sync.exportPending()
+        #expect(a.sync.layout.sequenceNumbers(of: "peer-a") == Array(1...100))
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        #expect(try b.sync.importPending().appliedLogs == 100)
+        #expect(try b.contents() == (try a.contents()))
+    }
+}
