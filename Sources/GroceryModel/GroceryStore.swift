@@ -26,7 +26,7 @@ public final class GroceryStore: Sendable {
         peer: String = "local",
         clock: any WallClock = MillisecondClock(),
         ids: any IDGenerator = RandomIDGenerator(),
-        logger: Logger = Logger(label: "grocery.store")
+        logger: Logger = .silent
     ) throws {
         objects = try ObjectStore(
             path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,

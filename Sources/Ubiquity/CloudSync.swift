@@ -34,7 +34,7 @@ public final class CloudSync: @unchecked Sendable {
     static let batchSize = 500
 
     public init(store: ObjectStore, layout: CloudLayout, device: String,
-                policy: any MergePolicy = LastWriterWins(), logger: Logger = Logger(label: "ubiquity.sync")) {
+                policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent) {
         self.store = store
         self.layout = layout
         self.device = device

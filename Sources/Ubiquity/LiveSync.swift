@@ -9,7 +9,7 @@ public final class LiveSync: @unchecked Sendable {
     private var watcher: FolderWatcher?
     private let logger: Logger
 
-    public init(sync: CloudSync, logger: Logger = Logger(label: "ubiquity.live")) {
+    public init(sync: CloudSync, logger: Logger = .silent) {
         self.sync = sync
         self.logger = logger
     }

@@ -32,7 +32,7 @@ public final class ObjectStore: Sendable {
         peer: String = "local",
         clock: any WallClock = SystemWallClock(),
         ids: any IDGenerator = RandomIDGenerator(),
-        logger: Logger = Logger(label: "ubiquity.store")
+        logger: Logger = .silent
     ) throws {
         let modelVersion = try model.version(version)
         var configuration = Configuration()
