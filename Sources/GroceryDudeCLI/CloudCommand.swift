@@ -30,7 +30,7 @@ struct CloudCommand: ParsableCommand {
                 print("Cloud sync is already enabled (account \(account.debugDescription)).")
                 return
             }
-            let localURL = sandbox.localStoreURL(storeName: GroceryStore.defaultStoreName)
+            let localURL = sandbox.localStoreURL(storeName: try global.resolvedStoreName())
             var local: GroceryStore?
             if FileManager.default.fileExists(atPath: localURL.path) {
                 let store = try GroceryStore(path: localURL.path, modelVersion: global.resolvedModelVersion(),
@@ -152,7 +152,7 @@ struct CloudCommand: ParsableCommand {
                 ("account", .string(settings.account), settings.account ?? "(signed out)"),
                 ("device", .string(sandbox.device), sandbox.device),
                 ("peerID", .string(device.store.objects.peer), device.store.objects.peer),
-                ("storeName", .string(GroceryStore.defaultStoreName), GroceryStore.defaultStoreName),
+                ("storeName", .string(try global.resolvedStoreName()), try global.resolvedStoreName()),
                 ("modelVersion", .integer(device.store.modelVersion), "\(device.store.modelVersion)"),
                 ("usingLocalStorage", .integer(sync == nil ? 1 : 0), sync == nil ? "1" : "0"),
             ]

@@ -29,6 +29,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
                                valueName: "n"))
     var modelVersion: Int?
 
+    @Option(name: .customLong("store-name"),
+            help: ArgumentHelp("The store's name (the ubiquitous content name): no periods. Env: GROCERY_DUDE_STORE_NAME; default: GroceryDude.",
+                               valueName: "name"))
+    var storeName: String?
+
     @Flag(name: .customLong("no-default-data"),
           help: "On a device's first launch, start with an empty store instead of the default groceries.")
     var noDefaultData = false
@@ -57,6 +62,16 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if let cloud { return URL(fileURLWithPath: cloud, isDirectory: true) }
         if let dir = environment["GROCERY_DUDE_CLOUD"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
         return resolvedDataDirectory().appendingPathComponent("Cloud", isDirectory: true)
+    }
+
+    /// The store name, checked as iCloud checked ubiquitous content names.
+    func resolvedStoreName() throws -> String {
+        let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
+        guard !name.isEmpty, !name.contains("."), !name.contains("/"), !name.hasPrefix("~"),
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CloudError.invalidStoreName(name)
+        }
+        return name
     }
 
     func resolvedModelVersion() throws -> Int {
@@ -103,14 +118,14 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             return device
         }
         let store = try GroceryStore(
-            path: sandbox.localStoreURL(storeName: GroceryStore.defaultStoreName).path,
+            path: sandbox.localStoreURL(storeName: resolvedStoreName()).path,
             modelVersion: resolvedModelVersion(), defaultData: !noDefaultData, peer: peer, logger: logger)
         return OpenDevice(sandbox: sandbox, store: store, sync: nil, logger: logger)
     }
 
     /// The device's store for an account's cloud content, linked to the cloud folder.
     func openCloudStore(sandbox: DeviceSandbox, account: String, peer: String, logger: Logger) throws -> OpenDevice {
-        let url = sandbox.cloudStoreURL(account: account, storeName: GroceryStore.defaultStoreName)
+        let url = sandbox.cloudStoreURL(account: account, storeName: try resolvedStoreName())
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
@@ -118,7 +133,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         }
         let store = try GroceryStore(path: url.path, modelVersion: resolvedModelVersion(), defaultData: false, peer: peer, logger: logger)
         let layout = try CloudLayout(cloud: resolvedCloudDirectory(), account: account,
-                                     storeName: GroceryStore.defaultStoreName, modelVersion: store.modelVersion)
+                                     storeName: try resolvedStoreName(), modelVersion: store.modelVersion)
         let sync = CloudSync(store: store.objects, layout: layout, device: sandbox.device, logger: logger)
         let device = OpenDevice(sandbox: sandbox, store: store, sync: sync, logger: logger)
         store.objects.observeSaves { _ in device.exportPending() }

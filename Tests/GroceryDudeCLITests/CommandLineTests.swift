@@ -102,6 +102,7 @@ struct CommandLineTests {
         ["--log-level", "loud", "item", "ls"],
         ["--device", ".hidden", "item", "ls"],
         ["--device", "a/b", "item", "ls"],
+        ["--store-name", "Grocery.Dude", "item", "ls"],
     ]
 
     @Test(arguments: badCommands)
