@@ -61,7 +61,8 @@ struct Merger {
         guard let entity = schema.entity(named: object.entity) else { return }
         let id = object.id
         guard try !PropertyClocks.isDeleted(id, db) else { return }
-        var clocks = try PropertyClocks.clocks(of: id, db)
+        let existing = try PropertyClocks.clockRow(of: id, db)
+        var clocks = existing ?? [:]
         var winners: [String: PropertyValue] = [:]
         for (property, (value, clock)) in properties {
             guard let type = entity.type(of: property), value.fits(type) else { continue }
@@ -86,8 +87,7 @@ struct Merger {
             }
             clocks[property] = clock
         }
-        let exists = try RowWriter.values(entity, id: id, db) != nil
-        if !exists {
+        if existing == nil {
             let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
             guard !winners.isEmpty || !filled.isEmpty else { return }
             try RowWriter.insert(entity, id: id, values: filled.merging(winners) { _, new in new }, db)

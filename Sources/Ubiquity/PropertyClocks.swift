@@ -20,6 +20,13 @@ enum PropertyClocks {
 
     // MARK: - Objects
 
+    /// An object's readings, or `nil` when the store has no such object: every write of a row,
+    /// local or imported, writes its clock row too, so this doubles as the existence check.
+    static func clockRow(of id: GlobalID, _ db: Database) throws -> [String: HLC]? {
+        try String.fetchCached(db, "SELECT clocks FROM \(EngineTables.objectClock) WHERE objectID = ?", [id.description])
+            .map(decode)
+    }
+
     static func clocks(of id: GlobalID, _ db: Database) throws -> [String: HLC] {
         guard let text = try String.fetchCached(db, "SELECT clocks FROM \(EngineTables.objectClock) WHERE objectID = ?", [id.description])
         else { return [:] }
