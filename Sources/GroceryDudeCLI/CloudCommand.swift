@@ -105,6 +105,9 @@ struct CloudCommand: ParsableCommand {
             for line in report.waiting + report.rejected {
                 FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
             }
+            if let baseline = try sync.coalesceHistoryIfDue() {
+                device.logger.info("wrote baseline \(baseline.lastPathComponent)")
+            }
             print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
         }
     }

@@ -102,6 +102,37 @@ extension CloudSync {
         return url
     }
 
+    /// How many logs (exported or imported) this peer has been through since its last baseline.
+    func logsSinceBaseline() throws -> Int64 {
+        try store.dbPool.read { db in
+            let exported = try Int64.fetchCached(db, """
+                SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
+                """) ?? 0
+            let imported = try Int64.fetchCached(db, "SELECT coalesce(sum(lastSeq), 0) FROM \(EngineTables.peerState)") ?? 0
+            let atBaseline = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'logsAtBaseline'")
+                .flatMap { Int64($0) } ?? 0
+            return exported + imported - atBaseline
+        }
+    }
+
+    /// Writes a baseline once this peer has been through `interval` logs since its last one,
+    /// and removes its own logs covered by baselines older than `gracePeriod`: how peers
+    /// coalesce history without anyone asking.
+    @discardableResult
+    public func coalesceHistoryIfDue(interval: Int64 = 500, gracePeriod: TimeInterval = 7 * 24 * 3600) throws -> URL? {
+        let since = try logsSinceBaseline()
+        guard since >= interval else { return nil }
+        guard let url = try writeBaseline() else { return nil }
+        let total = try logsSinceBaseline() + (try store.metadata("logsAtBaseline").flatMap { Int64($0) } ?? 0)
+        try store.dbPool.write { db in
+            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('logsAtBaseline', ?)",
+                                 [String(total)])
+        }
+        try pruneCoveredLogs(gracePeriod: gracePeriod)
+        logger.info("wrote baseline \(url.lastPathComponent) after \(since) logs")
+        return url
+    }
+
     /// Merges the baselines that reach beyond what this peer has applied from some other peer,
     /// and moves the watermarks up to what they cover: the logs they cover are not replayed.
     ///

@@ -27,7 +27,7 @@ public final class CloudSync: @unchecked Sendable {
     public let layout: CloudLayout
     public let device: String
     let policy: any MergePolicy
-    private let logger: Logger
+    let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
 
     /// The most logs one import transaction applies.

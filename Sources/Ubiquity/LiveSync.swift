@@ -25,6 +25,7 @@ public final class LiveSync: @unchecked Sendable {
                 let report = try sync.importPending()
                 for line in report.waiting + report.rejected { onProblem(line) }
                 if report.appliedLogs > 0 { onImport(report) }
+                try sync.coalesceHistoryIfDue()
             } catch {
                 logger.warning("live sync: \(error)")
                 onProblem("sync failed: \(error)")

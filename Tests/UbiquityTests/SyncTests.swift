@@ -414,3 +414,23 @@ struct ConcurrentExportTests {
         #expect(try b.contents() == (try a.contents()))
     }
 }
+
+@Suite("Coalescing history")
+struct CoalescingTests {
+    @Test func aPeerWritesABaselineEveryIntervalOfLogs() throws {
+        let cloud = TemporaryDirectory("coalesce")
+        let clock = TestClock()
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        for index in 1...9 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) } }
+        try a.sync.exportPending()
+        #expect(try a.sync.coalesceHistoryIfDue(interval: 10) == nil)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("10")]) }
+        try a.sync.exportPending()
+        #expect(try a.sync.coalesceHistoryIfDue(interval: 10, gracePeriod: 0) != nil)
+        #expect(a.sync.layout.sequenceNumbers(of: "peer-a").isEmpty, "covered logs removed after the grace period")
+        #expect(try a.sync.coalesceHistoryIfDue(interval: 10) == nil, "not again until ten more logs")
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        #expect(try b.sync.importPending().loadedBaselines == 1)
+        #expect(try b.contents() == (try a.contents()))
+    }
+}
