@@ -37,7 +37,7 @@ public struct LogFile: Equatable, Sendable {
     public static func decode(_ data: Data, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
         let (header, payload) = try open(data, magic: magic, expecting: layout, peer: peer, seq: seq)
         do {
-            return LogFile(header: header, record: try JSONDecoder().decode(TransactionRecord.self, from: payload))
+            return LogFile(header: header, record: try TransactionRecord(jsonData: payload))
         } catch {
             throw LogFileError.badPayload
         }

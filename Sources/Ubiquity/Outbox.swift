@@ -10,9 +10,8 @@ enum Outbox {
     }
 
     static func all(_ db: Database) throws -> [TransactionRecord] {
-        let decoder = JSONDecoder()
-        return try Data.fetchAll(db, sql: "SELECT payload FROM \(EngineTables.outbox) ORDER BY seq")
-            .map { try decoder.decode(TransactionRecord.self, from: $0) }
+        try Data.fetchAll(db, sql: "SELECT payload FROM \(EngineTables.outbox) ORDER BY seq")
+            .map { try TransactionRecord(jsonData: $0) }
     }
 
     /// A number that grows with every save and every imported batch: saves grow the outbox's
@@ -44,7 +43,7 @@ enum Outbox {
             db, sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1")
         else { return nil }
         return Pending(sequence: row[0], modelVersion: row[1],
-                       record: try JSONDecoder().decode(TransactionRecord.self, from: row[2] as Data))
+                       record: try TransactionRecord(jsonData: row[2] as Data))
     }
 
     static func remove(sequence: Int64, _ db: Database) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Ubiquity
 
 @Suite("Property values and records survive encoding")
@@ -51,5 +52,36 @@ struct RecordJSONTests {
         encoder.outputFormatting = .sortedKeys
         let viaFoundation = try JSONDecoder().decode(TransactionRecord.self, from: try encoder.encode(record))
         #expect(viaFoundation == decoded)
+        #expect(try TransactionRecord(jsonData: record.jsonData()) == record)
+        #expect(try TransactionRecord(jsonData: try encoder.encode(record)) == record)
+    }
+
+    @Test func randomRecordsRoundTripExactly() throws {
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<300 {
+            var values: [String: PropertyValue] = [:]
+            for index in 0..<8 {
+                values["p\(index)"] = switch Int.random(in: 0..<6, using: &random) {
+                case 0: .double(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &random) ? 1 : -1))
+                case 1: .integer(Int64(bitPattern: random.next()))
+                case 2: .string(String((0..<12).map { _ in Character(Unicode.Scalar(UInt32.random(in: 1...0x2FFF, using: &random)) ?? "x") }))
+                case 3: .date(Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &random)))
+                case 4: .string("🍞\u{1F}\"\\\u{7F}é")
+                default: .bool(Bool.random(using: &random))
+                }
+            }
+            let record = TransactionRecord(
+                transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
+                author: "random", inserted: [ObjectChange(object: ObjectID(entity: "Note", id: GlobalID(UUID())), values: values)],
+                updated: [], deleted: [], clock: nil)
+            #expect(try TransactionRecord(jsonData: record.jsonData()) == record)
+        }
+    }
+
+    @Test(arguments: ["", "[]", "{", #"{"author":1}"#, #"{"a":"\ud800"}"#,
+                      #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"x","inserted":[],"updated":[]}"#,
+                      #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"00000000-0000-4000-8000-000000000001","inserted":[{"object":{"entity":"N","id":"00000000-0000-4000-8000-000000000001"},"values":{"a":{"s":"x","i":1}}}],"updated":[]}"#])
+    func malformedRecordsAreRefused(_ text: String) {
+        #expect(throws: RecordJSONError.self) { try TransactionRecord(jsonData: Data(text.utf8)) }
     }
 }
