@@ -42,7 +42,13 @@ enum PropertyClocks {
     /// `name=reading;name=reading`, sorted by name: local only, so plain text rather than JSON
     /// (encoding JSON was a fifth of a save). Property names and readings hold no `=` or `;`.
     static func encode(_ clocks: [String: HLC]) -> String {
-        clocks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        // A save's properties share one reading: format each distinct reading once.
+        var texts: [HLC: String] = [:]
+        return clocks.sorted { $0.key < $1.key }.map { name, clock in
+            let text = texts[clock] ?? clock.description
+            texts[clock] = text
+            return name + "=" + text
+        }.joined(separator: ";")
     }
 
     static func decode(_ text: String) -> [String: HLC] {
