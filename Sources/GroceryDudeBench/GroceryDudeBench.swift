@@ -102,6 +102,14 @@ enum Latency {
     }
 }
 
+/// The item table with the model's columns and nothing else: what raw writes are compared with.
+func createPlainItemTable(_ db: Database) throws {
+    try db.execute(sql: """
+        CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
+                           modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
+        """)
+}
+
 /// Writes a line to stdout at once (unbuffered: the leader waits for it).
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -157,10 +165,7 @@ enum ImportThroughput {
         // The same rows, inserted raw: one table, one transaction, a prepared statement.
         let raw = try DatabaseQueue(path: folder.appendingPathComponent("raw.sqlite").path)
         try raw.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
-                                   modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
-                """)
+            try createPlainItemTable(db)
         }
         let rawStarted = GroceryDudeBench.now()
         try raw.write { db in
@@ -184,10 +189,7 @@ enum CaptureOverhead {
         let (store, _) = try GroceryDudeBench.peer(folder, "capture")
         let plain = try DatabasePool(path: folder.appendingPathComponent("plain.sqlite").path)
         try plain.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
-                                   modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
-                """)
+            try createPlainItemTable(db)
         }
         var started = GroceryDudeBench.now()
         for index in 0..<saves {

@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 
 /// Writes the JSON of `ls --json` by hand: keys in a fixed, documented order, one object per
 /// line inside the array. Foundation's encoder took half a second for 10k items.
@@ -37,26 +38,8 @@ struct JSONWriter {
         }
     }
 
-    static func quoted(_ text: String) -> String {
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+
 }
 
 /// One JSON object with keys in the order they are added (`status --json`).
