@@ -114,6 +114,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let peer = try sandbox.peerID().description
         if settings.cloudEnabled, let account = settings.account {
             let device = try openCloudStore(sandbox: sandbox, account: account, peer: peer, logger: logger)
+            device.exportPending()  // saves an earlier export could not write
             device.importPending()
             return device
         }
@@ -155,8 +156,10 @@ struct OpenDevice: Sendable {
         do {
             try sync.exportPending()
         } catch {
-            logger.warning("export failed: \(error)")
-            FileHandle.standardError.write(Data("warning: cannot write to the cloud folder (\(error)); the change is kept and will be exported later\n".utf8))
+            let reason = ErrorText.reason(error)
+            logger.warning("export failed: \(reason)")
+            FileHandle.standardError.write(Data(
+                "warning: cannot write to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept and will be exported later\n".utf8))
         }
     }
 
@@ -169,7 +172,7 @@ struct OpenDevice: Sendable {
             for line in report.waiting + report.rejected { logger.warning("\(line)") }
             return report
         } catch {
-            logger.warning("import failed: \(error)")
+            logger.warning("import failed: \(ErrorText.reason(error))")
             return nil
         }
     }

@@ -108,10 +108,13 @@ public final class CloudSync: @unchecked Sendable {
             try importLogs(of: other, into: &report)
         }
         try applyArrivedBlobs(into: &report)
-        if report.appliedLogs > 0 || report.loadedBaselines > 0 {
+        // The last time the folder was read without trouble; written when something arrived, or
+        // at most once a minute otherwise (the live watcher rescans every few seconds).
+        let now = Date().timeIntervalSince1970
+        let last = try store.metadata("lastSync").flatMap(Double.init) ?? 0
+        if report.appliedLogs > 0 || report.loadedBaselines > 0 || now - last >= 60 {
             try store.dbPool.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",
-                               arguments: [Date().timeIntervalSince1970])
+                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(now)])
             }
         }
         return report

@@ -56,7 +56,7 @@ public struct DeviceSandbox: Sendable {
             do {
                 try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw SandboxError.unwritable(path: directory.path, reason: Self.reason(error))
+                throw SandboxError.unwritable(path: directory.path, reason: ErrorText.reason(error))
             }
             guard manager.isWritableFile(atPath: directory.path) else {
                 throw SandboxError.unwritable(path: directory.path, reason: "permission denied")
@@ -76,14 +76,6 @@ public struct DeviceSandbox: Sendable {
         return identity.peerID
     }
 
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
-    }
 }
 
 /// What a device sandbox refuses.
