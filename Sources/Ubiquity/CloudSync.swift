@@ -67,7 +67,6 @@ public final class CloudSync: @unchecked Sendable {
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
-        FaultInjection.crash(at: FaultInjection.afterCommit)
         while try store.dbPool.write({ db in try exportOldest(db) }) {
             written += 1
         }

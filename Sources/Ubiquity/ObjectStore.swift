@@ -99,6 +99,7 @@ public final class ObjectStore: Sendable {
             return (result, record)
         }
         if !record.isEmpty {
+            FaultInjection.crash(at: FaultInjection.afterCommit)
             saveObservers.notify(record)
             logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")
         }
