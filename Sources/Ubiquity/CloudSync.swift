@@ -139,16 +139,24 @@ public final class CloudSync: @unchecked Sendable {
                 next += 1
             }
             if !batch.isEmpty {
+                let batchEnd = applied + Int64(batch.count)
                 let changes = try store.dbPool.write { db -> ImportedChanges in
+                    // Another importer of this device (the app and a command) may have gone
+                    // further meanwhile: skip what it applied, never move the watermark back.
+                    let current = try Int64.fetchCached(
+                        db, "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", [other]) ?? 0
                     let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
                     var changes = ImportedChanges()
-                    for log in batch { changes.formUnion(try merger.apply(resolvingBlobs(log.record), from: other)) }
-                    try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
-                                   arguments: [other, applied + Int64(batch.count)])
+                    for log in batch where log.header.seq > current {
+                        changes.formUnion(try merger.apply(resolvingBlobs(log.record), from: other))
+                    }
+                    guard batchEnd > current else { return changes }
+                    try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
+                                         [other, batchEnd])
                     try Outbox.countImport(db)
                     return changes
                 }
-                applied += Int64(batch.count)
+                applied = batchEnd
                 report.appliedLogs += batch.count
                 report.changes.formUnion(changes)
                 if !changes.isEmpty { notifyImport(changes) }

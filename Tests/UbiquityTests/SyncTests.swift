@@ -434,3 +434,20 @@ struct CoalescingTests {
         #expect(try b.contents() == (try a.contents()))
     }
 }
+
+@Suite("Importing from several places at once")
+struct ConcurrentImportTests {
+    @Test func twoImportersOfOneDeviceApplyEachLogOnceAndNeverMoveBack() throws {
+        let cloud = TemporaryDirectory("concurrent-import")
+        let clock = TestClock()
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let second = CloudSync(store: b.store, layout: b.sync.layout, device: "b")
+        for index in 1...600 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) } }
+        try a.sync.exportPending()
+        let importers = [b.sync, second]
+        DispatchQueue.concurrentPerform(iterations: 2) { index in _ = try? importers[index].importPending() }
+        #expect(try b.sync.watermark(of: "peer-a") == 600)
+        #expect(try b.contents() == (try a.contents()))
+    }
+}
