@@ -13,9 +13,11 @@ struct TUICommand: ParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw ValidationErrorMessage("the full-screen app needs a terminal; use the item, unit, home and shop commands in scripts")
         }
-        let device = try root.global.openDevice(command: "tui")
-        let lock = try DeviceLock(sandbox: device.sandbox, command: "grocery-dude tui")
+        // The lock first: a second app on the device must not touch the store or the cloud.
+        let (sandbox, _) = try root.global.openSandbox(command: "tui")
+        let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
+        let device = try root.global.openDevice(command: "tui")
         let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
         let wake = WakePipe()
         var live: LiveSync?
