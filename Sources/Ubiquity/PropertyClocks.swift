@@ -62,7 +62,11 @@ enum PropertyClocks {
 
     /// Marks the properties a local save wrote with its clock reading.
     static func stamp(_ record: TransactionRecord, clock: HLC, _ db: Database) throws {
-        for change in record.inserted + record.updated {
+        // An insert writes every property: nothing earlier to keep.
+        for change in record.inserted {
+            try setClocks(change.values.mapValues { _ in clock }, of: change.object.id, db)
+        }
+        for change in record.updated {
             var clocks = try self.clocks(of: change.object.id, db)
             for property in change.values.keys { clocks[property] = clock }
             try setClocks(clocks, of: change.object.id, db)

@@ -34,13 +34,16 @@ public final class SaveContext {
         try check(values, for: entity)
         let id = id ?? ids.next()
         let object = ObjectID(entity: entity.name, id: id)
-        guard try fetchValues(object, entity: entity) == nil else { throw StoreError.duplicateID(object) }
-
         var row: [String: PropertyValue] = [:]
         for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
         for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
         if let modified = entity.modificationDateAttribute, values[modified] == nil { row[modified] = .date(now) }
-        try RowWriter.insert(entity, id: id, values: row, db)
+        do {
+            try RowWriter.insert(entity, id: id, values: row, db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            // The primary key says it: no lookup before every insert.
+            throw StoreError.duplicateID(object)
+        }
         recorder.recordInsert(object, values: row)
         return id
     }

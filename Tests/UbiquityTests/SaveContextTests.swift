@@ -122,6 +122,16 @@ struct SaveContextTests {
         #expect(try store.outbox().isEmpty)
     }
 
+    @Test func anIDInUseIsRefusedAndNothingIsWritten() throws {
+        let store = try openStore()
+        let id = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        #expect(throws: StoreError.duplicateID(ObjectID(entity: "Note", id: id))) {
+            try store.save(author: "again") { try $0.insert("Note", id: id, values: ["title": .string("Eggs")]) }
+        }
+        #expect(try store.outbox().count == 1)
+        #expect(try store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") } == "Milk")
+    }
+
     @Test func theChangeTokenGrowsWithEverySave() throws {
         let store = try openStore()
         let before = try store.changeToken()
