@@ -34,8 +34,11 @@ extension GroceryStore {
     public func items(listedOnly: Bool = false) throws -> [ItemRow] {
         try objects.read { db in
             let filter = listedOnly ? " WHERE item.listed" : ""
-            return try Row.fetchAll(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
-                .map(ItemRow.init(row:))
+            // A cursor decodes each row in place; fetchAll would copy every row first.
+            let rows = try Row.fetchCursor(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            var items: [ItemRow] = []
+            while let row = try rows.next() { items.append(try ItemRow(row: row)) }
+            return items
         }
     }
 
