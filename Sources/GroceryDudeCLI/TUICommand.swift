@@ -19,13 +19,20 @@ struct TUICommand: ParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         let device = try root.global.openDevice(command: "tui")
         let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
-        let wake = WakePipe()
+        let mailbox = Mailbox<SyncEvent>()
         var live: LiveSync?
         if let sync = device.sync {
             live = LiveSync(sync: sync, logger: device.logger)
-            try live?.start(onImport: { _ in wake.wake() }, onProblem: { device.logger.warning("\($0)") })
+            try live?.start(
+                onImport: { report in
+                    mailbox.post(.imported(count: report.changes.count, devices: Array(report.devices)))
+                },
+                onProblem: { problem in
+                    device.logger.warning("\(problem)")
+                    mailbox.post(.problem(problem))
+                })
         }
         defer { live?.stop() }
-        try TerminalApp.run(model: model, logger: device.logger, wake: wake)
+        try TerminalApp.run(model: model, logger: device.logger, mailbox: mailbox)
     }
 }

@@ -2,12 +2,12 @@ import Foundation
 import Logging
 import ViewModels
 
-/// The simple full-screen item list: one UI thread that waits on the keyboard and a wake-up
-/// pipe (DESIGN §6), applies keys to the view model, and redraws. The sync engine wakes it
-/// when an import changed the store; every 250 ms without input it also looks for changes
-/// made by other processes of the same device.
+/// The simple full-screen item list: one UI thread that waits on the keyboard and a mailbox
+/// (DESIGN §6), applies keys to the view model, and redraws. The sync engine posts to the
+/// mailbox when an import changed the store; every 250 ms without input the app also looks for
+/// changes made by other processes of the same device.
 public enum TerminalApp {
-    public static func run(model: ItemListViewModel, logger: Logger, wake: WakePipe? = nil) throws {
+    public static func run(model: ItemListViewModel, logger: Logger, mailbox: Mailbox<SyncEvent>? = nil) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
@@ -25,12 +25,15 @@ public enum TerminalApp {
             // Keys curses has buffered already come first; only then wait.
             var next = terminal.readKey()
             if next == nil {
-                let typed = terminal.waitForInput(wake: wake, milliseconds: 250)
-                wake?.drain()
+                let typed = terminal.waitForInput(wake: mailbox?.wake, milliseconds: 250)
+                for event in mailbox?.take() ?? [] {
+                    model.show(event.message)
+                    needsDraw = true
+                }
                 if typed { next = terminal.readKey() }
             }
             guard let key = next else {
-                needsDraw = model.refreshIfChanged()
+                needsDraw = model.refreshIfChanged() || needsDraw
                 continue
             }
             needsDraw = true

@@ -160,7 +160,6 @@ extension CloudSync {
                 report.rejected.append("baseline \(file.number) from peer \(file.peer): \(error)")
                 continue
             }
-            _ = header
             let watermarks = try store.dbPool.read { db in
                 Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT peer, lastSeq FROM \(EngineTables.peerState)")
                     .map { ($0[0] as String, $0[1] as Int64) })
@@ -189,7 +188,10 @@ extension CloudSync {
             loaded += 1
             report.loadedBaselines += 1
             report.changes.formUnion(changes)
-            if !changes.isEmpty { notifyImport(changes) }
+            if !changes.isEmpty {
+                report.devices.insert(header.device)
+                notifyImport(changes)
+            }
         }
         return loaded
     }

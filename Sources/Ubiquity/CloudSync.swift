@@ -13,6 +13,8 @@ public struct ImportReport: Equatable, Sendable {
     public var rejected: [String] = []
     /// How many baselines were merged (each one spares replaying the logs it covers).
     public var loadedBaselines = 0
+    /// The devices whose logs or baselines changed something, by name.
+    public var devices: Set<String> = []
 
     public init() {}
 }
@@ -159,6 +161,7 @@ public final class CloudSync: @unchecked Sendable {
                 applied = batchEnd
                 report.appliedLogs += batch.count
                 report.changes.formUnion(changes)
+                if !changes.isEmpty { report.devices.formUnion(batch.map(\.header.device)) }
                 if !changes.isEmpty { notifyImport(changes) }
                 logger.info("imported \(batch.count) log(s) from peer \(other): \(changes.count) object(s) changed")
             }

@@ -52,6 +52,11 @@ public final class ItemListViewModel {
         }
     }
 
+    /// Shows a line on the status bar ("3 changes from kitchen").
+    public func show(_ message: String) {
+        self.message = message
+    }
+
     // MARK: - Input
 
     public func moveSelection(by delta: Int) {

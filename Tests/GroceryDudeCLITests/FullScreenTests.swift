@@ -93,8 +93,9 @@ struct TwoDeviceTests {
 
         // Added from a command on the kitchen device, seen on the phone's screen.
         #expect(try kitchen.run(["item", "add", "Bread", "--home-location", "Pantry"]).status == 0)
-        let phoneScreen = try tmux.waitFor(timeout: 5, target: second) { $0.contains("Bread") }
+        let phoneScreen = try tmux.waitFor(timeout: 5, target: second) { $0.contains("Bread") && $0.contains("from kitchen") }
         #expect(phoneScreen.contains("[x] Bread"))
+        #expect(phoneScreen.contains("change") && phoneScreen.contains("from kitchen"), "the status line says where it came from")
         try tmux.sendKeys("q", target: second)
         try tmux.sendKeys("q", target: "\(tmux.name):0")
     }
