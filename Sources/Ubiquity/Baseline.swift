@@ -108,7 +108,8 @@ extension CloudSync {
             let exported = try Int64.fetchCached(db, """
                 SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
                 """) ?? 0
-            let imported = try Int64.fetchCached(db, "SELECT coalesce(sum(lastSeq), 0) FROM \(EngineTables.peerState)") ?? 0
+            let imported = try Int64.fetchCached(
+                db, "SELECT coalesce(sum(lastSeq), 0) FROM \(EngineTables.peerState) WHERE peer != ?", [peer]) ?? 0
             let atBaseline = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'logsAtBaseline'")
                 .flatMap { Int64($0) } ?? 0
             return exported + imported - atBaseline
@@ -139,7 +140,7 @@ extension CloudSync {
     /// - Returns: how many baselines were merged.
     func loadBaselines(into report: inout ImportReport) throws -> Int {
         var loaded = 0
-        for file in layout.baselineFiles().sorted(by: { ($0.peer, $0.number) < ($1.peer, $1.number) }) where file.peer != peer {
+        for file in layout.baselineFiles().sorted(by: { ($0.peer, $0.number) < ($1.peer, $1.number) }) {
             // Each baseline is opened once: later imports only look at new ones.
             let seenKey = "baselineSeen.\(file.peer)"
             guard file.number > (try store.metadata(seenKey).flatMap { Int64($0) } ?? 0) else { continue }
@@ -164,7 +165,8 @@ extension CloudSync {
                 Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT peer, lastSeq FROM \(EngineTables.peerState)")
                     .map { ($0[0] as String, $0[1] as Int64) })
             }
-            let ahead = baseline.covers.contains { $0.key != peer && $0.value > (watermarks[$0.key] ?? 0) }
+            // Its own baselines matter to a peer whose store lost what they cover.
+            let ahead = baseline.covers.contains { $0.value > (watermarks[$0.key] ?? 0) }
             guard ahead else { continue }
             let changes = try store.dbPool.write { db -> ImportedChanges in
                 let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
@@ -175,7 +177,7 @@ extension CloudSync {
                     for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }
                     try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes)
                 }
-                for (other, seq) in baseline.covers where other != peer && seq > (watermarks[other] ?? 0) {
+                for (other, seq) in baseline.covers where seq > (watermarks[other] ?? 0) {
                     try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
                                    arguments: [other, seq])
                 }

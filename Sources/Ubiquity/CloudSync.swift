@@ -69,20 +69,43 @@ public final class CloudSync: @unchecked Sendable {
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
+        // A store that has never exported may be a new store of a peer that has (a store
+        // rebuilt or lost): learn this peer's own logs and baselines first, so that numbering
+        // continues after them and what they hold comes back.
+        if try store.metadata(exportedSeqKey(modelVersion: layout.modelVersion)) == nil,
+           !layout.sequenceNumbers(of: peer).isEmpty || layout.baselineFiles().contains(where: { $0.peer == peer }) {
+            _ = try importPending()
+        }
         while try store.dbPool.write({ db in try exportOldest(db) }) {
             written += 1
         }
         return written
     }
 
+    func exportedSeqKey(modelVersion: Int) -> String { "exportedSeq.v\(modelVersion).epoch\(layout.epoch)" }
+
     /// Exports the oldest outbox row, if any; returns whether there was one.
     private func exportOldest(_ db: Database) throws -> Bool {
         guard let pending = try Outbox.first(db) else { return false }
         let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
                                             modelVersion: pending.modelVersion, epoch: layout.epoch)
-        let seqKey = "exportedSeq.v\(pending.modelVersion).epoch\(layout.epoch)"
-        let seq = (try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+        let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
+        var seq = (try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
             .flatMap { Int64($0) } ?? 0) + 1
+        let isCurrentVersion = pending.modelVersion == layout.modelVersion
+        let own = isCurrentVersion ? try watermark(of: peer, db) : 0
+        if own >= seq {
+            // This peer's logs go further than the store remembers exporting (it imported
+            // them). If the next one is this very save, it was written before a crash: done.
+            if let data = try? Data(contentsOf: versionLayout.logURL(peer: peer, seq: seq)),
+               let log = try? LogFile.decode(data, expecting: versionLayout, peer: peer, seq: seq),
+               log.record.transactionID == pending.record.transactionID {
+                try Outbox.remove(sequence: pending.sequence, db)
+                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+                return true
+            }
+            seq = own + 1
+        }
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
                                       device: device, seq: seq)
         let url = versionLayout.logURL(peer: peer, seq: seq)
@@ -94,6 +117,10 @@ public final class CloudSync: @unchecked Sendable {
         try AtomicFile.write(data, to: url)
         try Outbox.remove(sequence: pending.sequence, db)
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+        if isCurrentVersion {
+            // Its own logs count as applied: they are never imported back.
+            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)", [peer, seq])
+        }
         logger.debug("exported log \(seq)")
         return true
     }
@@ -105,7 +132,9 @@ public final class CloudSync: @unchecked Sendable {
     public func importPending() throws -> ImportReport {
         var report = ImportReport()
         _ = try loadBaselines(into: &report)
-        for other in layout.peers(excluding: peer) {
+        // Every peer's logs, this one's too: its own are marked applied as they are exported,
+        // so they come back only into a store that lost them.
+        for other in layout.peers(excluding: "") {
             try importLogs(of: other, into: &report)
         }
         try applyArrivedBlobs(into: &report)
@@ -187,9 +216,11 @@ public final class CloudSync: @unchecked Sendable {
 
     /// The last log applied from a peer.
     public func watermark(of other: String) throws -> Int64 {
-        try store.dbPool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", arguments: [other]) ?? 0
-        }
+        try store.dbPool.read { db in try watermark(of: other, db) }
+    }
+
+    func watermark(of other: String, _ db: Database) throws -> Int64 {
+        try Int64.fetchCached(db, "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", [other]) ?? 0
     }
 
     // MARK: - Both
