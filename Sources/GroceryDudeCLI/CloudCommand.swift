@@ -7,7 +7,7 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self])
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -134,6 +134,42 @@ struct CloudCommand: ParsableCommand {
             let removed = try sync.pruneCoveredLogs(gracePeriod: graceHours * 3600)
             device.logger.info("wrote baseline \(url.lastPathComponent); removed \(removed) covered logs")
             print("Wrote baseline \(url.lastPathComponent); removed \(removed) covered log\(removed == 1 ? "" : "s") of this device.")
+        }
+    }
+
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild this device's cloud store from the cloud folder (after exporting what is pending).",
+            discussion: "The old store file is kept beside the new one as store-before-rebuild.sqlite.")
+        @ParentCommand var root: GroceryDudeCommand
+
+        func run() throws {
+            let global = root.global
+            let device = try global.openDevice(command: "cloud rebuild")
+            guard let sync = device.sync, let account = try DeviceSettings.load(from: device.sandbox).account else {
+                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
+            }
+            try sync.exportPending()
+            let pending = try sync.pendingExports()
+            guard pending == 0 else {
+                throw ValidationErrorMessage("\(pending) change(s) could not be exported to the cloud folder; rebuilding now would lose them")
+            }
+            let url = URL(fileURLWithPath: device.store.objects.path)
+            try device.store.objects.close()
+            let aside = url.deletingLastPathComponent().appendingPathComponent("store-before-rebuild.sqlite")
+            let manager = FileManager.default
+            for suffix in ["", "-wal", "-shm"] {
+                let target = URL(fileURLWithPath: aside.path + suffix)
+                try? manager.removeItem(at: target)
+                if manager.fileExists(atPath: url.path + suffix) {
+                    try manager.moveItem(at: URL(fileURLWithPath: url.path + suffix), to: target)
+                }
+            }
+            let rebuilt = try global.openCloudStore(sandbox: device.sandbox, account: account,
+                                                   peer: device.store.objects.peer, logger: device.logger)
+            let report = rebuilt.importPending()
+            device.logger.info("rebuilt the cloud store from the cloud folder")
+            print("Rebuilt from the cloud: \(try rebuilt.store.items().count) items\(report.map { ", \($0.appliedLogs) logs and \($0.loadedBaselines) baselines read" } ?? "").")
         }
     }
 

@@ -112,6 +112,12 @@ public final class ObjectStore: Sendable {
         saveObservers.add(observer)
     }
 
+    /// Closes the store's connections; the store is unusable afterwards. Needed before its file
+    /// is moved or replaced.
+    public func close() throws {
+        try dbPool.close()
+    }
+
     /// Runs `body` with a read-only view of the store.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try dbPool.read(body)
