@@ -66,10 +66,10 @@ public struct CloudLayout: Sendable {
         return Int64(stem)
     }
 
-    /// The peers with a folder of logs, except `excluding`.
-    func peers(excluding own: String) -> [String] {
+    /// The peers with a folder of logs (this one included), sorted.
+    func peers() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: logsFolder.path)) ?? []
-        return names.filter { $0 != own && !$0.hasPrefix(".") && !$0.hasPrefix("~") && !$0.contains(".sync-conflict-") }.sorted()
+        return names.filter { !$0.hasPrefix(".") && !$0.hasPrefix("~") && !$0.contains(".sync-conflict-") }.sorted()
     }
 
     /// The sequence numbers of a peer's logs present now, ascending.

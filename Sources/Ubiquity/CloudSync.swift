@@ -134,7 +134,7 @@ public final class CloudSync: @unchecked Sendable {
         _ = try loadBaselines(into: &report)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
-        for other in layout.peers(excluding: "") {
+        for other in layout.peers() {
             try importLogs(of: other, into: &report)
         }
         try applyArrivedBlobs(into: &report)
@@ -209,7 +209,7 @@ public final class CloudSync: @unchecked Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw LogFileError.unreadable((error as NSError).localizedDescription)
+            throw LogFileError.unreadable(ErrorText.reason(error))
         }
         return try LogFile.decode(data, expecting: layout, peer: other, seq: seq)
     }
@@ -237,10 +237,10 @@ public final class CloudSync: @unchecked Sendable {
         try store.dbPool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
     }
 
-    /// How many other peers' logs are present and not applied yet.
+    /// How many logs are present and not applied yet (this peer's own only after a store lost them).
     public func pendingImports() throws -> Int {
         var count = 0
-        for other in layout.peers(excluding: peer) {
+        for other in layout.peers() {
             let applied = try watermark(of: other)
             count += layout.sequenceNumbers(of: other).filter { $0 > applied }.count
         }
