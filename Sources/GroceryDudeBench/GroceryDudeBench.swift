@@ -48,6 +48,7 @@ enum GroceryDudeBench {
 
     static func peer(_ folder: URL, _ name: String) throws -> (GroceryStore, CloudSync) {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Cloud"), withIntermediateDirectories: true)
         let store = try GroceryStore(path: folder.appendingPathComponent("\(name)/store.sqlite").path,
                                      defaultData: false, peer: "\(name)-peer")
         let layout = try CloudLayout(cloud: folder.appendingPathComponent("Cloud"), account: "bench",

@@ -7,7 +7,7 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self])
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, Offline.self, Online.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -41,6 +41,12 @@ struct CloudCommand: ParsableCommand {
                 let count = try local.items().count
                 throw ValidationErrorMessage(
                     "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+            }
+            // The default cloud folder is ours to make; one named with --cloud must exist (a
+            // missing mount point means offline, and must not be filled in its absence).
+            let cloud = global.resolvedCloudDirectory()
+            if global.cloud == nil, ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil {
+                try? FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
             }
             let device = try global.openCloudStore(sandbox: sandbox, account: account,
                                                    peer: try sandbox.peerID().description, logger: logger)
@@ -90,6 +96,11 @@ struct CloudCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "cloud sync")
             guard let sync = device.sync else {
                 throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
+            }
+            guard !device.isOffline else {
+                throw ValidationErrorMessage(sync.layout.isReachable
+                    ? "this device is offline: grocery-dude cloud online"
+                    : "the cloud folder \(sync.layout.cloud.path) is missing or cannot be written; is it mounted?")
             }
             let deadline = Date().addingTimeInterval(timeout)
             var exported = 0
@@ -173,6 +184,46 @@ struct CloudCommand: ParsableCommand {
         }
     }
 
+    struct Offline: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Work without the cloud (airplane mode): saves wait, nothing is read; a running app notices.")
+        @ParentCommand var root: GroceryDudeCommand
+
+        func run() throws {
+            let (sandbox, logger) = try root.global.openSandbox(command: "cloud offline")
+            var settings = try DeviceSettings.load(from: sandbox)
+            settings.offline = true
+            try settings.save(to: sandbox)
+            logger.info("cloud offline")
+            print("Offline: changes are kept on this device until `grocery-dude cloud online`.")
+        }
+    }
+
+    struct Online: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Back to the cloud: exports what waited, imports what arrived.")
+        @ParentCommand var root: GroceryDudeCommand
+
+        func run() throws {
+            let (sandbox, logger) = try root.global.openSandbox(command: "cloud online")
+            var settings = try DeviceSettings.load(from: sandbox)
+            settings.offline = false
+            try settings.save(to: sandbox)
+            logger.info("cloud online")
+            let device = try root.global.openDevice(command: "cloud online")
+            guard let sync = device.sync else {
+                print("Online. (Cloud sync is disabled on this device: grocery-dude cloud enable.)")
+                return
+            }
+            guard sync.layout.isReachable else {
+                print("Online, but the cloud folder \(sync.layout.cloud.path) is not reachable yet: changes keep waiting.")
+                return
+            }
+            let waiting = try sync.pendingExports()
+            print(waiting == 0 ? "Online: changes made meanwhile are exported, and what arrived is imported."
+                               : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")
+        }
+    }
+
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the state of cloud sync on this device.")
         @ParentCommand var root: GroceryDudeCommand
@@ -196,6 +247,9 @@ struct CloudCommand: ParsableCommand {
                 ("usingLocalStorage", .integer(sync == nil ? 1 : 0), sync == nil ? "1" : "0"),
             ]
             if let sync {
+                let reachable = sync.layout.isReachable
+                fields += [("offline", .bool(device.isOffline),
+                            device.isOffline ? (reachable ? "yes (cloud offline)" : "yes (the cloud folder is not reachable)") : "no")]
                 let exports = try sync.pendingExports()
                 let imports = try sync.pendingImports()
                 fields += [
@@ -211,7 +265,7 @@ struct CloudCommand: ParsableCommand {
                 for (key, value, _) in fields { writer.add(key, value) }
                 print(writer.text)
             } else {
-                let labels = ["enabled": "Cloud sync", "account": "Account", "device": "Device", "peerID": "Peer ID",
+                let labels = ["enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device", "peerID": "Peer ID",
                               "storeName": "Store name", "modelVersion": "Model version",
                               "usingLocalStorage": "Using local storage", "cloudFolder": "Cloud folder", "epoch": "Epoch",
                               "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]

@@ -137,6 +137,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
                                      storeName: try resolvedStoreName(), modelVersion: store.modelVersion)
         let sync = CloudSync(store: store.objects, layout: layout, device: sandbox.device, logger: logger)
         let device = OpenDevice(sandbox: sandbox, store: store, sync: sync, logger: logger)
+        if try !layout.isReachable || DeviceSettings.load(from: sandbox).offline {
+            logger.info("offline: \(layout.isReachable ? "cloud offline is set" : "the cloud folder \(layout.cloud.path) is not reachable")")
+        }
         store.objects.observeSaves { _ in device.exportPending() }
         return device
     }
@@ -149,10 +152,17 @@ struct OpenDevice: Sendable {
     let sync: CloudSync?
     let logger: Logger
 
+    /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
+    /// is missing, unreadable or unmounted. Read fresh each time: another terminal may change it.
+    var isOffline: Bool {
+        guard let sync else { return true }
+        return !sync.layout.isReachable || ((try? DeviceSettings.load(from: sandbox))?.offline ?? false)
+    }
+
     /// Exports pending saves. A failure is a warning: the saves wait in the outbox for the next
-    /// export, nothing is lost.
+    /// export, nothing is lost. Offline, they simply wait.
     func exportPending() {
-        guard let sync else { return }
+        guard let sync, !isOffline else { return }
         do {
             try sync.exportPending()
         } catch {
@@ -166,7 +176,7 @@ struct OpenDevice: Sendable {
     /// Imports what other peers wrote. Problems are logged and reported, never fatal.
     @discardableResult
     func importPending() -> ImportReport? {
-        guard let sync else { return nil }
+        guard let sync, !isOffline else { return nil }
         do {
             let report = try sync.importPending()
             for line in report.waiting + report.rejected { logger.warning("\(line)") }

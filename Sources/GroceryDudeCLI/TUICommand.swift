@@ -24,6 +24,7 @@ struct TUICommand: ParsableCommand {
         if let sync = device.sync {
             live = LiveSync(sync: sync, logger: device.logger)
             try live?.start(
+                isOnline: { !device.isOffline },
                 onImport: { report in
                     mailbox.post(.imported(count: report.changes.count, devices: Array(report.devices)))
                 },

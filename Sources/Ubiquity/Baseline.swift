@@ -97,7 +97,7 @@ extension CloudSync {
         let data = try LogFile.seal(try encoder.encode(snapshot), magic: Baseline.magic, layout: layout,
                                     peer: peer, device: device, seq: number)
         let url = layout.baselineURL(peer: peer, number: number)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try layout.makeFolder(url.deletingLastPathComponent())
         try AtomicFile.write(data, to: url)
         return url
     }

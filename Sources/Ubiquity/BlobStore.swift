@@ -22,7 +22,7 @@ extension CloudSync {
                 let hash = SHA256.hex(data)
                 let url = blobURL(hash)
                 if !FileManager.default.fileExists(atPath: url.path) {
-                    try FileManager.default.createDirectory(at: blobsFolder, withIntermediateDirectories: true)
+                    try layout.makeFolder(blobsFolder)
                     try AtomicFile.write(data, to: url)
                 }
                 change.values[property] = .blob(hash)

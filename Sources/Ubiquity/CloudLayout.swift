@@ -34,6 +34,23 @@ public struct CloudLayout: Sendable {
         self.epoch = epoch
     }
 
+    /// Whether the cloud folder is there and usable: a missing, unreadable or unmounted folder
+    /// counts as offline. Its root is never created here — an unmounted mount point must not
+    /// fill up with logs that belong on the share.
+    public var isReachable: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            && access(cloud.path, R_OK | W_OK | X_OK) == 0
+    }
+
+    /// Creates a folder inside the cloud folder (never the cloud folder itself).
+    ///
+    /// - Throws: ``CloudError/unreachable(_:)`` when the cloud folder is not there.
+    func makeFolder(_ url: URL) throws {
+        guard isReachable else { throw CloudError.unreachable(cloud.path) }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
     public var storeFolder: URL {
         cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true)
     }
@@ -83,6 +100,7 @@ public struct CloudLayout: Sendable {
 public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case invalidStoreName(String)
     case invalidAccountName(String)
+    case unreachable(String)
 
     public var description: String {
         switch self {
@@ -90,6 +108,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "invalid store name \(name.debugDescription): it must be non-empty, without periods or slashes"
         case .invalidAccountName(let name):
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes or a leading period"
+        case .unreachable(let path):
+            "the cloud folder \(path) is missing or cannot be written (offline)"
         }
     }
 

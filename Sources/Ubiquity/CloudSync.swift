@@ -109,7 +109,7 @@ public final class CloudSync: @unchecked Sendable {
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
                                       device: device, seq: seq)
         let url = versionLayout.logURL(peer: peer, seq: seq)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try versionLayout.makeFolder(url.deletingLastPathComponent())
         if FaultInjection.isRequested(FaultInjection.midLogWrite) {
             try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
             FaultInjection.crash(at: FaultInjection.midLogWrite)

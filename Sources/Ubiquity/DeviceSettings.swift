@@ -8,8 +8,21 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
 
     public var account: String? = DeviceSettings.defaultAccount
     public var cloudEnabled = false
+    /// "Airplane mode": set by `cloud offline`, cleared by `cloud online`.
+    public var offline = false
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline }
+
+    /// Reads what a settings file has; a setting it lacks (written by an older version) keeps its
+    /// default.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        account = try container.decodeIfPresent(String.self, forKey: .account)
+        cloudEnabled = try container.decodeIfPresent(Bool.self, forKey: .cloudEnabled) ?? false
+        offline = try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false
+    }
 
     public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {
         guard let data = try? Data(contentsOf: sandbox.settingsURL) else { return DeviceSettings() }

@@ -23,9 +23,9 @@ public final class FolderWatcher: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts watching (creating the folder when missing). Calls `onChange` once at once.
+    /// Starts watching. Calls `onChange` once at once. A folder that is not there yet is
+    /// looked for at every rescan, and watched once it appears.
     public func start() throws {
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0, pipe(&stopPipe) == 0 else {
             throw SandboxError.unwritable(path: root.path, reason: "cannot watch: \(String(cString: strerror(errno)))")
@@ -52,7 +52,8 @@ public final class FolderWatcher: @unchecked Sendable {
     private func addWatches(under path: String) {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)
         let descriptor = inotify_add_watch(inotify, path, mask)
-        if descriptor >= 0 { watched[descriptor] = path }
+        guard descriptor >= 0 else { return }
+        watched[descriptor] = path
         let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         for child in children where !child.hasPrefix(".") {
             var isDirectory: ObjCBool = false
@@ -76,6 +77,7 @@ public final class FolderWatcher: @unchecked Sendable {
                 let count = read(inotify, &buffer, buffer.count)
                 if count > 0 { handleEvents(buffer[0..<count]) }
             }
+            if !watched.values.contains(root.path) { addWatches(under: root.path) }
             onChange()
         }
     }

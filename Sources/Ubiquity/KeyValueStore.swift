@@ -20,11 +20,13 @@ public final class KeyValueStore: @unchecked Sendable {
     }
 
     public let folder: URL
+    private let cloud: URL
     private let peer: String
     private let clock: any WallClock
     private let lock = NSLock()
 
     public init(cloud: URL, account: String, peer: String, clock: any WallClock = SystemWallClock()) {
+        self.cloud = cloud
         self.folder = cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent("kv", isDirectory: true)
         self.peer = peer
         self.clock = clock
@@ -48,6 +50,10 @@ public final class KeyValueStore: @unchecked Sendable {
             let number = (files.filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
             let file = File(peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
             let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CloudError.unreachable(cloud.path)
+            }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

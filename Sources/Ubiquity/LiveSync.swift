@@ -16,10 +16,18 @@ public final class LiveSync: @unchecked Sendable {
 
     /// Starts watching. `onImport` is called on the watcher's thread after each import that
     /// applied logs, and `onProblem` with lines worth showing (gaps, rejected files, errors).
+    ///
+    /// - Parameter isOnline: asked before each round; offline (`cloud offline`, an unmounted
+    ///   folder), the round is skipped and saves wait in the outbox.
     public func start(rescanInterval: TimeInterval = 2,
+                      isOnline: @escaping () -> Bool = { true },
                       onImport: @escaping (ImportReport) -> Void,
                       onProblem: @escaping (String) -> Void = { _ in }) throws {
+        // Inside a reachable cloud folder the logs folder may be made now, so that inotify has
+        // something to watch; an unreachable one is looked for again at every rescan.
+        try? sync.layout.makeFolder(sync.layout.logsFolder)
         let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [sync, logger] in
+            guard isOnline(), sync.layout.isReachable else { return }
             do {
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()

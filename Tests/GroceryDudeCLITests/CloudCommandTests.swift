@@ -169,4 +169,42 @@ struct CloudCommandTests {
         #expect(FileManager.default.fileExists(
             atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/store-before-rebuild.sqlite"))
     }
+
+    @Test func offlineChangesWaitAndReachTheOtherDeviceOnceOnline() throws {
+        let (kitchen, phone) = try enabledPair()
+        #expect(try ok(kitchen, ["cloud", "offline"]).hasPrefix("Offline"))
+        try ok(kitchen, ["item", "add", "Made Offline"])
+        try ok(phone, ["item", "add", "Made On The Phone"])
+        #expect(try items(phone).map { $0["name"] as! String } == ["Made On The Phone"], "nothing left the kitchen")
+        #expect(try items(kitchen).map { $0["name"] as! String } == ["Made Offline"], "nothing came in")
+        let status = try ok(kitchen, ["cloud", "status", "--json"])
+        #expect(status.contains("\"offline\": true") && status.contains("\"pendingExport\": 1"))
+        let refused = try kitchen.run(["cloud", "sync"])
+        #expect(refused.status != 0 && refused.stderr.contains("offline"))
+
+        #expect(try ok(kitchen, ["cloud", "online"]).hasPrefix("Online"))
+        #expect(try items(kitchen).map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
+        #expect(try items(phone).map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
+    }
+
+    @Test func aMissingCloudFolderCountsAsOfflineAndIsNeverCreated() throws {
+        let mount = directory.file("mnt-share").path
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let kitchen = device("kitchen")
+        let phone = device("phone")
+        try ok(kitchen, ["--cloud", mount, "cloud", "enable"])
+        try ok(phone, ["--cloud", mount, "cloud", "enable"])
+        // The share is unmounted: the mount point is gone (or empty and unwritable).
+        try FileManager.default.removeItem(atPath: mount)
+        let result = try kitchen.run(["--cloud", mount, "item", "add", "While Unmounted"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: mount), "nothing was written where the share should be")
+        #expect(try ok(kitchen, ["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder is not reachable)"))
+        // Mounted again: the change goes out with the next command.
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        try ok(kitchen, ["--cloud", mount, "item", "ls"])
+        let names = try JSONSerialization.jsonObject(
+            with: Data(try ok(phone, ["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        #expect(names.map { $0["name"] as! String } == ["While Unmounted"])
+    }
 }
