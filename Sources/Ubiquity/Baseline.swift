@@ -30,9 +30,8 @@ public struct Baseline: Codable, Equatable, Sendable {
     public var tombstones: [Tombstone]
 
     /// Reads the whole store in one read transaction.
-    static func snapshot(schema: Schema, ownPeer: String, ownExported: Int64, now: Date, _ db: Database) throws -> Baseline {
-        var covers = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
-            db, sql: "SELECT peer, lastSeq FROM \(EngineTables.peerState)").map { ($0[0] as String, $0[1] as Int64) })
+    static func snapshot(schema: Schema, folder: String, ownPeer: String, ownExported: Int64, now: Date, _ db: Database) throws -> Baseline {
+        var covers = try Watermarks.all(folder: folder, db)
         covers[ownPeer] = ownExported
         var objects: [Object] = []
         for entity in schema.entities {
@@ -88,7 +87,8 @@ extension CloudSync {
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") == 0 else { return nil }
             let exported = try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
                                                arguments: [seqKey]).flatMap { Int64($0) } ?? 0
-            return try Baseline.snapshot(schema: store.schema, ownPeer: peer, ownExported: exported, now: Date(), db)
+            return try Baseline.snapshot(schema: store.schema, folder: layout.watermarkFolder, ownPeer: peer,
+                                         ownExported: exported, now: Date(), db)
         }
         guard let snapshot else { return nil }
         let number = (layout.baselineFiles().filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
@@ -108,8 +108,7 @@ extension CloudSync {
             let exported = try Int64.fetchCached(db, """
                 SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
                 """) ?? 0
-            let imported = try Int64.fetchCached(
-                db, "SELECT coalesce(sum(lastSeq), 0) FROM \(EngineTables.peerState) WHERE peer != ?", [peer]) ?? 0
+            let imported = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.key != peer }.values.reduce(0, +)
             let atBaseline = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'logsAtBaseline'")
                 .flatMap { Int64($0) } ?? 0
             return exported + imported - atBaseline
@@ -161,13 +160,9 @@ extension CloudSync {
                 report.rejected.append("baseline \(file.number) from peer \(file.peer): \(error)")
                 continue
             }
-            let watermarks = try store.dbPool.read { db in
-                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT peer, lastSeq FROM \(EngineTables.peerState)")
-                    .map { ($0[0] as String, $0[1] as Int64) })
-            }
-            // Its own baselines matter to a peer whose store lost what they cover.
-            let ahead = baseline.covers.contains { $0.value > (watermarks[$0.key] ?? 0) }
-            guard ahead else { continue }
+            let watermarks = try store.dbPool.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
+            // Every new baseline is merged once, even one that covers no log this peer lacks: a
+            // peer that moved to a new model version publishes its older data that way.
             let changes = try store.dbPool.write { db -> ImportedChanges in
                 let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
                 var changes = ImportedChanges()
@@ -178,8 +173,7 @@ extension CloudSync {
                     try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes)
                 }
                 for (other, seq) in baseline.covers where seq > (watermarks[other] ?? 0) {
-                    try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
-                                   arguments: [other, seq])
+                    try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
                 }
                 if let newest = baseline.objects.flatMap(\.clocks.values).max() {
                     try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: newest, peer: peer), db)
@@ -196,6 +190,30 @@ extension CloudSync {
             }
         }
         return loaded
+    }
+
+    /// After a store moved to a newer model version, publishes everything it holds into that
+    /// version's folder as a baseline: its data from the older version then reaches the peers
+    /// already on the new one (versions do not read each other's logs).
+    func publishIfUpgraded() throws {
+        let version = String(layout.modelVersion)
+        let published = try store.metadata("publishedVersion")
+        guard published != version else { return }
+        let created = try store.metadata("createdAtVersion") ?? version
+        try store.dbPool.write { db in
+            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('publishedVersion', ?)", [version])
+        }
+        guard created != version else { return }  // born at this version: its logs are all here
+        do {
+            guard try writeBaseline() != nil else { throw CloudError.unreachable(layout.cloud.path) }
+            logger.info("published this store's data to model version \(version)")
+        } catch {
+            // Try again next time.
+            try store.dbPool.write { db in
+                try db.executeCached("DELETE FROM \(EngineTables.metadata) WHERE key = 'publishedVersion'")
+            }
+            throw error
+        }
     }
 
     /// Removes this peer's own logs that a baseline covers, once that baseline is older than

@@ -119,7 +119,7 @@ public final class CloudSync: @unchecked Sendable {
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
         if isCurrentVersion {
             // Its own logs count as applied: they are never imported back.
-            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)", [peer, seq])
+            try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
         }
         logger.debug("exported log \(seq)")
         return true
@@ -138,6 +138,7 @@ public final class CloudSync: @unchecked Sendable {
             try importLogs(of: other, into: &report)
         }
         try applyArrivedBlobs(into: &report)
+        try publishIfUpgraded()
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
         let now = Date().timeIntervalSince1970
@@ -174,16 +175,14 @@ public final class CloudSync: @unchecked Sendable {
                 let changes = try store.dbPool.write { db -> ImportedChanges in
                     // Another importer of this device (the app and a command) may have gone
                     // further meanwhile: skip what it applied, never move the watermark back.
-                    let current = try Int64.fetchCached(
-                        db, "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", [other]) ?? 0
+                    let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
                     let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
                     var changes = ImportedChanges()
                     for log in batch where log.header.seq > current {
                         changes.formUnion(try merger.apply(resolvingBlobs(log.record), from: other))
                     }
                     guard batchEnd > current else { return changes }
-                    try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.peerState) (peer, lastSeq) VALUES (?, ?)",
-                                         [other, batchEnd])
+                    try Watermarks.set(other, batchEnd, folder: layout.watermarkFolder, db)
                     try Outbox.countImport(db)
                     return changes
                 }
@@ -220,7 +219,7 @@ public final class CloudSync: @unchecked Sendable {
     }
 
     func watermark(of other: String, _ db: Database) throws -> Int64 {
-        try Int64.fetchCached(db, "SELECT lastSeq FROM \(EngineTables.peerState) WHERE peer = ?", [other]) ?? 0
+        try Watermarks.get(other, folder: layout.watermarkFolder, db)
     }
 
     // MARK: - Both

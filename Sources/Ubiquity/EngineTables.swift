@@ -52,8 +52,11 @@ enum EngineTables {
             table.primaryKey(["objectID", "property"])
         }
         try db.create(table: peerState, options: .withoutRowID) { table in
-            table.primaryKey("peer", .text)
+            // Per folder of logs (model version and epoch): versions and epochs number apart.
+            table.column("folder", .text).notNull()
+            table.column("peer", .text).notNull()
             table.column("lastSeq", .integer).notNull()
+            table.primaryKey(["folder", "peer"])
         }
     }
 }

@@ -67,7 +67,13 @@ public final class ObjectStore: Sendable {
         self.clock = clock
         self.ids = ids
         self.logger = logger
-        if isNew { logger.info("created store \(path) at model version \(version)") }
+        if isNew {
+            try pool.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('createdAtVersion', ?)",
+                               arguments: [String(version)])
+            }
+            logger.info("created store \(path) at model version \(version)")
+        }
     }
 
     /// The highest model version whose migration the store at `db` has applied.

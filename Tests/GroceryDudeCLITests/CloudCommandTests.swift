@@ -207,4 +207,25 @@ struct CloudCommandTests {
             with: Data(try ok(phone, ["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
         #expect(names.map { $0["name"] as! String } == ["While Unmounted"])
     }
+
+    @Test func modelVersionsDoNotSyncUntilTheOlderPeerUpgrades() throws {
+        let kitchen = device("kitchen")
+        let phone = device("phone")
+        try ok(kitchen, ["--model-version", "1", "cloud", "enable"])
+        try ok(phone, ["cloud", "enable"])
+        try ok(kitchen, ["--model-version", "1", "item", "add", "Old Tea"])
+        try ok(phone, ["item", "add", "New Coffee", "--note", "only version 2 has notes"])
+        func names(_ runner: CommandRunner, _ extra: [String] = []) throws -> [String] {
+            let text = try ok(runner, extra + ["item", "ls", "--json"])
+            return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
+        }
+        #expect(try names(kitchen, ["--model-version", "1"]) == ["Old Tea"], "version 1 sees nothing of version 2")
+        #expect(try names(phone) == ["New Coffee"], "version 2 sees nothing of version 1")
+
+        // The kitchen upgrades (a run of the newer app migrates its store).
+        #expect(try names(kitchen) == ["New Coffee", "Old Tea"])
+        #expect(try names(phone) == ["New Coffee", "Old Tea"])
+        try ok(kitchen, ["item", "edit", "old tea", "--note", "upgraded"])
+        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+    }
 }
