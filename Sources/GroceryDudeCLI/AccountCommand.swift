@@ -16,8 +16,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let (sandbox, logger) = try root.global.openSandbox(command: "account sign-in")
-            _ = try CloudLayout(cloud: root.global.resolvedCloudDirectory(), account: name,
-                                storeName: try root.global.resolvedStoreName(), modelVersion: 1)
+            try CloudLayout.checkAccountName(name)
             var settings = try DeviceSettings.load(from: sandbox)
             settings.account = name
             try settings.save(to: sandbox)

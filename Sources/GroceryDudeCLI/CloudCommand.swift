@@ -94,9 +94,7 @@ struct CloudCommand: ParsableCommand {
 
         func run() throws {
             let device = try root.global.openDevice(command: "cloud sync")
-            guard let sync = device.sync else {
-                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
-            }
+            let sync = try device.requireSync()
             guard !device.isOffline else {
                 throw ValidationErrorMessage(sync.layout.isReachable
                     ? "this device is offline: grocery-dude cloud online"
@@ -136,9 +134,7 @@ struct CloudCommand: ParsableCommand {
 
         func run() throws {
             let device = try root.global.openDevice(command: "cloud baseline")
-            guard let sync = device.sync else {
-                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
-            }
+            let sync = try device.requireSync()
             guard let url = try sync.writeBaseline() else {
                 throw ValidationErrorMessage("the store changed while the baseline was being made; run the command again")
             }
@@ -157,9 +153,7 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let global = root.global
             let device = try global.openDevice(command: "cloud rebuild")
-            guard let sync = device.sync, let account = try DeviceSettings.load(from: device.sandbox).account else {
-                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
-            }
+            let sync = try device.requireSync()
             try sync.exportPending()
             let pending = try sync.pendingExports()
             guard pending == 0 else {
@@ -176,7 +170,7 @@ struct CloudCommand: ParsableCommand {
                     try manager.moveItem(at: URL(fileURLWithPath: url.path + suffix), to: target)
                 }
             }
-            let rebuilt = try global.openCloudStore(sandbox: device.sandbox, account: account,
+            let rebuilt = try global.openCloudStore(sandbox: device.sandbox, account: sync.layout.account,
                                                    peer: device.store.objects.peer, logger: device.logger)
             let report = rebuilt.importPending()
             device.logger.info("rebuilt the cloud store from the cloud folder")

@@ -152,6 +152,12 @@ struct OpenDevice: Sendable {
     let sync: CloudSync?
     let logger: Logger
 
+    /// The device's link to the cloud, for the commands that need one.
+    func requireSync() throws -> CloudSync {
+        guard let sync else { throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable") }
+        return sync
+    }
+
     /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
     /// is missing, unreadable or unmounted. Read fresh each time: another terminal may change it.
     var isOffline: Bool {

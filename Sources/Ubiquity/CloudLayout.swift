@@ -24,9 +24,7 @@ public struct CloudLayout: Sendable {
         guard !storeName.isEmpty, !storeName.contains("."), !storeName.contains("/") else {
             throw CloudError.invalidStoreName(storeName)
         }
-        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/") else {
-            throw CloudError.invalidAccountName(account)
-        }
+        try Self.checkAccountName(account)
         self.cloud = cloud
         self.account = account
         self.storeName = storeName
@@ -49,6 +47,13 @@ public struct CloudLayout: Sendable {
     func makeFolder(_ url: URL) throws {
         guard isReachable else { throw CloudError.unreachable(cloud.path) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// An account is a folder of the cloud folder: a non-empty name, no slash, no leading period.
+    public static func checkAccountName(_ account: String) throws {
+        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/") else {
+            throw CloudError.invalidAccountName(account)
+        }
     }
 
     public var storeFolder: URL {
