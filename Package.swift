@@ -51,6 +51,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// Which store a device runs on, and every transition between stores: fallback and
+        /// one-time setup, accounts, start over, disable, with their notifications.
+        .target(
+            name: "StoreLifecycle",
+            dependencies: [
+                "GroceryModel",
+                "Ubiquity",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         /// Screens' state, plain Swift, no terminal.
         .target(
             name: "ViewModels",
@@ -66,6 +76,7 @@ let package = Package(
             name: "GroceryDudeCLI",
             dependencies: [
                 "GroceryModel",
+                "StoreLifecycle",
                 "ViewModels",
                 "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -92,6 +103,7 @@ let package = Package(
         ),
         .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TestSupport"]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
+        .testTarget(name: "StoreLifecycleTests", dependencies: ["StoreLifecycle", "TestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import StoreLifecycle
 import Ubiquity
 
 /// `grocery-dude account …`: which account (cloud container) the device is signed in to.
@@ -19,7 +20,9 @@ struct AccountCommand: ParsableCommand {
             try CloudLayout.checkAccountName(name)
             var settings = try DeviceSettings.load(from: sandbox)
             settings.account = name
-            try settings.save(to: sandbox)
+            // A running app notices, and moves to the account's store.
+            try StoreCoordinator.saveSettings(
+                settings, root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "account sign-in"))
             logger.info("signed in to account \(name)")
             print("Signed in to account \(name.debugDescription)\(settings.cloudEnabled ? "" : " (cloud sync is off: grocery-dude cloud enable)")")
         }
@@ -38,7 +41,8 @@ struct AccountCommand: ParsableCommand {
                 return
             }
             settings.account = nil
-            try settings.save(to: sandbox)
+            try StoreCoordinator.saveSettings(
+                settings, root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "account sign-out"))
             logger.info("signed out of account \(account)")
             print("Signed out of account \(account.debugDescription); this device uses its local store.")
         }

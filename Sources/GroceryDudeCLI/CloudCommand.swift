@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import StoreLifecycle
 import Ubiquity
 
 /// `grocery-dude cloud …`: the "Enable cloud sync" setting and syncing by hand.
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, Offline.self, Online.self])
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, StartOver.self, Offline.self, Online.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -22,18 +23,18 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let global = root.global
             let (sandbox, logger) = try global.openSandbox(command: "cloud enable")
-            var settings = try DeviceSettings.load(from: sandbox)
-            guard let account = settings.account else {
+            let configuration = try global.storeConfiguration(sandbox: sandbox, logger: logger, command: "cloud enable")
+            let before = try DeviceSettings.load(from: sandbox)
+            guard let account = before.account else {
                 throw ValidationErrorMessage("this device is signed out; sign in first: grocery-dude account sign-in NAME")
             }
-            if settings.cloudEnabled {
+            if before.cloudEnabled {
                 print("Cloud sync is already enabled (account \(account.debugDescription)).")
                 return
             }
-            let localURL = sandbox.localStoreURL(storeName: try global.resolvedStoreName())
             var local: GroceryStore?
-            if FileManager.default.fileExists(atPath: localURL.path) {
-                let store = try GroceryStore(path: localURL.path, modelVersion: global.resolvedModelVersion(),
+            if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
+                let store = try GroceryStore(path: configuration.localStoreURL.path, modelVersion: configuration.modelVersion,
                                              defaultData: false, logger: logger)
                 if try store.hasData() { local = store }
             }
@@ -44,42 +45,48 @@ struct CloudCommand: ParsableCommand {
             }
             // The default cloud folder is ours to make; one named with --cloud must exist (a
             // missing mount point means offline, and must not be filled in its absence).
-            let cloud = global.resolvedCloudDirectory()
             if global.cloud == nil, ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil {
-                try? FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(at: configuration.cloud, withIntermediateDirectories: true)
             }
-            let device = try global.openCloudStore(sandbox: sandbox, account: account,
-                                                   peer: try sandbox.peerID().description, logger: logger)
-            device.importPending()
+            var after = before
+            after.cloudEnabled = true
+            try StoreCoordinator.saveSettings(after, configuration)
+            // Returns at once on the fallback store, unless merging: matching the local data
+            // against the cloud's needs the cloud store set up (when online).
+            let device = try global.openDevice(command: "cloud enable", prepare: merge)
             if let local, merge {
-                // Until seeding arrives (issue 5), merging is an import matched by names.
-                let summary = try device.store.importArchive(try local.exportArchive(), source: "local store")
-                logger.info("merged the local store into the cloud store: \(summary.description)")
-                print("Merged local data into the cloud: \(summary.description)")
+                do {
+                    // Until seeding arrives (issue 5), merging is an import matched by names.
+                    let summary = try device.store.importArchive(try local.exportArchive(), source: "local store")
+                    logger.info("merged the local store into the \(device.coordinator.current.description): \(summary.description)")
+                    print("Merged local data into the cloud: \(summary.description)")
+                } catch {
+                    try StoreCoordinator.saveSettings(before, configuration)
+                    throw error
+                }
             }
-            settings.cloudEnabled = true
-            try settings.save(to: sandbox)
-            logger.info("cloud sync enabled for account \(account); Using local storage: 0")
+            let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
+            print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal
+                ? " (the cloud store is set up in the background; until then changes are kept in a fallback store)" : ""))
         }
     }
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn cloud sync off: the device goes back to its local store; the cloud store is kept.")
+            abstract: "Turn cloud sync off: all the data moves into a plain local store with no cloud metadata.",
+            discussion: "A local store that held data before is kept aside; the account's cloud store stays on the device.")
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
-            let (sandbox, logger) = try root.global.openSandbox(command: "cloud disable")
-            var settings = try DeviceSettings.load(from: sandbox)
-            guard settings.cloudEnabled else {
+            let device = try root.global.openDevice(command: "cloud disable", prepare: false)
+            guard device.coordinator.current.role != .local else {
                 print("Cloud sync is already disabled.")
                 return
             }
-            settings.cloudEnabled = false
-            try settings.save(to: sandbox)
-            logger.info("cloud sync disabled")
-            print("Cloud sync disabled; this device uses its local store. The cloud store is kept on the device.")
+            let result = try device.coordinator.disable()
+            print("Cloud sync disabled: \(result.items) item\(result.items == 1 ? "" : "s") now in this device's local store.")
+            if let kept = result.keptLocalStore { print("The local store that was there before is kept at \(kept.path).") }
         }
     }
 
@@ -151,30 +158,46 @@ struct CloudCommand: ParsableCommand {
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
-            let global = root.global
-            let device = try global.openDevice(command: "cloud rebuild")
-            let sync = try device.requireSync()
-            try sync.exportPending()
-            let pending = try sync.pendingExports()
-            guard pending == 0 else {
-                throw ValidationErrorMessage("\(pending) change(s) could not be exported to the cloud folder; rebuilding now would lose them")
+            let device = try root.global.openDevice(command: "cloud rebuild", prepare: false)
+            let kept = try device.coordinator.rebuild()
+            print("Rebuilt from the cloud: \(try device.store.items().count) items. The old store is kept at \(kept?.path ?? "?").")
+        }
+    }
+
+    struct StartOver: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "start-over",
+            abstract: "Delete this store's cloud content for every device, and continue on an empty store.",
+            discussion: """
+                Every other device moves its store aside when it sees this (its data is kept on it). \
+                This device's data is kept aside too. Without --yes, asks for a typed confirmation.
+                """)
+        @ParentCommand var root: GroceryDudeCommand
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run() throws {
+            let device = try root.global.openDevice(command: "cloud start-over", prepare: false)
+            guard let account = device.coordinator.current.account else {
+                throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
             }
-            let url = URL(fileURLWithPath: device.store.objects.path)
-            try device.store.objects.close()
-            let aside = url.deletingLastPathComponent().appendingPathComponent("store-before-rebuild.sqlite")
-            let manager = FileManager.default
-            for suffix in ["", "-wal", "-shm"] {
-                let target = URL(fileURLWithPath: aside.path + suffix)
-                try? manager.removeItem(at: target)
-                if manager.fileExists(atPath: url.path + suffix) {
-                    try manager.moveItem(at: URL(fileURLWithPath: url.path + suffix), to: target)
-                }
+            if !yes { try confirm(account: account, storeName: device.coordinator.configuration.storeName) }
+            let result = try device.coordinator.startOver { done, total in
+                FileHandle.standardError.write(Data("Deleting the cloud content: \(done)/\(total) files\n".utf8))
             }
-            let rebuilt = try global.openCloudStore(sandbox: device.sandbox, account: sync.layout.account,
-                                                   peer: device.store.objects.peer, logger: device.logger)
-            let report = rebuilt.importPending()
-            device.logger.info("rebuilt the cloud store from the cloud folder")
-            print("Rebuilt from the cloud: \(try rebuilt.store.items().count) items\(report.map { ", \($0.appliedLogs) logs and \($0.loadedBaselines) baselines read" } ?? "").")
+            print("Started over: epoch \(result.epoch); \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted from the cloud folder.")
+            if let kept = result.keptStore { print("This device's previous data is kept at \(kept.path).") }
+        }
+
+        private func confirm(account: String, storeName: String) throws {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw ValidationErrorMessage("start-over deletes the cloud content of every device; pass --yes to do it from a script")
+            }
+            print("This deletes \(storeName) in account \(account.debugDescription) from the cloud folder, for every device.")
+            print("Each device keeps its data aside, but it will no longer sync. Type \"start over\" to go on: ", terminator: "")
+            fflush(nil)
+            guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "start over" else {
+                throw ValidationErrorMessage("not confirmed; nothing was deleted")
+            }
         }
     }
 
@@ -227,7 +250,8 @@ struct CloudCommand: ParsableCommand {
             let global = root.global
             let (sandbox, _) = try global.openSandbox(command: "cloud status")
             let settings = try DeviceSettings.load(from: sandbox)
-            let device = try global.openDevice(command: "cloud status")
+            let device = try global.openDevice(command: "cloud status", prepare: false)
+            let current = device.coordinator.current
             let sync = device.sync
             let lastSync = try device.store.objects.metadata("lastSync").flatMap(Double.init)
                 .map { Timestamp.string(Date(timeIntervalSince1970: $0)) }
@@ -238,33 +262,54 @@ struct CloudCommand: ParsableCommand {
                 ("peerID", .string(device.store.objects.peer), device.store.objects.peer),
                 ("storeName", .string(try global.resolvedStoreName()), try global.resolvedStoreName()),
                 ("modelVersion", .integer(device.store.modelVersion), "\(device.store.modelVersion)"),
-                ("usingLocalStorage", .integer(sync == nil ? 1 : 0), sync == nil ? "1" : "0"),
+                ("store", .string(current.role.rawValue), current.description.description),
+                ("usingLocalStorage", .integer(current.usingLocalStorage ? 1 : 0), current.usingLocalStorage ? "1" : "0"),
             ]
-            if let sync {
-                let reachable = sync.layout.isReachable
-                fields += [("offline", .bool(device.isOffline),
-                            device.isOffline ? (reachable ? "yes (cloud offline)" : "yes (the cloud folder is not reachable)") : "no")]
-                let exports = try sync.pendingExports()
-                let imports = try sync.pendingImports()
+            if let account = current.account {
+                let configuration = device.coordinator.configuration
+                let layout = try sync?.layout ?? configuration.layout(account: account)
+                let offline = configuration.isOffline
+                fields += [("offline", .bool(offline),
+                            offline ? (layout.isReachable ? "yes (cloud offline)" : "yes (the cloud folder is not reachable)") : "no")]
+                // On the fallback store, its saves wait to move into the cloud store, and every
+                // log in the cloud folder waits for the one-time setup.
+                let exports = try sync?.pendingExports() ?? device.store.objects.outbox().count
+                let imports = try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount()
                 fields += [
-                    ("cloudFolder", .string(sync.layout.cloud.path), sync.layout.cloud.path),
-                    ("epoch", .integer(sync.layout.epoch), "\(sync.layout.epoch)"),
+                    ("cloudFolder", .string(layout.cloud.path), layout.cloud.path),
+                    ("epoch", .integer(layout.epoch), "\(layout.epoch)"),
                     ("pendingExport", .integer(exports), "\(exports) log\(exports == 1 ? "" : "s")"),
                     ("pendingImport", .integer(imports), "\(imports) log\(imports == 1 ? "" : "s")"),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
                 ]
             }
+            let transitions = device.coordinator.transitions
             if json {
                 var writer = JSONObjectWriter()
                 for (key, value, _) in fields { writer.add(key, value) }
+                writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
             } else {
                 let labels = ["enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device", "peerID": "Peer ID",
                               "storeName": "Store name", "modelVersion": "Model version",
-                              "usingLocalStorage": "Using local storage", "cloudFolder": "Cloud folder", "epoch": "Epoch",
+                              "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
                               "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]
                 for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+                print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
+                for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
+        }
+
+        /// Most recent first, one object per line.
+        static func json(_ transitions: [TransitionJournal.Entry]) -> String {
+            guard !transitions.isEmpty else { return "[]" }
+            let objects = transitions.map { entry in
+                "{\"at\": \(JSONText.quoted(entry.at)), \"transition\": \(JSONText.quoted(entry.transition)), "
+                    + "\"removed\": [\(entry.removed.map(JSONText.quoted).joined(separator: ", "))], "
+                    + "\"added\": [\(entry.added.map(JSONText.quoted).joined(separator: ", "))], "
+                    + "\"detail\": \(JSONText.quoted(entry.detail)), \"by\": \(JSONText.quoted(entry.by))}"
+            }
+            return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import Logging
+import StoreLifecycle
 import Ubiquity
 
 /// The options every command takes, before the subcommand: which device, where its data is.
@@ -106,90 +107,71 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return (sandbox, logger)
     }
 
-    /// Opens the device's store: its cloud store when cloud sync is enabled (importing what other
-    /// peers wrote first, and exporting every save as it is made), else its local store.
-    func openDevice(command: String) throws -> OpenDevice {
-        let (sandbox, logger) = try openSandbox(command: command)
-        let settings = try DeviceSettings.load(from: sandbox)
-        let peer = try sandbox.peerID().description
-        if settings.cloudEnabled, let account = settings.account {
-            let device = try openCloudStore(sandbox: sandbox, account: account, peer: peer, logger: logger)
-            device.exportPending()  // saves an earlier export could not write
-            device.importPending()
-            return device
-        }
-        let store = try GroceryStore(
-            path: sandbox.localStoreURL(storeName: resolvedStoreName()).path,
-            modelVersion: resolvedModelVersion(), defaultData: !noDefaultData, peer: peer, logger: logger)
-        return OpenDevice(sandbox: sandbox, store: store, sync: nil, logger: logger)
+    /// Where the device's stores are, for the store layer.
+    func storeConfiguration(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
+        StoreConfiguration(sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
+                           modelVersion: try resolvedModelVersion(), defaultData: !noDefaultData,
+                           peer: try sandbox.peerID().description, process: command, logger: logger)
     }
 
-    /// The device's store for an account's cloud content, linked to the cloud folder.
-    func openCloudStore(sandbox: DeviceSandbox, account: String, peer: String, logger: Logger) throws -> OpenDevice {
-        let url = sandbox.cloudStoreURL(account: account, storeName: try resolvedStoreName())
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw SandboxError.unwritable(path: url.deletingLastPathComponent().path, reason: (error as NSError).localizedDescription)
-        }
-        let store = try GroceryStore(path: url.path, modelVersion: resolvedModelVersion(), defaultData: false, peer: peer, logger: logger)
-        let layout = try CloudLayout(cloud: resolvedCloudDirectory(), account: account,
-                                     storeName: try resolvedStoreName(), modelVersion: store.modelVersion)
-        let sync = CloudSync(store: store.objects, layout: layout, device: sandbox.device, logger: logger)
-        let device = OpenDevice(sandbox: sandbox, store: store, sync: sync, logger: logger)
-        if try !layout.isReachable || DeviceSettings.load(from: sandbox).offline {
-            logger.info("offline: \(layout.isReachable ? "cloud offline is set" : "the cloud folder \(layout.cloud.path) is not reachable")")
-        }
-        store.objects.observeSaves { _ in device.exportPending() }
-        return device
+    /// Opens the store the device's settings ask for: its local store, or its cloud store
+    /// (the fallback store until that is set up). With `prepare`, the device is brought up to
+    /// date first: the one-time setup finished when online, a start over noticed, what other
+    /// peers wrote imported and what waited exported.
+    func openDevice(command: String, prepare: Bool = true) throws -> OpenDevice {
+        let (sandbox, logger) = try openSandbox(command: command)
+        let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
+        let coordinator = try StoreCoordinator(
+            configuration: storeConfiguration(sandbox: sandbox, logger: logger, command: command), claimDevice: claim.take)
+        if prepare { try coordinator.prepareForCommand() }
+        return OpenDevice(coordinator: coordinator, claim: claim)
     }
 }
 
-/// A device ready to use: its sandbox, its store, its link to the cloud, its logger.
-struct OpenDevice: Sendable {
-    let sandbox: DeviceSandbox
-    let store: GroceryStore
-    let sync: CloudSync?
-    let logger: Logger
+/// The device lock, taken by a command only when it needs the device to itself (the fallback
+/// store, moving a store), and held until the command ends. The running app holds it for as
+/// long as it runs.
+final class DeviceClaim: @unchecked Sendable {
+    private let sandbox: DeviceSandbox
+    private let command: String
+    private var lock: DeviceLock?
+
+    init(sandbox: DeviceSandbox, command: String) {
+        self.sandbox = sandbox
+        self.command = command
+    }
+
+    /// Whether this process holds the device now, taking it if free.
+    func take() -> Bool {
+        if lock == nil { lock = try? DeviceLock(sandbox: sandbox, command: command) }
+        return lock != nil
+    }
+}
+
+/// A device ready for a command: the store it runs on, through its coordinator.
+struct OpenDevice {
+    let coordinator: StoreCoordinator
+    let claim: DeviceClaim
+
+    var sandbox: DeviceSandbox { coordinator.configuration.sandbox }
+    var store: GroceryStore { coordinator.current.store }
+    var sync: CloudSync? { coordinator.current.sync }
+    var logger: Logger { coordinator.configuration.logger }
+    var isOffline: Bool { coordinator.current.isOffline }
 
     /// The device's link to the cloud, for the commands that need one.
     func requireSync() throws -> CloudSync {
-        guard let sync else { throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable") }
+        guard let sync else {
+            if coordinator.current.role == .fallback {
+                throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")
+            }
+            throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
+        }
         return sync
     }
 
-    /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
-    /// is missing, unreadable or unmounted. Read fresh each time: another terminal may change it.
-    var isOffline: Bool {
-        guard let sync else { return true }
-        return !sync.layout.isReachable || ((try? DeviceSettings.load(from: sandbox))?.offline ?? false)
-    }
+    func exportPending() { coordinator.current.exportPending() }
 
-    /// Exports pending saves. A failure is a warning: the saves wait in the outbox for the next
-    /// export, nothing is lost. Offline, they simply wait.
-    func exportPending() {
-        guard let sync, !isOffline else { return }
-        do {
-            try sync.exportPending()
-        } catch {
-            let reason = ErrorText.reason(error)
-            logger.warning("export failed: \(reason)")
-            FileHandle.standardError.write(Data(
-                "warning: cannot write to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept and will be exported later\n".utf8))
-        }
-    }
-
-    /// Imports what other peers wrote. Problems are logged and reported, never fatal.
     @discardableResult
-    func importPending() -> ImportReport? {
-        guard let sync, !isOffline else { return nil }
-        do {
-            let report = try sync.importPending()
-            for line in report.waiting + report.rejected { logger.warning("\(line)") }
-            return report
-        } catch {
-            logger.warning("import failed: \(ErrorText.reason(error))")
-            return nil
-        }
-    }
+    func importPending() -> ImportReport? { coordinator.current.importPending() }
 }

@@ -9,6 +9,8 @@ struct JSONWriter {
         case number(Double)
         case integer(Int)
         case bool(Bool)
+        /// JSON text written as it is.
+        case raw(String)
     }
 
     private var output = "["
@@ -35,6 +37,7 @@ struct JSONWriter {
         case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
         case .integer(let integer): String(integer)
         case .bool(let bool): bool ? "true" : "false"
+        case .raw(let text): text
         }
     }
 

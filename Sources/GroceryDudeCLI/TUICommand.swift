@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreLifecycle
 import TerminalUI
 import Ubiquity
 import ViewModels
@@ -14,26 +15,41 @@ struct TUICommand: ParsableCommand {
             throw ValidationErrorMessage("the full-screen app needs a terminal; use the item, unit, home and shop commands in scripts")
         }
         // The lock first: a second app on the device must not touch the store or the cloud.
-        let (sandbox, _) = try root.global.openSandbox(command: "tui")
+        let (sandbox, logger) = try root.global.openSandbox(command: "tui")
         let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
-        let device = try root.global.openDevice(command: "tui")
-        let model = ItemListViewModel(store: device.store, device: device.sandbox.device)
+        let coordinator = try StoreCoordinator(
+            configuration: root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui"),
+            claimDevice: { true })
+        let current = coordinator.current
+        logger.info("app on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
+        let model = ItemListViewModel(store: current.store, device: sandbox.device)
+        if current.role == .fallback { model.show("Setting up the cloud store… (Using local storage: 1)") }
         let mailbox = Mailbox<SyncEvent>()
-        var live: LiveSync?
-        if let sync = device.sync {
-            live = LiveSync(sync: sync, logger: device.logger)
-            try live?.start(
-                isOnline: { !device.isOffline },
-                onImport: { report in
-                    mailbox.post(.imported(count: report.changes.count, devices: Array(report.devices)))
-                },
-                onProblem: { problem in
-                    device.logger.warning("\(problem)")
-                    mailbox.post(.problem(problem))
-                })
+        // The UI thread runs every transition (in `poll`), so the view model hears of it there.
+        coordinator.observe { [unowned coordinator] notification in
+            switch notification {
+            case .storesWillChange(let change): model.storeWillChange("\(change.summary)…")
+            case .storesDidChange(let change): model.storeDidChange(to: coordinator.current.store, message: change.summary)
+            case .didImportContentChanges: break  // posted to the mailbox by onImport
+            }
         }
-        defer { live?.stop() }
-        try TerminalApp.run(model: model, logger: device.logger, mailbox: mailbox)
+        coordinator.startBackgroundSync(
+            wake: { mailbox.wake.wake() },
+            onImport: { report in mailbox.post(.imported(count: report.changes.count, devices: Array(report.devices))) },
+            onProblem: { problem in
+                logger.warning("\(problem)")
+                mailbox.post(.problem(problem))
+            })
+        defer { coordinator.stopBackgroundSync() }
+        try TerminalApp.run(model: model, logger: logger, mailbox: mailbox) {
+            do {
+                return try coordinator.poll()
+            } catch {
+                logger.error("store transition failed: \(ErrorText.reason(error))")
+                model.show("Store change failed: \(ErrorText.reason(error))")
+                return true
+            }
+        }
     }
 }

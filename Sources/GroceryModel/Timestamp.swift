@@ -34,6 +34,12 @@ public enum Timestamp {
             + ":" + padded(Int(parts.tm_sec), 2) + "." + padded(fraction, 3) + "Z"
     }
 
+    /// For file names: `20261121T173954Z`, the UTC time without separators.
+    public static func fileStamp(_ date: Date) -> String {
+        let text = string(date)
+        return String(text.prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; `nil` when it is not such a date.
     public static func parse(_ text: String) -> Date? {
         let characters = Array(text.utf8)

@@ -7,7 +7,12 @@ import ViewModels
 /// mailbox when an import changed the store; every 250 ms without input the app also looks for
 /// changes made by other processes of the same device.
 public enum TerminalApp {
-    public static func run(model: ItemListViewModel, logger: Logger, mailbox: Mailbox<SyncEvent>? = nil) throws {
+    ///
+    /// - Parameter onIdle: called on the UI thread after each wait (every 250 ms at most, and
+    ///   whenever the mailbox is woken): where the app performs store transitions that are due.
+    ///   Returns whether the screen needs drawing again.
+    public static func run(model: ItemListViewModel, logger: Logger, mailbox: Mailbox<SyncEvent>? = nil,
+                           onIdle: () -> Bool = { false }) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
@@ -30,6 +35,7 @@ public enum TerminalApp {
                     model.show(event.message)
                     needsDraw = true
                 }
+                if onIdle() { needsDraw = true }
                 if typed { next = terminal.readKey() }
             }
             guard let key = next else {

@@ -35,7 +35,10 @@ public struct CloudLayout: Sendable {
     /// Whether the cloud folder is there and usable: a missing, unreadable or unmounted folder
     /// counts as offline. Its root is never created here — an unmounted mount point must not
     /// fill up with logs that belong on the share.
-    public var isReachable: Bool {
+    public var isReachable: Bool { Self.isReachable(cloud) }
+
+    /// Whether `cloud` is an existing folder this process may read and write.
+    public static func isReachable(_ cloud: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory) && isDirectory.boolValue
             && access(cloud.path, R_OK | W_OK | X_OK) == 0
@@ -94,6 +97,11 @@ public struct CloudLayout: Sendable {
         return names.filter { !$0.hasPrefix(".") && !$0.hasPrefix("~") && !$0.contains(".sync-conflict-") }.sorted()
     }
 
+    /// How many logs of all peers are present now.
+    public func presentLogCount() -> Int {
+        peers().reduce(0) { $0 + sequenceNumbers(of: $1).count }
+    }
+
     /// The sequence numbers of a peer's logs present now, ascending.
     func sequenceNumbers(of peer: String) -> [Int64] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: peerFolder(peer).path)) ?? []
@@ -106,6 +114,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case invalidStoreName(String)
     case invalidAccountName(String)
     case unreachable(String)
+    /// A peer started over: the store's epoch is no longer the cloud's.
+    case contentRemoved(epoch: Int, current: Int)
 
     public var description: String {
         switch self {
@@ -115,6 +125,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes or a leading period"
         case .unreachable(let path):
             "the cloud folder \(path) is missing or cannot be written (offline)"
+        case .contentRemoved(let epoch, let current):
+            "a peer started over: the cloud's content is now epoch \(current), this store holds epoch \(epoch)"
         }
     }
 

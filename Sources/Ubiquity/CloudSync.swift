@@ -69,6 +69,10 @@ public final class CloudSync: @unchecked Sendable {
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
+        // Never into an epoch a peer has left: that content is deleted, and nobody reads it.
+        if try pendingExports() > 0, layout.isSuperseded {
+            throw CloudError.contentRemoved(epoch: layout.epoch, current: layout.currentEpoch())
+        }
         // A store that has never exported may be a new store of a peer that has (a store
         // rebuilt or lost): learn this peer's own logs and baselines first, so that numbering
         // continues after them and what they hold comes back.

@@ -142,6 +142,13 @@ public final class ObjectStore: Sendable {
         try dbPool.read { db in try Outbox.changeToken(db) }
     }
 
+    /// Sets a local, never-synced fact about the store, outside any save.
+    public func setMetadata(_ key: String, _ value: String) throws {
+        try dbPool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
     /// A local, never-synced fact about the store.
     public func metadata(_ key: String) throws -> String? {
         try dbPool.read { db in

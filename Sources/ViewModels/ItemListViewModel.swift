@@ -13,8 +13,10 @@ public final class ItemListViewModel {
     /// A one-line message for the status line (the last action, or an error).
     public private(set) var message: String?
 
-    private let store: GroceryStore
+    private var store: GroceryStore
     private var changeToken: Int64 = -1
+    /// Between a store's will-change and did-change notices: input is off, nothing is read.
+    public private(set) var isStoreChanging = false
 
     public init(store: GroceryStore, device: String) {
         self.store = store
@@ -37,6 +39,7 @@ public final class ItemListViewModel {
     /// Refetches when the store changed since the last fetch. Returns whether it did.
     @discardableResult
     public func refreshIfChanged() -> Bool {
+        guard !isStoreChanging else { return false }
         do {
             let token = try store.objects.changeToken()
             guard token != changeToken else { return false }
@@ -50,6 +53,26 @@ public final class ItemListViewModel {
             message = "Cannot read the store: \(error)"
             return false
         }
+    }
+
+    // MARK: - Store transitions
+
+    /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
+    /// so it has nothing left to save.
+    public func storeWillChange(_ message: String) {
+        isStoreChanging = true
+        self.message = message
+    }
+
+    /// `storesDidChange`: forget everything fetched from the old store, fetch from the new one.
+    public func storeDidChange(to store: GroceryStore, message: String) {
+        self.store = store
+        sections = []
+        selection = 0
+        changeToken = -1
+        isStoreChanging = false
+        refreshIfChanged()
+        self.message = message
     }
 
     /// Shows a line on the status bar ("3 changes from kitchen").
@@ -71,7 +94,7 @@ public final class ItemListViewModel {
 
     /// Puts the selected item on the shopping list, or takes it off.
     public func toggleSelected() {
-        guard let row = selectedRow else { return }
+        guard !isStoreChanging, let row = selectedRow else { return }
         do {
             let updated = try store.setListed(row.id.description, !row.item.listed)
             message = updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"

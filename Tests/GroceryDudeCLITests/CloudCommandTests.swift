@@ -86,8 +86,12 @@ struct CloudCommandTests {
 
         try ok(kitchen, ["cloud", "enable", "--no-merge"])
         #expect(try items(kitchen).isEmpty, "the cloud store starts empty; the local data stays aside")
-        try ok(kitchen, ["cloud", "disable"])
-        #expect(try items(kitchen).count >= 100, "the local store is still there")
+        try ok(kitchen, ["item", "add", "Cloud Thing"])
+        let disabled = try ok(kitchen, ["cloud", "disable"])
+        #expect(disabled.contains("The local store that was there before is kept at"), "\(disabled)")
+        #expect(try items(kitchen).map { $0["name"] as! String } == ["Cloud Thing"], "the cloud's data, now local")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/kitchen/local/kept")
+        #expect(kept.contains { $0.hasPrefix("before-disable-") && $0.hasSuffix(".sqlite") }, "\(kept)")
 
         let phone = device("phone")
         try ok(phone, ["item", "add", "Phone Only Thing"])
@@ -166,8 +170,8 @@ struct CloudCommandTests {
         #expect(try ok(kitchen, ["export"]) == before)
         try ok(kitchen, ["item", "add", "Tea"])
         #expect(try items(phone).map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
-        #expect(FileManager.default.fileExists(
-            atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/store-before-rebuild.sqlite"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/kept")
+        #expect(kept.contains { $0.hasPrefix("before-rebuild-") && $0.hasSuffix(".sqlite") }, "\(kept)")
     }
 
     @Test func offlineChangesWaitAndReachTheOtherDeviceOnceOnline() throws {

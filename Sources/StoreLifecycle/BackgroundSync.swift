@@ -1,0 +1,86 @@
+import Foundation
+import Ubiquity
+
+/// What runs beside the app for the store it is on: live sync for a cloud store, the one-time
+/// setup for a fallback store (retried every few seconds while offline), nothing for a local
+/// store.
+final class BackgroundSync: @unchecked Sendable {
+    private let wake: @Sendable () -> Void
+    private let onImport: @Sendable (ImportReport) -> Void
+    private let onProblem: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var live: LiveSync?
+    /// Bumped by every start and stop: a setup thread of an earlier store reports nothing.
+    private var generation = 0
+    private var setupFinished = false
+
+    /// How long the setup waits before trying again (offline, or after an error).
+    static let setupRetryInterval: TimeInterval = 2
+
+    init(wake: @escaping @Sendable () -> Void, onImport: @escaping @Sendable (ImportReport) -> Void,
+         onProblem: @escaping @Sendable (String) -> Void) {
+        self.wake = wake
+        self.onImport = onImport
+        self.onProblem = onProblem
+    }
+
+    /// Whether the fallback store's setup thread finished the cloud store's setup.
+    var isSetupFinished: Bool { lock.withLock { setupFinished } }
+
+    func start(for store: DeviceStore, configuration: StoreConfiguration) {
+        let generation = lock.withLock {
+            self.generation += 1
+            setupFinished = false
+            return self.generation
+        }
+        switch store.role {
+        case .local:
+            break
+        case .cloud:
+            guard let sync = store.sync else { return }
+            let live = LiveSync(sync: sync, logger: configuration.logger)
+            do {
+                try live.start(isOnline: { !store.isOffline }, onImport: onImport, onProblem: onProblem)
+                lock.withLock { self.live = live }
+            } catch {
+                onProblem("cannot watch the cloud folder: \(ErrorText.reason(error))")
+            }
+        case .fallback:
+            guard let account = store.account else { return }
+            let thread = Thread { [self] in runSetup(configuration, account: account, generation: generation) }
+            thread.name = "cloud setup"
+            thread.start()
+        }
+    }
+
+    private func runSetup(_ configuration: StoreConfiguration, account: String, generation: Int) {
+        var lastProblem: String?
+        while lock.withLock({ self.generation == generation }) {
+            do {
+                if try CloudSetup.run(configuration, account: account) {
+                    let current = lock.withLock {
+                        if self.generation == generation { setupFinished = true }
+                        return self.generation == generation
+                    }
+                    if current { wake() }
+                    return
+                }
+            } catch {
+                let problem = "cloud setup failed: \(ErrorText.reason(error)); trying again"
+                if problem != lastProblem { onProblem(problem) }
+                lastProblem = problem
+            }
+            Thread.sleep(forTimeInterval: Self.setupRetryInterval)
+        }
+    }
+
+    func stop() {
+        let live = lock.withLock {
+            generation += 1
+            setupFinished = false
+            defer { self.live = nil }
+            return self.live
+        }
+        live?.stop()
+    }
+}

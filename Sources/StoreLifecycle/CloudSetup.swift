@@ -1,0 +1,65 @@
+import Foundation
+import GroceryModel
+import Ubiquity
+
+/// The one-time setup of an account's cloud store on a device: everything the cloud folder's
+/// baselines and logs hold, at the cloud's current epoch. Until it is done the device runs on a
+/// fallback store ("Using local storage: 1").
+public enum CloudSetup {
+    /// Store metadata: when the setup finished (the seeds' `initialImportCompleted`).
+    static let completedKey = "initialImportCompleted"
+    /// Store metadata: the epoch of the cloud's content the store holds.
+    static let epochKey = "epoch"
+
+    static func isComplete(_ store: GroceryStore) throws -> Bool {
+        try store.objects.metadata(completedKey) != nil
+    }
+
+    /// Whether the account's cloud store on this device is set up; does not create it.
+    public static func isComplete(_ configuration: StoreConfiguration, account: String) -> Bool {
+        let url = configuration.cloudStoreURL(account: account)
+        guard StoreFiles.exists(url),
+              let store = try? GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
+                                           peer: configuration.peer)
+        else { return false }
+        defer { try? store.objects.close() }
+        return (try? isComplete(store)) ?? false
+    }
+
+    /// Sets up the account's cloud store, or finishes a setup a crash or a lost connection
+    /// interrupted: imports what is in the cloud folder now, then marks the store set up. Safe
+    /// on any thread, in several processes at once, and any number of times (imports are
+    /// exactly-once). A store begun at an epoch a peer has since removed is set aside first.
+    ///
+    /// - Returns: whether the store is set up; `false` when the device is offline.
+    @discardableResult
+    public static func run(_ configuration: StoreConfiguration, account: String) throws -> Bool {
+        guard !configuration.isOffline else { return false }
+        let url = configuration.cloudStoreURL(account: account)
+        try DeviceStore.makeParent(of: url)
+        var store = try open(configuration, url: url)
+        defer { try? store.objects.close() }
+        if try isComplete(store) { return true }
+
+        let current = try configuration.layout(account: account).currentEpoch()
+        if let epoch = try store.objects.metadata(epochKey).flatMap(Int.init), epoch < current {
+            try store.objects.close()
+            let kept = try StoreFiles.setAside(url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
+            configuration.logger.notice("a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)")
+            store = try open(configuration, url: url)
+        }
+        try store.objects.setMetadata(epochKey, String(current))
+        let layout = try configuration.layout(account: account, epoch: current)
+        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
+        let report = try sync.importPending()
+        try store.objects.setMetadata(completedKey, Timestamp.string(Date()))
+        configuration.logger.info(
+            "one-time setup of the cloud store of account \(account) done: \(report.loadedBaselines) baseline(s), \(report.appliedLogs) log(s)")
+        return true
+    }
+
+    private static func open(_ configuration: StoreConfiguration, url: URL) throws -> GroceryStore {
+        try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
+                         peer: configuration.peer, logger: configuration.logger)
+    }
+}

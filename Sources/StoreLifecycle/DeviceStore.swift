@@ -1,0 +1,100 @@
+import Foundation
+import GroceryModel
+import Logging
+import Ubiquity
+
+/// A store a device runs on, open: what it is (local, fallback or cloud), the grocery store, and
+/// for a cloud store its link to the cloud folder.
+public struct DeviceStore: Sendable {
+    public let description: StoreDescription
+    public let store: GroceryStore
+    /// Only a cloud store has one.
+    public let sync: CloudSync?
+    let configuration: StoreConfiguration
+
+    public var role: StoreDescription.Role { description.role }
+    public var account: String? { description.account }
+    /// The seeds' "Using local storage": 1 on a local or fallback store, 0 on a cloud store.
+    public var usingLocalStorage: Bool { role != .cloud }
+    var logger: Logger { configuration.logger }
+
+    // MARK: - Opening
+
+    /// The device's own store (with the default data on its first launch, unless turned off).
+    static func openLocal(_ configuration: StoreConfiguration) throws -> DeviceStore {
+        let url = configuration.localStoreURL
+        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion,
+                                     defaultData: configuration.defaultData, peer: configuration.peer, logger: configuration.logger)
+        return DeviceStore(description: StoreDescription(role: .local, account: nil, path: url.path),
+                           store: store, sync: nil, configuration: configuration)
+    }
+
+    /// An account's fallback store: empty at first, never synced; its records move into the
+    /// cloud store when that is set up.
+    static func openFallback(_ configuration: StoreConfiguration, account: String) throws -> DeviceStore {
+        let url = configuration.fallbackStoreURL(account: account)
+        try makeParent(of: url)
+        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
+                                     peer: configuration.peer, logger: configuration.logger)
+        return DeviceStore(description: StoreDescription(role: .fallback, account: account, path: url.path),
+                           store: store, sync: nil, configuration: configuration)
+    }
+
+    /// An account's cloud store, linked to the cloud folder at the epoch the store holds. Every
+    /// save is exported as it is made (when online).
+    static func openCloud(_ configuration: StoreConfiguration, account: String) throws -> DeviceStore {
+        let url = configuration.cloudStoreURL(account: account)
+        try makeParent(of: url)
+        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
+                                     peer: configuration.peer, logger: configuration.logger)
+        let epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
+        let layout = try configuration.layout(account: account, epoch: epoch)
+        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
+        let device = DeviceStore(description: StoreDescription(role: .cloud, account: account, path: url.path),
+                                 store: store, sync: sync, configuration: configuration)
+        store.objects.observeSaves { _ in device.exportPending() }
+        return device
+    }
+
+    static func makeParent(of url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw SandboxError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
+        }
+    }
+
+    // MARK: - Syncing
+
+    /// Whether this store works without the cloud now: a local or fallback store always; a cloud
+    /// store when `cloud offline` is set or the cloud folder is not reachable.
+    public var isOffline: Bool { sync == nil || configuration.isOffline }
+
+    /// Exports pending saves. A failure is a warning: the saves wait in the outbox for the next
+    /// export, nothing is lost. Offline, they simply wait.
+    public func exportPending() {
+        guard let sync, !isOffline else { return }
+        do {
+            try sync.exportPending()
+        } catch {
+            let reason = ErrorText.reason(error)
+            logger.warning("export failed: \(reason)")
+            FileHandle.standardError.write(Data(
+                "warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device\n".utf8))
+        }
+    }
+
+    /// Imports what other peers wrote. Problems are logged and reported, never fatal.
+    @discardableResult
+    public func importPending() -> ImportReport? {
+        guard let sync, !isOffline else { return nil }
+        do {
+            let report = try sync.importPending()
+            for line in report.waiting + report.rejected { logger.warning("\(line)") }
+            return report
+        } catch {
+            logger.warning("import failed: \(ErrorText.reason(error))")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import GroceryModel
+import Logging
+import Ubiquity
+
+/// Everything needed to open a device's stores: where they are, which model version, where the
+/// cloud folder is, and who is asking.
+public struct StoreConfiguration: Sendable {
+    public var sandbox: DeviceSandbox
+    public var cloud: URL
+    public var storeName: String
+    public var modelVersion: Int
+    /// Whether a new local store starts with the default groceries.
+    public var defaultData: Bool
+    /// The device's peer ID.
+    public var peer: String
+    /// Who performs transitions, for the journal: "tui", "item add", …
+    public var process: String
+    public var logger: Logger
+
+    public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
+                modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,
+                process: String, logger: Logger = .silent) {
+        self.sandbox = sandbox
+        self.cloud = cloud
+        self.storeName = storeName
+        self.modelVersion = modelVersion
+        self.defaultData = defaultData
+        self.peer = peer
+        self.process = process
+        self.logger = logger
+    }
+
+    // MARK: - Where the stores are
+
+    /// `local/<store>.sqlite`: the device's own store, never synced.
+    public var localStoreURL: URL { sandbox.localStoreURL(storeName: storeName) }
+
+    /// `ubiquity/<account>/<store>/store.sqlite`: the account's cloud store on the device.
+    public func cloudStoreURL(account: String) -> URL { sandbox.cloudStoreURL(account: account, storeName: storeName) }
+
+    /// `ubiquity/<account>/<store>/fallback.sqlite`: used until the cloud store is set up.
+    public func fallbackStoreURL(account: String) -> URL {
+        cloudStoreURL(account: account).deletingLastPathComponent().appendingPathComponent("fallback.sqlite")
+    }
+
+    /// `ubiquity/<account>/<store>/kept/`: stores moved aside (content removed by a start over,
+    /// a rebuild), never deleted by the app.
+    public func keptStoresFolder(account: String) -> URL {
+        cloudStoreURL(account: account).deletingLastPathComponent().appendingPathComponent("kept", isDirectory: true)
+    }
+
+    /// The account's place in the cloud folder at `epoch`.
+    public func layout(account: String, epoch: Int = 1) throws -> CloudLayout {
+        try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+    }
+
+    /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
+    /// is missing, unreadable or unmounted. Read fresh each time: another terminal may change it.
+    public var isOffline: Bool {
+        !CloudLayout.isReachable(cloud) || ((try? DeviceSettings.load(from: sandbox))?.offline ?? false)
+    }
+
+    /// The store a choice of settings leads to (an account's cloud store, even while its
+    /// fallback stands in).
+    public func describe(_ choice: StoreChoice) -> StoreDescription {
+        switch choice {
+        case .local: StoreDescription(role: .local, account: nil, path: localStoreURL.path)
+        case .cloud(let account): StoreDescription(role: .cloud, account: account, path: cloudStoreURL(account: account).path)
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import GroceryModel
+import Logging
+import Ubiquity
+
+/// Which store a device runs on, and every change of it while the app runs (the seeds'
+/// persistent store coordinator with an iCloud store).
+///
+/// Used from one thread, the app's (its UI thread, or a command's main thread): the store is
+/// only ever swapped there, between a `storesWillChange` and a `storesDidChange` delivered
+/// synchronously on that thread, so that the app never touches a store that is going away.
+/// Work that takes long (the one-time setup, imports) runs on other threads.
+///
+/// Only the process that holds the device (``claimDevice``) runs on the fallback store, moves
+/// it, or moves a store aside; others share the cloud store through SQLite.
+public final class StoreCoordinator: @unchecked Sendable {
+    public let configuration: StoreConfiguration
+    /// The store the app runs on now.
+    public private(set) var current: DeviceStore
+    /// The settings the current store was chosen by.
+    private var settings: DeviceSettings
+    /// Asked after each `storesWillChange`: while it answers yes, the notice repeats (the seeds'
+    /// save loop); if the app still has changes after a few rounds, the transition waits.
+    public var hasUnsavedChanges: () -> Bool = { false }
+    /// Whether this process may use the fallback store and move stores: it holds the device
+    /// lock, or can take it now.
+    let claimDevice: () -> Bool
+    private let journal: TransitionJournal
+    private var observers: [(StoreNotification) -> Void] = []
+    private var background: BackgroundSync?
+    private var lastEpochCheck = Date.distantPast
+
+    /// How many `storesWillChange` rounds the app gets to save before a transition waits.
+    static let saveRounds = 5
+
+    /// Opens the store the device's settings ask for. Nothing slow: a cloud store not set up
+    /// yet is replaced by the fallback store ("Using local storage: 1").
+    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool) throws {
+        self.configuration = configuration
+        self.claimDevice = claimDevice
+        self.journal = TransitionJournal(sandbox: configuration.sandbox)
+        settings = try DeviceSettings.load(from: configuration.sandbox)
+        current = try Self.open(StoreChoice(settings), configuration, claimDevice: claimDevice)
+        let usingLocal = current.usingLocalStorage ? 1 : 0
+        configuration.logger.debug("opened the \(current.description); Using local storage: \(usingLocal)")
+    }
+
+    var logger: Logger { configuration.logger }
+
+    /// Calls `observer` with every notification: transitions on the coordinator's thread,
+    /// `didImportContentChanges` on the sync thread. Register before starting anything.
+    public func observe(_ observer: @escaping (StoreNotification) -> Void) {
+        observers.append(observer)
+    }
+
+    private func notify(_ notification: StoreNotification) {
+        for observer in observers { observer(notification) }
+    }
+
+    /// The transitions this device went through, most recent first.
+    public var transitions: [TransitionJournal.Entry] { journal.entries() }
+
+    // MARK: - Opening
+
+    static func open(_ choice: StoreChoice, _ configuration: StoreConfiguration, claimDevice: () -> Bool) throws -> DeviceStore {
+        guard case .cloud(let account) = choice else { return try DeviceStore.openLocal(configuration) }
+        let fallbackExists = StoreFiles.exists(configuration.fallbackStoreURL(account: account))
+        if !fallbackExists, CloudSetup.isComplete(configuration, account: account) {
+            return try DeviceStore.openCloud(configuration, account: account)
+        }
+        // Not set up yet, or set up with the fallback's records still to move.
+        if claimDevice() { return try DeviceStore.openFallback(configuration, account: account) }
+        // The app that holds the device runs on the fallback and will move it; a command saves
+        // straight into the cloud store, whose saves wait in its outbox until it is set up.
+        return try DeviceStore.openCloud(configuration, account: account)
+    }
+
+    // MARK: - For one-shot commands
+
+    /// Brings the device up to date before a command: finishes the one-time setup (when online;
+    /// a command can wait for it), notices a start over, then imports and exports.
+    public func prepareForCommand() throws {
+        try checkContentRemoved(force: true)
+        if current.role == .fallback, let account = current.account, try CloudSetup.run(configuration, account: account) {
+            _ = try finishSetup()
+        }
+        if current.sync != nil {
+            current.exportPending()  // saves an earlier export could not write
+            current.importPending()
+        }
+    }
+
+    // MARK: - For the running app
+
+    /// Keeps the device in sync while the app runs: imports as logs arrive, retries exports,
+    /// and runs the one-time setup in the background. `wake` is called (on another thread)
+    /// whenever ``poll()`` has something to do; `onImport` and `onProblem` as for ``LiveSync``.
+    public func startBackgroundSync(wake: @escaping @Sendable () -> Void,
+                                    onImport: @escaping @Sendable (ImportReport) -> Void,
+                                    onProblem: @escaping @Sendable (String) -> Void) {
+        background = BackgroundSync(wake: wake, onImport: { [weak self] report in
+            onImport(report)
+            self?.notifyImport(report.changes)
+        }, onProblem: onProblem)
+        background?.start(for: current, configuration: configuration)
+    }
+
+    private func notifyImport(_ changes: ImportedChanges) {
+        notify(.didImportContentChanges(changes))
+    }
+
+    public func stopBackgroundSync() {
+        background?.stop()
+        background = nil
+    }
+
+    /// Performs what is due, on the app's thread: an account signed in or out, cloud sync
+    /// turned on or off (by another terminal), the one-time setup finished, a peer started
+    /// over. Cheap when nothing changed: reads the settings file, and at most once a second
+    /// the cloud folder's epoch markers.
+    ///
+    /// - Returns: whether the store changed.
+    @discardableResult
+    public func poll() throws -> Bool {
+        var changed = false
+        let latest = try DeviceSettings.load(from: configuration.sandbox)
+        if StoreChoice(latest) != StoreChoice(settings) {
+            changed = try switchStore(to: latest) || changed
+        } else {
+            settings.offline = latest.offline
+        }
+        if current.role == .fallback, background?.isSetupFinished == true {
+            changed = try finishSetup() || changed
+        }
+        changed = try checkContentRemoved(force: false) || changed
+        return changed
+    }
+
+    // MARK: - Transitions
+
+    /// Saves new device settings. When they move the device to another store, the transition
+    /// is recorded here, by the command that caused it; an app running on the device performs
+    /// it when it notices (``poll()``).
+    ///
+    /// - Returns: the transition, if any.
+    @discardableResult
+    public static func saveSettings(_ new: DeviceSettings, _ configuration: StoreConfiguration) throws -> StoreTransition? {
+        let old = try DeviceSettings.load(from: configuration.sandbox)
+        try new.save(to: configuration.sandbox)
+        guard let kind = StoreTransition.between(old, new) else { return nil }
+        let change = StoreChange(transition: kind, removed: [configuration.describe(StoreChoice(old))],
+                                 added: [configuration.describe(StoreChoice(new))])
+        let detail = switch kind {
+        case .accountAdded: "signed in to account \(new.account ?? "?")"
+        case .accountRemoved: "signed out of account \(old.account ?? "?")"
+        case .accountChanged: "account \(old.account ?? "?") changed to \(new.account ?? "?")"
+        case .cloudEnabled: "cloud sync turned on"
+        default: "settings changed"
+        }
+        configuration.logger.notice("\(kind.rawValue): \(detail)")
+        try TransitionJournal(sandbox: configuration.sandbox).record(change, detail: detail, by: configuration.process)
+        return kind
+    }
+
+    /// Runs `body` between the will-change and did-change notices, unless the app still has
+    /// changes to save after the save loop: then nothing happens and this returns `false`.
+    private func transition(_ change: StoreChange, _ body: () throws -> DeviceStore) throws -> Bool {
+        var rounds = 0
+        repeat {
+            notify(.storesWillChange(change))
+            rounds += 1
+        } while hasUnsavedChanges() && rounds < Self.saveRounds
+        if hasUnsavedChanges() {
+            logger.warning("\(change.transition.rawValue) postponed: the app still has unsaved changes")
+            return false
+        }
+        background?.stop()
+        let next = try body()
+        if next.description.path != current.description.path { try? current.store.objects.close() }
+        current = next
+        background?.start(for: current, configuration: configuration)
+        logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
+        notify(.storesDidChange(change))
+        return true
+    }
+
+    /// Settings changed: another account, signed out, cloud sync turned on or off.
+    private func switchStore(to latest: DeviceSettings) throws -> Bool {
+        guard let kind = StoreTransition.between(settings, latest) else {
+            settings = latest
+            return false
+        }
+        let choice = StoreChoice(latest)
+        let added = configuration.describe(choice)
+        let change = StoreChange(transition: kind, removed: [current.description], added: [added])
+        let done = try transition(change) { try Self.open(choice, configuration, claimDevice: claimDevice) }
+        if done { settings = latest }
+        return done
+    }
+
+    /// The one-time setup is done: the fallback store's records move into the cloud store
+    /// (`initialImportCompleted`), which the app runs on from now ("Using local storage: 0").
+    @discardableResult
+    public func finishSetup() throws -> Bool {
+        guard current.role == .fallback, let account = current.account, claimDevice(),
+              CloudSetup.isComplete(configuration, account: account) else { return false }
+        let fallback = current
+        var moved = 0
+        let change = StoreChange(transition: .initialImportCompleted, removed: [fallback.description],
+                                 added: [configuration.describe(.cloud(account: account))])
+        let done = try transition(change) {
+            let next = try DeviceStore.openCloud(configuration, account: account)
+            moved = try next.store.objects.copyObjects(from: fallback.store.objects, author: "fallback store")
+            // The records are committed in the cloud store (and its outbox): the fallback can go.
+            try fallback.store.objects.close()
+            try StoreFiles.remove(URL(fileURLWithPath: fallback.description.path))
+            return next
+        }
+        if done {
+            try record(change, detail: "\(moved) record(s) moved from the fallback store; Using local storage: 0")
+        }
+        return done
+    }
+
+    /// A peer started over (its epoch marker is newer than the store's epoch): the store moves
+    /// aside, kept on the device, and the app continues on the new epoch's store
+    /// (`contentRemoved`). Only the process that holds the device does it.
+    @discardableResult
+    func checkContentRemoved(force: Bool) throws -> Bool {
+        guard let sync = current.sync, let account = current.account else { return false }
+        if !force, Date().timeIntervalSince(lastEpochCheck) < 1 { return false }
+        lastEpochCheck = Date()
+        guard !current.isOffline, sync.layout.isSuperseded, claimDevice() else { return false }
+        let epoch = sync.layout.currentEpoch()
+        var kept: URL?
+        let change = StoreChange(transition: .contentRemoved, removed: [current.description],
+                                 added: [configuration.describe(.cloud(account: account))])
+        let old = current
+        let done = try transition(change) {
+            kept = try setAside(old, label: "epoch-\(sync.layout.epoch)")
+            return try openAfterSetup(account: account)
+        }
+        if done {
+            try record(change, detail: "a peer started over (epoch \(epoch)); this device's data of epoch \(sync.layout.epoch) is kept at \(kept?.path ?? "?")")
+        }
+        return done
+    }
+
+    /// Closes a store and moves its files into the account's kept stores.
+    func setAside(_ store: DeviceStore, label: String) throws -> URL {
+        try store.store.objects.close()
+        return try StoreFiles.setAside(URL(fileURLWithPath: store.description.path),
+                                       into: configuration.keptStoresFolder(account: store.account ?? "local"), label: label)
+    }
+
+    /// The account's cloud store after setting it up now, or the fallback while offline.
+    func openAfterSetup(account: String) throws -> DeviceStore {
+        if try CloudSetup.run(configuration, account: account) {
+            return try DeviceStore.openCloud(configuration, account: account)
+        }
+        return try Self.open(.cloud(account: account), configuration, claimDevice: claimDevice)
+    }
+
+    /// Writes a transition to the journal and the log file.
+    func record(_ change: StoreChange, detail: String) throws {
+        logger.notice("\(change.transition.rawValue): \(detail)")
+        try journal.record(change, detail: detail, by: configuration.process)
+    }
+
+    /// Swaps the store for one the caller opened (rebuild, start over, disable), announcing it.
+    func replaceStore(_ change: StoreChange, detail: @escaping () -> String, _ body: () throws -> DeviceStore) throws -> Bool {
+        let done = try transition(change, body)
+        if done { try record(change, detail: detail()) }
+        settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? settings
+        return done
+    }
+}

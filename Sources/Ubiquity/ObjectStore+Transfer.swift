@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// Moving a store's content elsewhere: into another store (the fallback store's records into
+/// the cloud store), or out of the sync engine altogether (`cloud disable`).
+extension ObjectStore {
+    /// Every object, entity by entity: what a copy carries.
+    public func allObjects() throws -> [(object: ObjectID, values: [String: PropertyValue])] {
+        try read { db in
+            var objects: [(ObjectID, [String: PropertyValue])] = []
+            for entity in schema.entities {
+                for id in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id") {
+                    if let values = try RowWriter.values(entity, id: id, db) {
+                        objects.append((ObjectID(entity: entity.name, id: id), values))
+                    }
+                }
+            }
+            return objects
+        }
+    }
+
+    /// Copies every object of `source` into this store in one save, keeping global IDs: an
+    /// object this store lacks is inserted, one it has takes the source's values. Only
+    /// properties both stores' schemas declare are copied. Copying twice changes nothing the
+    /// second time, so a copy interrupted before its source was removed can simply run again.
+    ///
+    /// - Returns: how many objects were inserted or changed.
+    @discardableResult
+    public func copyObjects(from source: ObjectStore, author: String) throws -> Int {
+        let objects = try source.allObjects()
+        return try save(author: author) { context in
+            var count = 0
+            for (object, values) in objects {
+                guard let entity = schema.entity(named: object.entity) else { continue }
+                let shared = values.filter { entity.type(of: $0.key) != nil }
+                if try context.values(of: object.entity, id: object.id) == nil {
+                    try context.insert(object.entity, id: object.id, values: shared)
+                    count += 1
+                } else if try context.update(object.entity, id: object.id, values: shared) {
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Writes a copy of the store at `url` with no trace of syncing (the seeds'
+    /// `NSPersistentStoreRemoveUbiquitousMetadataOption`): the same objects, but no outbox, no
+    /// clocks or tombstones, no watermarks, no cloud facts. Written to a temp file and renamed,
+    /// so `url` holds either its old file or the whole copy.
+    public func writePlainCopy(to url: URL) throws {
+        let manager = FileManager.default
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        defer { try? manager.removeItem(at: temp) }
+        try dbPool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [temp.path])
+        }
+        let copy = try DatabaseQueue(path: temp.path)
+        try copy.write { db in
+            for table in [EngineTables.outbox, EngineTables.objectClock, EngineTables.tombstone, EngineTables.peerState,
+                          EngineTables.pendingBlob] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+            // Only what the store itself needs survives: whether it had its default data, and
+            // the version it was created at.
+            try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN ('defaultData', 'createdAtVersion')")
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox])
+        }
+        try copy.close()
+        for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
+        if rename(temp.path, url.path) != 0 {
+            throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
