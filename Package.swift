@@ -103,7 +103,10 @@ let package = Package(
         ),
         .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TestSupport"]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
-        .testTarget(name: "StoreLifecycleTests", dependencies: ["StoreLifecycle", "TestSupport"]),
+        .testTarget(
+            name: "StoreLifecycleTests",
+            dependencies: ["StoreLifecycle", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(

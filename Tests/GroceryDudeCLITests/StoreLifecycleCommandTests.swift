@@ -1,0 +1,192 @@
+import Foundation
+import GroceryModel
+import Testing
+import TestSupport
+
+/// The store lifecycle with real processes as peers on one cloud folder: the six
+/// checks, each a run of the real binary.
+@Suite("Store lifecycle with real processes")
+struct StoreLifecycleCommandTests {
+    let directory = TemporaryDirectory("lifecycle")
+
+    func device(_ name: String) -> CommandRunner { CommandRunner(dataDirectory: directory.path, device: name) }
+
+    @discardableResult
+    func ok(_ runner: CommandRunner, _ arguments: [String]) throws -> String {
+        let result = try runner.run(arguments)
+        #expect(result.status == 0, "\(runner.device) \(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    func names(_ runner: CommandRunner) throws -> [String] {
+        let items = try JSONSerialization.jsonObject(with: Data(try ok(runner, ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        return items.map { $0["name"] as! String }
+    }
+
+    func status(_ runner: CommandRunner) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(try ok(runner, ["cloud", "status", "--json"]).utf8)) as! [String: Any]
+    }
+
+    func transitions(_ runner: CommandRunner) throws -> [String] {
+        (try status(runner)["transitions"] as! [[String: Any]]).map { $0["transition"] as! String }
+    }
+
+    func storeFolder(_ device: String, account: String = "default") -> String {
+        directory.path + "/devices/\(device)/ubiquity/\(account)/GroceryDude"
+    }
+
+    func kept(_ device: String, account: String = "default") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: storeFolder(device, account: account) + "/kept")) ?? [])
+            .filter { $0.hasSuffix(".sqlite") }
+    }
+
+    // 1.
+    @Test func anOfflineFirstLaunchKeepsItsRecordsThroughTheTransitionAndSharesThem() throws {
+        let phone = device("phone")
+        try ok(phone, ["cloud", "enable"])
+        try ok(phone, ["item", "add", "From The Phone"])
+
+        let tablet = device("tablet")
+        try ok(tablet, ["cloud", "offline"])
+        #expect(try ok(tablet, ["cloud", "enable"]).contains("Using local storage: 1"))
+        try ok(tablet, ["item", "add", "Made Offline"])
+        try ok(tablet, ["item", "add", "Also Offline", "--unit", "kg"])
+        var state = try status(tablet)
+        #expect(state["store"] as? String == "fallback")
+        #expect(state["usingLocalStorage"] as? Int == 1)
+        #expect(try names(tablet) == ["Also Offline", "Made Offline"])
+        #expect(FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"))
+
+        try ok(tablet, ["cloud", "online"])
+        state = try status(tablet)
+        #expect(state["store"] as? String == "cloud")
+        #expect(state["usingLocalStorage"] as? Int == 0)
+        #expect(try transitions(tablet).first == "initialImportCompleted")
+        #expect(try names(tablet) == ["Also Offline", "From The Phone", "Made Offline"])
+        #expect(!FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"), "moved, then removed")
+        #expect(try names(phone) == ["Also Offline", "From The Phone", "Made Offline"])
+        #expect(try ok(phone, ["export"]) == (try ok(tablet, ["export"])))
+        let log = try String(contentsOfFile: directory.path + "/devices/tablet/grocery-dude.log", encoding: .utf8)
+        #expect(log.contains("initialImportCompleted"))
+    }
+
+    // 2.
+    @Test func twoPeersGetEachOthersRecords() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        try ok(kitchen, ["cloud", "enable"])
+        try ok(phone, ["cloud", "enable"])
+        try ok(kitchen, ["item", "add", "Kitchen Thing"])
+        try ok(phone, ["item", "add", "Phone Thing"])
+        #expect(try names(kitchen) == ["Kitchen Thing", "Phone Thing"])
+        #expect(try names(phone) == ["Kitchen Thing", "Phone Thing"])
+    }
+
+    // 3.
+    @Test(.enabled(if: TmuxSession.isAvailable))
+    func aRunningAppFollowsTheAccountItIsSignedInTo() throws {
+        let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
+        try ok(kitchen, ["cloud", "enable"])
+        try ok(kitchen, ["item", "add", "Alpha Item"])
+        try ok(phone, ["account", "sign-in", "bravo"])
+        try ok(phone, ["cloud", "enable"])
+        try ok(phone, ["item", "add", "Bravo Item"])
+        try ok(tablet, ["cloud", "enable"])
+
+        let app = "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
+        let tmux = try TmuxSession(command: app)
+        try tmux.waitFor { $0.contains("Alpha Item") }
+
+        try ok(kitchen, ["account", "sign-in", "bravo"])
+        var screen = try tmux.waitFor { $0.contains("Bravo Item") }
+        #expect(!screen.contains("Alpha Item"), "\(screen)")
+
+        // Meanwhile another peer changes account "default".
+        try ok(tablet, ["item", "add", "Alpha Two"])
+        try ok(kitchen, ["account", "sign-in", "default"])
+        screen = try tmux.waitFor { $0.contains("Alpha Two") }
+        #expect(screen.contains("Alpha Item"))
+        #expect(!screen.contains("Bravo Item"))
+
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+        let journal = try transitions(kitchen)
+        #expect(journal.first == "accountChanged", "\(journal)")
+        #expect(journal.filter { $0 == "accountChanged" }.count == 2)
+        let log = try String(contentsOfFile: directory.path + "/devices/kitchen/grocery-dude.log", encoding: .utf8)
+        // A new account on the device: its fallback store first, then its cloud store once set up.
+        #expect(log.contains("transition accountChanged: now on the fallback store of account \"bravo\""))
+        #expect(log.contains("transition initialImportCompleted: now on the cloud store of account \"bravo\""))
+        #expect(log.contains("transition accountChanged: now on the cloud store of account \"default\""))
+        #expect(try names(kitchen) == ["Alpha Item", "Alpha Two"])
+    }
+
+    // 4.
+    @Test func startingOverRemovesTheContentForEveryoneAndAnOfflinePeerResurrectsNothing() throws {
+        let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
+        for peer in [kitchen, phone, tablet] { try ok(peer, ["cloud", "enable"]) }
+        try ok(kitchen, ["item", "add", "Old Kitchen Item"])
+        try ok(tablet, ["item", "add", "Old Tablet Item"])
+        #expect(try names(phone) == ["Old Kitchen Item", "Old Tablet Item"])
+        try ok(tablet, ["cloud", "offline"])
+        try ok(tablet, ["item", "add", "Made While Away"])
+
+        let refused = try kitchen.run(["cloud", "start-over"])
+        #expect(refused.status != 0 && refused.stderr.contains("--yes"), "\(refused.stderr)")
+        #expect(try names(phone).count == 2, "nothing was deleted")
+
+        let started = try kitchen.run(["cloud", "start-over", "--yes"])
+        #expect(started.status == 0, "\(started.stderr)")
+        #expect(started.stdout.contains("Started over: epoch 2"))
+        #expect(started.stderr.contains("Deleting the cloud content:"))
+        #expect(try names(kitchen).isEmpty)
+        #expect(try names(phone).isEmpty)
+        #expect(try transitions(phone).first == "contentRemoved")
+        #expect(kept("phone").contains { $0.hasPrefix("epoch-1-") }, "the phone's old data is kept aside")
+        try ok(kitchen, ["item", "add", "Fresh Start"])
+
+        try ok(tablet, ["cloud", "online"])
+        for peer in [kitchen, phone, tablet] {
+            #expect(try names(peer) == ["Fresh Start"], "\(peer.device)")
+        }
+        // The tablet's data of the old epoch, with what it made while away, is on the tablet.
+        let keptFiles = kept("tablet")
+        #expect(keptFiles.count == 1 && keptFiles[0].hasPrefix("epoch-1-"), "\(keptFiles)")
+        let keptStore = try GroceryStore(path: storeFolder("tablet") + "/kept/" + keptFiles[0], defaultData: false)
+        #expect(try keptStore.items().map(\.name).sorted() == ["Made While Away", "Old Kitchen Item", "Old Tablet Item"])
+        // Nothing of epoch 1 is left in the cloud folder, or came back.
+        let cloudFiles = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud")
+        #expect(!cloudFiles.contains { $0.contains("epoch-1") }, "\(cloudFiles)")
+    }
+
+    // 5. is `modelVersionsDoNotSyncUntilTheOlderPeerUpgrades` in CloudCommandTests.
+
+    // 6.
+    @Test func rebuildDisableAndEnableAgainLoseNothingAndDuplicateNothing() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        try ok(kitchen, ["cloud", "enable"])
+        try ok(phone, ["cloud", "enable"])
+        try ok(kitchen, ["item", "add", "Milk", "--unit", "L", "--home-location", "Fridge"])
+        try ok(phone, ["item", "add", "Bread", "--home-location", "Pantry"])
+        try ok(kitchen, ["item", "add", "Eggs", "--unit", "dozen"])
+        let expected = ["Bread", "Eggs", "Milk"]
+        #expect(try names(kitchen) == expected)
+        let before = try ok(kitchen, ["export"])
+
+        try ok(kitchen, ["cloud", "rebuild"])
+        #expect(try ok(kitchen, ["export"]) == before)
+
+        try ok(kitchen, ["cloud", "disable"])
+        #expect(try status(kitchen)["store"] as? String == "local")
+        #expect(try names(kitchen) == expected)
+        try ok(kitchen, ["item", "add", "Tea"])
+
+        let asked = try kitchen.run(["cloud", "enable"])
+        #expect(asked.status != 0 && asked.stderr.contains("--merge"))
+        try ok(kitchen, ["cloud", "enable", "--merge"])
+        #expect(try names(kitchen) == ["Bread", "Eggs", "Milk", "Tea"])
+        #expect(try names(phone) == ["Bread", "Eggs", "Milk", "Tea"])
+        let units = try ok(phone, ["unit", "ls"])
+        #expect(units.components(separatedBy: "dozen").count == 2, "one unit \"dozen\": \(units)")
+        #expect(try transitions(kitchen).prefix(3) == ["cloudEnabled", "cloudDisabled", "rebuilt"])
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// Epoch markers, the transition journal, and moving a store's content elsewhere.
+@Suite("Epochs, journal and transfers")
+struct EpochAndTransferTests {
+    let cloud = TemporaryDirectory("epochs")
+    let clock = TestClock()
+
+    @Test func theCurrentEpochIsTheNewestMarkerAndOthersFilesAreIgnored() throws {
+        let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "Test", modelVersion: 2)
+        #expect(layout.currentEpoch() == 1)
+        #expect(!layout.isSuperseded)
+        #expect(try layout.startNextEpoch(peer: "p", device: "kitchen") == 2)
+        #expect(layout.isSuperseded)
+        #expect(try layout.inEpoch(2).isSuperseded == false)
+        for junk in ["7.gdepoch.sync-conflict-20261121-1", ".3.gdepoch.tmp", "x.gdepoch", "~syncthing~4.gdepoch.tmp"] {
+            try Data().write(to: layout.epochsFolder.appendingPathComponent(junk))
+        }
+        #expect(layout.currentEpoch() == 2)
+        #expect(try layout.startNextEpoch(peer: "p", device: "kitchen") == 3)
+    }
+
+    @Test func nothingIsExportedIntoAnEpochAPeerHasLeft() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Old")]) }
+        try a.sync.exportPending()
+        _ = try a.sync.layout.startNextEpoch(peer: "peer-b", device: "b")
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Too late")]) }
+        #expect(throws: CloudError.contentRemoved(epoch: 1, current: 2)) { try a.sync.exportPending() }
+        #expect(try a.sync.pendingExports() == 1, "the save waits, kept in the store")
+        #expect(a.sync.layout.sequenceNumbers(of: a.store.peer) == [1])
+    }
+
+    @Test func copyingObjectsKeepsTheirIDsAndCopyingAgainChangesNothing() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        let folder = try a.store.save(author: "add") { try $0.insert("Folder", values: ["name": .string("Home")]) }
+        try a.store.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("Milk"), "folder": .reference(folder)])
+        }
+        #expect(try b.store.copyObjects(from: a.store, author: "copy") == 2)
+        #expect(try b.contents() == a.contents())
+        #expect(try b.store.copyObjects(from: a.store, author: "copy") == 0)
+        #expect(try b.store.outbox().count == 1, "one save, recorded for export")
+    }
+
+    @Test func aPlainCopyHasTheObjectsAndNoSyncMetadata() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        try a.sync.sync()
+        let url = a.directory.file("plain.sqlite")
+        try a.store.writePlainCopy(to: url)
+        let plain = try ObjectStore(path: url.path, model: TestModel.definition, version: 2)
+        #expect(try plain.allObjects().map(\.values) == (try a.store.allObjects().map(\.values)))
+        for table in ["ubiquity_outbox", "ubiquity_object_clock", "ubiquity_tombstone", "ubiquity_peer_state"] {
+            #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
+        }
+        #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == ["createdAtVersion"])
+    }
+
+    @Test func theJournalListsTheMostRecentFirstAndSkipsDamagedLines() throws {
+        let sandbox = try DeviceSandbox(dataDirectory: cloud.url, device: "kitchen")
+        try sandbox.prepare()
+        let journal = TransitionJournal(sandbox: sandbox)
+        let cloudStore = StoreDescription(role: .cloud, account: "a", path: "/x")
+        try journal.record(StoreChange(transition: .accountAdded, removed: [], added: [cloudStore]), detail: "one", by: "test")
+        let handle = try FileHandle(forWritingTo: journal.url)
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"truncated\n".utf8))
+        try handle.close()
+        try journal.record(StoreChange(transition: .contentRemoved, removed: [cloudStore], added: [cloudStore]), detail: "two", by: "test")
+        #expect(journal.entries().map(\.detail) == ["two", "one"])
+        #expect(journal.entries().first?.removed == ["cloud store of account \"a\""])
+    }
+}
