@@ -64,9 +64,11 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     static func open(_ choice: StoreChoice, _ configuration: StoreConfiguration, claimDevice: () -> Bool) throws -> DeviceStore {
         guard case .cloud(let account) = choice else { return try DeviceStore.openLocal(configuration) }
-        let fallbackExists = StoreFiles.exists(configuration.fallbackStoreURL(account: account))
-        if !fallbackExists, CloudSetup.isComplete(configuration, account: account) {
-            return try DeviceStore.openCloud(configuration, account: account)
+        if !StoreFiles.exists(configuration.fallbackStoreURL(account: account)),
+           StoreFiles.exists(configuration.cloudStoreURL(account: account)) {
+            let cloud = try DeviceStore.openCloud(configuration, account: account)
+            if try CloudSetup.isComplete(cloud.store) { return cloud }
+            try cloud.store.objects.close()
         }
         // Not set up yet, or set up with the fallback's records still to move.
         if claimDevice() { return try DeviceStore.openFallback(configuration, account: account) }
