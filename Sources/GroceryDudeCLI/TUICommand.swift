@@ -42,12 +42,19 @@ struct TUICommand: ParsableCommand {
                 mailbox.post(.problem(problem))
             })
         defer { coordinator.stopBackgroundSync() }
+        var lastFailure: String?
         try TerminalApp.run(model: model, logger: logger, mailbox: mailbox) {
             do {
-                return try coordinator.poll()
+                let changed = try coordinator.poll()
+                lastFailure = nil
+                return changed
             } catch {
-                logger.error("store transition failed: \(ErrorText.reason(error))")
-                model.show("Store change failed: \(ErrorText.reason(error))")
+                // Tried again at every tick (a damaged settings file, an unwritable folder): said once.
+                let reason = ErrorText.reason(error)
+                guard reason != lastFailure else { return false }
+                lastFailure = reason
+                logger.error("store transition failed: \(reason)")
+                model.show("Store change failed: \(reason)")
                 return true
             }
         }
