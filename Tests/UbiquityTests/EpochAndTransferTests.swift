@@ -26,10 +26,10 @@ struct EpochAndTransferTests {
 
     @Test func nothingIsExportedIntoAnEpochAPeerHasLeft() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Old")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Old")]) }
         try a.sync.exportPending()
         _ = try a.sync.layout.startNextEpoch(peer: "peer-b", device: "b")
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Too late")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Too late")]) }
         #expect(throws: CloudError.contentRemoved(epoch: 1, current: 2)) { try a.sync.exportPending() }
         #expect(try a.sync.pendingExports() == 1, "the save waits, kept in the store")
         #expect(a.sync.layout.sequenceNumbers(of: a.store.peer) == [1])
@@ -50,7 +50,7 @@ struct EpochAndTransferTests {
 
     @Test func aPlainCopyHasTheObjectsAndNoSyncMetadata() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
         try a.sync.sync()
         let url = a.directory.file("plain.sqlite")
         try a.store.writePlainCopy(to: url)
