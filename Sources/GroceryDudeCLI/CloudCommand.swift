@@ -8,7 +8,8 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, StartOver.self, Offline.self, Online.self])
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, StartOver.self,
+                      MergeKept.self, Offline.self, Online.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -32,16 +33,22 @@ struct CloudCommand: ParsableCommand {
                 print("Cloud sync is already enabled (account \(account.debugDescription)).")
                 return
             }
-            var local: GroceryStore?
+            var localItems: Int?
             if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
                 let store = try GroceryStore(path: configuration.localStoreURL.path, modelVersion: configuration.modelVersion,
                                              defaultData: false, logger: logger)
-                if try store.hasData() { local = store }
+                if try store.hasData() { localItems = try store.items().count }
+                try store.objects.close()
+            } else {
+                logger.info("no local store: migration to the cloud skipped")
             }
-            if let local, !merge && !noMerge {
-                let count = try local.items().count
-                throw ValidationErrorMessage(
-                    "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+            var mergeLocal = merge
+            if let count = localItems, !merge && !noMerge {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw ValidationErrorMessage(
+                        "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+                }
+                mergeLocal = try Self.askMergeWithCloud()
             }
             // The default cloud folder is ours to make; one named with --cloud must exist (a
             // missing mount point means offline, and must not be filled in its absence).
@@ -53,22 +60,34 @@ struct CloudCommand: ParsableCommand {
             try StoreCoordinator.saveSettings(after, configuration)
             // Returns at once on the fallback store, unless merging: matching the local data
             // against the cloud's needs the cloud store set up (when online).
-            let device = try global.openDevice(command: "cloud enable", prepare: merge)
-            if let local, merge {
-                do {
-                    // Until seeding arrives (issue 5), merging is an import matched by names.
-                    let summary = try device.store.importArchive(try local.exportArchive(), source: "local store")
-                    logger.info("merged the local store into the \(device.coordinator.current.description): \(summary.description)")
-                    print("Merged local data into the cloud: \(summary.description)")
-                } catch {
-                    try StoreCoordinator.saveSettings(before, configuration)
-                    throw error
+            let device = try global.openDevice(command: "cloud enable", prepare: localItems != nil && mergeLocal)
+            if localItems != nil, mergeLocal {
+                let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
+                if let waiting = result.waiting {
+                    print("Merging with the cloud: \(waiting).")
+                } else {
+                    print("Merged local data into the cloud: \(result.copied) of \(result.total) objects copied or completed, \(result.deduplication.mergedCount) duplicates merged; the local store is removed.")
                 }
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
             print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal
                 ? " (the cloud store is set up in the background; until then changes are kept in a fallback store)" : ""))
+        }
+
+        /// The seeds' prompt, on a terminal.
+        static func askMergeWithCloud() throws -> Bool {
+            print("Merge with Cloud?")
+            print("This will move your existing data into the cloud. If you don't merge now, you can merge later by turning cloud sync off and on again.")
+            while true {
+                print("[d] Don't Merge   [m] Merge: ", terminator: "")
+                fflush(nil)
+                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+                    throw ValidationErrorMessage("no answer; cloud sync is still off")
+                }
+                if ["m", "merge"].contains(answer) { return true }
+                if ["d", "don't merge", "dont merge", "don't", "dont"].contains(answer) { return false }
+            }
         }
     }
 
@@ -197,6 +216,26 @@ struct CloudCommand: ParsableCommand {
             fflush(nil)
             guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "start over" else {
                 throw ValidationErrorMessage("not confirmed; nothing was deleted")
+            }
+        }
+    }
+
+    struct MergeKept: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge-kept",
+            abstract: "Merge a store kept aside (by a start over, a rebuild, a disable) into the cloud store, then remove it.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The kept store's file (see the kept/ folders of the device).") var file: String
+
+        func run() throws {
+            let url = URL(fileURLWithPath: file)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationErrorMessage("no such file: \(file)") }
+            let device = try root.global.openDevice(command: "cloud merge-kept")
+            let result = try device.coordinator.startSeed(from: url, progress: device.coordinator.seedProgress)
+            if let waiting = result.waiting {
+                print("Merging: \(waiting).")
+            } else {
+                print("Merged \(url.lastPathComponent) into the cloud: \(result.copied) of \(result.total) objects copied or completed, \(result.deduplication.mergedCount) duplicates merged; the file is removed.")
             }
         }
     }

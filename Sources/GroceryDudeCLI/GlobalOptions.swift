@@ -36,7 +36,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     var storeName: String?
 
     @Flag(name: .customLong("no-default-data"),
-          help: "On a device's first launch, start with an empty store instead of the default groceries.")
+          help: "Start new stores empty instead of with the default groceries (local store, and an account's first cloud store). Env: GROCERY_DUDE_NO_DEFAULT_DATA=1.")
     var noDefaultData = false
 
     public init() {}
@@ -75,6 +75,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return name
     }
 
+    var wantsNoDefaultData: Bool { noDefaultData || environment["GROCERY_DUDE_NO_DEFAULT_DATA"] == "1" }
+
     func resolvedModelVersion() throws -> Int {
         var version = modelVersion
         if version == nil, let text = environment["GROCERY_DUDE_MODEL_VERSION"], !text.isEmpty {
@@ -110,7 +112,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// Where the device's stores are, for the store layer.
     func storeConfiguration(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
         StoreConfiguration(sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
-                           modelVersion: try resolvedModelVersion(), defaultData: !noDefaultData,
+                           modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
                            peer: try sandbox.peerID().description, process: command, logger: logger)
     }
 
@@ -123,6 +125,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
         let coordinator = try StoreCoordinator(
             configuration: storeConfiguration(sandbox: sandbox, logger: logger, command: command), claimDevice: claim.take)
+        coordinator.seedProgress = { done, total in
+            FileHandle.standardError.write(Data("Merging with the cloud: \(done)/\(total)\n".utf8))
+        }
         if prepare { try coordinator.prepareForCommand() }
         return OpenDevice(coordinator: coordinator, claim: claim)
     }

@@ -12,7 +12,7 @@ public struct GroceryDudeCommand: ParsableCommand {
             """,
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
-            CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, CloudCommand.self,
+            CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self, CloudCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 
 /// The checks every name and quantity passes before it reaches the store, from the keyboard,
 /// the command line or an import file.
@@ -61,6 +62,6 @@ public enum Validation {
     /// How names are compared when users refer to them: surrounding and repeated spaces
     /// ignored, case-insensitive.
     public static func normalized(_ name: String) -> String {
-        name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        UniqueKey.normalize(name)
     }
 }

@@ -52,10 +52,26 @@ public enum CloudSetup {
         let layout = try configuration.layout(account: account, epoch: current)
         let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
         let report = try sync.importPending()
+        if configuration.defaultData { try seedDefaultDataOnce(into: store, configuration, account: account) }
         try store.objects.setMetadata(completedKey, Timestamp.string(Date()))
         configuration.logger.info(
             "one-time setup of the cloud store of account \(account) done: \(report.loadedBaselines) baseline(s), \(report.appliedLogs) log(s)")
         return true
+    }
+
+    /// The data shipped with the app goes to an account's cloud once: the first device to set
+    /// its cloud store up adds it and sets `SEEDED_DATA` in the synced key-value store; a device
+    /// that finds the flag set adds nothing. (Two devices setting up at the same moment may both
+    /// add it; deduplication makes one copy of it.)
+    static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
+        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
+        if let seeded = values.value(forKey: StoreCoordinator.seededDataKey) {
+            configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")
+            return
+        }
+        let summary = try store.importArchive(try DefaultData.archive(), source: "default data")
+        try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: StoreCoordinator.seededDataKey)
+        configuration.logger.info("seeded the default data to account \(account): \(summary.description)")
     }
 
     private static func open(_ configuration: StoreConfiguration, url: URL) throws -> GroceryStore {

@@ -30,6 +30,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     private var background: BackgroundSync?
     private var lastEpochCheck = Date.distantPast
 
+    /// Told how a seed advances (objects done, total), on the coordinator's thread.
+    public var seedProgress: (Int, Int) -> Void = { _, _ in }
+
     /// How many `storesWillChange` rounds the app gets to save before a transition waits.
     static let saveRounds = 5
 
@@ -89,6 +92,13 @@ public final class StoreCoordinator: @unchecked Sendable {
         if current.sync != nil {
             current.exportPending()  // saves an earlier export could not write
             current.importPending()
+            do {
+                try resumeSeed(progress: seedProgress)  // a merge a crash or going offline interrupted
+            } catch {
+                // The command goes on; the merge is tried again by the next one.
+                logger.warning("merge with the cloud not finished: \(ErrorText.reason(error))")
+                FileHandle.standardError.write(Data("warning: merge with the cloud not finished: \(ErrorText.reason(error))\n".utf8))
+            }
         }
     }
 

@@ -11,11 +11,17 @@ public struct CommandResult: Sendable {
 public struct CommandRunner: Sendable {
     public let dataDirectory: String
     public let device: String
+    /// Added to the environment of every run (a run's own `environment` wins).
+    public let environment: [String: String]
 
-    public init(dataDirectory: String, device: String = "test-device") {
+    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:]) {
         self.dataDirectory = dataDirectory
         self.device = device
+        self.environment = environment
     }
+
+    /// The environment that keeps the shipped default data out of new stores, cloud ones too.
+    public static let withoutDefaultData = ["GROCERY_DUDE_NO_DEFAULT_DATA": "1"]
 
     /// The binary beside the test bundle (`swift build` puts both in the same folder), or
     /// `GROCERY_DUDE_BIN`.
@@ -36,9 +42,11 @@ public struct CommandRunner: Sendable {
         process.executableURL = Self.binary
         process.arguments = (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
         var environment = ProcessInfo.processInfo.environment
-        for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION"] {
+        for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
+                    "GROCERY_DUDE_NO_DEFAULT_DATA"] {
             environment[key] = nil
         }
+        environment.merge(self.environment) { _, new in new }
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe()

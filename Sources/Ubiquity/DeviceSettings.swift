@@ -10,10 +10,13 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
     public var cloudEnabled = false
     /// "Airplane mode": set by `cloud offline`, cleared by `cloud online`.
     public var offline = false
+    /// A store whose data is being merged into the cloud store ("Merge with Cloud?"): set until
+    /// the copy is committed, exported, and the store removed, so that a crash resumes it.
+    public var seedSource: String?
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline }
+    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline, seedSource }
 
     /// Reads what a settings file has; a setting it lacks (written by an older version) keeps its
     /// default.
@@ -22,6 +25,7 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         account = try container.decodeIfPresent(String.self, forKey: .account)
         cloudEnabled = try container.decodeIfPresent(Bool.self, forKey: .cloudEnabled) ?? false
         offline = try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false
+        seedSource = try container.decodeIfPresent(String.self, forKey: .seedSource)
     }
 
     public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {

@@ -5,17 +5,21 @@ import Glibc
 
 /// Crash points for the fault tests: when `GROCERY_DUDE_FAULT` names a point, the process kills
 /// itself there with SIGKILL, as a power cut or `kill -9` would. Unset, it costs one lookup.
-enum FaultInjection {
+public enum FaultInjection {
     /// After a save is committed, before its log is written.
     static let afterCommit = "after-commit"
     /// Half-way through writing a log's temp file.
     static let midLogWrite = "mid-log-write"
+    /// After the first batch of a seed is committed, before the rest.
+    public static let midSeed = "mid-seed"
+    /// After a seeded store's main file is removed, before its `-wal` and `-shm`.
+    public static let midSeedRemoval = "mid-seed-removal"
 
     private static let requested = ProcessInfo.processInfo.environment["GROCERY_DUDE_FAULT"]
 
-    static func isRequested(_ point: String) -> Bool { requested == point }
+    public static func isRequested(_ point: String) -> Bool { requested == point }
 
-    static func crash(at point: String) {
+    public static func crash(at point: String) {
         guard isRequested(point) else { return }
         kill(getpid(), SIGKILL)
     }

@@ -4,6 +4,16 @@ import GRDB
 /// Moving a store's content elsewhere: into another store (the fallback store's records into
 /// the cloud store), or out of the sync engine altogether (`cloud disable`).
 extension ObjectStore {
+    /// Whether `path` is a store of this engine (an SQLite file with the engine's tables), read
+    /// without changing it.
+    public static func isStore(at path: String) -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in try db.tableExists(EngineTables.outbox) && db.tableExists("grdb_migrations") }) ?? false
+    }
+
     /// Every object, entity by entity: what a copy carries.
     public func allObjects() throws -> [(object: ObjectID, values: [String: PropertyValue])] {
         try read { db in

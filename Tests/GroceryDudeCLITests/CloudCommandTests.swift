@@ -7,7 +7,9 @@ import TestSupport
 struct CloudCommandTests {
     let directory = TemporaryDirectory("cloud-cli")
 
-    func device(_ name: String) -> CommandRunner { CommandRunner(dataDirectory: directory.path, device: name) }
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
+    }
 
     @discardableResult
     func ok(_ runner: CommandRunner, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
@@ -77,8 +79,9 @@ struct CloudCommandTests {
     }
 
     @Test func enablingOverLocalDataAsksWhatToDo() throws {
+        // First launch with the default data in the local store; the cloud gets none.
+        try ok(CommandRunner(dataDirectory: directory.path, device: "kitchen"), ["item", "ls"])
         let kitchen = device("kitchen")
-        try ok(kitchen, ["item", "ls"])  // first launch: the default data
         let refused = try kitchen.run(["cloud", "enable"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("pass --merge to copy it into the cloud, or --no-merge"), "\(refused.stderr)")

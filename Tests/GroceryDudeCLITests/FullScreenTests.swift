@@ -71,12 +71,12 @@ struct TwoDeviceTests {
     let directory = TemporaryDirectory("two-devices")
 
     func app(_ device: String) -> String {
-        "\(CommandRunner.binary.path) --data-dir \(directory.path) --device \(device); echo EXITED $?; sleep 60"
+        "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device \(device); echo EXITED $?; sleep 60"
     }
 
     @Test func anItemAddedOnOneDeviceAppearsOnTheOtherWithinASecond() throws {
-        let kitchen = CommandRunner(dataDirectory: directory.path, device: "kitchen")
-        let phone = CommandRunner(dataDirectory: directory.path, device: "phone")
+        let kitchen = CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
+        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
         for device in [kitchen, phone] {
             #expect(try device.run(["cloud", "enable"]).status == 0)
         }

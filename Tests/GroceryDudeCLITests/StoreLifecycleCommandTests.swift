@@ -9,7 +9,9 @@ import TestSupport
 struct StoreLifecycleCommandTests {
     let directory = TemporaryDirectory("lifecycle")
 
-    func device(_ name: String) -> CommandRunner { CommandRunner(dataDirectory: directory.path, device: name) }
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
+    }
 
     @discardableResult
     func ok(_ runner: CommandRunner, _ arguments: [String]) throws -> String {
@@ -92,7 +94,7 @@ struct StoreLifecycleCommandTests {
         try ok(phone, ["item", "add", "Bravo Item"])
         try ok(tablet, ["cloud", "enable"])
 
-        let app = "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
+        let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
         let tmux = try TmuxSession(command: app)
         try tmux.waitFor { $0.contains("Alpha Item") }
 

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Ubiquity
+
+/// `grocery-dude dedupe`: merge items, units and locations whose names differ only in case or
+/// spaces, keeping one of each — the same one on every device.
+struct DedupeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dedupe",
+        abstract: "Merge duplicate items, units and locations (names equal ignoring case and spaces).",
+        discussion: "The survivor takes what the duplicates had and it lacked; whatever pointed at a duplicate points at it.")
+    @ParentCommand var root: GroceryDudeCommand
+    @Flag(help: "Print what was merged as JSON.") var json = false
+
+    func run() throws {
+        let device = try root.global.openDevice(command: "dedupe")
+        let report = try Deduplicator(store: device.store.objects).run()
+        if json {
+            var writer = JSONWriter()
+            for merge in report.merges {
+                writer.appendObject([
+                    "entity": .string(merge.entity), "name": .string(merge.value), "survivor": .string(merge.winner.description),
+                    "merged": .raw("[" + merge.losers.map { JSONText.quoted($0.description) }.joined(separator: ", ") + "]"),
+                    "carried": .raw("[" + merge.carried.map(JSONText.quoted).joined(separator: ", ") + "]"),
+                ])
+            }
+            print(writer.text, terminator: "")
+            return
+        }
+        guard !report.merges.isEmpty else {
+            print("No duplicates.")
+            return
+        }
+        for merge in report.merges {
+            let carried = merge.carried.isEmpty ? "" : " (took \(merge.carried.joined(separator: ", ")))"
+            print("\(merge.entity) \(merge.value.debugDescription): merged \(merge.losers.count) duplicate\(merge.losers.count == 1 ? "" : "s")\(carried)")
+        }
+        print("Merged \(report.mergedCount) duplicate\(report.mergedCount == 1 ? "" : "s").")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GroceryModel
+import Ubiquity
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What refuses or postpones a seed.
+public enum SeedError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case inProgress
+    case notInCloud
+    case notAStore(String)
+
+    public var description: String {
+        switch self {
+        case .inProgress: "Seed already in progress"
+        case .notInCloud: "cloud sync is disabled on this device: grocery-dude cloud enable"
+        case .notAStore(let path): "\(path) is not a Grocery Dude store"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+/// What a seed did.
+public struct SeedResult: Sendable {
+    /// Objects inserted or completed in the cloud store.
+    public var copied = 0
+    /// Objects read from the seeded store.
+    public var total = 0
+    /// Whether the seeded store was removed (the seed is over).
+    public var finished = false
+    /// Why it is not over yet ("the cloud store is not set up: offline", "waiting to export").
+    public var waiting: String?
+    public var deduplication = DeduplicationReport()
+}
+
+/// "Merge with Cloud?": a store's data (the local store, or a store kept aside by a start over)
+/// moves into the account's cloud store. Crash-safe: the copy is committed in batches that a
+/// second run finds again; the seeded store is removed only once the copy is exported; the
+/// device settings remember the seed until then, so the next command or app finishes it.
+extension StoreCoordinator {
+    /// The name of the shipped default data's flag in the synced key-value store.
+    public static let seededDataKey = "SEEDED_DATA"
+
+    /// Remembers `source` as the store to seed from, then seeds (now, if the cloud store is
+    /// set up; else as soon as it is).
+    public func startSeed(from source: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult {
+        var settings = try DeviceSettings.load(from: configuration.sandbox)
+        guard StoreChoice(settings) != .local else { throw SeedError.notInCloud }
+        guard ObjectStore.isStore(at: source.path) else { throw SeedError.notAStore(source.path) }
+        settings.seedSource = source.path
+        try settings.save(to: configuration.sandbox)
+        return try resumeSeed(progress: progress) ?? SeedResult()
+    }
+
+    /// Finishes a seed the settings remember, if any.
+    @discardableResult
+    public func resumeSeed(progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult? {
+        guard let path = try DeviceSettings.load(from: configuration.sandbox).seedSource else { return nil }
+        let result = try seed(from: URL(fileURLWithPath: path), progress: progress)
+        if result.finished {
+            var settings = try DeviceSettings.load(from: configuration.sandbox)
+            settings.seedSource = nil
+            try settings.save(to: configuration.sandbox)
+        }
+        return result
+    }
+
+    /// Copies `source` into the cloud store, exports, removes `source` (with its `-wal` and
+    /// `-shm`), then deduplicates.
+    ///
+    /// - Throws: ``SeedError/inProgress`` while another seed of this device runs.
+    func seed(from source: URL, progress: (Int, Int) -> Void) throws -> SeedResult {
+        let lock = try SeedLock(sandbox: configuration.sandbox)
+        defer { withExtendedLifetime(lock) {} }
+        var result = SeedResult()
+        guard current.role == .cloud, let sync = current.sync else {
+            result.waiting = "the cloud store is not set up yet (offline); the merge finishes once it is"
+            return result
+        }
+        if StoreFiles.exists(source) {
+            let store = try GroceryStore(path: source.path, modelVersion: configuration.modelVersion, defaultData: false,
+                                         peer: configuration.peer, logger: configuration.logger)
+            let seeder = StoreSeeder(source: store.objects, target: current.store.objects)
+            result.copied = try seeder.run(author: "seed") { done, total in
+                result.total = total
+                progress(done, total)
+                if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
+            }
+            try store.objects.close()
+            logger.info("seeded the cloud store from \(source.path): \(result.copied) of \(result.total) object(s) copied or completed")
+            current.exportPending()
+            let pending = try sync.pendingExports()
+            guard pending == 0 else {
+                result.waiting = "\(pending) change(s) wait to be exported; \(source.lastPathComponent) is removed once they are"
+                return result
+            }
+        }
+        // Exported: the seeded store's data is in the cloud. The main file first, so that a
+        // crash leaves only a journal no one reads, removed by the next run.
+        let manager = FileManager.default
+        if manager.fileExists(atPath: source.path) { try manager.removeItem(at: source) }
+        FaultInjection.crash(at: FaultInjection.midSeedRemoval)
+        try StoreFiles.remove(source)
+        result.finished = true
+        result.deduplication = try Deduplicator(store: current.store.objects).run()
+        logger.info("removed \(source.path) after seeding; deduplicated \(result.deduplication.mergedCount) object(s)")
+        return result
+    }
+}
+
+/// Held while a seed runs on the device, so that a second one is refused.
+final class SeedLock {
+    private let fd: Int32
+
+    init(sandbox: DeviceSandbox) throws {
+        let path = sandbox.root.appendingPathComponent("seed.lock").path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SandboxError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw SeedError.inProgress
+        }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

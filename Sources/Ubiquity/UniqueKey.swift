@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// How unique attributes compare (Item.name, Unit.name, …): surrounding and repeated spaces
+/// ignored, case-insensitive. `kg` and `Kg`, `" Tin"` and `Tin` are the same key.
+public enum UniqueKey {
+    /// The key of `text`. ASCII text, the common case, takes a fast path over its bytes.
+    public static func normalize(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return slowNormalize(text) }
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func slowNormalize(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+    }
+
+    /// `ubiquity_unique_key(text)` in SQL, registered on every connection of a store.
+    static let sqlFunction = DatabaseFunction("ubiquity_unique_key", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(normalize)
+    }
+}
