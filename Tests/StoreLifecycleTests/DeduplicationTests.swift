@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import GroceryModel
+import StoreLifecycle
+import Testing
+import TestSupport
+import Ubiquity
+
+/// The deduplicator on Grocery Dude's model: who survives, what it keeps, and that two peers
+/// deduplicating at once agree.
+@Suite("Deduplication")
+struct DeduplicationTests {
+    let directory = TemporaryDirectory("dedupe")
+
+    func id(_ n: Int) -> GlobalID { GlobalID("00000000-0000-0000-0000-\(String(repeating: "0", count: 12 - String(n).count))\(n)")! }
+
+    func insert(_ store: GroceryStore, _ entity: String, id: GlobalID, _ values: [String: PropertyValue]) throws {
+        _ = try store.objects.save(author: "test") { try $0.insert(entity, id: id, values: values) }
+    }
+
+    func survivors(_ store: GroceryStore, _ table: String) throws -> [String] {
+        try store.objects.read { db in try String.fetchAll(db, sql: "SELECT id FROM \(table) ORDER BY id") }
+    }
+
+    @Test func theNewestSurvivesThenTheFullestThenTheGreatestID() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let old = Date(timeIntervalSince1970: 1_000), new = Date(timeIntervalSince1970: 2_000)
+        // Newest modification date wins, even against more properties and a greater ID.
+        try insert(store, "Unit", id: id(1), ["name": .string("kg"), "modified": .date(new)])
+        try insert(store, "Unit", id: id(9), ["name": .string("Kg"), "modified": .date(old)])
+        // Same date: the one with more non-empty properties.
+        try insert(store, "Item", id: id(2), ["name": .string("Milk"), "modified": .date(old), "note": .string("skim")])
+        try insert(store, "Item", id: id(8), ["name": .string("milk "), "modified": .date(old)])
+        // Same date, as full: the greatest global ID.
+        try insert(store, "LocationAtHome", id: id(3), ["storedIn": .string("Fridge"), "modified": .date(old)])
+        try insert(store, "LocationAtHome", id: id(7), ["storedIn": .string("  fridge"), "modified": .date(old)])
+        let report = try Deduplicator(store: store.objects).run()
+        #expect(report.mergedCount == 3)
+        #expect(try survivors(store, "unit") == [id(1).description])
+        #expect(try survivors(store, "item") == [id(2).description])
+        #expect(try survivors(store, "locationAtHome") == [id(7).description])
+        #expect(try store.entries(.unit).map(\.name) == ["kg"], "the survivor keeps its own spelling")
+    }
+
+    @Test func theSurvivorTakesWhatItLacksAndEverythingPointingAtADuplicatePointsAtIt() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let old = Date(timeIntervalSince1970: 1_000), new = Date(timeIntervalSince1970: 2_000)
+        try insert(store, "Unit", id: id(1), ["name": .string("kg"), "modified": .date(new)])
+        try insert(store, "Unit", id: id(2), ["name": .string("Kg"), "modified": .date(old)])
+        try insert(store, "ItemPhoto", id: id(3), ["data": .data(Data([1, 2, 3]))])
+        // The loser has the photo and the note; the winner is newer but has neither.
+        try insert(store, "Item", id: id(4), ["name": .string("Flour"), "modified": .date(new)])
+        try insert(store, "Item", id: id(5), ["name": .string("flour"), "modified": .date(old), "note": .string("plain"),
+                                             "photo": .reference(id(3)), "unit": .reference(id(2))])
+        try insert(store, "Item", id: id(6), ["name": .string("Sugar"), "unit": .reference(id(2))])
+        let report = try Deduplicator(store: store.objects).run()
+        #expect(report.mergedCount == 2)
+        let flour = try #require(try store.item(id: id(4)))
+        #expect(flour.item.note == "plain")
+        #expect(flour.unitName == "kg", "its unit, via the surviving unit")
+        let photo = try store.objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [id(3).description]) }
+        #expect(photo == Data([1, 2, 3]), "the photo went to the survivor, not with the duplicate")
+        #expect(try store.item(id: id(6))?.unitName == "kg", "Sugar used Kg and now uses kg")
+        #expect(try Deduplicator(store: store.objects).run().unchangedSinceLastRun)
+    }
+
+    @Test func twoPeersDeduplicatingAtOnceConvergeWithNothingLost() throws {
+        let cloud = TemporaryDirectory("dedupe-cloud")
+        func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
+            let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+            let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+            return (store, CloudSync(store: store.objects, layout: layout, device: name))
+        }
+        let (a, syncA) = try peer("a"), (b, syncB) = try peer("b")
+        for (store, unit) in [(a, "kg"), (b, "Kg")] {
+            for name in ["Milk", "Eggs", "Flour"] {
+                var draft = ItemDraft(name: name)
+                draft.unit = unit
+                draft.homeLocation = "Pantry"
+                try store.addItem(draft)
+            }
+        }
+        try b.addItem(ItemDraft(name: "Only On B"))
+        for sync in [syncA, syncB, syncA] { try sync.sync() }
+        #expect(try a.items().count == 7 && b.items().count == 7)
+        // At the same time: neither has seen the other's merges.
+        let reportA = try Deduplicator(store: a.objects).run()
+        let reportB = try Deduplicator(store: b.objects).run()
+        #expect(Set(reportA.merges.map(\.winner)) == Set(reportB.merges.map(\.winner)))
+        for sync in [syncA, syncB, syncA] { try sync.sync() }
+        #expect(try Deduplicator(store: a.objects).run().merges.isEmpty)
+        let names = try a.items().map(\.name)
+        #expect(names == ["Eggs", "Flour", "Milk", "Only On B"])
+        #expect(try a.items().filter { $0.name != "Only On B" }.allSatisfy { $0.unitName != nil && $0.homeLocationName == "Pantry" })
+        #expect(try a.exportArchive() == b.exportArchive())
+    }
+
+    @Test func theDefaultDataGoesToAnAccountOnce() throws {
+        let cloud = directory.file("Cloud")
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        func configuration(_ device: String) throws -> StoreConfiguration {
+            let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: device)
+            try sandbox.prepare()
+            return StoreConfiguration(sandbox: sandbox, cloud: cloud, defaultData: true, peer: try sandbox.peerID().description, process: "test")
+        }
+        let first = try configuration("first"), second = try configuration("second")
+        #expect(try CloudSetup.run(first, account: "default"))
+        let firstStore = try GroceryStore(path: first.cloudStoreURL(account: "default").path, defaultData: false)
+        let shipped = try firstStore.items().count
+        #expect(shipped == 138)
+        _ = try CloudSync(store: firstStore.objects, layout: first.layout(account: "default"), device: "first").exportPending()
+        let flag = KeyValueStore(cloud: cloud, account: "default", peer: "anyone").value(forKey: StoreCoordinator.seededDataKey)
+        #expect(flag?.hasPrefix("first ") == true)
+
+        #expect(try CloudSetup.run(second, account: "default"))
+        let secondStore = try GroceryStore(path: second.cloudStoreURL(account: "default").path, defaultData: false)
+        #expect(try secondStore.items().count == shipped, "imported from the first device, not added again")
+        #expect(try secondStore.objects.outbox().isEmpty, "the second device saved nothing of its own")
+    }
+}
