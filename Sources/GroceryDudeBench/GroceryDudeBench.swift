@@ -9,7 +9,7 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to DESIGN §8's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|all] [--changes N]
+/// grocery-dude-bench [latency|import|capture|dedupe|all] [--changes N]
 /// ```
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
@@ -32,6 +32,7 @@ enum GroceryDudeBench {
         if which == "latency" || which == "all" { try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300) }
         if which == "import" || which == "all" { try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10) }
         if which == "capture" || which == "all" { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 1000) }
+        if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
     }
 
     static func now() -> Double {
@@ -209,5 +210,36 @@ enum CaptureOverhead {
         let engineSeconds = GroceryDudeBench.now() - started
         print(String(format: "capture: %d saves through the engine %.3f ms each; plain writes %.3f ms each; ratio %.2f   (target ≤ 1.5)",
                      saves, engineSeconds / Double(saves) * 1000, plainSeconds / Double(saves) * 1000, engineSeconds / plainSeconds))
+    }
+}
+
+/// DESIGN §8: deduplication when there is nothing to merge, on 10k items (target < 10 ms).
+enum DedupeCost {
+    static func run(folder: URL, items: Int) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try GroceryStore(path: folder.appendingPathComponent("store.sqlite").path, defaultData: false)
+        _ = try store.objects.save(author: "bench") { context in
+            for index in 0..<items {
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
+            }
+        }
+        let deduplicator = Deduplicator(store: store.objects)
+        _ = try deduplicator.run()
+        var unchanged: [Double] = [], changed: [Double] = []
+        for round in 0..<20 {
+            var started = GroceryDudeBench.now()
+            _ = try deduplicator.run()
+            unchanged.append((GroceryDudeBench.now() - started) * 1000)
+            // One edit: the next run reads every entity's grouped keys again.
+            _ = try store.objects.save(author: "bench") { context in
+                try context.insert(GrocerySchema.Entity.unit, values: ["name": .string("Unit \(round)")])
+            }
+            started = GroceryDudeBench.now()
+            _ = try deduplicator.run()
+            changed.append((GroceryDudeBench.now() - started) * 1000)
+        }
+        print(String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target < 10 ms)",
+                     items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
+                     GroceryDudeBench.percentile(changed, 0.99)))
     }
 }

@@ -42,6 +42,17 @@ struct TUICommand: ParsableCommand {
                 mailbox.post(.problem(problem))
             })
         defer { coordinator.stopBackgroundSync() }
+        // The list appears: duplicates are merged in the background (DESIGN §8: cheap when
+        // there is nothing to do); the list refreshes through the change token.
+        let deduplicator = Deduplicator(store: current.store.objects)
+        Thread.detachNewThread {
+            do {
+                let report = try deduplicator.run()
+                if report.mergedCount > 0 { mailbox.post(.problem("Merged \(report.mergedCount) duplicate(s)")) }
+            } catch {
+                logger.warning("deduplication failed: \(ErrorText.reason(error))")
+            }
+        }
         var lastFailure: String?
         try TerminalApp.run(model: model, logger: logger, mailbox: mailbox) {
             do {

@@ -30,7 +30,7 @@ public struct DeduplicationReport: Equatable, Sendable {
 ///
 /// One grouped query per entity finds the duplicated keys; only their objects are read, a batch
 /// of keys per save. A run when nothing changed since the last one costs one read.
-public struct Deduplicator {
+public struct Deduplicator: Sendable {
     public let store: ObjectStore
     public var batchSize = 100
 
