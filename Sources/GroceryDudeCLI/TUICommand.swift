@@ -42,6 +42,15 @@ struct TUICommand: ParsableCommand {
                 mailbox.post(.problem(problem))
             })
         defer { coordinator.stopBackgroundSync() }
+        // A merge with the cloud that a crash or going offline interrupted goes on behind the list.
+        coordinator.resumeSeedInBackground(
+            progress: { done, total in mailbox.post(.problem("Merging with the cloud: \(done)/\(total)")) },
+            finished: { result in
+                switch result {
+                case .success(let seed): mailbox.post(.problem(seed.waiting.map { "Merging with the cloud: \($0)" } ?? "Merged with the cloud"))
+                case .failure(let error): mailbox.post(.problem("Merge with the cloud not finished: \(ErrorText.reason(error))"))
+                }
+            })
         // The list appears: duplicates are merged in the background (DESIGN §8: cheap when
         // there is nothing to do); the list refreshes through the change token.
         let deduplicator = Deduplicator(store: current.store.objects)

@@ -58,20 +58,41 @@ extension StoreCoordinator {
     @discardableResult
     public func resumeSeed(progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult? {
         guard let path = try DeviceSettings.load(from: configuration.sandbox).seedSource else { return nil }
-        let result = try seed(from: URL(fileURLWithPath: path), progress: progress)
-        if result.finished {
-            var settings = try DeviceSettings.load(from: configuration.sandbox)
-            settings.seedSource = nil
-            try settings.save(to: configuration.sandbox)
-        }
+        let result = try seed(from: URL(fileURLWithPath: path), into: current, progress: progress)
+        if result.finished { try Self.forgetSeed(configuration.sandbox) }
         return result
+    }
+
+    /// The seed is over: nothing to resume.
+    static func forgetSeed(_ sandbox: DeviceSandbox) throws {
+        var settings = try DeviceSettings.load(from: sandbox)
+        settings.seedSource = nil
+        try settings.save(to: sandbox)
+    }
+
+    /// Finishes a seed the settings remember on a background thread, for the running app: each
+    /// batch is a save, so the list refreshes as it goes; `progress` is called on that thread.
+    /// A store change meanwhile makes it fail harmlessly; the next start resumes it.
+    public func resumeSeedInBackground(progress: @escaping @Sendable (Int, Int) -> Void,
+                                       finished: @escaping @Sendable (Result<SeedResult, any Error>) -> Void) {
+        guard let path = (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource, current.role == .cloud else { return }
+        let target = current, sandbox = configuration.sandbox
+        Thread.detachNewThread { [self] in
+            do {
+                let result = try seed(from: URL(fileURLWithPath: path), into: target, progress: progress)
+                if result.finished { try Self.forgetSeed(sandbox) }
+                finished(.success(result))
+            } catch {
+                finished(.failure(error))
+            }
+        }
     }
 
     /// Copies `source` into the cloud store, exports, removes `source` (with its `-wal` and
     /// `-shm`), then deduplicates.
     ///
     /// - Throws: ``SeedError/inProgress`` while another seed of this device runs.
-    func seed(from source: URL, progress: (Int, Int) -> Void) throws -> SeedResult {
+    func seed(from source: URL, into current: DeviceStore, progress: (Int, Int) -> Void) throws -> SeedResult {
         let lock = try SeedLock(sandbox: configuration.sandbox)
         defer { withExtendedLifetime(lock) {} }
         var result = SeedResult()

@@ -134,6 +134,28 @@ struct SeedingCommandTests {
         #expect(Set(onPhone.map { $0["unit"] as! String }).count == 1, "kg and Kg are one unit")
     }
 
+    @Test(.enabled(if: TmuxSession.isAvailable))
+    func theAppFinishesAnInterruptedMergeBehindTheList() throws {
+        var csv = "kind,name,quantity,unit,homeLocation,shopLocation,listed,collected,note\n"
+        for index in 0..<1200 { csv += "item,Item \(index),1,kg,Fridge,Dairy,true,false,\n" }
+        let file = directory.file("items.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let kitchen = device("kitchen")
+        try ok(kitchen, ["import", file.path])
+        let killed = try kitchen.run(["cloud", "enable", "--merge"], environment: ["GROCERY_DUDE_FAULT": "mid-seed"])
+        #expect(killed.status != 0)
+
+        let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
+        let tmux = try TmuxSession(command: app)
+        let screen = try tmux.waitFor(timeout: 20) { $0.contains("Merged with the cloud") }
+        #expect(screen.contains("Item 0"))
+        try tmux.sendKeys("q")
+        try tmux.waitFor { $0.contains("EXITED") }
+        #expect(try items(kitchen).count == 1200)
+        let local = directory.path + "/devices/kitchen/local"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }.isEmpty)
+    }
+
     @Test func aNonStoreIsNotMerged() throws {
         let kitchen = device("kitchen")
         try ok(kitchen, ["cloud", "enable"])
