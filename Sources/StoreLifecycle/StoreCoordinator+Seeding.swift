@@ -92,18 +92,18 @@ extension StoreCoordinator {
     /// `-shm`), then deduplicates.
     ///
     /// - Throws: ``SeedError/inProgress`` while another seed of this device runs.
-    func seed(from source: URL, into current: DeviceStore, progress: (Int, Int) -> Void) throws -> SeedResult {
+    func seed(from source: URL, into target: DeviceStore, progress: (Int, Int) -> Void) throws -> SeedResult {
         let lock = try SeedLock(sandbox: configuration.sandbox)
         defer { withExtendedLifetime(lock) {} }
         var result = SeedResult()
-        guard current.role == .cloud, let sync = current.sync else {
+        guard target.role == .cloud, let sync = target.sync else {
             result.waiting = "the cloud store is not set up yet (offline); the merge finishes once it is"
             return result
         }
         if StoreFiles.exists(source) {
             let store = try GroceryStore(path: source.path, modelVersion: configuration.modelVersion, defaultData: false,
                                          peer: configuration.peer, logger: configuration.logger)
-            let seeder = StoreSeeder(source: store.objects, target: current.store.objects)
+            let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
             result.copied = try seeder.run(author: "seed") { done, total in
                 result.total = total
                 progress(done, total)
@@ -111,7 +111,7 @@ extension StoreCoordinator {
             }
             try store.objects.close()
             logger.info("seeded the cloud store from \(source.path): \(result.copied) of \(result.total) object(s) copied or completed")
-            current.exportPending()
+            target.exportPending()
             let pending = try sync.pendingExports()
             guard pending == 0 else {
                 result.waiting = "\(pending) change(s) wait to be exported; \(source.lastPathComponent) is removed once they are"
@@ -125,7 +125,7 @@ extension StoreCoordinator {
         FaultInjection.crash(at: FaultInjection.midSeedRemoval)
         try StoreFiles.remove(source)
         result.finished = true
-        result.deduplication = try Deduplicator(store: current.store.objects).run()
+        result.deduplication = try Deduplicator(store: target.store.objects).run()
         logger.info("removed \(source.path) after seeding; deduplicated \(result.deduplication.mergedCount) object(s)")
         return result
     }
