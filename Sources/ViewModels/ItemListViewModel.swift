@@ -1,12 +1,22 @@
 import Foundation
 import GroceryModel
 
-/// The state of the simple full-screen list (until the full screens arrive): every item by home
-/// location, a selection, and the one action of toggling an item on or off the shopping list.
+/// The state of an item list screen: Prepare (every item by home location; toggling puts an item
+/// on or off the shopping list) or Shop (the listed items by aisle; toggling ticks an item as
+/// collected), with a selection, a search, and the screen's Clear action.
 ///
 /// Refreshes when the store changes, whichever process changed it.
 public final class ItemListViewModel {
+    public enum Screen: Sendable { case prepare, shop }
+
     public let device: String
+    public let screen: Screen
+    /// Only items whose name contains this, ignoring case and diacritics; grouping is kept.
+    public var searchText = "" {
+        didSet { if searchText != oldValue { changeToken = -1; refreshIfChanged() } }
+    }
+    /// The dialog the screen shows now, if any.
+    public private(set) var dialog: Dialog?
     public private(set) var sections: [ItemSection] = []
     /// The selected row, counted over all sections' rows.
     public private(set) var selection = 0
@@ -18,9 +28,10 @@ public final class ItemListViewModel {
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public private(set) var isStoreChanging = false
 
-    public init(store: GroceryStore, device: String) {
+    public init(store: GroceryStore, device: String, screen: Screen = .prepare) {
         self.store = store
         self.device = device
+        self.screen = screen
     }
 
     public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
@@ -44,7 +55,8 @@ public final class ItemListViewModel {
             let token = try store.objects.changeToken()
             guard token != changeToken else { return false }
             let selectedID = selectedRow?.id
-            sections = ItemGrouping.byHomeLocation(try store.items())
+            let rows = try store.items(listedOnly: screen == .shop).filter { SearchText.matches($0.name, searchText) }
+            sections = screen == .prepare ? ItemGrouping.byHomeLocation(rows) : ItemGrouping.byShopAisle(rows)
             changeToken = token
             if let selectedID, let index = flatIndex(of: selectedID) { selection = index }
             selection = min(selection, max(rowCount - 1, 0))
@@ -92,12 +104,62 @@ public final class ItemListViewModel {
         selection = min(max(index, 0), rowCount - 1)
     }
 
-    /// Puts the selected item on the shopping list, or takes it off.
+    /// Prepare: puts the selected item on the shopping list, or takes it off. Shop: ticks it as
+    /// collected, or unticks it.
     public func toggleSelected() {
         guard !isStoreChanging, let row = selectedRow else { return }
         do {
-            let updated = try store.setListed(row.id.description, !row.item.listed)
-            message = updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"
+            switch screen {
+            case .prepare:
+                let updated = try store.setListed(row.id.description, !row.item.listed)
+                message = updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"
+            case .shop:
+                let updated = try store.setCollected(row.id.description, !row.item.collected)
+                message = updated.item.collected ? "Collected \(updated.name)" : "Not collected: \(updated.name)"
+            }
+            refreshIfChanged()
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    // MARK: - Clear
+
+    /// The screen's Clear: Prepare asks "Clear Entire Shopping List?"; Shop removes the collected
+    /// items from the list at once. Either says "Nothing to Clear", with the book's hint, when
+    /// there is nothing to do.
+    public func requestClear() {
+        guard !isStoreChanging else { return }
+        do {
+            let listed = try store.items(listedOnly: true)
+            switch screen {
+            case .prepare:
+                dialog = listed.isEmpty
+                    ? .message(title: ClearMessages.nothingToClear, message: ClearMessages.prepareNothingListed)
+                    : .confirm(title: ClearMessages.prepareQuestion, message: nil, action: "Clear")
+            case .shop:
+                if listed.isEmpty {
+                    dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopEmpty)
+                } else if !listed.contains(where: \.item.collected) {
+                    dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopNothingCollected)
+                } else {
+                    let count = try store.clearCollected()
+                    message = "Removed \(count) collected item\(count == 1 ? "" : "s") from the list"
+                    refreshIfChanged()
+                }
+            }
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    /// The answer to the dialog: `true` for its action, `false` to cancel (or OK a message).
+    public func answerDialog(_ accepted: Bool) {
+        defer { dialog = nil }
+        guard accepted, case .confirm = dialog, screen == .prepare, !isStoreChanging else { return }
+        do {
+            let count = try store.clearListed()
+            message = "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
             refreshIfChanged()
         } catch {
             message = "\(error)"

@@ -14,7 +14,16 @@ public enum ItemGrouping {
 
     /// Sections by home location, sorted by name ignoring case; "Unknown location" last.
     public static func byHomeLocation(_ rows: [ItemRow]) -> [ItemSection] {
-        let groups = Dictionary(grouping: rows) { $0.homeLocationName }
+        grouped(rows, by: \.homeLocationName)
+    }
+
+    /// Sections by shop aisle, the way Shop shows them; "Unknown location" last.
+    public static func byShopAisle(_ rows: [ItemRow]) -> [ItemSection] {
+        grouped(rows, by: \.shopLocationName)
+    }
+
+    static func grouped(_ rows: [ItemRow], by location: KeyPath<ItemRow, String?>) -> [ItemSection] {
+        let groups = Dictionary(grouping: rows) { $0[keyPath: location] }
         let titled = groups.keys.compactMap { $0 }.sorted {
             $0.localizedCaseInsensitiveCompare($1) == .orderedAscending
         }

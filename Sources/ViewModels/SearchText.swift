@@ -1,0 +1,14 @@
+import Foundation
+
+/// How list searches compare names: ignoring case and diacritics, so "creme" finds "Crème".
+public enum SearchText {
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Whether `name` contains `query` (folded); an empty query matches everything.
+    public static func matches(_ name: String, _ query: String) -> Bool {
+        let wanted = fold(query.trimmingCharacters(in: .whitespaces))
+        return wanted.isEmpty || fold(name).contains(wanted)
+    }
+}
