@@ -1,0 +1,110 @@
+import Foundation
+import GroceryModel
+
+/// The state of the units, home locations or shop aisles screen: the entries with how many items
+/// use each, a selection kept on the same entry across refreshes, and add, rename and delete
+/// (with confirmation; items lose the link, they are not deleted).
+public final class CatalogListViewModel {
+    public let kind: CatalogKind
+    public private(set) var entries: [CatalogEntry] = []
+    public private(set) var selection = 0
+    public private(set) var message: String?
+    public private(set) var dialog: Dialog?
+    /// Between a store's will-change and did-change notices: input is off, nothing is read.
+    public private(set) var isStoreChanging = false
+
+    private var store: GroceryStore
+    private var changeToken: Int64 = -1
+
+    public init(store: GroceryStore, kind: CatalogKind) {
+        self.store = store
+        self.kind = kind
+    }
+
+    public var selectedEntry: CatalogEntry? { entries.indices.contains(selection) ? entries[selection] : nil }
+
+    /// Refetches when the store changed since the last fetch. Returns whether it did.
+    @discardableResult
+    public func refreshIfChanged() -> Bool {
+        guard !isStoreChanging else { return false }
+        do {
+            let token = try store.objects.changeToken()
+            guard token != changeToken else { return false }
+            let selectedID = selectedEntry?.id
+            entries = try store.entries(kind)
+            changeToken = token
+            if let selectedID, let index = entries.firstIndex(where: { $0.id == selectedID }) { selection = index }
+            selection = min(selection, max(entries.count - 1, 0))
+            return true
+        } catch {
+            message = "Cannot read the store: \(error)"
+            return false
+        }
+    }
+
+    public func moveSelection(by delta: Int) {
+        guard !entries.isEmpty else { return }
+        selection = min(max(selection + delta, 0), entries.count - 1)
+    }
+
+    public func add(_ name: String) {
+        perform { _ in
+            let added = try store.addEntry(kind, name: name)
+            return "Added \(added.name)"
+        }
+        if let index = entries.firstIndex(where: { $0.name == name.trimmingCharacters(in: .whitespaces) }) { selection = index }
+    }
+
+    public func renameSelected(to name: String) {
+        perform { entry in
+            guard let entry else { return nil }
+            let renamed = try store.renameEntry(kind, entry.id.description, to: name)
+            return "Renamed \(entry.name) to \(renamed.name)"
+        }
+    }
+
+    /// Asks first: deleting takes the entry off every item that uses it.
+    public func requestDeleteSelected() {
+        guard !isStoreChanging, let entry = selectedEntry else { return }
+        let uses = entry.itemCount == 0 ? nil
+            : "\(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s") will lose it; the items are kept."
+        dialog = .confirm(title: "Delete \(entry.name)?", message: uses, action: "Delete")
+    }
+
+    public func answerDialog(_ accepted: Bool) {
+        defer { dialog = nil }
+        guard accepted, case .confirm = dialog else { return }
+        perform { entry in
+            guard let entry else { return nil }
+            let removed = try store.removeEntry(kind, entry.id.description)
+            return "Deleted \(removed.name)"
+        }
+    }
+
+    // MARK: - Store transitions
+
+    public func storeWillChange(_ message: String) {
+        isStoreChanging = true
+        dialog = nil
+        self.message = message
+    }
+
+    public func storeDidChange(to store: GroceryStore, message: String) {
+        self.store = store
+        changeToken = -1
+        isStoreChanging = false
+        refreshIfChanged()
+        self.message = message
+    }
+
+    /// Runs one change on the selected entry; its words, or the error, go to the status line.
+    private func perform(_ change: (CatalogEntry?) throws -> String?) {
+        guard !isStoreChanging else { return }
+        do {
+            if let text = try change(selectedEntry) { message = text }
+            refreshIfChanged()
+        } catch {
+            message = "\(error)"
+        }
+    }
+}

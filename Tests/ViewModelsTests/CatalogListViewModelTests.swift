@@ -1,0 +1,37 @@
+import Foundation
+import GroceryModel
+import Testing
+import TestSupport
+@testable import ViewModels
+
+@Suite("Units and locations screens")
+struct CatalogListViewModelTests {
+    let directory = TemporaryDirectory("catalog-vm")
+
+    @Test func addRenameAndDeleteWithConfirmationKeepTheItems() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        var draft = ItemDraft(name: "Flour")
+        draft.unit = "kg"
+        try store.addItem(draft)
+        let units = CatalogListViewModel(store: store, kind: .unit)
+        units.refreshIfChanged()
+        #expect(units.entries.map(\.name) == ["kg"])
+        units.add("g")
+        #expect(units.entries.map(\.name) == ["g", "kg"])
+        #expect(units.selectedEntry?.name == "g")
+        units.add("KG")
+        #expect(units.message?.contains("kg") == true, "a name in use is refused: \(units.message ?? "")")
+        units.moveSelection(by: 1)
+        units.renameSelected(to: "kilogram")
+        #expect(units.selectedEntry?.name == "kilogram", "the selection follows the entry")
+        units.requestDeleteSelected()
+        #expect(units.dialog == .confirm(title: "Delete kilogram?", message: "1 item will lose it; the items are kept.", action: "Delete"))
+        units.answerDialog(false)
+        #expect(units.entries.count == 2)
+        units.requestDeleteSelected()
+        units.answerDialog(true)
+        #expect(units.entries.map(\.name) == ["g"])
+        #expect(try store.items().map(\.name) == ["Flour"])
+        #expect(try store.items().first?.unitName == nil)
+    }
+}
