@@ -117,6 +117,15 @@ extension GroceryStore {
         }
     }
 
+    /// Sets an item's modification date to now (the book marks an item modified when it is
+    /// opened, so that deduplication keeps the one the user looked at last).
+    public func markModified(_ id: GlobalID) throws {
+        try objects.save(author: "item open") { context in
+            guard try context.values(of: GrocerySchema.Entity.item, id: id) != nil else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+            try context.update(GrocerySchema.Entity.item, id: id, values: ["modified": .date(context.now)])
+        }
+    }
+
     /// Deletes an item (and its photo).
     @discardableResult
     public func removeItem(_ reference: String) throws -> ItemRow {

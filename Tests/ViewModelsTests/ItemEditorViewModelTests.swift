@@ -1,0 +1,77 @@
+import Foundation
+import GroceryModel
+import Testing
+import TestSupport
+import Ubiquity
+@testable import ViewModels
+
+/// The item editor against two real stores that sync through a cloud folder.
+@Suite("The item editor")
+struct ItemEditorViewModelTests {
+    let directory = TemporaryDirectory("editor")
+    let cloud = TemporaryDirectory("editor-cloud")
+
+    func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
+        let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+        let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+        return (store, CloudSync(store: store.objects, layout: layout, device: name))
+    }
+
+    @Test func aRemoteChangeUpdatesUntouchedFieldsAndKeepsEditedOnes() throws {
+        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        var draft = ItemDraft(name: "Milk")
+        draft.unit = "L"
+        draft.note = "skim"
+        let milk = try here.addItem(draft)
+        try hereSync.sync(); try thereSync.sync()
+
+        let editor = try ItemEditorViewModel(store: here, id: milk.id)
+        #expect(editor.values[.unit] == "L")
+        editor.set(.note, "whole")
+        var remote = ItemChanges()
+        remote.note = "oat"
+        remote.quantity = 3
+        remote.unit = "carton"
+        try there.editItem(milk.id.description, remote)
+        try thereSync.sync(); try hereSync.sync()
+
+        #expect(editor.refreshIfChanged())
+        #expect(editor.values[.note] == "whole", "the user's edit is kept")
+        #expect(editor.values[.quantity] == "3" && editor.values[.unit] == "carton", "untouched fields follow")
+        editor.save()
+        #expect(editor.message == "Saved")
+        let saved = try #require(try here.item(id: milk.id))
+        #expect(saved.item.note == "whole" && saved.item.quantity == 3 && saved.unitName == "carton",
+                "saving wrote only the edited field, not stale values over the imported ones")
+    }
+
+    @Test func aRemoteDeleteClosesTheEditor() throws {
+        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let bread = try here.addItem(ItemDraft(name: "Bread"))
+        try hereSync.sync(); try thereSync.sync()
+        let editor = try ItemEditorViewModel(store: here, id: bread.id)
+        editor.set(.name, "Rye Bread")
+        try there.removeItem(bread.id.description)
+        try thereSync.sync(); try hereSync.sync()
+        editor.refreshIfChanged()
+        #expect(!editor.isOpen)
+        #expect(editor.closedBecause == "Rye Bread was deleted on another device")
+        editor.save()
+        #expect(try here.items().isEmpty, "nothing is written for a deleted item")
+    }
+
+    @Test func openingMarksTheItemModifiedAndABlankNameBecomesNewItem() throws {
+        let clock = TestClock()
+        let store = try GroceryStore.temporary(in: directory, clock: clock)
+        let tea = try store.addItem(ItemDraft(name: "Tea"))
+        clock.advance(by: 60)
+        let editor = try ItemEditorViewModel(store: store, id: tea.id)
+        #expect(try store.item(id: tea.id)?.item.modified == clock.now())
+        editor.set(.name, "   ")
+        editor.save()
+        #expect(try store.item(id: tea.id)?.name == "New Item")
+        editor.set(.quantity, "lots")
+        editor.save()
+        #expect(editor.message?.hasPrefix("invalid quantity") == true)
+    }
+}
