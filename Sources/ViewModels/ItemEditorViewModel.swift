@@ -20,8 +20,10 @@ public final class ItemEditorViewModel {
     public private(set) var closedBecause: String?
     public private(set) var message: String?
 
-    private let store: GroceryStore
+    private var store: GroceryStore
     private var changeToken: Int64 = -1
+    /// Between a store's will-change and did-change notices: input is off, nothing is read.
+    public private(set) var isStoreChanging = false
 
     /// Opens an item, marking it modified (as the book does).
     public init(store: GroceryStore, id: GlobalID) throws {
@@ -33,16 +35,40 @@ public final class ItemEditorViewModel {
 
     public var isOpen: Bool { closedBecause == nil }
 
+    /// What the save loop of a store transition asks.
+    public var hasUnsavedChanges: Bool { isOpen && !touched.isEmpty }
+
     public func set(_ field: Field, _ value: String) {
-        guard isOpen else { return }
+        guard isOpen, !isStoreChanging else { return }
         values[field] = value
         touched.insert(field)
+    }
+
+    // MARK: - Store transitions
+
+    /// `storesWillChange`: the edits are saved while the old store is still there; input is off.
+    public func storeWillChange() {
+        if hasUnsavedChanges { save() }
+        isStoreChanging = true
+    }
+
+    /// `storesDidChange`: the item is looked up by its global ID in the new store; without it
+    /// there, the editor closes.
+    public func storeDidChange(to store: GroceryStore) {
+        self.store = store
+        isStoreChanging = false
+        changeToken = -1
+        if (try? store.item(id: id)) == nil {
+            closedBecause = "\(values[.name] ?? "The item") is not in this store"
+            return
+        }
+        refreshIfChanged()
     }
 
     /// Takes in what changed in the store: untouched fields follow it, touched ones stay.
     @discardableResult
     public func refreshIfChanged() -> Bool {
-        guard isOpen, let token = try? store.objects.changeToken(), token != changeToken else { return false }
+        guard isOpen, !isStoreChanging, let token = try? store.objects.changeToken(), token != changeToken else { return false }
         changeToken = token
         do {
             guard let row = try store.item(id: id) else {
@@ -60,7 +86,7 @@ public final class ItemEditorViewModel {
 
     /// Saves the touched fields. A blank name becomes "New Item", as in the book.
     public func save() {
-        guard isOpen, !touched.isEmpty else { return }
+        guard isOpen, !isStoreChanging, !touched.isEmpty else { return }
         var changes = ItemChanges()
         for field in touched {
             let text = values[field] ?? ""

@@ -74,4 +74,31 @@ struct ItemEditorViewModelTests {
         editor.save()
         #expect(editor.message?.hasPrefix("invalid quantity") == true)
     }
+
+    @Test func aTransitionMidEditSavesTheEditThenRefetchesFromTheNewStore() throws {
+        let old = try GroceryStore.temporary(in: directory, name: "old")
+        let eggs = try old.addItem(ItemDraft(name: "Eggs"))
+        let editor = try ItemEditorViewModel(store: old, id: eggs.id)
+        editor.set(.quantity, "12")
+        #expect(editor.hasUnsavedChanges)
+        editor.storeWillChange()
+        #expect(!editor.hasUnsavedChanges, "saved into the store that is going away")
+        #expect(try old.item(id: eggs.id)?.item.quantity == 12)
+        editor.set(.note, "ignored")
+        #expect(editor.values[.note] == "", "input is off during the transition")
+
+        // The new store holds the same object (the fallback's records moved into the cloud store).
+        let new = try GroceryStore.temporary(in: directory, name: "new")
+        try new.objects.copyObjects(from: old.objects, author: "move")
+        editor.storeDidChange(to: new)
+        #expect(editor.isOpen && editor.values[.quantity] == "12")
+        editor.set(.note, "free range")
+        editor.save()
+        #expect(try new.item(id: eggs.id)?.item.note == "free range")
+
+        // A store without the item closes the editor.
+        editor.storeWillChange()
+        editor.storeDidChange(to: try GroceryStore.temporary(in: directory, name: "other"))
+        #expect(editor.closedBecause == "Eggs is not in this store")
+    }
 }
