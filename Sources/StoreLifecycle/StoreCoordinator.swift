@@ -139,7 +139,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         if StoreChoice(latest) != StoreChoice(settings) {
             changed = try switchStore(to: latest) || changed
         } else {
-            settings.offline = latest.offline
+            settings = latest  // offline, a seed: nothing that changes the store
         }
         if current.role == .fallback, background?.isSetupFinished == true {
             changed = try finishSetup() || changed
