@@ -35,8 +35,7 @@ struct CloudCommand: ParsableCommand {
             }
             var localItems: Int?
             if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
-                let store = try GroceryStore(path: configuration.localStoreURL.path, modelVersion: configuration.modelVersion,
-                                             defaultData: false, logger: logger)
+                let store = try configuration.openStore(at: configuration.localStoreURL)
                 if try store.hasData() { localItems = try store.items().count }
                 try store.objects.close()
             } else {
@@ -63,11 +62,7 @@ struct CloudCommand: ParsableCommand {
             let device = try global.openDevice(command: "cloud enable", prepare: localItems != nil && mergeLocal)
             if localItems != nil, mergeLocal {
                 let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
-                if let waiting = result.waiting {
-                    print("Merging with the cloud: \(waiting).")
-                } else {
-                    print("Merged local data into the cloud: \(result.copied) of \(result.total) objects copied or completed, \(result.deduplication.mergedCount) duplicates merged; the local store is removed.")
-                }
+                print(result.report(merged: "local data", removed: "the local store"))
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
@@ -232,11 +227,7 @@ struct CloudCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationErrorMessage("no such file: \(file)") }
             let device = try root.global.openDevice(command: "cloud merge-kept")
             let result = try device.coordinator.startSeed(from: url, progress: device.coordinator.seedProgress)
-            if let waiting = result.waiting {
-                print("Merging: \(waiting).")
-            } else {
-                print("Merged \(url.lastPathComponent) into the cloud: \(result.copied) of \(result.total) objects copied or completed, \(result.deduplication.mergedCount) duplicates merged; the file is removed.")
-            }
+            print(result.report(merged: url.lastPathComponent, removed: "the file"))
         }
     }
 
@@ -287,9 +278,9 @@ struct CloudCommand: ParsableCommand {
 
         func run() throws {
             let global = root.global
-            let (sandbox, _) = try global.openSandbox(command: "cloud status")
-            let settings = try DeviceSettings.load(from: sandbox)
             let device = try global.openDevice(command: "cloud status", prepare: false)
+            let sandbox = device.sandbox
+            let settings = try DeviceSettings.load(from: sandbox)
             let current = device.coordinator.current
             let sync = device.sync
             let lastSync = try device.store.objects.metadata("lastSync").flatMap(Double.init)

@@ -19,8 +19,7 @@ public enum CloudSetup {
     public static func isComplete(_ configuration: StoreConfiguration, account: String) -> Bool {
         let url = configuration.cloudStoreURL(account: account)
         guard StoreFiles.exists(url),
-              let store = try? GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
-                                           peer: configuration.peer)
+              let store = try? configuration.openStore(at: url)
         else { return false }
         defer { try? store.objects.close() }
         return (try? isComplete(store)) ?? false
@@ -37,7 +36,7 @@ public enum CloudSetup {
         guard !configuration.isOffline else { return false }
         let url = configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
-        var store = try open(configuration, url: url)
+        var store = try configuration.openStore(at: url)
         defer { try? store.objects.close() }
         if try isComplete(store) { return true }
 
@@ -46,7 +45,7 @@ public enum CloudSetup {
             try store.objects.close()
             let kept = try StoreFiles.setAside(url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
             configuration.logger.notice("a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)")
-            store = try open(configuration, url: url)
+            store = try configuration.openStore(at: url)
         }
         try store.objects.setMetadata(epochKey, String(current))
         let layout = try configuration.layout(account: account, epoch: current)
@@ -74,8 +73,4 @@ public enum CloudSetup {
         configuration.logger.info("seeded the default data to account \(account): \(summary.description)")
     }
 
-    private static func open(_ configuration: StoreConfiguration, url: URL) throws -> GroceryStore {
-        try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
-                         peer: configuration.peer, logger: configuration.logger)
-    }
 }

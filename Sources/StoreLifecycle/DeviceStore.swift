@@ -23,8 +23,7 @@ public struct DeviceStore: Sendable {
     /// The device's own store (with the default data on its first launch, unless turned off).
     static func openLocal(_ configuration: StoreConfiguration) throws -> DeviceStore {
         let url = configuration.localStoreURL
-        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion,
-                                     defaultData: configuration.defaultData, peer: configuration.peer, logger: configuration.logger)
+        let store = try configuration.openStore(at: url, defaultData: configuration.defaultData)
         return DeviceStore(description: StoreDescription(role: .local, account: nil, path: url.path),
                            store: store, sync: nil, configuration: configuration)
     }
@@ -34,8 +33,7 @@ public struct DeviceStore: Sendable {
     static func openFallback(_ configuration: StoreConfiguration, account: String) throws -> DeviceStore {
         let url = configuration.fallbackStoreURL(account: account)
         try makeParent(of: url)
-        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
-                                     peer: configuration.peer, logger: configuration.logger)
+        let store = try configuration.openStore(at: url)
         return DeviceStore(description: StoreDescription(role: .fallback, account: account, path: url.path),
                            store: store, sync: nil, configuration: configuration)
     }
@@ -45,8 +43,7 @@ public struct DeviceStore: Sendable {
     static func openCloud(_ configuration: StoreConfiguration, account: String) throws -> DeviceStore {
         let url = configuration.cloudStoreURL(account: account)
         try makeParent(of: url)
-        let store = try GroceryStore(path: url.path, modelVersion: configuration.modelVersion, defaultData: false,
-                                     peer: configuration.peer, logger: configuration.logger)
+        let store = try configuration.openStore(at: url)
         let epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
         let layout = try configuration.layout(account: account, epoch: epoch)
         let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)

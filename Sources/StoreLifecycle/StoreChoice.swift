@@ -14,11 +14,6 @@ public enum StoreChoice: Equatable, Sendable {
             self = .local
         }
     }
-
-    public var account: String? {
-        if case .cloud(let account) = self { return account }
-        return nil
-    }
 }
 
 extension StoreTransition {

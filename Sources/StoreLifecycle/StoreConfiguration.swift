@@ -31,6 +31,11 @@ public struct StoreConfiguration: Sendable {
         self.logger = logger
     }
 
+    /// Opens (creating when missing) a store file of this device at its model version.
+    public func openStore(at url: URL, defaultData: Bool = false) throws -> GroceryStore {
+        try GroceryStore(path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger)
+    }
+
     // MARK: - Where the stores are
 
     /// `local/<store>.sqlite`: the device's own store, never synced.

@@ -90,7 +90,7 @@ extension StoreCoordinator {
             source.exportPending()
             let local = configuration.localStoreURL
             if StoreFiles.exists(local) {
-                let previous = try GroceryStore(path: local.path, modelVersion: configuration.modelVersion, defaultData: false)
+                let previous = try configuration.openStore(at: local)
                 let hasData = try previous.hasData()
                 try previous.objects.close()
                 if hasData {

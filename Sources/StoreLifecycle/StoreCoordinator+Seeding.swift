@@ -101,8 +101,7 @@ extension StoreCoordinator {
             return result
         }
         if StoreFiles.exists(source) {
-            let store = try GroceryStore(path: source.path, modelVersion: configuration.modelVersion, defaultData: false,
-                                         peer: configuration.peer, logger: configuration.logger)
+            let store = try configuration.openStore(at: source)
             let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
             result.copied = try seeder.run(author: "seed") { done, total in
                 result.total = total

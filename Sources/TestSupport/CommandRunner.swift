@@ -68,3 +68,29 @@ public struct CommandRunner: Sendable {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// A command that should have succeeded and did not: which device, which arguments, what it said.
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let device: String
+    public let arguments: [String]
+    public let result: CommandResult
+
+    public var description: String { "\(device) \(arguments) exited \(result.status): \(result.stderr)" }
+}
+
+extension CommandRunner {
+    /// Runs a command that must succeed and returns what it printed.
+    ///
+    /// - Throws: ``CommandFailure`` when it exits with another status than 0.
+    @discardableResult
+    public func output(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let result = try run(arguments, environment: environment)
+        guard result.status == 0 else { throw CommandFailure(device: device, arguments: arguments, result: result) }
+        return result.stdout
+    }
+
+    /// `item ls --json`, parsed; `global` goes before the subcommand (`--cloud DIR`).
+    public func items(_ global: [String] = []) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(try output(global + ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+    }
+}

@@ -11,13 +11,13 @@ public final class CatalogListViewModel {
     public private(set) var message: String?
     public private(set) var dialog: Dialog?
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
-    public private(set) var isStoreChanging = false
+    public var isStoreChanging: Bool { binding.isChanging }
 
-    private var store: GroceryStore
-    private var changeToken: Int64 = -1
+    private var binding: StoreBinding
+    private var store: GroceryStore { binding.store }
 
     public init(store: GroceryStore, kind: CatalogKind) {
-        self.store = store
+        binding = StoreBinding(store)
         self.kind = kind
     }
 
@@ -26,13 +26,11 @@ public final class CatalogListViewModel {
     /// Refetches when the store changed since the last fetch. Returns whether it did.
     @discardableResult
     public func refreshIfChanged() -> Bool {
-        guard !isStoreChanging else { return false }
         do {
-            let token = try store.objects.changeToken()
-            guard token != changeToken else { return false }
+            guard let token = try binding.tokenIfChanged() else { return false }
             let selectedID = selectedEntry?.id
             entries = try store.entries(kind)
-            changeToken = token
+            binding.fetched(token)
             if let selectedID, let index = entries.firstIndex(where: { $0.id == selectedID }) { selection = index }
             selection = min(selection, max(entries.count - 1, 0))
             return true
@@ -84,15 +82,13 @@ public final class CatalogListViewModel {
     // MARK: - Store transitions
 
     public func storeWillChange(_ message: String) {
-        isStoreChanging = true
+        binding.willChange()
         dialog = nil
         self.message = message
     }
 
     public func storeDidChange(to store: GroceryStore, message: String) {
-        self.store = store
-        changeToken = -1
-        isStoreChanging = false
+        binding.didChange(to: store)
         refreshIfChanged()
         self.message = message
     }

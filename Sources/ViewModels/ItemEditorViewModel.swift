@@ -20,14 +20,14 @@ public final class ItemEditorViewModel {
     public private(set) var closedBecause: String?
     public private(set) var message: String?
 
-    private var store: GroceryStore
-    private var changeToken: Int64 = -1
+    private var binding: StoreBinding
+    private var store: GroceryStore { binding.store }
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
-    public private(set) var isStoreChanging = false
+    public var isStoreChanging: Bool { binding.isChanging }
 
     /// Opens an item, marking it modified (as the book does).
     public init(store: GroceryStore, id: GlobalID) throws {
-        self.store = store
+        binding = StoreBinding(store)
         self.id = id
         try store.markModified(id)
         refreshIfChanged()
@@ -49,15 +49,13 @@ public final class ItemEditorViewModel {
     /// `storesWillChange`: the edits are saved while the old store is still there; input is off.
     public func storeWillChange() {
         if hasUnsavedChanges { save() }
-        isStoreChanging = true
+        binding.willChange()
     }
 
     /// `storesDidChange`: the item is looked up by its global ID in the new store; without it
     /// there, the editor closes.
     public func storeDidChange(to store: GroceryStore) {
-        self.store = store
-        isStoreChanging = false
-        changeToken = -1
+        binding.didChange(to: store)
         if (try? store.item(id: id)) == nil {
             closedBecause = "\(values[.name] ?? "The item") is not in this store"
             return
@@ -68,8 +66,8 @@ public final class ItemEditorViewModel {
     /// Takes in what changed in the store: untouched fields follow it, touched ones stay.
     @discardableResult
     public func refreshIfChanged() -> Bool {
-        guard isOpen, !isStoreChanging, let token = try? store.objects.changeToken(), token != changeToken else { return false }
-        changeToken = token
+        guard isOpen, let token = try? binding.tokenIfChanged() else { return false }
+        binding.fetched(token)
         do {
             guard let row = try store.item(id: id) else {
                 closedBecause = "\(values[.name] ?? "The item") was deleted on another device"

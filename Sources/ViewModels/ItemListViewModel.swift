@@ -13,7 +13,7 @@ public final class ItemListViewModel {
     public let screen: Screen
     /// Only items whose name contains this, ignoring case and diacritics; grouping is kept.
     public var searchText = "" {
-        didSet { if searchText != oldValue { changeToken = -1; refreshIfChanged() } }
+        didSet { if searchText != oldValue { binding.invalidate(); refreshIfChanged() } }
     }
     /// The dialog the screen shows now, if any.
     public private(set) var dialog: Dialog?
@@ -23,13 +23,13 @@ public final class ItemListViewModel {
     /// A one-line message for the status line (the last action, or an error).
     public private(set) var message: String?
 
-    private var store: GroceryStore
-    private var changeToken: Int64 = -1
+    private var binding: StoreBinding
+    private var store: GroceryStore { binding.store }
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
-    public private(set) var isStoreChanging = false
+    public var isStoreChanging: Bool { binding.isChanging }
 
     public init(store: GroceryStore, device: String, screen: Screen = .prepare) {
-        self.store = store
+        binding = StoreBinding(store)
         self.device = device
         self.screen = screen
     }
@@ -50,14 +50,12 @@ public final class ItemListViewModel {
     /// Refetches when the store changed since the last fetch. Returns whether it did.
     @discardableResult
     public func refreshIfChanged() -> Bool {
-        guard !isStoreChanging else { return false }
         do {
-            let token = try store.objects.changeToken()
-            guard token != changeToken else { return false }
+            guard let token = try binding.tokenIfChanged() else { return false }
             let selectedID = selectedRow?.id
             let rows = try store.items(listedOnly: screen == .shop).filter { SearchText.matches($0.name, searchText) }
             sections = screen == .prepare ? ItemGrouping.byHomeLocation(rows) : ItemGrouping.byShopAisle(rows)
-            changeToken = token
+            binding.fetched(token)
             if let selectedID, let index = flatIndex(of: selectedID) { selection = index }
             selection = min(selection, max(rowCount - 1, 0))
             return true
@@ -72,17 +70,15 @@ public final class ItemListViewModel {
     /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
     /// so it has nothing left to save.
     public func storeWillChange(_ message: String) {
-        isStoreChanging = true
+        binding.willChange()
         self.message = message
     }
 
     /// `storesDidChange`: forget everything fetched from the old store, fetch from the new one.
     public func storeDidChange(to store: GroceryStore, message: String) {
-        self.store = store
+        binding.didChange(to: store)
         sections = []
         selection = 0
-        changeToken = -1
-        isStoreChanging = false
         refreshIfChanged()
         self.message = message
     }

@@ -11,187 +11,176 @@ struct CloudCommandTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    @discardableResult
-    func ok(_ runner: CommandRunner, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let result = try runner.run(arguments, environment: environment)
-        #expect(result.status == 0, "\(runner.device) \(arguments): \(result.stderr)")
-        return result.stdout
-    }
-
-    func items(_ runner: CommandRunner) throws -> [[String: Any]] {
-        try JSONSerialization.jsonObject(with: Data(try ok(runner, ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
-    }
-
     func enabledPair() throws -> (CommandRunner, CommandRunner) {
         let kitchen = device("kitchen")
         let phone = device("phone")
-        try ok(kitchen, ["cloud", "enable"])
-        try ok(phone, ["cloud", "enable"])
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
         return (kitchen, phone)
     }
 
     @Test func whatOneDeviceDoesTheOtherSees() throws {
         let (kitchen, phone) = try enabledPair()
-        try ok(kitchen, ["item", "add", "Oat Milk", "--qty", "2", "--unit", "L", "--home-location", "Fridge"])
-        var seen = try items(phone)
+        try kitchen.output(["item", "add", "Oat Milk", "--qty", "2", "--unit", "L", "--home-location", "Fridge"])
+        var seen = try phone.items()
         #expect(seen.map { $0["name"] as! String } == ["Oat Milk"])
         #expect(seen.first?["unit"] as? String == "L" && seen.first?["homeLocation"] as? String == "Fridge")
 
-        try ok(phone, ["item", "edit", "oat milk", "--qty", "3"])
-        try ok(phone, ["item", "add", "Bread"])
-        seen = try items(kitchen)
+        try phone.output(["item", "edit", "oat milk", "--qty", "3"])
+        try phone.output(["item", "add", "Bread"])
+        seen = try kitchen.items()
         #expect(seen.map { $0["name"] as! String } == ["Bread", "Oat Milk"])
         #expect(seen.last?["quantity"] as? Double == 3)
 
-        try ok(kitchen, ["item", "rm", "bread"])
-        try ok(kitchen, ["unit", "rm", "L"])
-        seen = try items(phone)
+        try kitchen.output(["item", "rm", "bread"])
+        try kitchen.output(["unit", "rm", "L"])
+        seen = try phone.items()
         #expect(seen.map { $0["name"] as! String } == ["Oat Milk"])
         #expect(seen.first?["unit"] is NSNull)
-        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+        #expect(try phone.output(["export"]) == (try kitchen.output(["export"])))
     }
 
     @Test func concurrentEditsConvergeOnBothDevices() throws {
         let (kitchen, phone) = try enabledPair()
-        try ok(kitchen, ["item", "add", "Tea"])
-        try ok(phone, ["cloud", "sync"])
+        try kitchen.output(["item", "add", "Tea"])
+        try phone.output(["cloud", "sync"])
         // Both edit before seeing the other's edit: the phone works with an unreachable cloud
         // folder (a path through a file), so its saves wait in its outbox.
         let blocker = directory.file("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         let elsewhere = blocker.path + "/Cloud"
-        try ok(phone, ["--cloud", elsewhere, "item", "edit", "tea", "--qty", "5"])
-        try ok(kitchen, ["item", "edit", "tea", "--name", "Green Tea"])
-        try ok(phone, ["--cloud", elsewhere, "item", "edit", "tea", "--unit", "box"])
+        try phone.output(["--cloud", elsewhere, "item", "edit", "tea", "--qty", "5"])
+        try kitchen.output(["item", "edit", "tea", "--name", "Green Tea"])
+        try phone.output(["--cloud", elsewhere, "item", "edit", "tea", "--unit", "box"])
         #expect(try phone.run(["--cloud", elsewhere, "item", "ls"]).status == 0)
         // Back on the shared folder: the phone's saves were kept in its outbox, now exported.
-        try ok(phone, ["cloud", "sync"])
-        try ok(kitchen, ["cloud", "sync"])
-        try ok(phone, ["cloud", "sync"])
-        let onKitchen = try items(kitchen)
-        let onPhone = try items(phone)
+        try phone.output(["cloud", "sync"])
+        try kitchen.output(["cloud", "sync"])
+        try phone.output(["cloud", "sync"])
+        let onKitchen = try kitchen.items()
+        let onPhone = try phone.items()
         #expect(onKitchen.count == 1)
         #expect(onKitchen.first?["name"] as? String == "Green Tea")
         #expect(onKitchen.first?["quantity"] as? Double == 5)
         #expect(onKitchen.first?["unit"] as? String == "box")
-        #expect(try ok(kitchen, ["export"]) == (try ok(phone, ["export"])))
+        #expect(try kitchen.output(["export"]) == (try phone.output(["export"])))
         #expect(onPhone.first?["id"] as? String == onKitchen.first?["id"] as? String)
     }
 
     @Test func enablingOverLocalDataAsksWhatToDo() throws {
         // First launch with the default data in the local store; the cloud gets none.
-        try ok(CommandRunner(dataDirectory: directory.path, device: "kitchen"), ["item", "ls"])
+        try CommandRunner(dataDirectory: directory.path, device: "kitchen").output(["item", "ls"])
         let kitchen = device("kitchen")
         let refused = try kitchen.run(["cloud", "enable"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("pass --merge to copy it into the cloud, or --no-merge"), "\(refused.stderr)")
-        #expect(try ok(kitchen, ["cloud", "status", "--json"]).contains("\"enabled\": false"))
+        #expect(try kitchen.output(["cloud", "status", "--json"]).contains("\"enabled\": false"))
 
-        try ok(kitchen, ["cloud", "enable", "--no-merge"])
-        #expect(try items(kitchen).isEmpty, "the cloud store starts empty; the local data stays aside")
-        try ok(kitchen, ["item", "add", "Cloud Thing"])
-        let disabled = try ok(kitchen, ["cloud", "disable"])
+        try kitchen.output(["cloud", "enable", "--no-merge"])
+        #expect(try kitchen.items().isEmpty, "the cloud store starts empty; the local data stays aside")
+        try kitchen.output(["item", "add", "Cloud Thing"])
+        let disabled = try kitchen.output(["cloud", "disable"])
         #expect(disabled.contains("The local store that was there before is kept at"), "\(disabled)")
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["Cloud Thing"], "the cloud's data, now local")
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["Cloud Thing"], "the cloud's data, now local")
         let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/kitchen/local/kept")
         #expect(kept.contains { $0.hasPrefix("before-disable-") && $0.hasSuffix(".sqlite") }, "\(kept)")
 
         let phone = device("phone")
-        try ok(phone, ["item", "add", "Phone Only Thing"])
-        let merged = try ok(phone, ["cloud", "enable", "--merge"])
+        try phone.output(["item", "add", "Phone Only Thing"])
+        let merged = try phone.output(["cloud", "enable", "--merge"])
         #expect(merged.contains("Merged local data into the cloud"))
-        try ok(kitchen, ["cloud", "enable", "--no-merge"])
-        #expect(try items(kitchen).contains { $0["name"] as? String == "Phone Only Thing" })
+        try kitchen.output(["cloud", "enable", "--no-merge"])
+        #expect(try kitchen.items().contains { $0["name"] as? String == "Phone Only Thing" })
     }
 
     @Test func accountsKeepTheirOwnStores() throws {
         let (kitchen, phone) = try enabledPair()
-        try ok(kitchen, ["item", "add", "Default Thing"])
-        #expect(try ok(kitchen, ["account", "sign-in", "work"]).contains("Signed in to account \"work\""))
-        #expect(try items(kitchen).isEmpty)
-        try ok(kitchen, ["item", "add", "Work Thing"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["Default Thing"])
-        let status = try ok(kitchen, ["account", "status", "--json"])
+        try kitchen.output(["item", "add", "Default Thing"])
+        #expect(try kitchen.output(["account", "sign-in", "work"]).contains("Signed in to account \"work\""))
+        #expect(try kitchen.items().isEmpty)
+        try kitchen.output(["item", "add", "Work Thing"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["Default Thing"])
+        let status = try kitchen.output(["account", "status", "--json"])
         #expect(status.contains("\"account\": \"work\""))
-        try ok(kitchen, ["account", "sign-out"])
-        #expect(try ok(kitchen, ["cloud", "status", "--json"]).contains("\"usingLocalStorage\": 1"))
-        try ok(kitchen, ["account", "sign-in", "default"])
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["Default Thing"])
+        try kitchen.output(["account", "sign-out"])
+        #expect(try kitchen.output(["cloud", "status", "--json"]).contains("\"usingLocalStorage\": 1"))
+        try kitchen.output(["account", "sign-in", "default"])
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["Default Thing"])
         let badName = try kitchen.run(["account", "sign-in", ".hidden"])
         #expect(badName.status != 0 && badName.stderr.hasPrefix("Error: invalid account name"))
     }
 
     @Test func cloudStatusReportsWhatIsPending() throws {
         let (kitchen, phone) = try enabledPair()
-        try ok(kitchen, ["item", "add", "Milk"])
-        try ok(kitchen, ["item", "add", "Eggs"])
-        let status = try ok(phone, ["--cloud", directory.file("empty").path, "cloud", "status", "--json"])
+        try kitchen.output(["item", "add", "Milk"])
+        try kitchen.output(["item", "add", "Eggs"])
+        let status = try phone.output(["--cloud", directory.file("empty").path, "cloud", "status", "--json"])
         #expect(status.contains("\"pendingImport\": 0"))
-        let text = try ok(kitchen, ["cloud", "status"])
+        let text = try kitchen.output(["cloud", "status"])
         #expect(text.contains("Using local storage: 0"))
         #expect(text.contains("Pending export:      0 logs"))
-        let sync = try ok(phone, ["cloud", "sync"])
+        let sync = try phone.output(["cloud", "sync"])
         #expect(sync.hasPrefix("Synced: exported 0 logs"))
     }
 
     @Test(arguments: ["after-commit", "mid-log-write"])
     func aKilledProcessLosesNothingAndDuplicatesNothing(_ fault: String) throws {
         let (kitchen, phone) = try enabledPair()
-        try ok(kitchen, ["item", "add", "Before"])
+        try kitchen.output(["item", "add", "Before"])
         let killed = try kitchen.run(["item", "add", "Crashed"], environment: ["GROCERY_DUDE_FAULT": fault])
         #expect(killed.status != 0, "the process was killed")
         // The save was committed; its log is exported by the next command, once.
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["Before", "Crashed"])
-        try ok(kitchen, ["cloud", "sync"])
-        try ok(kitchen, ["cloud", "sync"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["Before", "Crashed"])
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["Before", "Crashed"])
+        try kitchen.output(["cloud", "sync"])
+        try kitchen.output(["cloud", "sync"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["Before", "Crashed"])
         let logs = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud")
             .filter { $0.hasSuffix(".gdlog") }
         #expect(logs.count == 2, "\(logs)")
-        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+        #expect(try phone.output(["export"]) == (try kitchen.output(["export"])))
     }
 
     @Test func aNewDeviceJoinsFromABaseline() throws {
         let (kitchen, phone) = try enabledPair()
-        for name in ["Milk", "Eggs", "Bread"] { try ok(kitchen, ["item", "add", name]) }
-        #expect(try ok(kitchen, ["cloud", "baseline", "--grace-hours", "0"]).contains("removed 3 covered logs"))
-        try ok(kitchen, ["item", "add", "Tea"])
+        for name in ["Milk", "Eggs", "Bread"] { try kitchen.output(["item", "add", name]) }
+        #expect(try kitchen.output(["cloud", "baseline", "--grace-hours", "0"]).contains("removed 3 covered logs"))
+        try kitchen.output(["item", "add", "Tea"])
         let tablet = device("tablet")
-        try ok(tablet, ["cloud", "enable"])
-        #expect(try items(tablet).map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
-        #expect(try ok(phone, ["export"]) == (try ok(tablet, ["export"])))
+        try tablet.output(["cloud", "enable"])
+        #expect(try tablet.items().map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
+        #expect(try phone.output(["export"]) == (try tablet.output(["export"])))
     }
 
     @Test func rebuildingLosesNothingAndDuplicatesNothing() throws {
         let (kitchen, phone) = try enabledPair()
-        for name in ["Milk", "Eggs"] { try ok(kitchen, ["item", "add", name]) }
-        try ok(phone, ["item", "add", "Bread"])
-        try ok(kitchen, ["cloud", "baseline", "--grace-hours", "0"])
-        try ok(kitchen, ["item", "edit", "milk", "--qty", "2"])
-        let before = try ok(kitchen, ["export"])
-        #expect(try ok(kitchen, ["cloud", "rebuild"]).hasPrefix("Rebuilt from the cloud: 3 items"))
-        #expect(try ok(kitchen, ["export"]) == before)
-        try ok(kitchen, ["item", "add", "Tea"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
+        for name in ["Milk", "Eggs"] { try kitchen.output(["item", "add", name]) }
+        try phone.output(["item", "add", "Bread"])
+        try kitchen.output(["cloud", "baseline", "--grace-hours", "0"])
+        try kitchen.output(["item", "edit", "milk", "--qty", "2"])
+        let before = try kitchen.output(["export"])
+        #expect(try kitchen.output(["cloud", "rebuild"]).hasPrefix("Rebuilt from the cloud: 3 items"))
+        #expect(try kitchen.output(["export"]) == before)
+        try kitchen.output(["item", "add", "Tea"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
         let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/kept")
         #expect(kept.contains { $0.hasPrefix("before-rebuild-") && $0.hasSuffix(".sqlite") }, "\(kept)")
     }
 
     @Test func offlineChangesWaitAndReachTheOtherDeviceOnceOnline() throws {
         let (kitchen, phone) = try enabledPair()
-        #expect(try ok(kitchen, ["cloud", "offline"]).hasPrefix("Offline"))
-        try ok(kitchen, ["item", "add", "Made Offline"])
-        try ok(phone, ["item", "add", "Made On The Phone"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["Made On The Phone"], "nothing left the kitchen")
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["Made Offline"], "nothing came in")
-        let status = try ok(kitchen, ["cloud", "status", "--json"])
+        #expect(try kitchen.output(["cloud", "offline"]).hasPrefix("Offline"))
+        try kitchen.output(["item", "add", "Made Offline"])
+        try phone.output(["item", "add", "Made On The Phone"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["Made On The Phone"], "nothing left the kitchen")
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["Made Offline"], "nothing came in")
+        let status = try kitchen.output(["cloud", "status", "--json"])
         #expect(status.contains("\"offline\": true") && status.contains("\"pendingExport\": 1"))
         let refused = try kitchen.run(["cloud", "sync"])
         #expect(refused.status != 0 && refused.stderr.contains("offline"))
 
-        #expect(try ok(kitchen, ["cloud", "online"]).hasPrefix("Online"))
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
+        #expect(try kitchen.output(["cloud", "online"]).hasPrefix("Online"))
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["Made Offline", "Made On The Phone"])
     }
 
     @Test func aMissingCloudFolderCountsAsOfflineAndIsNeverCreated() throws {
@@ -199,31 +188,31 @@ struct CloudCommandTests {
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         let kitchen = device("kitchen")
         let phone = device("phone")
-        try ok(kitchen, ["--cloud", mount, "cloud", "enable"])
-        try ok(phone, ["--cloud", mount, "cloud", "enable"])
+        try kitchen.output(["--cloud", mount, "cloud", "enable"])
+        try phone.output(["--cloud", mount, "cloud", "enable"])
         // The share is unmounted: the mount point is gone (or empty and unwritable).
         try FileManager.default.removeItem(atPath: mount)
         let result = try kitchen.run(["--cloud", mount, "item", "add", "While Unmounted"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mount), "nothing was written where the share should be")
-        #expect(try ok(kitchen, ["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder is not reachable)"))
+        #expect(try kitchen.output(["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder is not reachable)"))
         // Mounted again: the change goes out with the next command.
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        try ok(kitchen, ["--cloud", mount, "item", "ls"])
+        try kitchen.output(["--cloud", mount, "item", "ls"])
         let names = try JSONSerialization.jsonObject(
-            with: Data(try ok(phone, ["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
+            with: Data(try phone.output(["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
         #expect(names.map { $0["name"] as! String } == ["While Unmounted"])
     }
 
     @Test func modelVersionsDoNotSyncUntilTheOlderPeerUpgrades() throws {
         let kitchen = device("kitchen")
         let phone = device("phone")
-        try ok(kitchen, ["--model-version", "1", "cloud", "enable"])
-        try ok(phone, ["cloud", "enable"])
-        try ok(kitchen, ["--model-version", "1", "item", "add", "Old Tea"])
-        try ok(phone, ["item", "add", "New Coffee", "--note", "only version 2 has notes"])
+        try kitchen.output(["--model-version", "1", "cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["--model-version", "1", "item", "add", "Old Tea"])
+        try phone.output(["item", "add", "New Coffee", "--note", "only version 2 has notes"])
         func names(_ runner: CommandRunner, _ extra: [String] = []) throws -> [String] {
-            let text = try ok(runner, extra + ["item", "ls", "--json"])
+            let text = try runner.output(extra + ["item", "ls", "--json"])
             return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
         }
         #expect(try names(kitchen, ["--model-version", "1"]) == ["Old Tea"], "version 1 sees nothing of version 2")
@@ -232,7 +221,7 @@ struct CloudCommandTests {
         // The kitchen upgrades (a run of the newer app migrates its store).
         #expect(try names(kitchen) == ["New Coffee", "Old Tea"])
         #expect(try names(phone) == ["New Coffee", "Old Tea"])
-        try ok(kitchen, ["item", "edit", "old tea", "--note", "upgraded"])
-        #expect(try ok(phone, ["export"]) == (try ok(kitchen, ["export"])))
+        try kitchen.output(["item", "edit", "old tea", "--note", "upgraded"])
+        #expect(try phone.output(["export"]) == (try kitchen.output(["export"])))
     }
 }

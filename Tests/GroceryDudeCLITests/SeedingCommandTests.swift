@@ -11,17 +11,6 @@ struct SeedingCommandTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    @discardableResult
-    func ok(_ runner: CommandRunner, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let result = try runner.run(arguments, environment: environment)
-        #expect(result.status == 0, "\(runner.device) \(arguments): \(result.stderr)")
-        return result.stdout
-    }
-
-    func items(_ runner: CommandRunner, _ global: [String] = []) throws -> [[String: Any]] {
-        try JSONSerialization.jsonObject(with: Data(try ok(runner, global + ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
-    }
-
     static func key(_ text: Any?) -> String {
         ((text as? String) ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
     }
@@ -51,58 +40,58 @@ struct SeedingCommandTests {
     func twoDevicesMergingTheBookEndWithOneCopyOfEverything() throws {
         let book = Fixtures.originalGroceryDude!.appendingPathComponent("DefaultData.sqlite").path
         let reference = device("reference")
-        try ok(reference, ["import", book, "--format", "coredata"])
-        let expected = links(try items(reference))
+        try reference.output(["import", book, "--format", "coredata"])
+        let expected = links(try reference.items())
 
         // Each device merges into its own replica of the share, as two machines would before
         // the sync engine (Syncthing) has exchanged anything.
         let shareA = directory.file("share-a").path, shareB = directory.file("share-b").path
         for share in [shareA, shareB] { try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true) }
         let a = device("a"), b = device("b")
-        try ok(a, ["import", book, "--format", "coredata"])
-        try ok(b, ["import", book, "--format", "coredata"])
-        #expect(try ok(a, ["--cloud", shareA, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
-        #expect(try ok(b, ["--cloud", shareB, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
+        try a.output(["import", book, "--format", "coredata"])
+        try b.output(["import", book, "--format", "coredata"])
+        #expect(try a.output(["--cloud", shareA, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
+        #expect(try b.output(["--cloud", shareB, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
 
         // The engine exchanges the files: b's logs reach share A.
         try replicate(from: shareB, to: shareA)
         let share = ["--cloud", shareA]
-        try ok(a, share + ["cloud", "sync"])
-        try ok(b, share + ["cloud", "sync"])
-        #expect(try items(a, share).count == 2 * expected.count, "each device holds both copies before deduplication")
+        try a.output(share + ["cloud", "sync"])
+        try b.output(share + ["cloud", "sync"])
+        #expect(try a.items(share).count == 2 * expected.count, "each device holds both copies before deduplication")
         // Both deduplicate at the same time, each on its own replica, before seeing the other's.
-        let mergedA = try JSONSerialization.jsonObject(with: Data(try ok(a, share + ["dedupe", "--json"]).utf8)) as! [[String: Any]]
-        let mergedB = try JSONSerialization.jsonObject(with: Data(try ok(b, ["--cloud", shareB, "dedupe", "--json"]).utf8)) as! [[String: Any]]
+        let mergedA = try JSONSerialization.jsonObject(with: Data(try a.output(share + ["dedupe", "--json"]).utf8)) as! [[String: Any]]
+        let mergedB = try JSONSerialization.jsonObject(with: Data(try b.output(["--cloud", shareB, "dedupe", "--json"]).utf8)) as! [[String: Any]]
         #expect(mergedA.count == expected.count + 7 + 18 + 17, "every item, unit (kg and Kg being one) and location had two copies")
         let survivorsA = Set(mergedA.map { $0["survivor"] as! String }), survivorsB = Set(mergedB.map { $0["survivor"] as! String })
         #expect(survivorsA == survivorsB, "the same survivors on both devices")
         try replicate(from: shareB, to: shareA)
-        for runner in [a, b, a] { try ok(runner, share + ["cloud", "sync"]) }
-        for runner in [a, b] { #expect(try ok(runner, share + ["dedupe"]).contains("No duplicates")) }
+        for runner in [a, b, a] { try runner.output(share + ["cloud", "sync"]) }
+        for runner in [a, b] { #expect(try runner.output(share + ["dedupe"]).contains("No duplicates")) }
 
-        #expect(try ok(a, share + ["export"]) == (try ok(b, share + ["export"])))
-        let final = try items(a, share)
+        #expect(try a.output(share + ["export"]) == (try b.output(share + ["export"])))
+        let final = try a.items(share)
         #expect(final.count == expected.count, "one copy of each item")
         #expect(links(final) == expected, "every item keeps its unit and locations")
-        let units = try ok(a, share + ["unit", "ls"]).split(separator: "\n")
+        let units = try a.output(share + ["unit", "ls"]).split(separator: "\n")
         #expect(units.count == 7, "the book's 8 units: kg and Kg are one: \(units)")
-        let homes = try ok(a, share + ["home", "ls"]).split(separator: "\n").count
-        let aisles = try ok(a, share + ["shop", "ls"]).split(separator: "\n").count
+        let homes = try a.output(share + ["home", "ls"]).split(separator: "\n").count
+        let aisles = try a.output(share + ["shop", "ls"]).split(separator: "\n").count
         #expect(homes == Set(expected.values.map { $0[1] }.filter { !$0.isEmpty }).count)
         #expect(aisles == Set(expected.values.map { $0[2] }.filter { !$0.isEmpty }).count)
     }
 
     @Test func aLocalItemMergedIntoTheCloudReachesOtherDevicesAndTheOldStoreIsGone() throws {
         let kitchen = device("kitchen"), phone = device("phone")
-        try ok(phone, ["cloud", "enable"])
-        try ok(kitchen, ["item", "add", "LOCAL ITEM"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "LOCAL ITEM"])
         let local = directory.path + "/devices/kitchen/local"
         #expect(FileManager.default.fileExists(atPath: local + "/GroceryDude.sqlite"))
         let refused = try kitchen.run(["cloud", "enable"])
         #expect(refused.status != 0 && refused.stderr.contains("--merge"), "a script is asked to choose")
-        try ok(kitchen, ["cloud", "enable", "--merge"])
-        #expect(try items(phone).map { $0["name"] as! String } == ["LOCAL ITEM"])
-        #expect(try items(kitchen).map { $0["name"] as! String } == ["LOCAL ITEM"])
+        try kitchen.output(["cloud", "enable", "--merge"])
+        #expect(try phone.items().map { $0["name"] as! String } == ["LOCAL ITEM"])
+        #expect(try kitchen.items().map { $0["name"] as! String } == ["LOCAL ITEM"])
         let left = try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }
         #expect(left.isEmpty, "\(left)")
         let log = try String(contentsOfFile: directory.path + "/devices/phone/grocery-dude.log", encoding: .utf8)
@@ -117,19 +106,19 @@ struct SeedingCommandTests {
         let file = directory.file("items.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
         let kitchen = device("kitchen"), phone = device("phone")
-        try ok(phone, ["cloud", "enable"])
-        try ok(kitchen, ["import", file.path])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["import", file.path])
 
         let killed = try kitchen.run(["cloud", "enable", "--merge"], environment: ["GROCERY_DUDE_FAULT": fault])
         #expect(killed.status != 0, "the process was killed")
         // Any next command finishes the merge.
-        let names = try items(kitchen).map { $0["name"] as! String }
+        let names = try kitchen.items().map { $0["name"] as! String }
         #expect(names.count == 1200 && Set(names).count == 1200, "nothing lost, nothing doubled")
         let local = directory.path + "/devices/kitchen/local"
         #expect(try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }.isEmpty)
         let settings = try String(contentsOfFile: directory.path + "/devices/kitchen/settings.json", encoding: .utf8)
         #expect(!settings.contains("seedSource"))
-        let onPhone = try items(phone)
+        let onPhone = try phone.items()
         #expect(onPhone.count == 1200)
         #expect(Set(onPhone.map { $0["unit"] as! String }).count == 1, "kg and Kg are one unit")
     }
@@ -141,7 +130,7 @@ struct SeedingCommandTests {
         let file = directory.file("items.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
         let kitchen = device("kitchen")
-        try ok(kitchen, ["import", file.path])
+        try kitchen.output(["import", file.path])
         let killed = try kitchen.run(["cloud", "enable", "--merge"], environment: ["GROCERY_DUDE_FAULT": "mid-seed"])
         #expect(killed.status != 0)
 
@@ -151,14 +140,14 @@ struct SeedingCommandTests {
         #expect(screen.contains("Item 0"))
         try tmux.sendKeys("q")
         try tmux.waitFor { $0.contains("EXITED") }
-        #expect(try items(kitchen).count == 1200)
+        #expect(try kitchen.items().count == 1200)
         let local = directory.path + "/devices/kitchen/local"
         #expect(try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }.isEmpty)
     }
 
     @Test func aNonStoreIsNotMerged() throws {
         let kitchen = device("kitchen")
-        try ok(kitchen, ["cloud", "enable"])
+        try kitchen.output(["cloud", "enable"])
         let file = directory.file("notes.txt")
         try "not a store".write(to: file, atomically: true, encoding: .utf8)
         let result = try kitchen.run(["cloud", "merge-kept", file.path])

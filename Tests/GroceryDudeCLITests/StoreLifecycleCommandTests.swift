@@ -13,20 +13,12 @@ struct StoreLifecycleCommandTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    @discardableResult
-    func ok(_ runner: CommandRunner, _ arguments: [String]) throws -> String {
-        let result = try runner.run(arguments)
-        #expect(result.status == 0, "\(runner.device) \(arguments): \(result.stderr)")
-        return result.stdout
-    }
-
     func names(_ runner: CommandRunner) throws -> [String] {
-        let items = try JSONSerialization.jsonObject(with: Data(try ok(runner, ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
-        return items.map { $0["name"] as! String }
+        try runner.items().map { $0["name"] as! String }
     }
 
     func status(_ runner: CommandRunner) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(try ok(runner, ["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
     }
 
     func transitions(_ runner: CommandRunner) throws -> [String] {
@@ -45,21 +37,21 @@ struct StoreLifecycleCommandTests {
     // 1.
     @Test func anOfflineFirstLaunchKeepsItsRecordsThroughTheTransitionAndSharesThem() throws {
         let phone = device("phone")
-        try ok(phone, ["cloud", "enable"])
-        try ok(phone, ["item", "add", "From The Phone"])
+        try phone.output(["cloud", "enable"])
+        try phone.output(["item", "add", "From The Phone"])
 
         let tablet = device("tablet")
-        try ok(tablet, ["cloud", "offline"])
-        #expect(try ok(tablet, ["cloud", "enable"]).contains("Using local storage: 1"))
-        try ok(tablet, ["item", "add", "Made Offline"])
-        try ok(tablet, ["item", "add", "Also Offline", "--unit", "kg"])
+        try tablet.output(["cloud", "offline"])
+        #expect(try tablet.output(["cloud", "enable"]).contains("Using local storage: 1"))
+        try tablet.output(["item", "add", "Made Offline"])
+        try tablet.output(["item", "add", "Also Offline", "--unit", "kg"])
         var state = try status(tablet)
         #expect(state["store"] as? String == "fallback")
         #expect(state["usingLocalStorage"] as? Int == 1)
         #expect(try names(tablet) == ["Also Offline", "Made Offline"])
         #expect(FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"))
 
-        try ok(tablet, ["cloud", "online"])
+        try tablet.output(["cloud", "online"])
         state = try status(tablet)
         #expect(state["store"] as? String == "cloud")
         #expect(state["usingLocalStorage"] as? Int == 0)
@@ -67,7 +59,7 @@ struct StoreLifecycleCommandTests {
         #expect(try names(tablet) == ["Also Offline", "From The Phone", "Made Offline"])
         #expect(!FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"), "moved, then removed")
         #expect(try names(phone) == ["Also Offline", "From The Phone", "Made Offline"])
-        #expect(try ok(phone, ["export"]) == (try ok(tablet, ["export"])))
+        #expect(try phone.output(["export"]) == (try tablet.output(["export"])))
         let log = try String(contentsOfFile: directory.path + "/devices/tablet/grocery-dude.log", encoding: .utf8)
         #expect(log.contains("initialImportCompleted"))
     }
@@ -75,10 +67,10 @@ struct StoreLifecycleCommandTests {
     // 2.
     @Test func twoPeersGetEachOthersRecords() throws {
         let kitchen = device("kitchen"), phone = device("phone")
-        try ok(kitchen, ["cloud", "enable"])
-        try ok(phone, ["cloud", "enable"])
-        try ok(kitchen, ["item", "add", "Kitchen Thing"])
-        try ok(phone, ["item", "add", "Phone Thing"])
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Kitchen Thing"])
+        try phone.output(["item", "add", "Phone Thing"])
         #expect(try names(kitchen) == ["Kitchen Thing", "Phone Thing"])
         #expect(try names(phone) == ["Kitchen Thing", "Phone Thing"])
     }
@@ -87,24 +79,24 @@ struct StoreLifecycleCommandTests {
     @Test(.enabled(if: TmuxSession.isAvailable))
     func aRunningAppFollowsTheAccountItIsSignedInTo() throws {
         let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
-        try ok(kitchen, ["cloud", "enable"])
-        try ok(kitchen, ["item", "add", "Alpha Item"])
-        try ok(phone, ["account", "sign-in", "bravo"])
-        try ok(phone, ["cloud", "enable"])
-        try ok(phone, ["item", "add", "Bravo Item"])
-        try ok(tablet, ["cloud", "enable"])
+        try kitchen.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Alpha Item"])
+        try phone.output(["account", "sign-in", "bravo"])
+        try phone.output(["cloud", "enable"])
+        try phone.output(["item", "add", "Bravo Item"])
+        try tablet.output(["cloud", "enable"])
 
         let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
         let tmux = try TmuxSession(command: app)
         try tmux.waitFor { $0.contains("Alpha Item") }
 
-        try ok(kitchen, ["account", "sign-in", "bravo"])
+        try kitchen.output(["account", "sign-in", "bravo"])
         var screen = try tmux.waitFor { $0.contains("Bravo Item") }
         #expect(!screen.contains("Alpha Item"), "\(screen)")
 
         // Meanwhile another peer changes account "default".
-        try ok(tablet, ["item", "add", "Alpha Two"])
-        try ok(kitchen, ["account", "sign-in", "default"])
+        try tablet.output(["item", "add", "Alpha Two"])
+        try kitchen.output(["account", "sign-in", "default"])
         screen = try tmux.waitFor { $0.contains("Alpha Two") }
         #expect(screen.contains("Alpha Item"))
         #expect(!screen.contains("Bravo Item"))
@@ -125,12 +117,12 @@ struct StoreLifecycleCommandTests {
     // 4.
     @Test func startingOverRemovesTheContentForEveryoneAndAnOfflinePeerResurrectsNothing() throws {
         let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
-        for peer in [kitchen, phone, tablet] { try ok(peer, ["cloud", "enable"]) }
-        try ok(kitchen, ["item", "add", "Old Kitchen Item"])
-        try ok(tablet, ["item", "add", "Old Tablet Item"])
+        for peer in [kitchen, phone, tablet] { try peer.output(["cloud", "enable"]) }
+        try kitchen.output(["item", "add", "Old Kitchen Item"])
+        try tablet.output(["item", "add", "Old Tablet Item"])
         #expect(try names(phone) == ["Old Kitchen Item", "Old Tablet Item"])
-        try ok(tablet, ["cloud", "offline"])
-        try ok(tablet, ["item", "add", "Made While Away"])
+        try tablet.output(["cloud", "offline"])
+        try tablet.output(["item", "add", "Made While Away"])
 
         let refused = try kitchen.run(["cloud", "start-over"])
         #expect(refused.status != 0 && refused.stderr.contains("--yes"), "\(refused.stderr)")
@@ -144,9 +136,9 @@ struct StoreLifecycleCommandTests {
         #expect(try names(phone).isEmpty)
         #expect(try transitions(phone).first == "contentRemoved")
         #expect(kept("phone").contains { $0.hasPrefix("epoch-1-") }, "the phone's old data is kept aside")
-        try ok(kitchen, ["item", "add", "Fresh Start"])
+        try kitchen.output(["item", "add", "Fresh Start"])
 
-        try ok(tablet, ["cloud", "online"])
+        try tablet.output(["cloud", "online"])
         for peer in [kitchen, phone, tablet] {
             #expect(try names(peer) == ["Fresh Start"], "\(peer.device)")
         }
@@ -165,29 +157,29 @@ struct StoreLifecycleCommandTests {
     // 6.
     @Test func rebuildDisableAndEnableAgainLoseNothingAndDuplicateNothing() throws {
         let kitchen = device("kitchen"), phone = device("phone")
-        try ok(kitchen, ["cloud", "enable"])
-        try ok(phone, ["cloud", "enable"])
-        try ok(kitchen, ["item", "add", "Milk", "--unit", "L", "--home-location", "Fridge"])
-        try ok(phone, ["item", "add", "Bread", "--home-location", "Pantry"])
-        try ok(kitchen, ["item", "add", "Eggs", "--unit", "dozen"])
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Milk", "--unit", "L", "--home-location", "Fridge"])
+        try phone.output(["item", "add", "Bread", "--home-location", "Pantry"])
+        try kitchen.output(["item", "add", "Eggs", "--unit", "dozen"])
         let expected = ["Bread", "Eggs", "Milk"]
         #expect(try names(kitchen) == expected)
-        let before = try ok(kitchen, ["export"])
+        let before = try kitchen.output(["export"])
 
-        try ok(kitchen, ["cloud", "rebuild"])
-        #expect(try ok(kitchen, ["export"]) == before)
+        try kitchen.output(["cloud", "rebuild"])
+        #expect(try kitchen.output(["export"]) == before)
 
-        try ok(kitchen, ["cloud", "disable"])
+        try kitchen.output(["cloud", "disable"])
         #expect(try status(kitchen)["store"] as? String == "local")
         #expect(try names(kitchen) == expected)
-        try ok(kitchen, ["item", "add", "Tea"])
+        try kitchen.output(["item", "add", "Tea"])
 
         let asked = try kitchen.run(["cloud", "enable"])
         #expect(asked.status != 0 && asked.stderr.contains("--merge"))
-        try ok(kitchen, ["cloud", "enable", "--merge"])
+        try kitchen.output(["cloud", "enable", "--merge"])
         #expect(try names(kitchen) == ["Bread", "Eggs", "Milk", "Tea"])
         #expect(try names(phone) == ["Bread", "Eggs", "Milk", "Tea"])
-        let units = try ok(phone, ["unit", "ls"])
+        let units = try phone.output(["unit", "ls"])
         #expect(units.components(separatedBy: "dozen").count == 2, "one unit \"dozen\": \(units)")
         #expect(try transitions(kitchen).prefix(3) == ["cloudEnabled", "cloudDisabled", "rebuilt"])
     }

@@ -1,0 +1,36 @@
+import Foundation
+import GroceryModel
+
+/// What every view model keeps about the store under it: the store, the change token of its
+/// last fetch, and whether a store transition is under way (between `storesWillChange` and
+/// `storesDidChange`: input off, nothing read).
+struct StoreBinding {
+    private(set) var store: GroceryStore
+    private(set) var isChanging = false
+    private var fetchedToken: Int64 = -1
+
+    init(_ store: GroceryStore) {
+        self.store = store
+    }
+
+    /// The store's change token when it moved since the last fetch; `nil` when nothing
+    /// changed, or while the store is changing.
+    func tokenIfChanged() throws -> Int64? {
+        guard !isChanging else { return nil }
+        let token = try store.objects.changeToken()
+        return token == fetchedToken ? nil : token
+    }
+
+    mutating func fetched(_ token: Int64) { fetchedToken = token }
+
+    /// The next `tokenIfChanged` answers, whatever the store did (a new search, a new store).
+    mutating func invalidate() { fetchedToken = -1 }
+
+    mutating func willChange() { isChanging = true }
+
+    mutating func didChange(to store: GroceryStore) {
+        self.store = store
+        isChanging = false
+        fetchedToken = -1
+    }
+}
