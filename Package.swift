@@ -64,7 +64,9 @@ let package = Package(
         /// Screens' state, plain Swift, no terminal.
         .target(
             name: "ViewModels",
-            dependencies: ["GroceryModel"]
+            dependencies: [
+                "GroceryModel", "StoreLifecycle", "Ubiquity", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
@@ -107,7 +109,7 @@ let package = Package(
             name: "StoreLifecycleTests",
             dependencies: ["StoreLifecycle", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "TestSupport"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(
             name: "GroceryDudeCLITests",

@@ -277,43 +277,30 @@ struct CloudCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let global = root.global
-            let device = try global.openDevice(command: "cloud status", prepare: false)
-            let sandbox = device.sandbox
-            let settings = try DeviceSettings.load(from: sandbox)
-            let current = device.coordinator.current
-            let sync = device.sync
-            let lastSync = try device.store.objects.metadata("lastSync").flatMap(Double.init)
-                .map { Timestamp.string(Date(timeIntervalSince1970: $0)) }
+            let device = try root.global.openDevice(command: "cloud status", prepare: false)
+            let status = try device.coordinator.status()
             var fields: [(String, JSONWriter.Value, String)] = [
-                ("enabled", .bool(settings.cloudEnabled), settings.cloudEnabled ? "yes" : "no"),
-                ("account", .string(settings.account), settings.account ?? "(signed out)"),
-                ("device", .string(sandbox.device), sandbox.device),
-                ("peerID", .string(device.store.objects.peer), device.store.objects.peer),
-                ("storeName", .string(try global.resolvedStoreName()), try global.resolvedStoreName()),
-                ("modelVersion", .integer(device.store.modelVersion), "\(device.store.modelVersion)"),
-                ("store", .string(current.role.rawValue), current.description.description),
-                ("usingLocalStorage", .integer(current.usingLocalStorage ? 1 : 0), current.usingLocalStorage ? "1" : "0"),
+                ("enabled", .bool(status.enabled), status.enabled ? "yes" : "no"),
+                ("account", .string(status.account), status.account ?? "(signed out)"),
+                ("device", .string(status.device), status.device),
+                ("peerID", .string(status.peerID), status.peerID),
+                ("storeName", .string(status.storeName), status.storeName),
+                ("modelVersion", .integer(status.modelVersion), "\(status.modelVersion)"),
+                ("store", .string(status.role.rawValue), status.store),
+                ("usingLocalStorage", .integer(status.usingLocalStorage ? 1 : 0), status.usingLocalStorage ? "1" : "0"),
             ]
-            if let account = current.account {
-                let configuration = device.coordinator.configuration
-                let layout = try sync?.layout ?? configuration.layout(account: account)
-                let offline = configuration.isOffline
-                fields += [("offline", .bool(offline),
-                            offline ? (layout.isReachable ? "yes (cloud offline)" : "yes (the cloud folder is not reachable)") : "no")]
-                // On the fallback store, its saves wait to move into the cloud store, and every
-                // log in the cloud folder waits for the one-time setup.
-                let exports = try sync?.pendingExports() ?? device.store.objects.outbox().count
-                let imports = try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount()
+            if let cloud = status.cloud {
+                let lastSync = cloud.lastSync.map(Timestamp.string)
                 fields += [
-                    ("cloudFolder", .string(layout.cloud.path), layout.cloud.path),
-                    ("epoch", .integer(layout.epoch), "\(layout.epoch)"),
-                    ("pendingExport", .integer(exports), "\(exports) log\(exports == 1 ? "" : "s")"),
-                    ("pendingImport", .integer(imports), "\(imports) log\(imports == 1 ? "" : "s")"),
+                    ("offline", .bool(cloud.offline), cloud.offlineReason.map { "yes (\($0))" } ?? "no"),
+                    ("cloudFolder", .string(cloud.folder), cloud.folder),
+                    ("epoch", .integer(cloud.epoch), "\(cloud.epoch)"),
+                    ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"),
+                    ("pendingImport", .integer(cloud.pendingImport), "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
                 ]
             }
-            let transitions = device.coordinator.transitions
+            let transitions = status.transitions
             if json {
                 var writer = JSONObjectWriter()
                 for (key, value, _) in fields { writer.add(key, value) }

@@ -42,6 +42,15 @@ extension GroceryStore {
         }
     }
 
+    /// How many items are on the shopping list, and how many of those are collected: what the
+    /// Clear actions check first.
+    public func shoppingListCounts() throws -> (listed: Int, collected: Int) {
+        try objects.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(collected), 0) FROM item WHERE listed")!
+            return (row[0], row[1])
+        }
+    }
+
     /// One item, by global ID.
     public func item(id: GlobalID) throws -> ItemRow? {
         try objects.read { db in try Self.itemRow(id: id, db) }

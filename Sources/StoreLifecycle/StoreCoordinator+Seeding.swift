@@ -46,12 +46,26 @@ extension StoreCoordinator {
     /// Remembers `source` as the store to seed from, then seeds (now, if the cloud store is
     /// set up; else as soon as it is).
     public func startSeed(from source: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult {
-        var settings = try DeviceSettings.load(from: configuration.sandbox)
-        guard StoreChoice(settings) != .local else { throw SeedError.notInCloud }
+        guard StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) != .local else { throw SeedError.notInCloud }
+        try rememberSeed(from: source)
+        return try resumeSeed(progress: progress) ?? SeedResult()
+    }
+
+    /// Remembers `source` as the store to seed from, without seeding yet: the running app
+    /// does it in the background (``resumeSeedInBackground(progress:finished:)``), and a crash
+    /// before it finishes leaves it for the next start.
+    ///
+    /// - Throws: ``SeedError/notAStore(_:)`` when `source` is not a store.
+    public func rememberSeed(from source: URL) throws {
         guard ObjectStore.isStore(at: source.path) else { throw SeedError.notAStore(source.path) }
+        var settings = try DeviceSettings.load(from: configuration.sandbox)
         settings.seedSource = source.path
         try settings.save(to: configuration.sandbox)
-        return try resumeSeed(progress: progress) ?? SeedResult()
+    }
+
+    /// The store a seed copies from, while one is remembered.
+    public var pendingSeedSource: String? {
+        (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource
     }
 
     /// Finishes a seed the settings remember, if any.

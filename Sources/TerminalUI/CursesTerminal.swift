@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import ViewModels
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -24,29 +24,22 @@ public enum ItemListScreen {
         let countsWidth = TextWidth.columns(of: counts)
         if countsWidth < width - 16 { screen.put(counts, row: 0, column: width - countsWidth, style: titleStyle) }
 
-        let lines = displayLines(model)
-        let listHeight = height - 2
-        let selectedLine = lines.firstIndex { $0.rowIndex == model.selection } ?? 0
-        // Keep the selection visible, with its section header when there is room.
-        var top = max(0, selectedLine - listHeight + 1)
-        if selectedLine - top > listHeight - 1 { top = selectedLine - listHeight + 1 }
-        top = min(top, max(0, lines.count - listHeight))
-        if top > 0, selectedLine < top + 1 { top = max(0, selectedLine - 1) }
-
-        for (offset, line) in lines.dropFirst(top).prefix(listHeight).enumerated() {
+        // The app sets the model's viewport to the list's height (height - 2) before drawing.
+        for (offset, entry) in model.visibleLines.prefix(height - 2).enumerated() {
             let y = offset + 1
-            switch line {
-            case .header(let title):
-                screen.put(TextWidth.truncate(title, to: width - 1), row: y, column: 1, style: CellStyle(bold: true, color: .section))
-            case .item(let row, let index):
-                let selected = index == model.selection
+            switch entry.line {
+            case .header(let section):
+                screen.put(TextWidth.truncate(section.title, to: width - 1), row: y, column: 1, style: CellStyle(bold: true, color: .section))
+            case .row(let position):
+                guard let row = entry.row else { continue }
+                let selected = position == model.selection
                 let style = CellStyle(reverse: selected, color: row.item.listed ? .listed : .normal)
                 if selected { screen.fill(row: y, style: style) }
                 let mark = row.item.listed ? "[x]" : "[ ]"
                 screen.put("  \(mark) " + TextWidth.truncate(row.summary, to: width - 8), row: y, column: 0, style: style)
             }
         }
-        if lines.isEmpty {
+        if model.rowCount == 0 {
             screen.put("No items. Add some with: grocery-dude item add NAME", row: 2, column: 2, style: CellStyle(dim: true))
         }
 
@@ -62,28 +55,5 @@ public enum ItemListScreen {
             }
         }
         return screen
-    }
-
-    enum Line {
-        case header(String)
-        case item(ItemRow, index: Int)
-
-        var rowIndex: Int? {
-            if case .item(_, let index) = self { return index }
-            return nil
-        }
-    }
-
-    static func displayLines(_ model: ItemListViewModel) -> [Line] {
-        var lines: [Line] = []
-        var index = 0
-        for section in model.sections {
-            lines.append(.header(section.title))
-            for row in section.rows {
-                lines.append(.item(row, index: index))
-                index += 1
-            }
-        }
-        return lines
     }
 }

@@ -7,42 +7,33 @@ import ViewModels
 /// mailbox when an import changed the store; every 250 ms without input the app also looks for
 /// changes made by other processes of the same device.
 public enum TerminalApp {
-    ///
-    /// - Parameter onIdle: called on the UI thread after each wait (every 250 ms at most, and
-    ///   whenever the mailbox is woken): where the app performs store transitions that are due.
-    ///   Returns whether the screen needs drawing again.
-    public static func run(model: ItemListViewModel, logger: Logger, mailbox: Mailbox<SyncEvent>? = nil,
-                           onIdle: () -> Bool = { false }) throws {
+    public static func run(app: AppModel, logger: Logger) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
         logger.info("full-screen list opened")
-        model.refreshIfChanged()
         var needsDraw = true
         var pageHeight = 10
+        var model: ItemListViewModel { app.currentList ?? app.prepare }
 
         while !terminal.isTerminationRequested {
             if needsDraw {
                 let size = terminal.size
                 pageHeight = max(1, size.height - 3)
+                model.setViewport(height: max(1, size.height - 2))
                 terminal.draw(ItemListScreen.render(model, width: size.width, height: size.height))
                 needsDraw = false
             }
             // Keys curses has buffered already come first; only then wait.
             var next = terminal.readKey()
             if next == nil {
-                let typed = terminal.waitForInput(wake: mailbox?.wake, milliseconds: 250)
-                for event in mailbox?.take() ?? [] {
-                    model.show(event.message)
-                    needsDraw = true
-                }
-                if onIdle() { needsDraw = true }
+                let typed = terminal.waitForInput(wake: app.mailbox.wake, milliseconds: 250)
+                if app.update() { needsDraw = true }
                 if typed { next = terminal.readKey() }
             }
-            guard let key = next else {
-                needsDraw = model.refreshIfChanged() || needsDraw
-                continue
-            }
+            guard let key = next else { continue }
             needsDraw = true
+            // Keys pressed while the store changes are not applied to the old store.
+            guard app.isInputEnabled else { continue }
             switch key {
             case .character("q"), .character("Q"):
                 logger.info("full-screen list closed")
@@ -54,6 +45,7 @@ public enum TerminalApp {
             case .home, .character("g"): model.moveSelection(to: 0)
             case .end, .character("G"): model.moveSelection(to: model.rowCount - 1)
             case .character(" "), .enter: model.toggleSelected()
+            case .character("\t"): app.show(app.tab == .prepare ? .shop : .prepare)
             case .control("l"): terminal.invalidate()
             case .resize: break
             default: needsDraw = false

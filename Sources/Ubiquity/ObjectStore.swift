@@ -38,7 +38,10 @@ public final class ObjectStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "store"
-        configuration.prepareDatabase { db in db.add(function: UniqueKey.sqlFunction) }
+        configuration.prepareDatabase { db in
+            db.add(function: UniqueKey.sqlFunction)
+            db.add(function: TextFolding.sqlFunction)
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -19,6 +19,12 @@ public final class ItemEditorViewModel {
     /// Set when the item was deleted elsewhere: the screen closes with this message.
     public private(set) var closedBecause: String?
     public private(set) var message: String?
+    /// The unit, home location or shop aisle picker, while it is open.
+    public private(set) var picker: CatalogPicker?
+    /// Set after choosing "new…" in a picker: the field whose new name the user types.
+    public private(set) var namingNewEntry: Field?
+    /// The photo's size in bytes, or `nil` without one.
+    public private(set) var photoSize: Int?
 
     private var binding: StoreBinding
     private var store: GroceryStore { binding.store }
@@ -44,11 +50,108 @@ public final class ItemEditorViewModel {
         touched.insert(field)
     }
 
+    // MARK: - Pickers
+
+    /// The catalog each picker field chooses from.
+    public static func kind(of field: Field) -> CatalogKind? {
+        switch field {
+        case .unit: .unit
+        case .homeLocation: .home
+        case .shopLocation: .shop
+        default: nil
+        }
+    }
+
+    /// Opens the picker of the unit, home location or shop aisle field.
+    public func openPicker(for field: Field) {
+        guard isOpen, !isStoreChanging, let kind = Self.kind(of: field) else { return }
+        do {
+            picker = CatalogPicker(field: field, entries: try store.entries(kind), current: values[field] ?? "")
+        } catch {
+            message = "Cannot read the \(kind.noun)s: \(ErrorText.reason(error))"
+        }
+    }
+
+    public func movePicker(by delta: Int) {
+        picker?.move(by: delta)
+    }
+
+    /// Takes the picker's option: "clear" empties the field, an entry fills it, "new…" asks for
+    /// a name (``nameNewEntry(_:)``).
+    public func choosePickedOption() {
+        guard let picker else { return }
+        self.picker = nil
+        switch picker.selected {
+        case .clear: set(picker.field, "")
+        case .entry(let name): set(picker.field, name)
+        case .new: namingNewEntry = picker.field
+        }
+    }
+
+    public func cancelPicker() {
+        picker = nil
+        namingNewEntry = nil
+    }
+
+    /// The name typed after "new…": the entry is created when the item is saved. A blank name
+    /// changes nothing.
+    public func nameNewEntry(_ name: String) {
+        guard let field = namingNewEntry else { return }
+        namingNewEntry = nil
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        set(field, trimmed)
+    }
+
+    // MARK: - Photo
+
+    /// Attaches the photo in the file at `path` (saved at once, as its own change).
+    public func attachPhoto(fromFile path: String) {
+        guard isOpen, !isStoreChanging else { return }
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            message = "No such file: \(path)"
+            return
+        }
+        do {
+            let data = try Data(contentsOf: url)
+            let row = try store.setPhoto(id, data)
+            photoSize = row.photoSize
+            message = "Photo attached (\(Self.byteCount(data.count)))"
+            refreshIfChanged()
+        } catch {
+            message = "Photo not attached: \(ErrorText.reason(error))"
+        }
+    }
+
+    public func removePhoto() {
+        guard isOpen, !isStoreChanging, photoSize != nil else { return }
+        do {
+            photoSize = try store.setPhoto(id, nil).photoSize
+            message = "Photo removed"
+            refreshIfChanged()
+        } catch {
+            message = ErrorText.reason(error)
+        }
+    }
+
+    /// "Photo: 23 KB", or "No photo".
+    public var photoDescription: String {
+        photoSize.map { "Photo: \(Self.byteCount($0))" } ?? "No photo"
+    }
+
+    static func byteCount(_ bytes: Int) -> String {
+        ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)
+    }
+
     // MARK: - Store transitions
 
     /// `storesWillChange`: the edits are saved while the old store is still there; input is off.
     public func storeWillChange() {
         if hasUnsavedChanges { save() }
+        picker = nil
+        namingNewEntry = nil
         binding.willChange()
     }
 
@@ -75,9 +178,10 @@ public final class ItemEditorViewModel {
             }
             let current = Self.fields(of: row)
             for field in Field.allCases where !touched.contains(field) { values[field] = current[field] }
+            photoSize = row.photoSize
             return true
         } catch {
-            message = "Cannot read the item: \(error)"
+            message = "Cannot read the item: \(ErrorText.reason(error))"
             return false
         }
     }

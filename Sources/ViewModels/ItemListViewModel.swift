@@ -1,13 +1,23 @@
 import Foundation
 import GroceryModel
+import Ubiquity
 
 /// The state of an item list screen: Prepare (every item by home location; toggling puts an item
 /// on or off the shopping list) or Shop (the listed items by aisle; toggling ticks an item as
-/// collected), with a selection, a search, and the screen's Clear action.
+/// collected), with a selection, a scroll position, a search, and the screen's Clear action.
 ///
-/// Refreshes when the store changes, whichever process changed it.
+/// It holds the list's order (``ItemListIndex``: IDs and sections) and reads rows only for the
+/// lines on screen plus a margin, a batch at a time, so 100k items cost about what 100 do. It
+/// refreshes when the store changes, whichever process changed it; the selection and the scroll
+/// position stay on the same item, and ``changedRows`` says which rows on screen changed.
 public final class ItemListViewModel {
     public enum Screen: Sendable { case prepare, shop }
+
+    /// One line of the list: a section's header, or the row at a position among all rows.
+    public enum Line: Hashable, Sendable {
+        case header(ItemListSection)
+        case row(Int)
+    }
 
     public let device: String
     public let screen: Screen
@@ -17,68 +27,217 @@ public final class ItemListViewModel {
     }
     /// The dialog the screen shows now, if any.
     public private(set) var dialog: Dialog?
-    public private(set) var sections: [ItemSection] = []
+    /// The list's order: every shown item's ID, and the sections.
+    public private(set) var index = ItemListIndex()
     /// The selected row, counted over all sections' rows.
     public private(set) var selection = 0
+    /// The first line on screen (lines: each section's header, then its rows).
+    public private(set) var scrollTop = 0
+    /// How many lines the screen shows.
+    public private(set) var viewportHeight = 20
     /// A one-line message for the status line (the last action, or an error).
     public private(set) var message: String?
+    /// The items whose rows on screen changed in the last refresh (the ones to redraw).
+    public private(set) var changedRows: Set<GlobalID> = []
+    /// Deduplication runs in the background since Prepare last appeared.
+    public private(set) var isDeduplicating = false
+    /// How many rows were read from the store so far (the batches, not the index).
+    public private(set) var rowsRead = 0
+
+    /// Rows read at a time: at least the screen and a margin above and below it.
+    public var batchSize: Int { max(100, viewportHeight * 3) }
 
     private var binding: StoreBinding
     private var store: GroceryStore { binding.store }
+    private let mailbox: Mailbox<AppEvent>?
+    /// The rows read: those of `cachedRange`, by ID.
+    private var cache: [GlobalID: ItemRow] = [:]
+    private var cachedRange = 0..<0
+
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
 
-    public init(store: GroceryStore, device: String, screen: Screen = .prepare) {
+    /// - Parameter mailbox: where background work (deduplication) reports back to the UI thread.
+    public init(store: GroceryStore, device: String, screen: Screen = .prepare, mailbox: Mailbox<AppEvent>? = nil) {
         binding = StoreBinding(store)
         self.device = device
         self.screen = screen
+        self.mailbox = mailbox
     }
 
-    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
-    public var listedCount: Int { sections.reduce(0) { $0 + $1.rows.filter(\.item.listed).count } }
+    public var query: ItemListQuery {
+        ItemListQuery(grouping: screen == .prepare ? .homeLocation : .shopAisle, listedOnly: screen == .shop, search: searchText)
+    }
+
+    public var sections: [ItemListSection] { index.sections }
+    public var rowCount: Int { index.count }
+    public var listedCount: Int { index.listedCount }
+    public var lineCount: Int { index.count + index.sections.count }
+
+    // MARK: - Rows and lines
+
+    /// The row at a position among all rows, read with its batch when not read yet.
+    public func row(at position: Int) -> ItemRow? {
+        guard index.ids.indices.contains(position) else { return nil }
+        if !cachedRange.contains(position) { readBatch(around: position) }
+        return cache[index.ids[position]]
+    }
 
     /// The selected item, if any.
-    public var selectedRow: ItemRow? {
-        var index = selection
-        for section in sections {
-            if index < section.rows.count { return section.rows[index] }
-            index -= section.rows.count
-        }
-        return nil
+    public var selectedRow: ItemRow? { row(at: selection) }
+    public var selectedID: GlobalID? { index.ids.indices.contains(selection) ? index.ids[selection] : nil }
+
+    /// The line showing row `position`: the rows before it plus one header per section so far.
+    public func lineOfRow(_ position: Int) -> Int {
+        position + (index.section(containing: position) ?? 0) + 1
     }
 
-    /// Refetches when the store changed since the last fetch. Returns whether it did.
+    /// What line `number` shows.
+    public func line(_ number: Int) -> Line? {
+        // Section s's header is at line start(s) + s; its rows follow.
+        var low = 0, high = index.sections.count - 1, found = -1
+        while low <= high {
+            let middle = (low + high) / 2
+            if index.sections[middle].start + middle <= number { found = middle; low = middle + 1 } else { high = middle - 1 }
+        }
+        guard found >= 0 else { return nil }
+        let section = index.sections[found]
+        let header = section.start + found
+        if number == header { return .header(section) }
+        let position = section.start + (number - header - 1)
+        return section.rows.contains(position) ? .row(position) : nil
+    }
+
+    /// The lines on screen, from ``scrollTop``, with their rows.
+    public var visibleLines: [(line: Line, row: ItemRow?)] {
+        (scrollTop..<min(scrollTop + viewportHeight, lineCount)).compactMap { number in
+            guard let line = line(number) else { return nil }
+            if case .row(let position) = line { return (line, row(at: position)) }
+            return (line, nil)
+        }
+    }
+
+    private func readBatch(around position: Int) {
+        let start = max(0, min(position - batchSize / 3, index.count - batchSize))
+        let range = start..<min(index.count, start + batchSize)
+        do {
+            cache = try store.itemRows(index.ids[range])
+            cachedRange = range
+            rowsRead += cache.count
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+        }
+    }
+
+    // MARK: - Refreshing
+
+    /// Refetches when the store changed since the last fetch: the order, then the rows on screen.
+    /// The selection stays on its item, at the same height on screen. Returns whether it did.
     @discardableResult
     public func refreshIfChanged() -> Bool {
+        let token: Int64
         do {
-            guard let token = try binding.tokenIfChanged() else { return false }
-            let selectedID = selectedRow?.id
-            let rows = try store.items(listedOnly: screen == .shop).filter { SearchText.matches($0.name, searchText) }
-            sections = screen == .prepare ? ItemGrouping.byHomeLocation(rows) : ItemGrouping.byShopAisle(rows)
-            binding.fetched(token)
-            if let selectedID, let index = flatIndex(of: selectedID) { selection = index }
-            selection = min(selection, max(rowCount - 1, 0))
-            return true
+            guard let changed = try binding.tokenIfChanged() else { return false }
+            token = changed
         } catch {
-            message = "Cannot read the store: \(error)"
+            message = "Cannot read the store: \(ErrorText.reason(error))"
             return false
+        }
+        let before = Dictionary(visibleLines.compactMap { $0.row.map { ($0.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        let selectedID = selectedID
+        let selectionHeight = lineOfRow(selection) - scrollTop
+        let topID = visibleLines.lazy.compactMap(\.row).first?.id
+        do {
+            index = try store.itemIndex(query)
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+            return false
+        }
+        binding.fetched(token)
+        cache = [:]
+        cachedRange = 0..<0
+        if let selectedID, let position = index.ids.firstIndex(of: selectedID) {
+            selection = position
+            scrollTop = lineOfRow(position) - selectionHeight
+        } else {
+            selection = min(selection, max(rowCount - 1, 0))
+            if let topID, let position = index.ids.firstIndex(of: topID) { scrollTop = lineOfRow(position) - 1 }
+        }
+        keepSelectionVisible()
+        let after = visibleLines.compactMap(\.row)
+        changedRows = Set(after.filter { before[$0.id] != $0 }.map(\.id))
+        return true
+    }
+
+    /// The screen's height changed.
+    public func setViewport(height: Int) {
+        guard height != viewportHeight, height > 0 else { return }
+        viewportHeight = height
+        keepSelectionVisible()
+    }
+
+    /// Scrolls as little as possible to show the selection, with its section's header when the
+    /// selection is a section's first row.
+    private func keepSelectionVisible() {
+        let maxTop = max(0, lineCount - viewportHeight)
+        guard rowCount > 0 else { scrollTop = 0; return }
+        let line = lineOfRow(selection)
+        let wanted = index.section(containing: selection).map { index.sections[$0].start == selection } == true ? line - 1 : line
+        if wanted < scrollTop { scrollTop = wanted }
+        if line >= scrollTop + viewportHeight { scrollTop = line - viewportHeight + 1 }
+        scrollTop = min(max(scrollTop, 0), maxTop)
+    }
+
+    // MARK: - Appearing
+
+    /// The screen appears. Prepare runs deduplication in the background (cheap when nothing
+    /// changed) and refreshes when it reports back through the mailbox (``handle(_:)``).
+    public func appear() {
+        refreshIfChanged()
+        guard screen == .prepare, !isDeduplicating, !isStoreChanging, let mailbox else { return }
+        isDeduplicating = true
+        let objects = store.objects
+        Thread.detachNewThread {
+            do {
+                let report = try Deduplicator(store: objects).run()
+                mailbox.post(.deduplicated(merged: report.mergedCount))
+            } catch {
+                // The store may have gone away in a transition; the next appearance tries again.
+                mailbox.post(.problem("Deduplication not finished: \(ErrorText.reason(error))"))
+            }
+        }
+    }
+
+    /// Applies what background work reported, on the UI thread.
+    public func handle(_ event: AppEvent) {
+        switch event {
+        case .deduplicated(let merged):
+            isDeduplicating = false
+            refreshIfChanged()
+            if merged > 0 { message = event.message }
+        case .problem(let text) where text.hasPrefix("Deduplication"):
+            isDeduplicating = false
+            message = text
+        default:
+            break
         }
     }
 
     // MARK: - Store transitions
 
     /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
-    /// so it has nothing left to save.
+    /// so it has nothing left to save; it keeps only IDs, never a row to write back.
     public func storeWillChange(_ message: String) {
         binding.willChange()
+        dialog = nil
         self.message = message
     }
 
-    /// `storesDidChange`: forget everything fetched from the old store, fetch from the new one.
+    /// `storesDidChange`: forget everything read from the old store, fetch from the new one;
+    /// the selection stays on its item when the new store has it.
     public func storeDidChange(to store: GroceryStore, message: String) {
         binding.didChange(to: store)
-        sections = []
-        selection = 0
+        isDeduplicating = false
         refreshIfChanged()
         self.message = message
     }
@@ -91,13 +250,21 @@ public final class ItemListViewModel {
     // MARK: - Input
 
     public func moveSelection(by delta: Int) {
-        guard rowCount > 0 else { return }
-        selection = min(max(selection + delta, 0), rowCount - 1)
+        moveSelection(to: selection + delta)
     }
 
-    public func moveSelection(to index: Int) {
+    public func moveSelection(to position: Int) {
         guard rowCount > 0 else { return }
-        selection = min(max(index, 0), rowCount - 1)
+        selection = min(max(position, 0), rowCount - 1)
+        keepSelectionVisible()
+    }
+
+    /// Selects an item by ID, if the list shows it.
+    @discardableResult
+    public func select(_ id: GlobalID) -> Bool {
+        guard let position = index.ids.firstIndex(of: id) else { return false }
+        moveSelection(to: position)
+        return true
     }
 
     /// Prepare: puts the selected item on the shopping list, or takes it off. Shop: ticks it as
@@ -115,9 +282,18 @@ public final class ItemListViewModel {
             }
             refreshIfChanged()
         } catch {
-            message = "\(error)"
+            message = ErrorText.reason(error)
         }
     }
+
+    /// Asks before deleting the selected item.
+    public func requestDeleteSelected() {
+        guard !isStoreChanging, let row = selectedRow else { return }
+        dialog = .confirm(title: "Delete \(row.name)?", message: nil, action: "Delete")
+        pendingDelete = row.id
+    }
+
+    private var pendingDelete: GlobalID?
 
     // MARK: - Clear
 
@@ -127,16 +303,16 @@ public final class ItemListViewModel {
     public func requestClear() {
         guard !isStoreChanging else { return }
         do {
-            let listed = try store.items(listedOnly: true)
+            let counts = try store.shoppingListCounts()
             switch screen {
             case .prepare:
-                dialog = listed.isEmpty
+                dialog = counts.listed == 0
                     ? .message(title: ClearMessages.nothingToClear, message: ClearMessages.prepareNothingListed)
                     : .confirm(title: ClearMessages.prepareQuestion, message: nil, action: "Clear")
             case .shop:
-                if listed.isEmpty {
+                if counts.listed == 0 {
                     dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopEmpty)
-                } else if !listed.contains(where: \.item.collected) {
+                } else if counts.collected == 0 {
                     dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopNothingCollected)
                 } else {
                     let count = try store.clearCollected()
@@ -145,29 +321,26 @@ public final class ItemListViewModel {
                 }
             }
         } catch {
-            message = "\(error)"
+            message = ErrorText.reason(error)
         }
     }
 
     /// The answer to the dialog: `true` for its action, `false` to cancel (or OK a message).
     public func answerDialog(_ accepted: Bool) {
-        defer { dialog = nil }
-        guard accepted, case .confirm = dialog, screen == .prepare, !isStoreChanging else { return }
+        let deleting = pendingDelete
+        defer { dialog = nil; pendingDelete = nil }
+        guard accepted, case .confirm = dialog, !isStoreChanging else { return }
         do {
-            let count = try store.clearListed()
-            message = "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
+            if let deleting {
+                let removed = try store.removeItem(deleting.description)
+                message = "Deleted \(removed.name)"
+            } else if screen == .prepare {
+                let count = try store.clearListed()
+                message = "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
+            }
             refreshIfChanged()
         } catch {
-            message = "\(error)"
+            message = ErrorText.reason(error)
         }
-    }
-
-    private func flatIndex(of id: ItemRow.ID) -> Int? {
-        var offset = 0
-        for section in sections {
-            if let index = section.rows.firstIndex(where: { $0.id == id }) { return offset + index }
-            offset += section.rows.count
-        }
-        return nil
     }
 }

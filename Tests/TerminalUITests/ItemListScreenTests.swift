@@ -57,6 +57,7 @@ struct ItemListScreenTests {
     @Test func at40x10ScrollingKeepsTheSelectionVisible() throws {
         let many = (1...30).map { (String(format: "Item %02d", $0), 1.0, nil as String?, "Pantry" as String?, false) }
         let model = try model(items: many)
+        model.setViewport(height: 8)  // what the app does before drawing at 40×10
         model.moveSelection(to: 20)
         let screen = ItemListScreen.render(model, width: 40, height: 10)
         #expect(screen.lines.count == 10)

@@ -23,7 +23,7 @@ struct ItemListViewModelTests {
         let model = ItemListViewModel(store: try store(), device: "kitchen")
         #expect(model.refreshIfChanged())
         #expect(model.sections.map(\.title) == ["Fridge", "Fruit Bowl", "Unknown location"])
-        #expect(model.sections.map { $0.rows.map(\.name) } == [["Butter", "Milk"], ["apples"], ["Candles"]])
+        #expect(model.namesBySection == [["Butter", "Milk"], ["apples"], ["Candles"]])
         #expect(!model.refreshIfChanged(), "nothing changed, nothing refetched")
     }
 

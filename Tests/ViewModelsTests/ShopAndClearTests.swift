@@ -26,7 +26,7 @@ struct ShopAndClearTests {
         let shop = ItemListViewModel(store: store, device: "kitchen", screen: .shop)
         shop.refreshIfChanged()
         #expect(shop.sections.map(\.title) == ["Bakery", "Dairy", "Unknown location"])
-        #expect(shop.sections.flatMap { $0.rows.map(\.name) } == ["Bread", "Milk", "Salt"])
+        #expect(shop.allNames == ["Bread", "Milk", "Salt"])
         shop.moveSelection(to: 1)
         shop.toggleSelected()
         #expect(shop.message == "Collected Milk")
@@ -37,10 +37,10 @@ struct ShopAndClearTests {
         let store = try store([("Crème fraîche", "Dairy", true), ("Cream", "Dairy", false), ("Ice cream", "Frozen", false)])
         let prepare = ItemListViewModel(store: store, device: "kitchen")
         prepare.searchText = "creme"
-        #expect(prepare.sections.flatMap { $0.rows.map(\.name) } == ["Crème fraîche"])
+        #expect(prepare.allNames == ["Crème fraîche"])
         prepare.searchText = "CREAM"
         #expect(prepare.sections.map(\.title) == ["Pantry"])
-        #expect(prepare.sections.flatMap { $0.rows.map(\.name) } == ["Cream", "Ice cream"])
+        #expect(prepare.allNames == ["Cream", "Ice cream"])
         prepare.searchText = ""
         #expect(prepare.rowCount == 3)
     }
@@ -80,7 +80,7 @@ struct ShopAndClearTests {
         shop.requestClear()
         #expect(shop.dialog == nil)
         #expect(shop.message == "Removed 1 collected item from the list")
-        #expect(shop.sections.flatMap { $0.rows.map(\.name) } == ["Milk"])
+        #expect(shop.allNames == ["Milk"])
         #expect(try store.items().first { $0.name == "Bread" }.map { !$0.item.listed && !$0.item.collected } == true)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Messages for the UI thread from other threads (the sync engine's): posted anywhere, taken
 /// on the UI thread, which a wake-up pipe rouses from its wait (DESIGN §6). Nothing but the UI
@@ -16,31 +19,24 @@ public final class Mailbox<Message>: @unchecked Sendable {
         wake.wake()
     }
 
+    /// Waits up to `timeout` seconds for a message (for tests and commands without a terminal;
+    /// the app waits on ``wake`` together with the keyboard).
+    public func wait(timeout: TimeInterval) -> [Message] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let messages = take()
+            if !messages.isEmpty || Date() >= deadline { return messages }
+            var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(max(1, min(100, deadline.timeIntervalSinceNow * 1000))))
+        }
+    }
+
     /// On the UI thread: everything posted so far, oldest first.
     public func take() -> [Message] {
         wake.drain()
         return lock.withLock {
             defer { messages.removeAll() }
             return messages
-        }
-    }
-}
-
-/// What the sync engine tells the full-screen app.
-public enum SyncEvent: Sendable, Equatable {
-    /// An import changed `count` objects, from these devices.
-    case imported(count: Int, devices: [String])
-    /// A gap, a rejected file, a failed export: worth a line on the status bar.
-    case problem(String)
-
-    /// The status line's words: "3 changes from kitchen".
-    public var message: String {
-        switch self {
-        case .imported(let count, let devices):
-            let from = devices.isEmpty ? "" : " from " + devices.sorted().joined(separator: ", ")
-            return "\(count) change\(count == 1 ? "" : "s")\(from)"
-        case .problem(let text):
-            return text
         }
     }
 }

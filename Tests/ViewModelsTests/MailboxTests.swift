@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TerminalUI
+@testable import ViewModels
 
 @Suite("The UI thread's mailbox")
 struct MailboxTests {
@@ -21,9 +21,20 @@ struct MailboxTests {
         #expect(poll(&descriptor, 1, 0) == 0, "taking drains the pipe")
     }
 
-    @Test func syncEventsReadAsStatusLines() {
-        #expect(SyncEvent.imported(count: 3, devices: ["kitchen"]).message == "3 changes from kitchen")
-        #expect(SyncEvent.imported(count: 1, devices: ["phone", "kitchen"]).message == "1 change from kitchen, phone")
-        #expect(SyncEvent.problem("waiting for log 2 from peer x").message == "waiting for log 2 from peer x")
+    @Test func eventsReadAsStatusLines() {
+        #expect(AppEvent.imported(count: 3, devices: ["kitchen"]).message == "3 changes from kitchen")
+        #expect(AppEvent.imported(count: 1, devices: ["phone", "kitchen"]).message == "1 change from kitchen, phone")
+        #expect(AppEvent.problem("waiting for log 2 from peer x").message == "waiting for log 2 from peer x")
+        #expect(AppEvent.deduplicated(merged: 2).message == "Merged 2 duplicates")
+    }
+
+    @Test func waitReturnsWhatArrivesFromAnotherThread() {
+        let mailbox = Mailbox<Int>()
+        #expect(mailbox.wait(timeout: 0.05).isEmpty, "nothing posted: waits, then gives up")
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.05)
+            mailbox.post(7)
+        }
+        #expect(mailbox.wait(timeout: 5) == [7])
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+extension GroceryStore {
+    /// The largest photo an item takes: the photo syncs as one blob to every device.
+    public static let maximumPhotoSize = 20 * 1024 * 1024
+
+    /// Gives an item a photo (replacing the one it has), or removes its photo with `nil`.
+    ///
+    /// - Throws: ``GroceryError.invalidName(field:reason:)`` for an empty or oversized photo.
+    @discardableResult
+    public func setPhoto(_ id: GlobalID, _ data: Data?) throws -> ItemRow {
+        if let data {
+            guard !data.isEmpty else { throw GroceryError.invalidName(field: "photo", reason: "the file is empty") }
+            guard data.count <= Self.maximumPhotoSize else {
+                throw GroceryError.invalidName(field: "photo", reason: "\(data.count) bytes is more than the \(Self.maximumPhotoSize / 1024 / 1024) MB a photo may have")
+            }
+        }
+        return try objects.save(author: data == nil ? "item photo rm" : "item photo") { context in
+            guard let values = try context.values(of: GrocerySchema.Entity.item, id: id) else {
+                throw GroceryError.notFound(kind: "item", reference: id.description)
+            }
+            let current: GlobalID? = if case .reference(let photo)? = values["photo"] { photo } else { nil }
+            switch (data, current) {
+            case (let data?, let photo?):
+                try context.update(GrocerySchema.Entity.itemPhoto, id: photo, values: ["data": .data(data), "modified": .date(context.now)])
+            case (let data?, nil):
+                let photo = try context.insert(GrocerySchema.Entity.itemPhoto, values: ["data": .data(data), "modified": .date(context.now)])
+                try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .reference(photo)])
+            case (nil, let photo?):
+                try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .null])
+                try context.delete(GrocerySchema.Entity.itemPhoto, id: photo)
+            case (nil, nil):
+                break
+            }
+            return try Self.itemRow(id: id, context.db)!
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GroceryModel
+import Ubiquity
+
+/// The state of cloud sync on a device: what `cloud status` prints and the Cloud screen shows.
+public struct CloudStatus: Equatable, Sendable {
+    /// The "Enable cloud sync" setting.
+    public var enabled: Bool
+    public var account: String?
+    public var device: String
+    public var peerID: String
+    public var storeName: String
+    public var modelVersion: Int
+    public var role: StoreDescription.Role
+    /// "the cloud store of account …", as the transitions name stores.
+    public var store: String
+    /// "Using local storage: 1" on the local and fallback stores.
+    public var usingLocalStorage: Bool
+    /// The rest only when the device uses an account's store.
+    public var cloud: Cloud?
+    /// Most recent first.
+    public var transitions: [TransitionJournal.Entry]
+
+    public struct Cloud: Equatable, Sendable {
+        public var offline: Bool
+        /// Why it is offline: `cloud offline`, or the folder cannot be reached.
+        public var offlineReason: String?
+        public var folder: String
+        public var epoch: Int
+        /// Logs waiting to be written to the cloud folder, and waiting to be read from it.
+        public var pendingExport: Int
+        public var pendingImport: Int
+        public var lastSync: Date?
+    }
+}
+
+extension StoreCoordinator {
+    /// Reads the device's cloud sync state. It lists the cloud folder's logs to count what
+    /// waits: fine for a command or a screen refreshed every second, not for every frame.
+    public func status() throws -> CloudStatus {
+        let settings = try DeviceSettings.load(from: configuration.sandbox)
+        let store = current.store
+        var status = CloudStatus(
+            enabled: settings.cloudEnabled, account: settings.account, device: configuration.sandbox.device,
+            peerID: store.objects.peer, storeName: configuration.storeName, modelVersion: store.modelVersion,
+            role: current.role, store: current.description.description, usingLocalStorage: current.usingLocalStorage,
+            transitions: transitions)
+        guard let account = current.account else { return status }
+        let sync = current.sync
+        let layout = try sync?.layout ?? configuration.layout(account: account)
+        let offline = configuration.isOffline
+        // On the fallback store, its saves wait to move into the cloud store, and every log in
+        // the cloud folder waits for the one-time setup.
+        status.cloud = CloudStatus.Cloud(
+            offline: offline,
+            offlineReason: offline ? (layout.isReachable ? "cloud offline" : "the cloud folder is not reachable") : nil,
+            folder: layout.cloud.path, epoch: layout.epoch,
+            pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
+            pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
+            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) })
+        return status
+    }
+}

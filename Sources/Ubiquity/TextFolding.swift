@@ -1,0 +1,24 @@
+import Foundation
+import GRDB
+
+/// Text folded for searching: lowercased, without diacritics, full-width forms made narrow, so
+/// that "creme" finds "Crème".
+public enum TextFolding {
+    public static func fold(_ text: String) -> String {
+        // ASCII (most names) folds by lowercasing its bytes; the rest goes through Foundation.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            guard byte < 0x80 else {
+                return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            }
+            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `ubiquity_fold(text)` in SQL, registered on every connection of a store.
+    static let sqlFunction = DatabaseFunction("ubiquity_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(fold)
+    }
+}

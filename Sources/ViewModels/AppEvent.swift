@@ -1,0 +1,33 @@
+import Foundation
+
+/// What other threads (the sync engine, background work) tell the UI thread, through its
+/// ``Mailbox`` (DESIGN §6). The UI thread applies them to the view models.
+public enum AppEvent: Sendable, Equatable {
+    /// An import changed `count` objects, from these devices.
+    case imported(count: Int, devices: [String])
+    /// A gap, a rejected file, a failed export: worth a line on the status bar.
+    case problem(String)
+    /// Deduplication on Prepare's appearance finished, having merged this many objects.
+    case deduplicated(merged: Int)
+    /// How a merge with the cloud (a seed) advances: objects done, total.
+    case seedProgress(done: Int, total: Int)
+    /// A merge with the cloud ended: finished, or waiting (offline), or failed, with its words.
+    case seedEnded(finished: Bool, message: String)
+    /// "Sync now" ended, with its words.
+    case synced(String)
+
+    /// The status line's words: "3 changes from kitchen".
+    public var message: String {
+        switch self {
+        case .imported(let count, let devices):
+            let from = devices.isEmpty ? "" : " from " + devices.sorted().joined(separator: ", ")
+            return "\(count) change\(count == 1 ? "" : "s")\(from)"
+        case .problem(let text), .synced(let text), .seedEnded(_, let text):
+            return text
+        case .deduplicated(let merged):
+            return merged == 0 ? "No duplicates" : "Merged \(merged) duplicate\(merged == 1 ? "" : "s")"
+        case .seedProgress(let done, let total):
+            return "Merging with the cloud: \(done)/\(total)"
+        }
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import GroceryModel
+import Logging
+import StoreLifecycle
+import Ubiquity
+
+/// The whole app's state: every screen's view model, which one shows, the item editor when open,
+/// and the app-wide dialogs (the merge prompt, progress, "your preference on cloud sync changed").
+///
+/// Used from the UI thread only. The coordinator's transitions reach the view models here,
+/// synchronously (will-change: input off, edits saved, rows dropped; did-change: input on,
+/// refetch). Other threads (sync, deduplication, a merge) post ``AppEvent``s to the ``mailbox``;
+/// ``update()`` applies them, performs what the coordinator has due, and refreshes the visible
+/// screen (DESIGN §6).
+public final class AppModel {
+    public enum Tab: Int, CaseIterable, Sendable {
+        case prepare, shop, units, homeLocations, shopAisles, cloud
+
+        public var title: String {
+            switch self {
+            case .prepare: "Prepare"
+            case .shop: "Shop"
+            case .units: "Units"
+            case .homeLocations: "Home"
+            case .shopAisles: "Aisles"
+            case .cloud: "Cloud"
+            }
+        }
+    }
+
+    public let coordinator: StoreCoordinator
+    public let mailbox: Mailbox<AppEvent>
+    public let prepare: ItemListViewModel
+    public let shop: ItemListViewModel
+    public let units: CatalogListViewModel
+    public let homeLocations: CatalogListViewModel
+    public let shopAisles: CatalogListViewModel
+    public let cloud: CloudViewModel
+    /// The item editor, while one is open (over the list it was opened from).
+    public private(set) var editor: ItemEditorViewModel?
+    public private(set) var tab: Tab = .prepare
+    /// While the store changes, why input is off ("Updating from the cloud…"); `nil` otherwise.
+    public private(set) var changingNotice: String?
+    /// An app-wide notice with [OK] ("your preference on cloud sync changed").
+    public private(set) var notice: Dialog?
+    /// The latest app-wide line for the status bar (imports, problems, transitions).
+    public private(set) var statusMessage: String?
+
+    private let logger: Logger
+    private var lastPollFailure: String?
+
+    public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent> = Mailbox(), logger: Logger = .silent) {
+        self.coordinator = coordinator
+        self.mailbox = mailbox
+        self.logger = logger
+        let store = coordinator.current.store
+        let device = coordinator.configuration.sandbox.device
+        prepare = ItemListViewModel(store: store, device: device, screen: .prepare, mailbox: mailbox)
+        shop = ItemListViewModel(store: store, device: device, screen: .shop, mailbox: mailbox)
+        units = CatalogListViewModel(store: store, kind: .unit)
+        homeLocations = CatalogListViewModel(store: store, kind: .home)
+        shopAisles = CatalogListViewModel(store: store, kind: .shop)
+        cloud = CloudViewModel(coordinator: coordinator, mailbox: mailbox)
+        if coordinator.current.role == .fallback {
+            say("Setting up the cloud store… (Using local storage: 1)")
+        }
+        coordinator.observe { [weak self] notification in self?.receive(notification) }
+        // The seeds' save loop: a transition waits while the editor has unsaved edits.
+        coordinator.hasUnsavedChanges = { [weak self] in self?.editor?.hasUnsavedChanges ?? false }
+    }
+
+    /// Input is off while the store changes, and while long work shows its progress.
+    public var isInputEnabled: Bool {
+        if changingNotice != nil { return false }
+        if case .progress? = dialog { return false }
+        return true
+    }
+
+    // MARK: - Running
+
+    /// Starts syncing in the background, goes on with an interrupted merge, shows Prepare.
+    public func start() {
+        let mailbox = mailbox, logger = logger
+        coordinator.startBackgroundSync(
+            wake: { mailbox.wake.wake() },
+            onImport: { report in mailbox.post(.imported(count: report.changes.count, devices: Array(report.devices))) },
+            onProblem: { problem in
+                logger.warning("\(problem)")
+                mailbox.post(.problem(problem))
+            })
+        cloud.resumeMerge()
+        show(tab)
+    }
+
+    public func stop() {
+        coordinator.stopBackgroundSync()
+    }
+
+    /// On the UI thread, whenever it wakes (a key, the mailbox, or every 250 ms): applies what
+    /// other threads posted, performs the transitions that are due, refreshes the screen shown.
+    ///
+    /// - Returns: whether anything changed that the screen shows.
+    @discardableResult
+    public func update() -> Bool {
+        var changed = false
+        for event in mailbox.take() {
+            handle(event)
+            changed = true
+        }
+        do {
+            changed = try coordinator.poll() || changed
+            lastPollFailure = nil
+        } catch {
+            // Tried again at every tick (a damaged settings file, an unwritable folder): said once.
+            let reason = ErrorText.reason(error)
+            if reason != lastPollFailure {
+                lastPollFailure = reason
+                logger.error("store transition failed: \(reason)")
+                say("Store change failed: \(reason)")
+                changed = true
+            }
+        }
+        return refreshVisible() || changed
+    }
+
+    /// Applies one message from another thread.
+    public func handle(_ event: AppEvent) {
+        switch event {
+        case .deduplicated:
+            prepare.handle(event)
+            shop.refreshIfChanged()
+        case .problem(let text) where text.hasPrefix("Deduplication"):
+            prepare.handle(event)
+        case .seedProgress, .synced:
+            cloud.handle(event)
+        case .seedEnded:
+            cloud.handle(event)
+            say(event.message)
+        case .imported:
+            cloud.handle(event)
+            say(event.message)
+        case .problem:
+            say(event.message)
+        }
+    }
+
+    /// Refetches what the shown screen displays, if the store changed.
+    @discardableResult
+    public func refreshVisible() -> Bool {
+        guard changingNotice == nil else { return false }
+        if let editor {
+            let changed = editor.refreshIfChanged()
+            if let reason = editor.closedBecause {
+                self.editor = nil
+                say(reason)
+                refreshList()
+                return true
+            }
+            return changed
+        }
+        return refreshList()
+    }
+
+    private func refreshList() -> Bool {
+        switch tab {
+        case .prepare: return prepare.refreshIfChanged()
+        case .shop: return shop.refreshIfChanged()
+        case .units: return units.refreshIfChanged()
+        case .homeLocations: return homeLocations.refreshIfChanged()
+        case .shopAisles: return shopAisles.refreshIfChanged()
+        case .cloud: return cloud.refresh()
+        }
+    }
+
+    /// Puts a line on the status bar of every screen.
+    private func say(_ text: String) {
+        statusMessage = text
+        for list in [prepare, shop] { list.show(text) }
+    }
+
+    // MARK: - Navigation
+
+    /// Shows a screen. Prepare deduplicates in the background each time it appears.
+    public func show(_ tab: Tab) {
+        guard isInputEnabled else { return }
+        self.tab = tab
+        switch tab {
+        case .prepare: prepare.appear()
+        case .shop: shop.refreshIfChanged()
+        case .units: units.refreshIfChanged()
+        case .homeLocations: homeLocations.refreshIfChanged()
+        case .shopAisles: shopAisles.refreshIfChanged()
+        case .cloud: cloud.refresh(force: true)
+        }
+    }
+
+    /// The item list shown, if the screen is Prepare or Shop.
+    public var currentList: ItemListViewModel? {
+        switch tab {
+        case .prepare: prepare
+        case .shop: shop
+        default: nil
+        }
+    }
+
+    /// Opens the item editor on an item (marking it modified, as the book does).
+    public func openEditor(_ id: GlobalID) {
+        guard isInputEnabled, editor == nil else { return }
+        do {
+            editor = try ItemEditorViewModel(store: coordinator.current.store, id: id)
+        } catch {
+            say("Cannot open the item: \(ErrorText.reason(error))")
+        }
+    }
+
+    /// Closes the editor, saving its edits first unless `discard`. It stays open when saving fails.
+    public func closeEditor(discard: Bool = false) {
+        guard let editor else { return }
+        if !discard, editor.hasUnsavedChanges {
+            editor.save()
+            guard !editor.hasUnsavedChanges else { return }
+        }
+        self.editor = nil
+        refreshList()
+        currentList?.select(editor.id)
+    }
+
+    // MARK: - Dialogs
+
+    /// The dialog shown now: long work's progress and the merge prompt first, then an
+    /// app-wide notice, then the screen's own.
+    public var dialog: Dialog? {
+        if let dialog = cloud.dialog, tab == .cloud || Self.isAppWide(dialog) { return dialog }
+        if let notice { return notice }
+        if editor != nil { return nil }
+        switch tab {
+        case .prepare: return prepare.dialog
+        case .shop: return shop.dialog
+        case .units: return units.dialog
+        case .homeLocations: return homeLocations.dialog
+        case .shopAisles: return shopAisles.dialog
+        case .cloud: return nil
+        }
+    }
+
+    private static func isAppWide(_ dialog: Dialog) -> Bool {
+        switch dialog {
+        case .progress: true
+        case .choice(let title, _, _, _): title == CloudMessages.mergeQuestion
+        default: false
+        }
+    }
+
+    /// Answers the dialog shown: `true` for its action, `false` for the other button or Esc.
+    public func answerDialog(_ accepted: Bool) {
+        if let dialog = cloud.dialog, tab == .cloud || Self.isAppWide(dialog) {
+            if case .progress = dialog { return }
+            cloud.answerDialog(accepted)
+            return
+        }
+        if notice != nil {
+            notice = nil
+            return
+        }
+        switch tab {
+        case .prepare: prepare.answerDialog(accepted)
+        case .shop: shop.answerDialog(accepted)
+        case .units: units.answerDialog(accepted)
+        case .homeLocations: homeLocations.answerDialog(accepted)
+        case .shopAisles: shopAisles.answerDialog(accepted)
+        case .cloud: break
+        }
+    }
+
+    /// Answers a typed confirmation with the text typed.
+    public func answerTyped(_ text: String) {
+        cloud.answerTyped(text)
+    }
+
+    // MARK: - Store transitions
+
+    /// The coordinator's notices. Transitions come on this (the UI) thread; imports are posted
+    /// to the mailbox by the background sync and need nothing here.
+    private func receive(_ notification: StoreNotification) {
+        switch notification {
+        case .storesWillChange(let change):
+            let notice = Self.changingNotice(change.transition)
+            changingNotice = notice
+            editor?.storeWillChange()
+            for list in [prepare, shop] { list.storeWillChange(notice) }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeWillChange(notice) }
+            logger.info("storesWillChange: \(change.transition.rawValue)")
+        case .storesDidChange(let change):
+            changingNotice = nil
+            let store = coordinator.current.store
+            for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }
+            if let editor {
+                editor.storeDidChange(to: store)
+                if let reason = editor.closedBecause {
+                    self.editor = nil
+                    say(reason)
+                }
+            }
+            say(change.summary)
+            logger.info("storesDidChange: \(change.transition.rawValue)")
+            didChange(change.transition)
+        case .didImportContentChanges:
+            break
+        }
+    }
+
+    /// After a transition: the notice of a preference changed elsewhere, the merge prompt or the
+    /// merge itself, and Prepare's deduplication on the new store.
+    private func didChange(_ transition: StoreTransition) {
+        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled, .accountAdded, .accountRemoved, .accountChanged]
+        if preference.contains(transition), !cloud.isChangingSettings {
+            notice = .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
+            // Turned on by another terminal: this device's local data may want to come along.
+            if transition == .cloudEnabled, coordinator.pendingSeedSource == nil { cloud.offerMerge() }
+        }
+        cloud.resumeMerge()
+        if tab == .prepare { prepare.appear() }
+    }
+
+    static func changingNotice(_ transition: StoreTransition) -> String {
+        switch transition {
+        case .initialImportCompleted: "Updating from the cloud…"
+        case .accountAdded, .accountRemoved, .accountChanged: "Switching account…"
+        case .contentRemoved: "The cloud content was removed; moving to a new store…"
+        case .cloudEnabled: "Turning on cloud sync…"
+        case .cloudDisabled: "Turning off cloud sync…"
+        case .rebuilt: "Rebuilding from the cloud…"
+        }
+    }
+}
