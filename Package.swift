@@ -101,7 +101,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["GroceryModel", "Ubiquity"]
+            dependencies: ["GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
         .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TestSupport"]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),

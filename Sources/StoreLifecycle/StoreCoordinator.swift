@@ -184,6 +184,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         } while hasUnsavedChanges() && rounds < Self.saveRounds
         if hasUnsavedChanges() {
             logger.warning("\(change.transition.rawValue) postponed: the app still has unsaved changes")
+            notify(.storesChangePostponed(change))
             return false
         }
         background?.stop()

@@ -17,6 +17,22 @@ extension GroceryStore {
             defaultData: defaultData, clock: clock, ids: ids)
     }
 
+    /// Adds `count` items named "Item 000001"…, spread over `locations` home locations
+    /// ("Location 01"…), in one save through the engine: a big store, quickly.
+    public func fill(items count: Int, locations: Int) throws {
+        _ = try objects.save(author: "fill") { context in
+            let homes = try (1...max(1, locations)).map { index in
+                try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string(String(format: "Location %02d", index))])
+            }
+            for index in 1...count {
+                try context.insert(GrocerySchema.Entity.item, values: [
+                    "name": .string(String(format: "Item %06d", index)), "quantity": .double(1),
+                    "locationAtHome": .reference(homes[index % homes.count]),
+                ])
+            }
+        }
+    }
+
     /// How many transactions the store has recorded.
     public func transactionCount() throws -> Int { try objects.outbox().count }
 

@@ -83,7 +83,7 @@ extension CloudSync {
     public func writeBaseline() throws -> URL? {
         try exportPending()
         let seqKey = "exportedSeq.v\(layout.modelVersion).epoch\(layout.epoch)"
-        let snapshot = try store.dbPool.read { db -> Baseline? in
+        let snapshot = try store.read { db -> Baseline? in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") == 0 else { return nil }
             let exported = try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
                                                arguments: [seqKey]).flatMap { Int64($0) } ?? 0
@@ -104,7 +104,7 @@ extension CloudSync {
 
     /// How many logs (exported or imported) this peer has been through since its last baseline.
     func logsSinceBaseline() throws -> Int64 {
-        try store.dbPool.read { db in
+        try store.read { db in
             let exported = try Int64.fetchCached(db, """
                 SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
                 """) ?? 0
@@ -124,7 +124,7 @@ extension CloudSync {
         guard since >= interval else { return nil }
         guard let url = try writeBaseline() else { return nil }
         let total = try logsSinceBaseline() + (try store.metadata("logsAtBaseline").flatMap { Int64($0) } ?? 0)
-        try store.dbPool.write { db in
+        try store.write { db in
             try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('logsAtBaseline', ?)",
                                  [String(total)])
         }
@@ -144,7 +144,7 @@ extension CloudSync {
             let seenKey = "baselineSeen.\(file.peer)"
             guard file.number > (try store.metadata(seenKey).flatMap { Int64($0) } ?? 0) else { continue }
             defer {
-                try? store.dbPool.write { db in
+                try? store.write { db in
                     try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
                                    arguments: [seenKey, String(file.number)])
                 }
@@ -160,10 +160,10 @@ extension CloudSync {
                 report.rejected.append("baseline \(file.number) from peer \(file.peer): \(error)")
                 continue
             }
-            let watermarks = try store.dbPool.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
+            let watermarks = try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
             // Every new baseline is merged once, even one that covers no log this peer lacks: a
             // peer that moved to a new model version publishes its older data that way.
-            let changes = try store.dbPool.write { db -> ImportedChanges in
+            let changes = try store.write { db -> ImportedChanges in
                 let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
                 var changes = ImportedChanges()
                 for tombstone in baseline.tombstones { try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes) }
@@ -200,7 +200,7 @@ extension CloudSync {
         let published = try store.metadata("publishedVersion")
         guard published != version else { return }
         let created = try store.metadata("createdAtVersion") ?? version
-        try store.dbPool.write { db in
+        try store.write { db in
             try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('publishedVersion', ?)", [version])
         }
         guard created != version else { return }  // born at this version: its logs are all here
@@ -209,7 +209,7 @@ extension CloudSync {
             logger.info("published this store's data to model version \(version)")
         } catch {
             // Try again next time.
-            try store.dbPool.write { db in
+            try store.write { db in
                 try db.executeCached("DELETE FROM \(EngineTables.metadata) WHERE key = 'publishedVersion'")
             }
             throw error

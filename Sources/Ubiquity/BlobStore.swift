@@ -58,7 +58,7 @@ extension CloudSync {
 
     /// Applies the waiting values whose blobs have arrived; reports the others.
     func applyArrivedBlobs(into report: inout ImportReport) throws {
-        let pending = try store.dbPool.read { db in
+        let pending = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob)")
         }
         for row in pending {
@@ -69,7 +69,7 @@ extension CloudSync {
             }
             let object = ObjectID(entity: row[1], id: id)
             let property: String = row[2]
-            let changes = try store.dbPool.write { db -> ImportedChanges in
+            let changes = try store.write { db -> ImportedChanges in
                 try db.execute(sql: "DELETE FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
                                arguments: [id.description, property])
                 var changes = ImportedChanges()

@@ -80,7 +80,7 @@ public final class CloudSync: @unchecked Sendable {
            !layout.sequenceNumbers(of: peer).isEmpty || layout.baselineFiles().contains(where: { $0.peer == peer }) {
             _ = try importPending()
         }
-        while try store.dbPool.write({ db in try exportOldest(db) }) {
+        while try store.write({ db in try exportOldest(db) }) {
             written += 1
         }
         return written
@@ -148,7 +148,7 @@ public final class CloudSync: @unchecked Sendable {
         let now = Date().timeIntervalSince1970
         let last = try store.metadata("lastSync").flatMap(Double.init) ?? 0
         if report.appliedLogs > 0 || report.loadedBaselines > 0 || now - last >= 60 {
-            try store.dbPool.write { db in
+            try store.write { db in
                 try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(now)])
             }
         }
@@ -176,7 +176,7 @@ public final class CloudSync: @unchecked Sendable {
             }
             if !batch.isEmpty {
                 let batchEnd = applied + Int64(batch.count)
-                let changes = try store.dbPool.write { db -> ImportedChanges in
+                let changes = try store.write { db -> ImportedChanges in
                     // Another importer of this device (the app and a command) may have gone
                     // further meanwhile: skip what it applied, never move the watermark back.
                     let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
@@ -219,7 +219,7 @@ public final class CloudSync: @unchecked Sendable {
 
     /// The last log applied from a peer.
     public func watermark(of other: String) throws -> Int64 {
-        try store.dbPool.read { db in try watermark(of: other, db) }
+        try store.read { db in try watermark(of: other, db) }
     }
 
     func watermark(of other: String, _ db: Database) throws -> Int64 {
@@ -237,7 +237,7 @@ public final class CloudSync: @unchecked Sendable {
 
     /// How many saves wait to be exported.
     public func pendingExports() throws -> Int {
-        try store.dbPool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
+        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
     }
 
     /// How many logs are present and not applied yet (this peer's own only after a store lost them).

@@ -62,7 +62,7 @@ extension ObjectStore {
         let manager = FileManager.default
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         defer { try? manager.removeItem(at: temp) }
-        try dbPool.writeWithoutTransaction { db in
+        try writeWithoutTransaction { db in
             try db.execute(sql: "VACUUM INTO ?", arguments: [temp.path])
         }
         let copy = try DatabaseQueue(path: temp.path)

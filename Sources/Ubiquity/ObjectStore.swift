@@ -12,7 +12,10 @@ public final class ObjectStore: Sendable {
     public let schema: Schema
     /// Whether this open created the store (a device's first launch).
     public let isNew: Bool
-    public let dbPool: DatabasePool
+    /// Reach it through ``read(_:)``, ``write(_:)`` and ``save(author:_:)``: they keep the
+    /// store open while they run (``UsageGate``).
+    private let dbPool: DatabasePool
+    private let gate: UsageGate
     /// The peer whose saves these are: the third part of every clock reading it makes.
     public let peer: String
     private let clock: any WallClock
@@ -67,6 +70,7 @@ public final class ObjectStore: Sendable {
         self.schema = modelVersion.schema
         self.isNew = isNew
         self.dbPool = pool
+        self.gate = UsageGate(path: path)
         self.peer = peer
         self.clock = clock
         self.ids = ids
@@ -96,7 +100,7 @@ public final class ObjectStore: Sendable {
     /// - Parameter author: a short label for the record ("item add", "import").
     /// - Returns: what `body` returned.
     public func save<T>(author: String, _ body: (SaveContext) throws -> T) throws -> T {
-        let (result, record) = try dbPool.write { db in
+        let (result, record) = try write { db in
             let context = SaveContext(db: db, schema: schema, now: clock.now(), ids: ids)
             let result = try body(context)
             let reading = HLC.next(after: try PropertyClocks.current(db), now: context.now, peer: peer)
@@ -124,38 +128,51 @@ public final class ObjectStore: Sendable {
 
     /// Closes the store's connections; the store is unusable afterwards. Needed before its file
     /// is moved or replaced.
+    /// Waits for the reads and writes under way on other threads; those begun later fail with
+    /// ``StoreError/closed(path:)``.
     public func close() throws {
-        try dbPool.close()
+        try gate.close { try dbPool.close() }
     }
 
     /// Runs `body` with a read-only view of the store.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try dbPool.read(body)
+        try gate.use { try dbPool.read(body) }
+    }
+
+    /// Runs `body` in a write transaction, outside the save API: for the engine's own tables
+    /// (imports, exports, watermarks), never for objects, whose changes must be recorded.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try gate.use { try dbPool.write(body) }
+    }
+
+    /// Runs `body` outside any transaction (`VACUUM INTO`).
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try gate.use { try dbPool.writeWithoutTransaction(body) }
     }
 
     // MARK: - Outbox and metadata
 
     /// The recorded transactions, oldest first.
     public func outbox() throws -> [TransactionRecord] {
-        try dbPool.read { db in try Outbox.all(db) }
+        try read { db in try Outbox.all(db) }
     }
 
     /// A number that grows with every save and every imported batch, from any process: cheap
     /// to poll.
     public func changeToken() throws -> Int64 {
-        try dbPool.read { db in try Outbox.changeToken(db) }
+        try read { db in try Outbox.changeToken(db) }
     }
 
     /// Sets a local, never-synced fact about the store, outside any save.
     public func setMetadata(_ key: String, _ value: String) throws {
-        try dbPool.write { db in
+        try write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, value])
         }
     }
 
     /// A local, never-synced fact about the store.
     public func metadata(_ key: String) throws -> String? {
-        try dbPool.read { db in
+        try read { db in
             try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
         }
     }

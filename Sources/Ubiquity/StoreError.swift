@@ -10,10 +10,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case newerModelVersion(store: Int, app: Int, path: String)
     case unknownModelVersion(Int)
     case notAStore(path: String, reason: String)
+    /// The store was closed (a store transition), while or before it was used.
+    case closed(path: String)
 
     public var description: String {
         switch self {
         case .unknownEntity(let name): "unknown entity \(name)"
+        case .closed(let path): "the store \(path) was closed (the app moved to another store)"
         case .unknownProperty(let entity, let property): "\(entity) has no property \(property)"
         case .wrongType(let entity, let property, let expected): "\(entity).\(property) takes a \(expected.rawValue)"
         case .objectNotFound(let object): "no object \(object)"

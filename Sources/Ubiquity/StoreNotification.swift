@@ -91,6 +91,9 @@ public enum StoreNotification: Sendable, Equatable {
     case storesWillChange(StoreChange)
     /// The new store is in place: reset and fetch again.
     case storesDidChange(StoreChange)
+    /// The change announced by `storesWillChange` waits (the app could not save everything):
+    /// the app keeps its store and takes input again; the change is tried at the next poll.
+    case storesChangePostponed(StoreChange)
     /// An import changed these objects.
     case didImportContentChanges(ImportedChanges)
 }

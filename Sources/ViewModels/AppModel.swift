@@ -295,6 +295,7 @@ public final class AppModel {
             let store = coordinator.current.store
             for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }
+            say(change.summary)
             if let editor {
                 editor.storeDidChange(to: store)
                 if let reason = editor.closedBecause {
@@ -302,9 +303,16 @@ public final class AppModel {
                     say(reason)
                 }
             }
-            say(change.summary)
             logger.info("storesDidChange: \(change.transition.rawValue)")
             didChange(change.transition)
+        case .storesChangePostponed(let change):
+            // The editor could not save: the app stays on its store, input back on, so the user
+            // can fix the edit; the change is tried again at the next poll.
+            changingNotice = nil
+            editor?.storeChangePostponed()
+            for list in [prepare, shop] { list.storeChangePostponed() }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
+            say("\(change.transition.rawValue) waits: \(editor?.message ?? "unsaved changes")")
         case .didImportContentChanges:
             break
         }

@@ -87,6 +87,11 @@ public final class CatalogListViewModel {
         self.message = message
     }
 
+    /// The change announced waits: the list goes on with its store.
+    public func storeChangePostponed() {
+        binding.changePostponed()
+    }
+
     public func storeDidChange(to store: GroceryStore, message: String) {
         binding.didChange(to: store)
         refreshIfChanged()

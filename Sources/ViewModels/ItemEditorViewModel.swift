@@ -155,6 +155,11 @@ public final class ItemEditorViewModel {
         binding.willChange()
     }
 
+    /// The change announced waits (this editor could not save): editing goes on.
+    public func storeChangePostponed() {
+        binding.changePostponed()
+    }
+
     /// `storesDidChange`: the item is looked up by its global ID in the new store; without it
     /// there, the editor closes.
     public func storeDidChange(to store: GroceryStore) {

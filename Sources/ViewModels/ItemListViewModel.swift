@@ -233,6 +233,11 @@ public final class ItemListViewModel {
         self.message = message
     }
 
+    /// The change announced waits: the list goes on with its store.
+    public func storeChangePostponed() {
+        binding.changePostponed()
+    }
+
     /// `storesDidChange`: forget everything read from the old store, fetch from the new one;
     /// the selection stays on its item when the new store has it.
     public func storeDidChange(to store: GroceryStore, message: String) {

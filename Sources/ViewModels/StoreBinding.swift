@@ -28,6 +28,9 @@ struct StoreBinding {
 
     mutating func willChange() { isChanging = true }
 
+    /// The change waits: the same store stays, input comes back.
+    mutating func changePostponed() { isChanging = false }
+
     mutating func didChange(to store: GroceryStore) {
         self.store = store
         isChanging = false

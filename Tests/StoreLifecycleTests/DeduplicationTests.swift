@@ -96,14 +96,9 @@ struct DeduplicationTests {
     }
 
     @Test func theDefaultDataGoesToAnAccountOnce() throws {
-        let cloud = directory.file("Cloud")
-        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        func configuration(_ device: String) throws -> StoreConfiguration {
-            let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: device)
-            try sandbox.prepare()
-            return StoreConfiguration(sandbox: sandbox, cloud: cloud, defaultData: true, peer: try sandbox.peerID().description, process: "test")
-        }
-        let first = try configuration("first"), second = try configuration("second")
+        let first = try StoreConfiguration.temporary(in: directory, device: "first", defaultData: true)
+        let second = try StoreConfiguration.temporary(in: directory, device: "second", defaultData: true)
+        let cloud = first.cloud
         #expect(try CloudSetup.run(first, account: "default"))
         let firstStore = try GroceryStore(path: first.cloudStoreURL(account: "default").path, defaultData: false)
         let shipped = try firstStore.items().count

@@ -13,18 +13,11 @@ struct StoreCoordinatorTests {
     let directory = TemporaryDirectory("coordinator")
 
     func configuration(_ device: String) throws -> StoreConfiguration {
-        let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: device)
-        try sandbox.prepare()
-        let cloud = directory.file("Cloud")
-        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        return StoreConfiguration(sandbox: sandbox, cloud: cloud, defaultData: false,
-                                  peer: try sandbox.peerID().description, process: "test")
+        try StoreConfiguration.temporary(in: directory, device: device)
     }
 
     func setSettings(_ configuration: StoreConfiguration, _ change: (inout DeviceSettings) -> Void) throws {
-        var settings = try DeviceSettings.load(from: configuration.sandbox)
-        change(&settings)
-        try StoreCoordinator.saveSettings(settings, configuration)
+        try configuration.changeSettings(change)
     }
 
     /// Collects every notification, as the app's UI thread would see them.
@@ -35,6 +28,7 @@ struct StoreCoordinatorTests {
                 switch $0 {
                 case .storesWillChange(let change): "will \(change.transition.rawValue)"
                 case .storesDidChange(let change): "did \(change.transition.rawValue)"
+                case .storesChangePostponed(let change): "postponed \(change.transition.rawValue)"
                 case .didImportContentChanges: nil
                 }
             }

@@ -298,7 +298,7 @@ struct BaselineTests {
         }
         try #require(try a.sync.writeBaseline())
         // B forgets it ever imported from A (as a peer that was away for long would be behind).
-        try b.store.dbPool.write { db in try db.execute(sql: "DELETE FROM ubiquity_peer_state") }
+        try b.store.write { db in try db.execute(sql: "DELETE FROM ubiquity_peer_state") }
         let report = try b.sync.importPending()
         #expect(report.loadedBaselines == 1)
         let title = try b.store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") }

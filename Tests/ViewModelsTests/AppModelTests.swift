@@ -1,0 +1,161 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import Testing
+import TestSupport
+import Ubiquity
+@testable import ViewModels
+
+/// The whole app's state against a real coordinator and real stores: transitions reaching every
+/// screen, the save loop with the editor, dedup on Prepare's appearance, the merge prompt and
+/// its progress, and the notice of a preference changed elsewhere.
+@Suite("The app's view model")
+struct AppModelTests {
+    let directory = TemporaryDirectory("app")
+
+    func app(_ configuration: StoreConfiguration) throws -> AppModel {
+        AppModel(coordinator: try StoreCoordinator(configuration: configuration, claimDevice: { true }))
+    }
+
+    /// Runs `update()` until `done` holds (the mailbox and the coordinator work on other threads).
+    func update(_ app: AppModel, until done: () -> Bool, timeout: TimeInterval = 20) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(), Date() < deadline {
+            _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
+            app.update()
+        }
+    }
+
+    @Test func aTransitionMidEditSavesTheEditDisablesInputThenRefetches() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        try config.changeSettings { $0.cloudEnabled = true }
+        let app = try app(config)
+        #expect(app.coordinator.current.role == .fallback)
+        let milk = try app.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        app.show(.prepare)
+        #expect(app.prepare.rowCount == 1)
+        app.prepare.select(milk.id)
+        app.openEditor(milk.id)
+        let editor = try #require(app.editor)
+        editor.set(.quantity, "6")
+
+        // What the screens see during the transition.
+        var seen: [String] = []
+        app.coordinator.observe { notification in
+            switch notification {
+            case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
+            case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
+            case .storesChangePostponed, .didImportContentChanges: break
+            }
+        }
+        // Another terminal signs the device in to another account.
+        try config.changeSettings { $0.account = "bravo" }
+        #expect(app.update())
+        #expect(seen == ["will: input off, Switching account…", "did: input on"])
+        #expect(app.isInputEnabled)
+
+        // The edit was saved into the old store before it went away; the account's store does
+        // not have the item, so the editor closed and said why.
+        let old = try GroceryStore(path: config.fallbackStoreURL(account: "default").path, defaultData: false)
+        #expect(try old.item(id: milk.id)?.item.quantity == 6)
+        #expect(app.editor == nil)
+        #expect(app.statusMessage?.contains("not in this store") == true)
+        #expect(app.prepare.rowCount == 0, "Prepare refetched from the new store")
+        #expect(app.notice == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation))
+        app.answerDialog(true)
+        #expect(app.notice == nil)
+    }
+
+    @Test func theEditorsUnsavedEditsHoldATransitionBackWhileTheyCannotBeSaved() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        let store = app.coordinator.current.store
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        try store.addItem(ItemDraft(name: "Eggs"))
+        app.openEditor(milk.id)
+        app.editor?.set(.name, "Eggs")  // taken: the save fails, the edit stays unsaved
+        #expect(app.editor?.hasUnsavedChanges == true)
+        try config.changeSettings { $0.account = "bravo"; $0.cloudEnabled = true }
+        app.update()
+        #expect(app.coordinator.current.role == .local, "the transition waits rather than lose the edit")
+        #expect(app.isInputEnabled, "input is back on, so the edit can be fixed")
+        #expect(app.statusMessage?.contains("waits") == true)
+        app.editor?.set(.name, "Whole Milk")
+        app.update()
+        #expect(app.coordinator.current.role == .fallback, "once saved, the transition goes ahead")
+        let local = try GroceryStore(path: config.localStoreURL.path, defaultData: false)
+        #expect(try local.item(id: milk.id)?.name == "Whole Milk")
+    }
+
+    @Test func prepareDeduplicatesEachTimeItAppears() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        let store = app.coordinator.current.store
+        // Two "Milk"s, as two devices that each added one would have after syncing.
+        _ = try store.objects.save(author: "test") { context in
+            for quantity in [1.0, 2.0] {
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Milk"), "quantity": .double(quantity)])
+            }
+        }
+        app.show(.prepare)
+        #expect(app.prepare.rowCount == 2, "shown at once; deduplication runs in the background")
+        #expect(app.prepare.isDeduplicating)
+        update(app) { !app.prepare.isDeduplicating }
+        #expect(app.prepare.rowCount == 1)
+        #expect(app.prepare.message == "Merged 1 duplicate")
+
+        _ = try store.objects.save(author: "test") { context in
+            try context.insert(GrocerySchema.Entity.item, values: ["name": .string("milk")])
+        }
+        app.show(.shop)
+        app.show(.prepare)
+        update(app) { !app.prepare.isDeduplicating }
+        #expect(app.prepare.rowCount == 1, "appearing again deduplicates again")
+    }
+
+    @Test func enablingWithLocalDataAsksToMergeThenMergesWithProgress() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        try app.coordinator.current.store.fill(items: 1200, locations: 3)
+        app.start()
+        defer { app.stop() }
+        app.show(.cloud)
+        app.cloud.requestEnable()
+        #expect(app.dialog == .choice(title: "Merge with Cloud?", message: CloudMessages.mergeExplanation,
+                                      decline: "Don't Merge", accept: "Merge"))
+        app.answerDialog(true)
+        #expect(app.coordinator.current.role != .local)
+        #expect(app.notice == nil, "the user's own change is no surprise")
+
+        // The one-time setup finishes in the background, then the merge runs, showing progress.
+        var progress: [Dialog] = []
+        update(app, until: {
+            if case .progress? = app.dialog, progress.last != app.dialog { progress.append(app.dialog!) }
+            return app.coordinator.current.role == .cloud && !app.cloud.isMerging && app.coordinator.pendingSeedSource == nil
+        })
+        #expect(app.coordinator.current.role == .cloud)
+        #expect(progress.contains { if case .progress(_, let done, let total) = $0 { done > 0 && done <= total } else { false } })
+        #expect(app.dialog == nil)
+        #expect(app.cloud.message?.hasPrefix("Merged with the cloud") == true)
+        #expect(try app.coordinator.current.store.items().count == 1200)
+        #expect(!FileManager.default.fileExists(atPath: config.localStoreURL.path), "the local store was merged, then removed")
+        app.show(.prepare)
+        #expect(app.prepare.rowCount == 1200)
+    }
+
+    @Test func enablingFromAnotherTerminalShowsTheNoticeAndOffersTheMerge() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        try app.coordinator.current.store.addItem(ItemDraft(name: "Local Milk"))
+        try config.changeSettings { $0.cloudEnabled = true }
+        app.update()
+        #expect(app.coordinator.current.role == .fallback)
+        #expect(app.dialog?.title == CloudMessages.mergeQuestion, "a cloud store loaded and local data exists")
+        app.answerDialog(false)  // Don't Merge: the local data stays where it is
+        #expect(app.dialog == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation))
+        app.answerDialog(true)
+        #expect(app.dialog == nil)
+        let local = try GroceryStore(path: config.localStoreURL.path, defaultData: false)
+        #expect(try local.items().map(\.name) == ["Local Milk"])
+    }
+}
