@@ -291,6 +291,27 @@ public final class ItemListViewModel {
         }
     }
 
+    /// Adds an item and selects it. Prepare files it under the selected item's home location;
+    /// Shop lists it, under the selected item's aisle.
+    @discardableResult
+    public func addItem(named name: String) -> GlobalID? {
+        guard !isStoreChanging else { return nil }
+        var draft = ItemDraft(name: name)
+        let selected = selectedRow
+        draft.listed = screen == .shop
+        if screen == .prepare { draft.homeLocation = selected?.homeLocationName } else { draft.shopLocation = selected?.shopLocationName }
+        do {
+            let added = try store.addItem(draft)
+            message = "Added \(added.name)"
+            refreshIfChanged()
+            select(added.id)
+            return added.id
+        } catch {
+            message = ErrorText.reason(error)
+            return nil
+        }
+    }
+
     /// Asks before deleting the selected item.
     public func requestDeleteSelected() {
         guard !isStoreChanging, let row = selectedRow else { return }

@@ -101,4 +101,65 @@ struct ItemEditorViewModelTests {
         editor.storeDidChange(to: try GroceryStore.temporary(in: directory, name: "other"))
         #expect(editor.closedBecause == "Eggs is not in this store")
     }
+
+    @Test func pickersOfferClearTheEntriesAndNew() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        var draft = ItemDraft(name: "Flour")
+        draft.unit = "kg"
+        let flour = try store.addItem(draft)
+        try store.addEntry(.unit, name: "g")
+        let editor = try ItemEditorViewModel(store: store, id: flour.id)
+
+        editor.openPicker(for: .unit)
+        let picker = try #require(editor.picker)
+        #expect(picker.options == [.clear, .entry("g"), .entry("kg"), .new])
+        #expect(picker.selected == .entry("kg"), "the item's unit is selected")
+        editor.movePicker(by: -1)
+        editor.choosePickedOption()
+        #expect(editor.values[.unit] == "g" && editor.picker == nil)
+
+        editor.openPicker(for: .homeLocation)
+        #expect(editor.picker?.options == [.clear, .new])
+        editor.movePicker(by: 5)
+        editor.choosePickedOption()
+        #expect(editor.namingNewEntry == .homeLocation)
+        editor.nameNewEntry("  Pantry ")
+        #expect(editor.values[.homeLocation] == "Pantry")
+        editor.save()
+        let saved = try #require(try store.item(id: flour.id))
+        #expect(saved.unitName == "g" && saved.homeLocationName == "Pantry", "the new location was created on save")
+
+        editor.openPicker(for: .unit)
+        editor.movePicker(by: -10)  // to "clear", the first option
+        editor.choosePickedOption()
+        editor.save()
+        #expect(try store.item(id: flour.id)?.unitName == nil, "clear takes the unit off the item")
+        #expect(try store.entries(.unit).map(\.name) == ["g", "kg"], "the unit itself is kept")
+    }
+
+    @Test func aPhotoIsAttachedFromAFileAndItsSizeShown() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let cake = try store.addItem(ItemDraft(name: "Cake"))
+        let editor = try ItemEditorViewModel(store: store, id: cake.id)
+        #expect(editor.photoDescription == "No photo")
+        let photo = directory.file("cake.jpg")
+        try Data(repeating: 0xFF, count: 2048).write(to: photo)
+        editor.attachPhoto(fromFile: photo.path)
+        #expect(editor.photoSize == 2048)
+        #expect(editor.photoDescription == "Photo: 2 KB")
+        #expect(try store.item(id: cake.id)?.photoSize == 2048)
+
+        editor.attachPhoto(fromFile: directory.file("missing.jpg").path)
+        #expect(editor.message == "No such file: \(directory.file("missing.jpg").path)")
+        editor.attachPhoto(fromFile: directory.url.path)
+        #expect(editor.message?.hasPrefix("No such file") == true, "a folder is not a photo")
+        try Data().write(to: directory.file("empty.jpg"))
+        editor.attachPhoto(fromFile: directory.file("empty.jpg").path)
+        #expect(editor.message == "Photo not attached: invalid photo: the file is empty")
+        #expect(editor.photoSize == 2048, "a bad file changes nothing")
+
+        editor.removePhoto()
+        #expect(editor.photoSize == nil)
+        #expect(try store.item(id: cake.id)?.photoSize == nil)
+    }
 }

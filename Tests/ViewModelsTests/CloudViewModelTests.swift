@@ -1,0 +1,125 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import Testing
+import TestSupport
+import Ubiquity
+@testable import ViewModels
+
+/// The Cloud screen's state and actions against real devices sharing a cloud folder.
+@Suite("The Cloud screen's view model")
+struct CloudViewModelTests {
+    let directory = TemporaryDirectory("cloud-screen")
+
+    func app(_ device: String, cloudEnabled: Bool = true) throws -> AppModel {
+        let config = try StoreConfiguration.temporary(in: directory, device: device)
+        if cloudEnabled { try config.changeSettings { $0.cloudEnabled = true } }
+        let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true })
+        if cloudEnabled {
+            #expect(try CloudSetup.run(config, account: "default"))
+            try coordinator.finishSetup()
+        }
+        return AppModel(coordinator: coordinator)
+    }
+
+    func update(_ app: AppModel, until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(20)
+        while !done(), Date() < deadline {
+            _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
+            app.update()
+        }
+    }
+
+    @Test func theStatusShowsTheSettingStoreAndPendingLogs() throws {
+        let app = try app("kitchen")
+        app.show(.cloud)
+        let status = try #require(app.cloud.status)
+        #expect(status.enabled && status.account == "default" && status.device == "kitchen")
+        #expect(status.role == .cloud && !status.usingLocalStorage)
+        #expect(status.modelVersion == GrocerySchema.currentVersion)
+        #expect(status.transitions.first?.transition == "initialImportCompleted")
+        app.cloud.setOffline(true)
+        try app.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        app.cloud.refresh(force: true)
+        #expect(app.cloud.status?.cloud?.offline == true)
+        #expect(app.cloud.status?.cloud?.pendingExport == 1)
+        app.cloud.syncNow()
+        #expect(app.cloud.message == "Offline: go online first")
+        app.cloud.setOffline(false)
+        app.cloud.syncNow()
+        update(app) { app.cloud.message?.hasPrefix("Synced") == true }
+        #expect(app.cloud.message == "Synced: exported 1 log, imported 0")
+        #expect(app.cloud.status?.cloud?.pendingExport == 0)
+        #expect(app.cloud.status?.cloud?.lastSync != nil)
+    }
+
+    @Test func signingInAndOutSwitchesStoresWithoutThePreferenceNotice() throws {
+        let app = try app("kitchen")
+        app.cloud.signIn("../evil")
+        #expect(app.cloud.message?.contains("account") == true)
+        #expect(app.coordinator.current.account == "default")
+        app.cloud.signIn("bravo")
+        #expect(app.coordinator.current.account == "bravo")
+        #expect(app.notice == nil, "the user's own change is no surprise")
+        app.cloud.signOut()
+        #expect(app.coordinator.current.role == .local)
+        #expect(app.cloud.status?.account == nil)
+    }
+
+    @Test func startOverNeedsThePhraseTypedAndEmptiesTheOtherDevice() throws {
+        let kitchen = try app("kitchen"), phone = try app("phone")
+        try kitchen.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        kitchen.coordinator.current.exportPending()
+        phone.coordinator.current.importPending()
+        phone.show(.prepare)
+        #expect(phone.prepare.rowCount == 1)
+
+        kitchen.show(.cloud)
+        kitchen.cloud.requestStartOver()
+        guard case .typedConfirmation(_, _, let phrase, _)? = kitchen.dialog else {
+            Issue.record("expected a typed confirmation, got \(String(describing: kitchen.dialog))")
+            return
+        }
+        #expect(phrase == "start over")
+        kitchen.answerTyped("yes")
+        #expect(kitchen.cloud.message == "Not confirmed; nothing was deleted")
+        #expect(try kitchen.coordinator.current.store.items().count == 1)
+
+        var progress: [Dialog] = []
+        kitchen.cloud.redraw = { progress.append(kitchen.dialog!) }
+        kitchen.cloud.requestStartOver()
+        kitchen.answerTyped("Start Over")
+        #expect(kitchen.cloud.message?.hasPrefix("Started over: epoch 2") == true)
+        #expect(progress.first == .progress(title: "Starting over", done: 0, total: 0))
+        #expect(progress.contains { if case .progress(_, let done, let total) = $0 { total > 0 && done == total } else { false } })
+        #expect(try kitchen.coordinator.current.store.items().isEmpty)
+
+        // The other device notices at its next poll: its store moves aside, Prepare empties.
+        Thread.sleep(forTimeInterval: 1.1)  // epoch markers are looked at once a second
+        phone.update()
+        #expect(phone.prepare.rowCount == 0)
+        #expect(phone.coordinator.transitions.first?.transition == "contentRemoved")
+    }
+
+    @Test func rebuildAndDisableAskFirstAndKeepTheData() throws {
+        let app = try app("kitchen")
+        try app.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        app.coordinator.current.exportPending()
+        app.show(.cloud)
+        app.cloud.requestRebuild()
+        #expect(app.dialog?.title == "Rebuild from the Cloud?")
+        app.answerDialog(false)
+        #expect(app.dialog == nil && app.coordinator.transitions.first?.transition != "rebuilt")
+        app.cloud.requestRebuild()
+        app.answerDialog(true)
+        #expect(app.coordinator.transitions.first?.transition == "rebuilt")
+        #expect(try app.coordinator.current.store.items().map(\.name) == ["Milk"])
+
+        app.cloud.requestDisable()
+        app.answerDialog(true)
+        #expect(app.coordinator.current.role == .local)
+        #expect(try app.coordinator.current.store.items().map(\.name) == ["Milk"])
+        app.show(.prepare)
+        #expect(app.prepare.rowCount == 1)
+    }
+}
