@@ -51,6 +51,13 @@ extension GroceryStore {
         }
     }
 
+    /// The items on the shopping list (or only the collected ones): what a Clear changes.
+    public func shoppingListIDs(collectedOnly: Bool = false) throws -> [GlobalID] {
+        try objects.read { db in
+            try GlobalID.fetchAll(db, sql: "SELECT id FROM item WHERE listed" + (collectedOnly ? " AND collected" : ""))
+        }
+    }
+
     /// One item, by global ID.
     public func item(id: GlobalID) throws -> ItemRow? {
         try objects.read { db in try Self.itemRow(id: id, db) }

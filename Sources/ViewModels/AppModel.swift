@@ -36,6 +36,8 @@ public final class AppModel {
     public let homeLocations: CatalogListViewModel
     public let shopAisles: CatalogListViewModel
     public let cloud: CloudViewModel
+    /// The changes made here that `u` undoes.
+    public let undoHistory = UndoHistory()
     /// The item editor, while one is open (over the list it was opened from).
     public private(set) var editor: ItemEditorViewModel?
     public private(set) var tab: Tab = .prepare
@@ -55,8 +57,8 @@ public final class AppModel {
         self.logger = logger
         let store = coordinator.current.store
         let device = coordinator.configuration.sandbox.device
-        prepare = ItemListViewModel(store: store, device: device, screen: .prepare, mailbox: mailbox)
-        shop = ItemListViewModel(store: store, device: device, screen: .shop, mailbox: mailbox)
+        prepare = ItemListViewModel(store: store, device: device, screen: .prepare, mailbox: mailbox, undo: undoHistory)
+        shop = ItemListViewModel(store: store, device: device, screen: .shop, mailbox: mailbox, undo: undoHistory)
         units = CatalogListViewModel(store: store, kind: .unit)
         homeLocations = CatalogListViewModel(store: store, kind: .home)
         shopAisles = CatalogListViewModel(store: store, kind: .shop)
@@ -207,7 +209,7 @@ public final class AppModel {
     public func openEditor(_ id: GlobalID) {
         guard isInputEnabled, editor == nil else { return }
         do {
-            editor = try ItemEditorViewModel(store: coordinator.current.store, id: id)
+            editor = try ItemEditorViewModel(store: coordinator.current.store, id: id, undo: undoHistory)
         } catch {
             say("Cannot open the item: \(ErrorText.reason(error))")
         }
@@ -223,6 +225,13 @@ public final class AppModel {
         self.editor = nil
         refreshList()
         currentList?.select(editor.id)
+    }
+
+    /// Undoes the last toggle, edit, delete or clear made on this device.
+    public func undo() {
+        guard isInputEnabled, editor == nil else { return }
+        say(undoHistory.undoLast(in: coordinator.current.store))
+        refreshVisible()
     }
 
     // MARK: - Dialogs
@@ -292,6 +301,7 @@ public final class AppModel {
             logger.info("storesWillChange: \(change.transition.rawValue)")
         case .storesDidChange(let change):
             changingNotice = nil
+            undoHistory.removeAll()
             let store = coordinator.current.store
             for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }

@@ -31,10 +31,15 @@ public final class ItemEditorViewModel {
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
 
+    private let undo: UndoHistory
+
     /// Opens an item, marking it modified (as the book does).
-    public init(store: GroceryStore, id: GlobalID) throws {
+    ///
+    /// - Parameter undo: where saved edits are recorded for undo.
+    public init(store: GroceryStore, id: GlobalID, undo: UndoHistory = UndoHistory()) throws {
         binding = StoreBinding(store)
         self.id = id
+        self.undo = undo
         try store.markModified(id)
         refreshIfChanged()
     }
@@ -215,7 +220,9 @@ public final class ItemEditorViewModel {
             }
         }
         do {
-            try store.editItem(id.description, changes)
+            try undo.recording(store, ids: [id], label: { (row: ItemRow) in "Edited \(row.name)" }) {
+                try store.editItem(id.description, changes)
+            }
             touched.removeAll()
             message = "Saved"
             refreshIfChanged()

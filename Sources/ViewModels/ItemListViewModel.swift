@@ -50,6 +50,7 @@ public final class ItemListViewModel {
     private var binding: StoreBinding
     private var store: GroceryStore { binding.store }
     private let mailbox: Mailbox<AppEvent>?
+    private let undo: UndoHistory
     /// The rows read: those of `cachedRange`, by ID.
     private var cache: [GlobalID: ItemRow] = [:]
     private var cachedRange = 0..<0
@@ -58,11 +59,14 @@ public final class ItemListViewModel {
     public var isStoreChanging: Bool { binding.isChanging }
 
     /// - Parameter mailbox: where background work (deduplication) reports back to the UI thread.
-    public init(store: GroceryStore, device: String, screen: Screen = .prepare, mailbox: Mailbox<AppEvent>? = nil) {
+    ///   - undo: where toggles, deletes and clears are recorded for undo.
+    public init(store: GroceryStore, device: String, screen: Screen = .prepare, mailbox: Mailbox<AppEvent>? = nil,
+                undo: UndoHistory = UndoHistory()) {
         binding = StoreBinding(store)
         self.device = device
         self.screen = screen
         self.mailbox = mailbox
+        self.undo = undo
     }
 
     public var query: ItemListQuery {
@@ -277,13 +281,15 @@ public final class ItemListViewModel {
     public func toggleSelected() {
         guard !isStoreChanging, let row = selectedRow else { return }
         do {
-            switch screen {
-            case .prepare:
-                let updated = try store.setListed(row.id.description, !row.item.listed)
-                message = updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"
-            case .shop:
-                let updated = try store.setCollected(row.id.description, !row.item.collected)
-                message = updated.item.collected ? "Collected \(updated.name)" : "Not collected: \(updated.name)"
+            message = try undo.recording(store, ids: [row.id], label: { $0 }) {
+                switch screen {
+                case .prepare:
+                    let updated = try store.setListed(row.id.description, !row.item.listed)
+                    return updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"
+                case .shop:
+                    let updated = try store.setCollected(row.id.description, !row.item.collected)
+                    return updated.item.collected ? "Collected \(updated.name)" : "Not collected: \(updated.name)"
+                }
             }
             refreshIfChanged()
         } catch {
@@ -341,8 +347,10 @@ public final class ItemListViewModel {
                 } else if counts.collected == 0 {
                     dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopNothingCollected)
                 } else {
-                    let count = try store.clearCollected()
-                    message = "Removed \(count) collected item\(count == 1 ? "" : "s") from the list"
+                    message = try undo.recording(store, ids: try store.shoppingListIDs(collectedOnly: true), label: { $0 }) {
+                        let count = try store.clearCollected()
+                        return "Removed \(count) collected item\(count == 1 ? "" : "s") from the list"
+                    }
                     refreshIfChanged()
                 }
             }
@@ -358,11 +366,14 @@ public final class ItemListViewModel {
         guard accepted, case .confirm = dialog, !isStoreChanging else { return }
         do {
             if let deleting {
-                let removed = try store.removeItem(deleting.description)
-                message = "Deleted \(removed.name)"
+                message = try undo.recording(store, ids: [deleting], withPhotos: true, label: { $0 }) {
+                    "Deleted \(try store.removeItem(deleting.description).name)"
+                }
             } else if screen == .prepare {
-                let count = try store.clearListed()
-                message = "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
+                message = try undo.recording(store, ids: try store.shoppingListIDs(), label: { $0 }) {
+                    let count = try store.clearListed()
+                    return "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
+                }
             }
             refreshIfChanged()
         } catch {

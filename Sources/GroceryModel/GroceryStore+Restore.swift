@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import Ubiquity
+
+/// An item as it was before a change, with its photo's bytes: what undo puts back.
+public struct ItemSnapshot: Hashable, Sendable {
+    public let row: ItemRow
+    public let photo: Data?
+}
+
+extension GroceryStore {
+    /// The items' current state, for undoing a change about to be made to them.
+    public func snapshots(of ids: [GlobalID], withPhotos: Bool = false) throws -> [ItemSnapshot] {
+        let rows = try itemRows(ids)
+        return try ids.compactMap { id in
+            guard let row = rows[id] else { return nil }
+            let photo: Data? = try withPhotos ? row.item.photo.flatMap { photo in
+                try objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [photo]) }
+            } : nil
+            return ItemSnapshot(row: row, photo: photo)
+        }
+    }
+
+    /// Puts items back as they were, in one save: an item that still exists takes its old values
+    /// (its unit and locations by ID, or by name when those were deleted since); a deleted one
+    /// comes back under its own global ID, with its photo.
+    ///
+    /// - Returns: how many items were restored.
+    @discardableResult
+    public func restore(_ snapshots: [ItemSnapshot], author: String = "undo") throws -> Int {
+        try objects.save(author: author) { context in
+            for snapshot in snapshots {
+                let row = snapshot.row, item = row.item
+                var values: [String: PropertyValue] = [
+                    "name": .string(item.name), "quantity": .double(item.quantity),
+                    "listed": .bool(item.listed), "collected": .bool(item.collected),
+                ]
+                if context.schema.version >= 2 { values["note"] = item.note.map(PropertyValue.string) ?? .null }
+                for (kind, id, name) in [(CatalogKind.unit, item.unit, row.unitName), (.home, item.locationAtHome, row.homeLocationName),
+                                         (.shop, item.locationAtShop, row.shopLocationName)] {
+                    if let id, try context.values(of: kind.entity, id: id) != nil {
+                        values[kind.itemRelationship] = .reference(id)
+                    } else if let name {
+                        values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: name, in: context))
+                    } else {
+                        values[kind.itemRelationship] = .null
+                    }
+                }
+                if try context.values(of: GrocerySchema.Entity.item, id: item.id) != nil {
+                    try context.update(GrocerySchema.Entity.item, id: item.id, values: values)
+                } else {
+                    if let photo = snapshot.photo {
+                        values["photo"] = .reference(try context.insert(GrocerySchema.Entity.itemPhoto,
+                                                                        values: ["data": .data(photo), "modified": .date(context.now)]))
+                    }
+                    try context.insert(GrocerySchema.Entity.item, id: item.id, values: values)
+                }
+            }
+            return snapshots.count
+        }
+    }
+}
