@@ -5,13 +5,6 @@ import ViewModels
 import Glibc
 #endif
 
-/// A key the app understands, decoded from curses' input.
-public enum Key: Equatable, Sendable {
-    case character(Character)
-    case up, down, pageUp, pageDown, home, end, enter, escape, backspace, resize
-    case control(Character)
-}
-
 /// Set by the signal handler; read by the input loop, which then leaves curses cleanly.
 nonisolated(unsafe) private var terminationRequested: sig_atomic_t = 0
 
@@ -48,6 +41,8 @@ public final class CursesTerminal {
             init_pair(Int16(ColorRole.section.rawValue), Int16(COLOR_YELLOW), -1)
             init_pair(Int16(ColorRole.listed.rawValue), Int16(COLOR_GREEN), -1)
             init_pair(Int16(ColorRole.status.rawValue), Int16(COLOR_BLACK), Int16(COLOR_CYAN))
+            init_pair(Int16(ColorRole.hint.rawValue), Int16(COLOR_CYAN), -1)
+            init_pair(Int16(ColorRole.warning.rawValue), Int16(COLOR_YELLOW), -1)
             colors = true
         }
         terminationRequested = 0
@@ -124,6 +119,10 @@ public final class CursesTerminal {
             switch Int32(value) {
             case KEY_UP: return .up
             case KEY_DOWN: return .down
+            case KEY_LEFT: return .left
+            case KEY_RIGHT: return .right
+            case KEY_BTAB: return .backTab
+            case KEY_DC: return .delete
             case KEY_PPAGE: return .pageUp
             case KEY_NPAGE: return .pageDown
             case KEY_HOME: return .home
@@ -137,6 +136,7 @@ public final class CursesTerminal {
         guard result == OK, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
         switch scalar.value {
         case 13, 10: return .enter
+        case 9: return .tab
         case 27: return .escape
         case 127, 8: return .backspace
         case 1...26: return .control(Character(Unicode.Scalar(scalar.value + 96)!))

@@ -25,6 +25,10 @@ public enum ColorRole: Int, Sendable, CaseIterable {
     case section
     case listed
     case status
+    /// Key hints and other quiet text.
+    case hint
+    /// Notices and warnings (a store change under way, offline).
+    case warning
 }
 
 /// One cell of the screen: a character and its style. A wide character fills its cell and

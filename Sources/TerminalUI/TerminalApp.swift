@@ -2,25 +2,31 @@ import Foundation
 import Logging
 import ViewModels
 
-/// The simple full-screen item list: one UI thread that waits on the keyboard and a mailbox
-/// (DESIGN §6), applies keys to the view model, and redraws. The sync engine posts to the
-/// mailbox when an import changed the store; every 250 ms without input the app also looks for
-/// changes made by other processes of the same device.
+/// The full-screen app's loop: one UI thread that waits on the keyboard and the mailbox's wake
+/// pipe (DESIGN §6), updates the app model (mailbox events, due transitions, refreshes), hands
+/// keys to the ``AppController``, and redraws what changed.
 public enum TerminalApp {
+    /// How long a message replaces the key hints.
+    static let messageSeconds: TimeInterval = 5
+
     public static func run(app: AppModel, logger: Logger) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
-        logger.info("full-screen list opened")
+        let controller = AppController(app: app)
         var needsDraw = true
-        var pageHeight = 10
-        var model: ItemListViewModel { app.currentList ?? app.prepare }
+        var message = MessageTimer()
+        // Long work on this thread (rebuild, start over) draws its progress as it goes.
+        app.cloud.redraw = {
+            let size = terminal.size
+            terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: nil))
+        }
+        logger.info("full-screen app opened")
 
         while !terminal.isTerminationRequested {
+            if message.update(latest(app)) { needsDraw = true }
             if needsDraw {
                 let size = terminal.size
-                pageHeight = max(1, size.height - 3)
-                model.setViewport(height: max(1, size.height - 2))
-                terminal.draw(ItemListScreen.render(model, width: size.width, height: size.height))
+                terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))
                 needsDraw = false
             }
             // Keys curses has buffered already come first; only then wait.
@@ -32,25 +38,47 @@ public enum TerminalApp {
             }
             guard let key = next else { continue }
             needsDraw = true
-            // Keys pressed while the store changes are not applied to the old store.
-            guard app.isInputEnabled else { continue }
             switch key {
-            case .character("q"), .character("Q"):
-                logger.info("full-screen list closed")
-                return
-            case .up, .character("k"): model.moveSelection(by: -1)
-            case .down, .character("j"): model.moveSelection(by: 1)
-            case .pageUp: model.moveSelection(by: -pageHeight)
-            case .pageDown: model.moveSelection(by: pageHeight)
-            case .home, .character("g"): model.moveSelection(to: 0)
-            case .end, .character("G"): model.moveSelection(to: model.rowCount - 1)
-            case .character(" "), .enter: model.toggleSelected()
-            case .character("\t"): app.show(app.tab == .prepare ? .shop : .prepare)
             case .control("l"): terminal.invalidate()
             case .resize: break
-            default: needsDraw = false
+            default:
+                if controller.handle(key) == .quit {
+                    logger.info("full-screen app closed")
+                    return
+                }
             }
         }
-        logger.info("full-screen list closed by a signal")
+        logger.info("full-screen app closed by a signal")
+    }
+
+    /// The newest message of the screen shown, or of the app.
+    static func latest(_ app: AppModel) -> String? {
+        if let editor = app.editor { return editor.message ?? app.statusMessage }
+        switch app.tab {
+        case .prepare: return app.prepare.message
+        case .shop: return app.shop.message
+        case .units: return app.units.message
+        case .homeLocations: return app.homeLocations.message
+        case .shopAisles: return app.shopAisles.message
+        case .cloud: return app.cloud.message ?? app.statusMessage
+        }
+    }
+}
+
+/// Shows a message for a few seconds after it changes, then gives the line back to the hints.
+struct MessageTimer {
+    private var last: String?
+    private var shownAt = Date.distantPast
+    private(set) var visible: String?
+
+    /// Returns whether what is visible changed.
+    mutating func update(_ latest: String?, now: Date = Date()) -> Bool {
+        if latest != last {
+            last = latest
+            shownAt = now
+        }
+        let next = latest != nil && now.timeIntervalSince(shownAt) < TerminalApp.messageSeconds ? latest : nil
+        defer { visible = next }
+        return next != visible
     }
 }

@@ -48,8 +48,12 @@ public final class AppModel {
     /// The latest app-wide line for the status bar (imports, problems, transitions).
     public private(set) var statusMessage: String?
 
+    /// What the status line says about the device: kept up to date by ``update()``.
+    public private(set) var summary: DeviceSummary
+
     private let logger: Logger
     private var lastPollFailure: String?
+    private var lastSummaryRead = Date.distantPast
 
     public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent> = Mailbox(), logger: Logger = .silent) {
         self.coordinator = coordinator
@@ -63,9 +67,11 @@ public final class AppModel {
         homeLocations = CatalogListViewModel(store: store, kind: .home)
         shopAisles = CatalogListViewModel(store: store, kind: .shop)
         cloud = CloudViewModel(coordinator: coordinator, mailbox: mailbox)
+        summary = DeviceSummary(device: device)
         if coordinator.current.role == .fallback {
             say("Setting up the cloud store… (Using local storage: 1)")
         }
+        refreshSummary(force: true)
         coordinator.observe { [weak self] notification in self?.receive(notification) }
         // The seeds' save loop: a transition waits while the editor has unsaved edits.
         coordinator.hasUnsavedChanges = { [weak self] in self?.editor?.hasUnsavedChanges ?? false }
@@ -122,7 +128,25 @@ public final class AppModel {
                 changed = true
             }
         }
+        changed = refreshSummary() || changed
         return refreshVisible() || changed
+    }
+
+    /// Reads the device's state for the status line again, at most once a second unless `force`.
+    @discardableResult
+    public func refreshSummary(force: Bool = false) -> Bool {
+        guard force || Date().timeIntervalSince(lastSummaryRead) >= 1 else { return false }
+        lastSummaryRead = Date()
+        let current = coordinator.current
+        var latest = DeviceSummary(device: summary.device)
+        latest.account = (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account ?? current.account
+        latest.cloudOn = current.role != .local
+        latest.usingLocalStorage = current.usingLocalStorage
+        latest.offline = current.role != .local && coordinator.configuration.isOffline
+        latest.lastSync = (try? current.store.objects.metadata("lastSync")).flatMap { $0.flatMap(Double.init) }
+            .map { Date(timeIntervalSince1970: $0) }
+        defer { summary = latest }
+        return latest != summary
     }
 
     /// Applies one message from another thread.
@@ -302,6 +326,7 @@ public final class AppModel {
         case .storesDidChange(let change):
             changingNotice = nil
             undoHistory.removeAll()
+            refreshSummary(force: true)
             let store = coordinator.current.store
             for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }
@@ -351,4 +376,15 @@ public final class AppModel {
         case .rebuilt: "Rebuilding from the cloud…"
         }
     }
+}
+
+/// The device's state in a few words, for the status line.
+public struct DeviceSummary: Equatable, Sendable {
+    public var device: String
+    public var account: String?
+    public var cloudOn = false
+    /// "Using local storage: 1": the local store, or the fallback until the cloud store is set up.
+    public var usingLocalStorage = true
+    public var offline = false
+    public var lastSync: Date?
 }

@@ -46,6 +46,11 @@ public final class ItemEditorViewModel {
 
     public var isOpen: Bool { closedBecause == nil }
 
+    /// The fields this store's model version has: the note came with version 2.
+    public var fields: [Field] {
+        store.modelVersion >= 2 ? Field.allCases : Field.allCases.filter { $0 != .note }
+    }
+
     /// What the save loop of a store transition asks.
     public var hasUnsavedChanges: Bool { isOpen && !touched.isEmpty }
 

@@ -1,0 +1,257 @@
+import Foundation
+import GroceryModel
+import ViewModels
+
+/// Turns keys into actions on the app model: the keyboard side of the full-screen app, with no
+/// terminal in it (tests send keys and read the state).
+///
+/// Keys go, in order, to: nothing while the store changes (they are dropped, never applied to
+/// the old store); the help overlay; the dialog shown; the line being typed; the editor's
+/// picker; the editor; the global keys (tabs, help, undo, quit); the screen shown.
+public final class AppController {
+    public enum Outcome: Equatable, Sendable { case handled, ignored, quit }
+
+    public let app: AppModel
+    public private(set) var ui = UIState()
+
+    public init(app: AppModel) {
+        self.app = app
+    }
+
+    /// The dialog shown now, with the focus reset when it is a new one.
+    public func syncDialogFocus() {
+        let dialog = app.dialog
+        guard dialog != ui.focusedDialog else { return }
+        ui.focusedDialog = dialog
+        ui.dialogFocus = dialog.map { DialogButton.buttons(for: $0).focus } ?? 0
+        ui.dialogField = TextField()
+    }
+
+    @discardableResult
+    public func handle(_ key: Key) -> Outcome {
+        guard app.isInputEnabled else { return .ignored }
+        syncDialogFocus()
+        if ui.helpVisible {
+            ui.helpVisible = false
+            return .handled
+        }
+        if let dialog = app.dialog { return handleDialog(key, dialog) }
+        if ui.prompt != nil { return handlePrompt(key) }
+        if let editor = app.editor {
+            if editor.picker != nil { return handlePicker(key, editor) }
+            return handleEditor(key, editor)
+        }
+        switch key {
+        case .character("?"):
+            ui.helpVisible = true
+            return .handled
+        case .character("q"), .character("Q"):
+            return .quit
+        case .character("u"):
+            app.undo()
+            return .handled
+        case .character(let digit) where ("1"..."6").contains(digit):
+            app.show(AppModel.Tab(rawValue: Int(String(digit))! - 1)!)
+            return .handled
+        case .tab:
+            app.show(AppModel.Tab(rawValue: (app.tab.rawValue + 1) % AppModel.Tab.allCases.count)!)
+            return .handled
+        case .backTab:
+            app.show(AppModel.Tab(rawValue: (app.tab.rawValue + AppModel.Tab.allCases.count - 1) % AppModel.Tab.allCases.count)!)
+            return .handled
+        default:
+            break
+        }
+        switch app.tab {
+        case .prepare, .shop: return handleList(key, app.currentList!)
+        case .units: return handleCatalog(key, app.units)
+        case .homeLocations: return handleCatalog(key, app.homeLocations)
+        case .shopAisles: return handleCatalog(key, app.shopAisles)
+        case .cloud: return handleCloud(key)
+        }
+    }
+
+    // MARK: - Dialogs
+
+    private func handleDialog(_ key: Key, _ dialog: Dialog) -> Outcome {
+        let (buttons, _) = DialogButton.buttons(for: dialog)
+        if case .typedConfirmation = dialog {
+            switch key {
+            case .enter: app.answerTyped(ui.dialogField.text)
+            case .escape: app.answerTyped("")
+            default: return ui.dialogField.apply(key) ? .handled : .ignored
+            }
+            return .handled
+        }
+        guard !buttons.isEmpty else { return .ignored }  // progress: wait
+        switch key {
+        case .left, .backTab: ui.dialogFocus = (ui.dialogFocus + buttons.count - 1) % buttons.count
+        case .right, .tab: ui.dialogFocus = (ui.dialogFocus + 1) % buttons.count
+        case .enter, .character(" "): app.answerDialog(buttons[min(ui.dialogFocus, buttons.count - 1)].accepts)
+        case .escape: app.answerDialog(false)
+        case .character(let character):
+            guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else { return .ignored }
+            app.answerDialog(button.accepts)
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    // MARK: - Typing
+
+    private func ask(_ kind: UIState.PromptKind, _ label: String, _ text: String = "") {
+        ui.prompt = UIState.Prompt(kind: kind, label: label, field: TextField(text))
+    }
+
+    private func handlePrompt(_ key: Key) -> Outcome {
+        guard var prompt = ui.prompt else { return .ignored }
+        switch key {
+        case .escape:
+            ui.prompt = nil
+            if prompt.kind == .search { app.currentList?.searchText = "" }
+            if prompt.kind == .newEntry { app.editor?.cancelPicker() }
+        case .enter:
+            ui.prompt = nil
+            submit(prompt.kind, prompt.field.text)
+        default:
+            guard prompt.field.apply(key) else { return .ignored }
+            ui.prompt = prompt
+            if prompt.kind == .search { app.currentList?.searchText = prompt.field.text }  // live
+        }
+        return .handled
+    }
+
+    private func submit(_ kind: UIState.PromptKind, _ text: String) {
+        switch kind {
+        case .search: break  // already applied as typed
+        case .addItem:
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            app.currentList?.addItem(named: text)
+        case .addEntry: currentCatalog?.add(text)
+        case .renameEntry: currentCatalog?.renameSelected(to: text)
+        case .editField(let field): app.editor?.set(field, text)
+        case .newEntry: app.editor?.nameNewEntry(text)
+        case .photoPath:
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            app.editor?.attachPhoto(fromFile: text.trimmingCharacters(in: .whitespaces))
+        case .signIn:
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            app.cloud.signIn(text.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    // MARK: - Lists
+
+    private func handleList(_ list: Key, _ model: ItemListViewModel) -> Outcome {
+        let page = max(1, model.viewportHeight - 1)
+        switch list {
+        case .up, .character("k"): model.moveSelection(by: -1)
+        case .down, .character("j"): model.moveSelection(by: 1)
+        case .pageUp: model.moveSelection(by: -page)
+        case .pageDown: model.moveSelection(by: page)
+        case .home, .character("g"): model.moveSelection(to: 0)
+        case .end, .character("G"): model.moveSelection(to: model.rowCount - 1)
+        case .character(" "): model.toggleSelected()
+        case .enter, .character("e"):
+            if let id = model.selectedID { app.openEditor(id) }
+        case .character("a"): ask(.addItem, "Add item:")
+        case .character("d"): model.requestDeleteSelected()
+        case .character("C"): model.requestClear()
+        case .character("/"): ask(.search, "Search:", model.searchText)
+        case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)
+        case .character("N"): model.moveSelection(to: model.selection > 0 ? model.selection - 1 : model.rowCount - 1)
+        case .escape:
+            guard !model.searchText.isEmpty else { return .ignored }
+            model.searchText = ""
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    // MARK: - Editor
+
+    private func handleEditor(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
+        let rows = EditorView.rows(of: editor)
+        ui.editorRow = min(ui.editorRow, rows.count - 1)
+        switch key {
+        case .up, .character("k"): ui.editorRow = max(0, ui.editorRow - 1)
+        case .down, .character("j"), .tab: ui.editorRow = min(rows.count - 1, ui.editorRow + 1)
+        case .backTab: ui.editorRow = max(0, ui.editorRow - 1)
+        case .enter, .character("e"):
+            switch rows[ui.editorRow] {
+            case .field(let field) where ItemEditorViewModel.kind(of: field) != nil: editor.openPicker(for: field)
+            case .field(let field): ask(.editField(field), "\(EditorView.label(field)):", editor.values[field] ?? "")
+            case .photo: ask(.photoPath, "Photo file:")
+            }
+        case .character("p"): ask(.photoPath, "Photo file:")
+        case .character("x"): editor.removePhoto()
+        case .character("s"): editor.save()
+        case .character("q"), .escape:
+            app.closeEditor()
+            ui.editorRow = 0
+        case .character("?"): ui.helpVisible = true
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    private func handlePicker(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
+        switch key {
+        case .up, .character("k"): editor.movePicker(by: -1)
+        case .down, .character("j"): editor.movePicker(by: 1)
+        case .enter, .character(" "):
+            editor.choosePickedOption()
+            if let field = editor.namingNewEntry { ask(.newEntry, "New \(EditorView.label(field).lowercased()):") }
+        case .escape, .character("q"): editor.cancelPicker()
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    // MARK: - Units, locations, aisles
+
+    private var currentCatalog: CatalogListViewModel? {
+        switch app.tab {
+        case .units: app.units
+        case .homeLocations: app.homeLocations
+        case .shopAisles: app.shopAisles
+        default: nil
+        }
+    }
+
+    private func handleCatalog(_ key: Key, _ model: CatalogListViewModel) -> Outcome {
+        switch key {
+        case .up, .character("k"): model.moveSelection(by: -1)
+        case .down, .character("j"): model.moveSelection(by: 1)
+        case .pageUp: model.moveSelection(by: -10)
+        case .pageDown: model.moveSelection(by: 10)
+        case .home, .character("g"): model.moveSelection(by: -model.entries.count)
+        case .end, .character("G"): model.moveSelection(by: model.entries.count)
+        case .character("a"): ask(.addEntry, "Add \(model.kind.noun):")
+        case .enter, .character("e"), .character("r"):
+            guard let entry = model.selectedEntry else { return .ignored }
+            ask(.renameEntry, "Rename \(entry.name) to:", entry.name)
+        case .character("d"): model.requestDeleteSelected()
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    // MARK: - Cloud
+
+    private func handleCloud(_ key: Key) -> Outcome {
+        let cloud = app.cloud
+        switch key {
+        case .character("c"):
+            if app.coordinator.current.role == .local { cloud.requestEnable() } else { cloud.requestDisable() }
+        case .character("s"): cloud.syncNow()
+        case .character("o"): cloud.setOffline(!(cloud.status?.cloud?.offline ?? false))
+        case .character("i"): ask(.signIn, "Sign in to account:", app.summary.account ?? "")
+        case .character("O"): cloud.signOut()
+        case .character("R"): cloud.requestRebuild()
+        case .character("X"): cloud.requestStartOver()
+        default: return .ignored
+        }
+        return .handled
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GroceryModel
+import ViewModels
+
+/// The whole screen: the tab bar, the screen shown (or the item editor), the key hints or the
+/// latest message, the status line; over them the dialog, the help, the line being typed, and
+/// while the store changes, a notice saying why input waits.
+///
+/// ``layout(_:width:height:)`` sizes the lists to the terminal; ``render(_:width:height:message:)``
+/// is then a pure function of the state into a buffer.
+public enum AppScreen {
+    /// The smallest terminal the app is drawn in; below it a notice says so.
+    public static let minimumSize = (width: 40, height: 10)
+
+    /// Lines above and below the content: the tab bar; the hints and the status line.
+    static let chrome = 3
+
+    /// Tells the lists how many lines they get.
+    public static func layout(_ controller: AppController, width: Int, height: Int) {
+        let content = max(1, height - chrome)
+        for list in [controller.app.prepare, controller.app.shop] {
+            list.setViewport(height: ItemListView.listHeight(list, contentHeight: content))
+        }
+    }
+
+    /// Lays out, then renders: what the app and the snapshot tests call.
+    public static func frame(_ controller: AppController, width: Int, height: Int, message: String? = nil) -> ScreenBuffer {
+        layout(controller, width: width, height: height)
+        controller.syncDialogFocus()
+        return render(controller, width: width, height: height, message: message)
+    }
+
+    /// - Parameter message: the line shown instead of the key hints (a recent message), if any.
+    public static func render(_ controller: AppController, width: Int, height: Int, message: String?) -> ScreenBuffer {
+        var screen = ScreenBuffer(width: width, height: height)
+        guard width >= minimumSize.width, height >= minimumSize.height else {
+            let notice = "Terminal too small", need = "need \(minimumSize.width)×\(minimumSize.height)"
+            screen.put(TextWidth.truncate(notice, to: width), row: max(0, height / 2 - 1), column: max(0, (width - notice.count) / 2))
+            screen.put(TextWidth.truncate(need, to: width), row: height / 2, column: max(0, (width - need.count) / 2))
+            return screen
+        }
+        let app = controller.app, ui = controller.ui
+        drawTabBar(app, into: &screen)
+        let top = 1, contentHeight = height - chrome
+        if let editor = app.editor {
+            EditorView.draw(editor, selected: ui.editorRow, into: &screen, top: top, height: contentHeight)
+        } else {
+            switch app.tab {
+            case .prepare: ItemListView.draw(app.prepare, into: &screen, top: top, height: contentHeight)
+            case .shop: ItemListView.draw(app.shop, into: &screen, top: top, height: contentHeight)
+            case .units: CatalogView.draw(app.units, into: &screen, top: top, height: contentHeight)
+            case .homeLocations: CatalogView.draw(app.homeLocations, into: &screen, top: top, height: contentHeight)
+            case .shopAisles: CatalogView.draw(app.shopAisles, into: &screen, top: top, height: contentHeight)
+            case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight)
+            }
+        }
+        drawHintLine(controller, message: message, into: &screen)
+        drawStatusLine(app.summary, into: &screen)
+        if let notice = app.changingNotice {
+            drawNotice(notice, into: &screen)
+        } else if let dialog = app.dialog {
+            DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, into: &screen)
+        } else if ui.helpVisible {
+            HelpView.draw(into: &screen)
+        }
+        return screen
+    }
+
+    // MARK: - Parts
+
+    static func drawTabBar(_ app: AppModel, into screen: inout ScreenBuffer) {
+        let bar = CellStyle(bold: true, reverse: true, color: .title)
+        screen.fill(row: 0, style: bar)
+        let full = AppModel.Tab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
+        let compact = AppModel.Tab.allCases.map { $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) " }
+        let labels = full.joined().count + 14 <= screen.width ? full : compact
+        var x = 0
+        if screen.width >= 70 { x += screen.put(" Grocery Dude ", row: 0, column: 0, style: bar) }
+        for (tab, label) in zip(AppModel.Tab.allCases, labels) {
+            let current = tab == app.tab && app.editor == nil
+            x += screen.put(label, row: 0, column: x, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
+        }
+        if let list = app.currentList, app.editor == nil {
+            let counts = "\(list.rowCount) items, \(list.listedCount) listed "
+            if x + TextWidth.columns(of: counts) + 2 <= screen.width { screen.putRight(counts, row: 0, margin: 0, style: bar) }
+        }
+    }
+
+    static func drawHintLine(_ controller: AppController, message: String?, into screen: inout ScreenBuffer) {
+        let row = screen.height - 2
+        if let prompt = controller.ui.prompt {
+            let label = prompt.label + " "
+            screen.put(label, row: row, column: 1, style: CellStyle(bold: true))
+            let column = 1 + TextWidth.columns(of: label)
+            DialogView.drawField(prompt.field, into: &screen, row: row, column: column, width: screen.width - column - 1)
+            return
+        }
+        if let message, !message.isEmpty {
+            screen.put(" " + TextWidth.truncate(message, to: screen.width - 2), row: row, column: 0, style: CellStyle(bold: true))
+            return
+        }
+        screen.put(TextWidth.truncate(hints(controller.app), to: screen.width - 1), row: row, column: 0, style: CellStyle(color: .hint))
+    }
+
+    /// The most useful keys of the screen shown.
+    static func hints(_ app: AppModel) -> String {
+        if app.editor?.picker != nil { return " ↑↓ choose  Enter pick  Esc cancel" }
+        if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q back  ? help" }
+        switch app.tab {
+        case .prepare: return " Space list  a add  e edit  d del  / search  C clear  u undo  ? help  q quit"
+        case .shop: return " Space collected  e edit  / search  C clear  u undo  ? help  q quit"
+        case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
+        case .cloud: return " c on/off  s sync  o offline  i account  R rebuild  X start over  ? help"
+        }
+    }
+
+    static func drawStatusLine(_ summary: DeviceSummary, into screen: inout ScreenBuffer) {
+        let row = screen.height - 1
+        let style = CellStyle(reverse: true, color: .status)
+        screen.fill(row: row, style: style)
+        var parts = [summary.device, summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
+                     "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
+        if summary.offline { parts.append("offline") }
+        if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }
+        let text = " " + parts.joined(separator: " · ")
+        screen.put(TextWidth.truncate(text, to: screen.width - 1), row: row, column: 0, style: style)
+    }
+
+    /// The centred notice while the store changes: input waits.
+    static func drawNotice(_ notice: String, into screen: inout ScreenBuffer) {
+        let width = min(screen.width - 4, max(30, TextWidth.columns(of: notice) + 6))
+        let lines = TextWrap.lines(notice, width: width - 4) + ["", "Input waits until it is done."]
+        let top = (screen.height - lines.count - 2) / 2, left = (screen.width - width) / 2
+        screen.box(top: top, left: left, width: width, height: lines.count + 2, style: CellStyle(color: .warning))
+        for (index, line) in lines.enumerated() {
+            screen.put(line, row: top + 1 + index, column: left + 2, style: CellStyle(bold: index == 0, dim: index > 0))
+        }
+    }
+}

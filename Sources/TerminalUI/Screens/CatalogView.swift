@@ -1,0 +1,24 @@
+import Foundation
+import GroceryModel
+import ViewModels
+
+/// Units, home locations, shop aisles: the entries with how many items use each.
+enum CatalogView {
+    static func draw(_ model: CatalogListViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
+        let width = screen.width
+        guard !model.entries.isEmpty else {
+            screen.put("No \(model.kind.noun)s. Press a to add one.", row: top + 1, column: 2, style: CellStyle(dim: true))
+            return
+        }
+        let first = min(max(0, model.selection - height / 2), max(0, model.entries.count - height))
+        for (offset, entry) in model.entries.dropFirst(first).prefix(height).enumerated() {
+            let y = top + offset
+            let selected = first + offset == model.selection
+            let style = CellStyle(reverse: selected)
+            if selected { screen.fill(row: y, style: style) }
+            let uses = "\(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")"
+            screen.put("  " + TextWidth.truncate(entry.name, to: width - uses.count - 5), row: y, column: 0, style: style)
+            screen.putRight(uses, row: y, style: CellStyle(reverse: selected, dim: !selected))
+        }
+    }
+}

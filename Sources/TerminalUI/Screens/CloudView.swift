@@ -1,0 +1,71 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import ViewModels
+
+/// The Cloud screen: the setting, account, device, "Using local storage", peer, model version,
+/// last sync, pending logs, recent transitions and imports, and the actions' keys.
+enum CloudView {
+    static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
+        let width = screen.width
+        guard let status = model.status else {
+            screen.put("Reading the cloud status…", row: top + 1, column: 2, style: CellStyle(dim: true))
+            return
+        }
+        var lines: [(String, String, CellStyle)] = [
+            ("Enable cloud sync", status.enabled ? "on   (c turns it off)" : "off  (c turns it on)", CellStyle(bold: true)),
+            ("Account", status.account ?? "(signed out)   (i sign in)", .plain),
+            ("Device", status.device, .plain),
+            ("Using local storage", status.usingLocalStorage ? "1" : "0", status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain),
+            ("Store", status.store, .plain),
+            ("Peer ID", status.peerID, .plain),
+            ("Model version", "\(status.modelVersion)", .plain),
+        ]
+        if let cloud = status.cloud {
+            lines += [
+                ("Offline", cloud.offlineReason.map { "yes (\($0))" } ?? "no", cloud.offline ? CellStyle(color: .warning) : .plain),
+                ("Last sync", cloud.lastSync.map(Self.time) ?? "never", .plain),
+                ("Pending", "\(cloud.pendingExport) to export, \(cloud.pendingImport) to import", .plain),
+                ("Cloud folder", cloud.folder, .plain),
+            ]
+        }
+        let labelWidth = width >= 60 ? 21 : 14
+        var y = top
+        for (label, value, style) in lines where y < top + height {
+            screen.put(" " + TextWidth.truncate(label, to: labelWidth - 2), row: y, column: 0, style: CellStyle(dim: true))
+            screen.put(TextWidth.truncate(value, to: width - labelWidth - 1), row: y, column: labelWidth, style: style)
+            y += 1
+        }
+        y += 1
+        if y < top + height {
+            screen.put(" Recent transitions", row: y, column: 0, style: CellStyle(bold: true, color: .section))
+            y += 1
+        }
+        for entry in status.transitions.prefix(3) where y < top + height {
+            screen.put(TextWidth.truncate("  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)", to: width - 1),
+                       row: y, column: 0)
+            y += 1
+        }
+        if status.transitions.isEmpty, y < top + height {
+            screen.put("  none", row: y, column: 0, style: CellStyle(dim: true))
+            y += 1
+        }
+        if !model.recentImports.isEmpty, y + 1 < top + height {
+            y += 1
+            screen.put(" Recent imports", row: y, column: 0, style: CellStyle(bold: true, color: .section))
+            y += 1
+            for note in model.recentImports.prefix(3) where y < top + height {
+                let from = note.devices.isEmpty ? "" : " from " + note.devices.sorted().joined(separator: ", ")
+                screen.put(TextWidth.truncate("  \(time(note.at))  \(note.changes) change\(note.changes == 1 ? "" : "s")\(from)", to: width - 1), row: y, column: 0)
+                y += 1
+            }
+        }
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm:ss" : "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

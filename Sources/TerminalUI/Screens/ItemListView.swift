@@ -1,0 +1,47 @@
+import Foundation
+import GroceryModel
+import ViewModels
+
+/// Prepare and Shop: sections by location with their rows. Prepare marks what is on the list
+/// ([x]); Shop marks what was collected ([✓], dimmed).
+enum ItemListView {
+    static func draw(_ model: ItemListViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
+        let width = screen.width
+        var y = top
+        if !model.searchText.isEmpty {
+            screen.put(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)", row: y, column: 0, style: CellStyle(color: .hint))
+            y += 1
+        }
+        if model.rowCount == 0 {
+            let text = model.searchText.isEmpty
+                ? (model.screen == .prepare ? "No items. Press a to add one." : "Nothing on the list. Add items on Prepare (Space).")
+                : "No item matches."
+            screen.put(TextWidth.truncate(text, to: width - 4), row: y + 1, column: 2, style: CellStyle(dim: true))
+            return
+        }
+        for entry in model.visibleLines.prefix(top + height - y) {
+            switch entry.line {
+            case .header(let section):
+                let count = " \(section.count)"
+                screen.put(TextWidth.truncate(section.title, to: width - 2 - count.count), row: y, column: 1, style: CellStyle(bold: true, color: .section))
+                screen.putRight(count, row: y, style: CellStyle(dim: true))
+            case .row(let position):
+                guard let row = entry.row else { break }
+                let selected = position == model.selection
+                let done = model.screen == .shop && row.item.collected
+                let style = CellStyle(reverse: selected, dim: done && !selected, color: row.item.listed && model.screen == .prepare ? .listed : .normal)
+                if selected { screen.fill(row: y, style: style) }
+                let mark = model.screen == .prepare ? (row.item.listed ? "[x]" : "[ ]") : (row.item.collected ? "[✓]" : "[ ]")
+                var text = "  \(mark) \(row.summary)"
+                if row.photoSize != nil { text += " ▣" }
+                screen.put(TextWidth.truncate(text, to: width - 1), row: y, column: 0, style: style)
+            }
+            y += 1
+        }
+    }
+
+    /// How many lines the list gets in a content area of `height` (one less with a search line).
+    static func listHeight(_ model: ItemListViewModel, contentHeight: Int) -> Int {
+        max(1, contentHeight - (model.searchText.isEmpty ? 0 : 1))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ViewModels
+
+/// What the terminal front end keeps besides the app model: the text being typed, the help
+/// overlay, which dialog button has the focus, the item editor's selected field.
+public struct UIState: Equatable, Sendable {
+    /// What a line of text typed at the bottom of the screen is for.
+    public enum PromptKind: Equatable, Sendable {
+        case search
+        case addItem
+        case addEntry
+        case renameEntry
+        case editField(ItemEditorViewModel.Field)
+        case newEntry
+        case photoPath
+        case signIn
+    }
+
+    public struct Prompt: Equatable, Sendable {
+        public var kind: PromptKind
+        public var label: String
+        public var field: TextField
+    }
+
+    public var prompt: Prompt?
+    public var helpVisible = false
+    /// The focused button of the dialog shown.
+    public var dialogFocus = 0
+    /// The phrase typed into a typed confirmation.
+    public var dialogField = TextField()
+    /// The dialog the focus belongs to: a new dialog resets the focus.
+    public var focusedDialog: Dialog?
+    /// The item editor's selected row (``EditorView/rows(of:)``).
+    public var editorRow = 0
+
+    public init() {}
+}

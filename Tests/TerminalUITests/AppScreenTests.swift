@@ -1,0 +1,153 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import Testing
+import TestSupport
+import Ubiquity
+import ViewModels
+@testable import TerminalUI
+
+/// Snapshots of every screen and dialog through the in-memory terminal, at 80×24 and 40×10,
+/// compared with the text files in `Snapshots/` (`RECORD_SNAPSHOTS=1` rewrites them; review the
+/// diff before committing). Styles are checked where they carry meaning (the selection).
+@Suite("Snapshots of the full-screen app")
+struct AppScreenTests {
+    let directory = TemporaryDirectory("app-screen")
+
+    static let groceries: [(String, Double, String?, String?, String?, Bool)] = [
+        ("Milk", 2, "L", "Fridge", "Dairy", true),
+        ("牛乳 (Japanese milk)", 1, nil, "冷蔵庫", "Dairy", false),
+        ("Bread 🍞", 1, nil, nil, "Bakery", true),
+        ("Flour", 1.5, "kg", "Pantry", nil, false),
+        ("Crème fraîche", 1, "tub", "Fridge", "Dairy", false),
+    ]
+
+    func controller() throws -> AppController {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = AppModel(coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }))
+        for (name, quantity, unit, home, shop, listed) in Self.groceries {
+            var draft = ItemDraft(name: name)
+            draft.quantity = quantity
+            draft.unit = unit
+            draft.homeLocation = home
+            draft.shopLocation = shop
+            draft.listed = listed
+            try app.coordinator.current.store.addItem(draft)
+        }
+        app.show(.prepare)
+        return AppController(app: app)
+    }
+
+    /// Compares the screen's text with `Snapshots/<name>.txt`, after masking what differs per
+    /// run (peer IDs, times).
+    func expectSnapshot(_ name: String, _ screen: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(screen.lines.allSatisfy { TextWidth.columns(of: $0) == screen.width }, "every line fills the width",
+                sourceLocation: sourceLocation)
+        var text = screen.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+        // Peer IDs, dates and times; "20[0-9]{2}-" also catches a date a dialog cuts off.
+        for pattern in ["[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4,12}", "[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:]{5,8}",
+                        "[0-9]{2}:[0-9]{2}:[0-9]{2}", "20[0-9]{2}-[0-9-]*"] {
+            text = text.replacingOccurrences(of: pattern, with: "#", options: .regularExpression)
+        }
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "snapshot \(name) differs:\n\(text)", sourceLocation: sourceLocation)
+    }
+
+    func selectedLines(_ screen: ScreenBuffer) -> [Int] {
+        (1..<(screen.height - 2)).filter { screen.cells[$0][2].style.reverse }
+    }
+
+    @Test func prepareWithWideCharactersAt80x24And40x10() throws {
+        let controller = try controller()
+        let large = AppScreen.frame(controller, width: 80, height: 24)
+        try expectSnapshot("prepare-80x24", large)
+        #expect(selectedLines(large) == [2], "the first row is selected")
+        controller.handle(.down)
+        controller.handle(.down)
+        let small = AppScreen.frame(controller, width: 40, height: 10)
+        try expectSnapshot("prepare-40x10", small)
+        #expect(selectedLines(small).count == 1)
+    }
+
+    @Test func shopSearchAndAResize() throws {
+        let controller = try controller()
+        controller.handle(.character("2"))
+        try expectSnapshot("shop-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.character("1"))
+        for key in [Key.character("/"), .character("c"), .character("r"), .character("e"), .character("m")] { controller.handle(key) }
+        #expect(controller.app.prepare.rowCount == 1, "creme finds Crème fraîche")
+        try expectSnapshot("prepare-search-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        // The terminal grows: the list re-lays out, the selection stays visible.
+        controller.handle(.enter)
+        controller.handle(.escape)
+        controller.app.prepare.moveSelection(to: 4)
+        let small = AppScreen.frame(controller, width: 40, height: 10)
+        #expect(selectedLines(small).count == 1)
+        let large = AppScreen.frame(controller, width: 100, height: 30)
+        #expect(selectedLines(large).count == 1)
+        #expect(large.lines[1].contains("Fridge"), "everything fits again, from the top")
+        try expectSnapshot("too-small", AppScreen.frame(controller, width: 30, height: 8))
+    }
+
+    @Test func editorAndPicker() throws {
+        let controller = try controller()
+        controller.handle(.enter)
+        #expect(controller.app.editor != nil)
+        try expectSnapshot("editor-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.down)
+        controller.handle(.down)
+        controller.handle(.enter)
+        #expect(controller.app.editor?.picker != nil)
+        try expectSnapshot("editor-picker-40x10", AppScreen.frame(controller, width: 40, height: 10))
+    }
+
+    @Test func catalogsAndCloud() throws {
+        let controller = try controller()
+        controller.handle(.character("3"))
+        try expectSnapshot("units-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        controller.handle(.character("6"))
+        try expectSnapshot("cloud-80x24", AppScreen.frame(controller, width: 80, height: 24))
+    }
+
+    @Test func dialogsAndHelp() throws {
+        let controller = try controller()
+        controller.handle(.character("C"))
+        try expectSnapshot("dialog-clear-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.escape)
+        controller.handle(.character("?"))
+        try expectSnapshot("help-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.character("x"))
+        #expect(!controller.ui.helpVisible, "any key closes the help")
+        controller.handle(.character("a"))
+        for character in "Tea" { controller.handle(.character(character)) }
+        try expectSnapshot("prompt-add-40x10", AppScreen.frame(controller, width: 40, height: 10))
+    }
+
+    @Test func theMergePromptStartOverAndProgress() throws {
+        let controller = try controller()
+        controller.handle(.character("6"))
+        controller.handle(.character("c"))
+        try expectSnapshot("dialog-merge-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.character("d"))  // Don't Merge
+        #expect(controller.app.coordinator.current.role == .fallback)
+        controller.handle(.character("X"))
+        try expectSnapshot("dialog-start-over-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        for character in "start" { controller.handle(.character(character)) }
+        try expectSnapshot("dialog-start-over-typing-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.escape)
+        #expect(controller.app.cloud.message == "Not confirmed; nothing was deleted")
+
+        var screen = ScreenBuffer(width: 40, height: 10)
+        DialogView.draw(.progress(title: "Merging with the Cloud", done: 30, total: 120), focus: 0, field: TextField(), into: &screen)
+        try expectSnapshot("dialog-progress-40x10", screen)
+        screen = ScreenBuffer(width: 40, height: 10)
+        AppScreen.drawNotice("Updating from the cloud…", into: &screen)
+        try expectSnapshot("notice-changing-40x10", screen)
+    }
+}
