@@ -49,11 +49,7 @@ struct CloudCommand: ParsableCommand {
                 }
                 mergeLocal = try Self.askMergeWithCloud()
             }
-            // The default cloud folder is ours to make; one named with --cloud must exist (a
-            // missing mount point means offline, and must not be filled in its absence).
-            if global.cloud == nil, ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil {
-                try? FileManager.default.createDirectory(at: configuration.cloud, withIntermediateDirectories: true)
-            }
+            configuration.createCloudFolderIfAllowed()
             var after = before
             after.cloudEnabled = true
             try StoreCoordinator.saveSettings(after, configuration)

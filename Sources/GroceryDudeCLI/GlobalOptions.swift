@@ -111,9 +111,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// Where the device's stores are, for the store layer.
     func storeConfiguration(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
-        StoreConfiguration(sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
-                           modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
-                           peer: try sandbox.peerID().description, process: command, logger: logger)
+        var configuration = StoreConfiguration(
+            sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
+            modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
+            peer: try sandbox.peerID().description, process: command, logger: logger)
+        configuration.mayCreateCloudFolder = cloud == nil && ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil
+        return configuration
     }
 
     /// Opens the store the device's settings ask for: its local store, or its cloud store

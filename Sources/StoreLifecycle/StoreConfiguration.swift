@@ -17,6 +17,10 @@ public struct StoreConfiguration: Sendable {
     /// Who performs transitions, for the journal: "tui", "item add", …
     public var process: String
     public var logger: Logger
+    /// Whether the cloud folder is the default one, which the app may create when cloud sync is
+    /// turned on; a folder named by the user must exist (a missing mount point means offline,
+    /// and must not be filled in its absence).
+    public var mayCreateCloudFolder = false
 
     public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
                 modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,
@@ -29,6 +33,12 @@ public struct StoreConfiguration: Sendable {
         self.peer = peer
         self.process = process
         self.logger = logger
+    }
+
+    /// Creates the default cloud folder when it is missing (see ``mayCreateCloudFolder``).
+    public func createCloudFolderIfAllowed() {
+        guard mayCreateCloudFolder else { return }
+        try? FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
     }
 
     /// Opens (creating when missing) a store file of this device at its model version.

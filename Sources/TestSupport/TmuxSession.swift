@@ -26,6 +26,18 @@ public final class TmuxSession: @unchecked Sendable {
         return "\(name):second"
     }
 
+    /// Splits the window side by side, running `command` in the new pane; returns its target.
+    @discardableResult
+    public func splitPane(command: String) throws -> String {
+        try tmux(["split-window", "-h", "-t", "\(name):0", "env LANG=C.UTF-8 TERM=screen-256color \(command)"])
+        return "\(name):0.1"
+    }
+
+    /// Types text literally (no key names).
+    public func type(_ text: String, target: String? = nil) throws {
+        try tmux(["send-keys", "-l", "-t", target ?? name, text])
+    }
+
     public func sendKeys(_ keys: String..., target: String? = nil) throws {
         try tmux(["send-keys", "-t", target ?? name] + keys)
     }

@@ -134,6 +134,7 @@ public final class CloudViewModel {
             dialog = .choice(title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
                              decline: "Don't Merge", accept: "Merge")
         } else {
+            configuration.createCloudFolderIfAllowed()
             changeSettings { $0.cloudEnabled = true }
         }
     }
@@ -241,6 +242,7 @@ public final class CloudViewModel {
                 return
             }
         }
+        configuration.createCloudFolderIfAllowed()
         changeSettings { $0.cloudEnabled = true }
         if merge { resumeMerge() }
     }

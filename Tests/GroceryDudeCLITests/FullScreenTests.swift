@@ -49,6 +49,68 @@ struct FullScreenTests {
         #expect(!screen.contains("Grocery Dude"), "the screen was restored")
     }
 
+    @Test func keysAddToggleEditClearAndUndo() throws {
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
+        try tmux.waitFor { $0.contains("No items") }
+        try tmux.sendKeys("a")
+        try tmux.type("Tea")
+        try tmux.sendKeys("Enter")
+        var screen = try tmux.waitFor { $0.contains("[ ] Tea") }
+        #expect(screen.contains("Unknown location"))
+        try tmux.sendKeys("Space")
+        try tmux.waitFor { $0.contains("[x] Tea") }
+        #expect(try listed() == ["Tea"])
+
+        // Edit: the quantity field, typed over in place.
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Edit item") }
+        try tmux.sendKeys("j", "Enter")
+        try tmux.waitFor { $0.contains("Quantity: 1") }
+        try tmux.sendKeys("C-u")
+        try tmux.type("3")
+        try tmux.sendKeys("Enter", "q")
+        screen = try tmux.waitFor { $0.contains("[x] 3 Tea") }
+        #expect(screen.contains("[x] 3 Tea"), "\(screen)")
+
+        // Clear asks first; Cancel changes nothing, Clear unlists.
+        try tmux.sendKeys("C")
+        try tmux.waitFor { $0.contains("Clear Entire Shopping List?") }
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor { !$0.contains("Clear Entire Shopping List?") }
+        #expect(try listed() == ["Tea"])
+        try tmux.sendKeys("C", "y")
+        try tmux.waitFor { $0.contains("[ ] 3 Tea") }
+        #expect(try listed().isEmpty)
+
+        // Undo puts it back on the list.
+        try tmux.sendKeys("u")
+        screen = try tmux.waitFor { $0.contains("[x] 3 Tea") }
+        #expect(screen.contains("Undid Cleared 1 item from the shopping list"))
+        #expect(try listed() == ["Tea"])
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
+    @Test func enablingCloudSyncWithLocalDataAsksToMergeAndMergeMovesTheData() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
+        // Without the shipped groceries, which the account's first device would add to the cloud.
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
+        try tmux.waitFor { $0.contains("Local Milk") }
+        try tmux.sendKeys("6", "c")
+        var screen = try tmux.waitFor { $0.contains("Merge with Cloud?") }
+        #expect(screen.contains("[d] Don't Merge") && screen.contains("[m] Merge"))
+        try tmux.sendKeys("m")
+        screen = try tmux.waitFor(timeout: 20) { $0.contains("Merged with the cloud") && $0.contains("Using local storage: 0") }
+        #expect(screen.contains("Merged with the cloud"), "\(screen)")
+        try tmux.sendKeys("q")
+        try tmux.waitFor { $0.contains("EXITED") }
+        // The data is in the cloud: a new device finds it there, and the local store is gone.
+        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        #expect(try phone.run(["cloud", "enable"]).status == 0)
+        #expect(try phone.items().map { $0["name"] as! String } == ["Local Milk"])
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/devices/kitchen/local/GroceryDude.sqlite"))
+    }
+
     @Test func ctrlCEndsTheAppCleanly() throws {
         #expect(try cli.run(["item", "ls"]).status == 0)
         let tmux = try TmuxSession(command: appCommand(), width: 40, height: 10)
@@ -98,5 +160,37 @@ struct TwoDeviceTests {
         #expect(phoneScreen.contains("change") && phoneScreen.contains("from kitchen"), "the status line says where it came from")
         try tmux.sendKeys("q", target: second)
         try tmux.sendKeys("q", target: "\(tmux.name):0")
+    }
+
+    /// Two panes side by side, as a user would run them: keys in one, the other follows.
+    @Test func keysInOnePaneReachTheOtherAndStartOverEmptiesIt() throws {
+        for device in ["kitchen", "phone"] {
+            let runner = CommandRunner(dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData)
+            #expect(try runner.run(["cloud", "enable"]).status == 0)
+        }
+        let tmux = try TmuxSession(command: app("kitchen"), width: 160, height: 24)
+        let phone = try tmux.splitPane(command: app("phone"))
+        let kitchen = "\(tmux.name):0.0"
+        try tmux.waitFor(target: phone) { $0.contains("No items") }
+        try tmux.waitFor(target: kitchen) { $0.contains("No items") }
+
+        try tmux.sendKeys("a", target: kitchen)
+        try tmux.type("Eggs", target: kitchen)
+        let sent = Date()
+        try tmux.sendKeys("Enter", target: kitchen)
+        let screen = try tmux.waitFor(timeout: 1, target: phone) { $0.contains("Eggs") }
+        #expect(screen.contains("Eggs"), "added in one pane, seen in the other within a second (\(Date().timeIntervalSince(sent)) s)")
+
+        // Start over from the kitchen: type the phrase; the phone's list empties.
+        try tmux.sendKeys("6", "X", target: kitchen)
+        try tmux.waitFor(target: kitchen) { $0.contains("Start Over?") }
+        try tmux.type("start over", target: kitchen)
+        try tmux.sendKeys("Enter", target: kitchen)
+        try tmux.waitFor(timeout: 10, target: kitchen) { $0.contains("Started over") }
+        try tmux.sendKeys("1", target: phone)
+        let emptied = try tmux.waitFor(timeout: 10, target: phone) { $0.contains("No items") }
+        #expect(emptied.contains("No items") && !emptied.contains("Eggs"), "\(emptied)")
+        try tmux.sendKeys("q", target: phone)
+        try tmux.sendKeys("q", target: kitchen)
     }
 }
