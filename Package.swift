@@ -94,7 +94,10 @@ let package = Package(
         /// The benchmarks of DESIGN §8: commands that print figures.
         .executableTarget(
             name: "GroceryDudeBench",
-            dependencies: ["GroceryModel", "Ubiquity", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "GroceryModel", "Ubiquity", "StoreLifecycle", "ViewModels", "TerminalUI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         // MARK: - Tests

@@ -9,13 +9,17 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to DESIGN §8's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|dedupe|all] [--changes N]
+/// grocery-dude-bench [latency|import|capture|dedupe|render|all] [--changes N]
 /// ```
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
 enum GroceryDudeBench {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "render-fill", arguments.count == 3, let items = Int(arguments[2]) {
+            try RenderCost.fill(folder: URL(fileURLWithPath: arguments[1]), items: items)
+            return
+        }
         if arguments.first == "follow" {
             try Latency.follow(folder: URL(fileURLWithPath: arguments[1]))
             return
@@ -33,6 +37,7 @@ enum GroceryDudeBench {
         if which == "import" || which == "all" { try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10) }
         if which == "capture" || which == "all" { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 1000) }
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
+        if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
     }
 
     static func now() -> Double {

@@ -73,49 +73,56 @@ extension GroceryStore {
     /// The order and grouping of the items a list shows, reading only their IDs: sections by
     /// location name (ignoring ASCII case; items without a location last, as "Unknown
     /// location"), rows by name within a section.
+    ///
+    /// One scan of the items in name order (the `item_list_order` index: no sort), dealt into
+    /// one bucket per location; then the locations, sorted by name.
     public func itemIndex(_ query: ItemListQuery) throws -> ItemListIndex {
         try objects.read { db in
             let kind = query.grouping.kind
-            let location = "\(kind.table).\(kind.nameAttribute)"
             var conditions: [String] = []
             var arguments: StatementArguments = []
-            if query.listedOnly { conditions.append("item.listed") }
+            if query.listedOnly { conditions.append("listed") }
             let search = TextFolding.fold(query.search.trimmingCharacters(in: .whitespaces))
             if !search.isEmpty {
-                conditions.append("instr(ubiquity_fold(item.name), ?) > 0")
+                conditions.append("instr(ubiquity_fold(name), ?) > 0")
                 arguments += [search]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            // One pass, in the list's order. The location's ID separates two locations of the same
-            // name (before deduplication merges them); the title is read only where it changes.
-            let sql = """
-                SELECT item.id, item.\(kind.itemRelationship), item.listed, \(location)
-                FROM item LEFT JOIN \(kind.table) ON \(kind.table).id = item.\(kind.itemRelationship)\(filter)
-                ORDER BY \(location) IS NULL, \(location) COLLATE NOCASE, \(kind.table).id,
-                         item.name COLLATE NOCASE, item.id
-                """
-            var index = ItemListIndex()
-            var currentLocation: String?? = .none
-            var sectionStart = 0
-            var title = ""
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            // Entries keep their place in the scan, so buckets merged later stay in name order.
+            typealias Entry = (position: Int, id: GlobalID, listed: Bool)
+            var buckets: [String: [Entry]] = [:]
+            var unknown: [Entry] = []
+            var position = 0
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, \(kind.itemRelationship), listed FROM item INDEXED BY item_list_order\(filter)
+                ORDER BY name COLLATE NOCASE, id
+                """, arguments: arguments)
             while let row = try rows.next() {
-                let locationID: String? = row[1]
-                if currentLocation == .none || currentLocation! != locationID {
-                    if currentLocation != .none {
-                        index.sections.append(ItemListSection(title: title, start: sectionStart, count: index.ids.count - sectionStart))
-                    }
-                    currentLocation = .some(locationID)
-                    sectionStart = index.ids.count
-                    let name: String? = row[3]
-                    title = name ?? ItemListIndex.unknownLocation
+                let entry: Entry = (position, row[0], row[2])
+                position += 1
+                if let location: String = row[1] { buckets[location, default: []].append(entry) } else { unknown.append(entry) }
+            }
+            var index = ItemListIndex()
+            func add(_ title: String, _ entries: [Entry]) {
+                guard !entries.isEmpty else { return }
+                index.sections.append(ItemListSection(title: title, start: index.ids.count, count: entries.count))
+                for entry in entries {
+                    index.ids.append(entry.id)
+                    if entry.listed { index.listedCount += 1 }
                 }
-                index.ids.append(row[0])
-                if row[2] as Bool { index.listedCount += 1 }
             }
-            if currentLocation != .none {
-                index.sections.append(ItemListSection(title: title, start: sectionStart, count: index.ids.count - sectionStart))
+            let locations = try Row.fetchAll(db, sql: """
+                SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
+                """)
+            for location in locations {
+                let id: String = location[0]
+                guard let entries = buckets.removeValue(forKey: id) else { continue }
+                add(location[1] ?? ItemListIndex.unknownLocation, entries)
             }
+            // Links to a location not here (not arrived yet from its peer) read as no location.
+            for (_, entries) in buckets { unknown.append(contentsOf: entries) }
+            if !buckets.isEmpty { unknown.sort { $0.position < $1.position } }
+            add(ItemListIndex.unknownLocation, unknown)
             return index
         }
     }

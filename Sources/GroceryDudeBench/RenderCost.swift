@@ -1,0 +1,80 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import TerminalUI
+import Ubiquity
+import ViewModels
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DESIGN §8: a frame of Prepare at 100k items (target ≤ 2 ms) and the app's resident memory
+/// (target ≤ 80 MB). Frames move the selection a page at a time, so rows are read in new
+/// batches as they would be while scrolling; the refetch after a change is timed on its own.
+enum RenderCost {
+    static func run(folder: URL, items: Int) throws {
+        // The store is filled by a child process: the memory of one 100k-object save is not the
+        // app's.
+        let fill = Process()
+        fill.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        fill.arguments = ["render-fill", folder.path, String(items)]
+        try fill.run()
+        fill.waitUntilExit()
+        guard fill.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let coordinator = try StoreCoordinator(configuration: try configuration(folder), claimDevice: { true })
+        let store = coordinator.current.store
+        let app = AppModel(coordinator: coordinator)
+        let controller = AppController(app: app)
+        var started = GroceryDudeBench.now()
+        app.prepare.refreshIfChanged()
+        let firstFetch = (GroceryDudeBench.now() - started) * 1000
+
+        var frames: [Double] = []
+        for frame in 0..<300 {
+            controller.handle(frame % 50 == 0 ? .pageDown : .down)
+            started = GroceryDudeBench.now()
+            _ = AppScreen.frame(controller, width: 120, height: 40)
+            frames.append((GroceryDudeBench.now() - started) * 1000)
+        }
+        var refetches: [Double] = []
+        for round in 0..<10 {
+            try store.setListed(app.prepare.selectedID!.description, round % 2 == 0)
+            started = GroceryDudeBench.now()
+            app.prepare.refreshIfChanged()
+            _ = AppScreen.frame(controller, width: 120, height: 40)
+            refetches.append((GroceryDudeBench.now() - started) * 1000)
+        }
+        print(String(format: "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; refetch + frame after a change p50 %.0f ms; %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
+                     items, GroceryDudeBench.percentile(frames, 0.5), GroceryDudeBench.percentile(frames, 0.99), firstFetch,
+                     GroceryDudeBench.percentile(refetches, 0.5), app.prepare.rowsRead, residentMegabytes()))
+    }
+
+    static func configuration(_ folder: URL) throws -> StoreConfiguration {
+        let sandbox = try DeviceSandbox(dataDirectory: folder, device: "bench")
+        try sandbox.prepare()
+        return StoreConfiguration(sandbox: sandbox, cloud: folder.appendingPathComponent("Cloud"), defaultData: false,
+                                  peer: try sandbox.peerID().description, process: "bench")
+    }
+
+    /// `render-fill FOLDER N`: the device "bench" in FOLDER with N items over 40 home locations.
+    static func fill(folder: URL, items: Int) throws {
+        let coordinator = try StoreCoordinator(configuration: try configuration(folder), claimDevice: { true })
+        _ = try coordinator.current.store.objects.save(author: "bench") { context in
+            let homes = try (1...40).map { try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string("Location \($0)")]) }
+            for index in 0..<items {
+                try context.insert(GrocerySchema.Entity.item, values: [
+                    "name": .string(String(format: "Item %06d", index)), "quantity": .double(1),
+                    "locationAtHome": .reference(homes[index % homes.count]), "listed": .bool(index % 7 == 0),
+                ])
+            }
+        }
+    }
+
+    /// VmRSS from /proc/self/status.
+    static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        return kilobytes / 1024
+    }
+}
