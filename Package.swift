@@ -71,7 +71,7 @@ let package = Package(
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
             name: "TerminalUI",
-            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle"]
+            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
         /// The command line: argument parsing and the commands.
         .target(

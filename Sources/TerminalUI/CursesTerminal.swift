@@ -54,16 +54,26 @@ public final class CursesTerminal {
         signal(SIGINT) { _ in terminationRequested = 1 }
         signal(SIGTERM) { _ in terminationRequested = 1 }
         signal(SIGHUP) { _ in terminationRequested = 1 }
+        // A crash (a trap, a bad pointer) gives the terminal back before the process dies, so the
+        // shell is not left without echo in curses' mode. Then the signal's default: a core dump.
+        for crash in Self.crashSignals {
+            signal(crash) { received in
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
     }
+
+    /// What a crashing Swift program receives: traps are SIGILL or SIGTRAP.
+    static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
     /// Gives the terminal back as it was.
     public func end() {
         curs_set(1)
         endwin()
         delscreen(screen)
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGHUP, SIG_DFL)
+        for handled in [SIGINT, SIGTERM, SIGHUP] + Self.crashSignals { signal(handled, SIG_DFL) }
     }
 
     public var size: (width: Int, height: Int) { (Int(gd_cols()), Int(gd_lines())) }

@@ -15,6 +15,10 @@ public enum FaultInjection {
     /// After a seeded store's main file is removed, before its `-wal` and `-shm`.
     public static let midSeedRemoval = "mid-seed-removal"
 
+    /// The full-screen app, after its first frame: a crash of the program itself (a trap, as a
+    /// failed precondition makes), not a kill, so that its crash handler runs.
+    public static let appTrap = "app-trap"
+
     private static let requested = ProcessInfo.processInfo.environment["GROCERY_DUDE_FAULT"]
 
     public static func isRequested(_ point: String) -> Bool { requested == point }

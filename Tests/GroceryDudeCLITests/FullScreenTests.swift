@@ -120,6 +120,15 @@ struct FullScreenTests {
         #expect(screen.contains("EXITED 0"))
     }
 
+    @Test func aCrashGivesTheTerminalBack() throws {
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_FAULT=app-trap SWIFT_BACKTRACE=enable=no "
+            + "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; stty -a; sleep 60")
+        let screen = try tmux.waitFor { $0.contains("EXITED") && $0.contains("speed") }
+        #expect(!screen.contains("EXITED 0"), "it did crash: \(screen)")
+        #expect(screen.contains(" echo ") && screen.contains(" icanon "), "echo and line editing are back on: \(screen)")
+        #expect(!screen.contains("1 Prepare"), "the screen was restored")
+    }
+
     @Test func anUnknownTerminalTypeIsAClearError() throws {
         let tmux = try TmuxSession(command: "env TERM=no-such-terminal " + appCommand())
         let screen = try tmux.waitFor { $0.contains("EXITED") }
