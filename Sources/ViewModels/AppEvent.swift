@@ -9,6 +9,8 @@ public enum AppEvent: Sendable, Equatable {
     case problem(String)
     /// Deduplication on Prepare's appearance finished, having merged this many objects.
     case deduplicated(merged: Int)
+    /// Deduplication stopped (the store went away in a transition); tried again next time.
+    case deduplicationFailed(String)
     /// How a merge with the cloud (a seed) advances: objects done, total.
     case seedProgress(done: Int, total: Int)
     /// A merge with the cloud ended: finished, or waiting (offline), or failed, with its words.
@@ -24,6 +26,8 @@ public enum AppEvent: Sendable, Equatable {
             return "\(count) change\(count == 1 ? "" : "s")\(from)"
         case .problem(let text), .synced(let text), .seedEnded(_, let text):
             return text
+        case .deduplicationFailed(let reason):
+            return "Deduplication not finished: \(reason)"
         case .deduplicated(let merged):
             return merged == 0 ? "No duplicates" : "Merged \(merged) duplicate\(merged == 1 ? "" : "s")"
         case .seedProgress(let done, let total):

@@ -155,7 +155,7 @@ public final class AppModel {
         case .deduplicated:
             prepare.handle(event)
             shop.refreshIfChanged()
-        case .problem(let text) where text.hasPrefix("Deduplication"):
+        case .deduplicationFailed:
             prepare.handle(event)
         case .seedProgress, .synced:
             cloud.handle(event)

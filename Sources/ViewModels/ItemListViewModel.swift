@@ -207,7 +207,7 @@ public final class ItemListViewModel {
                 mailbox.post(.deduplicated(merged: report.mergedCount))
             } catch {
                 // The store may have gone away in a transition; the next appearance tries again.
-                mailbox.post(.problem("Deduplication not finished: \(ErrorText.reason(error))"))
+                mailbox.post(.deduplicationFailed(ErrorText.reason(error)))
             }
         }
     }
@@ -219,9 +219,9 @@ public final class ItemListViewModel {
             isDeduplicating = false
             refreshIfChanged()
             if merged > 0 { message = event.message }
-        case .problem(let text) where text.hasPrefix("Deduplication"):
+        case .deduplicationFailed:
             isDeduplicating = false
-            message = text
+            message = event.message
         default:
             break
         }
