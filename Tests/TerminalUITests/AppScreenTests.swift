@@ -90,6 +90,37 @@ struct AppScreenTests {
         }
     }
 
+    /// Every kind of dialog, and the store-change notice, at both sizes.
+    @Test func everyDialogAt80x24And40x10() throws {
+        let controller = try controller()
+        func both(_ name: String) throws {
+            try expectSnapshot("dialog-\(name)-80x24", AppScreen.frame(controller, width: 80, height: 24))
+            try expectSnapshot("dialog-\(name)-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        }
+        controller.handle(.character("d"))
+        try both("delete")
+        controller.handle(.escape)
+        controller.handle(.character("2"))
+        controller.handle(.character("C"))
+        try both("nothing-collected")
+        controller.handle(.enter)
+        controller.handle(.character("6"))
+        controller.handle(.character("c"))
+        try both("merge")
+        controller.handle(.character("d"))
+        controller.handle(.character("X"))
+        try both("start-over")
+        controller.handle(.escape)
+        for size in [(80, 24), (40, 10)] {
+            var screen = ScreenBuffer(width: size.0, height: size.1)
+            DialogView.draw(.progress(title: "Starting over", done: 50, total: 200), focus: 0, field: TextField(), into: &screen)
+            try expectSnapshot("dialog-progress-start-over-\(size.0)x\(size.1)", screen)
+            screen = ScreenBuffer(width: size.0, height: size.1)
+            AppScreen.drawNotice("Switching account…", into: &screen)
+            try expectSnapshot("notice-\(size.0)x\(size.1)", screen)
+        }
+    }
+
     @Test func shopSearchAndAResize() throws {
         let controller = try controller()
         controller.handle(.character("2"))
