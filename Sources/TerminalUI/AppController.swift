@@ -127,8 +127,8 @@ public final class AppController {
         case .addItem:
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
             app.currentList?.addItem(named: text)
-        case .addEntry: currentCatalog?.add(text)
-        case .renameEntry: currentCatalog?.renameSelected(to: text)
+        case .addEntry: app.currentCatalog?.add(text)
+        case .renameEntry: app.currentCatalog?.renameSelected(to: text)
         case .editField(let field): app.editor?.set(field, text)
         case .newEntry: app.editor?.nameNewEntry(text)
         case .photoPath:
@@ -209,15 +209,6 @@ public final class AppController {
     }
 
     // MARK: - Units, locations, aisles
-
-    private var currentCatalog: CatalogListViewModel? {
-        switch app.tab {
-        case .units: app.units
-        case .homeLocations: app.homeLocations
-        case .shopAisles: app.shopAisles
-        default: nil
-        }
-    }
 
     private func handleCatalog(_ key: Key, _ model: CatalogListViewModel) -> Outcome {
         switch key {

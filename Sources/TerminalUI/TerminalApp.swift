@@ -24,7 +24,7 @@ public enum TerminalApp {
         logger.info("full-screen app opened")
 
         while !terminal.isTerminationRequested {
-            if message.update(latest(app)) { needsDraw = true }
+            if message.update(app.screenMessage) { needsDraw = true }
             if needsDraw {
                 let size = terminal.size
                 terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))
@@ -51,19 +51,6 @@ public enum TerminalApp {
             }
         }
         logger.info("full-screen app closed by a signal")
-    }
-
-    /// The newest message of the screen shown, or of the app.
-    static func latest(_ app: AppModel) -> String? {
-        if let editor = app.editor { return editor.message ?? app.statusMessage }
-        switch app.tab {
-        case .prepare: return app.prepare.message
-        case .shop: return app.shop.message
-        case .units: return app.units.message
-        case .homeLocations: return app.homeLocations.message
-        case .shopAisles: return app.shopAisles.message
-        case .cloud: return app.cloud.message ?? app.statusMessage
-        }
     }
 }
 

@@ -188,14 +188,8 @@ public final class AppModel {
     }
 
     private func refreshList() -> Bool {
-        switch tab {
-        case .prepare: return prepare.refreshIfChanged()
-        case .shop: return shop.refreshIfChanged()
-        case .units: return units.refreshIfChanged()
-        case .homeLocations: return homeLocations.refreshIfChanged()
-        case .shopAisles: return shopAisles.refreshIfChanged()
-        case .cloud: return cloud.refresh()
-        }
+        if tab == .cloud { return cloud.refresh() }
+        return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
     }
 
     /// Puts a line on the status bar of every screen.
@@ -212,11 +206,8 @@ public final class AppModel {
         self.tab = tab
         switch tab {
         case .prepare: prepare.appear()
-        case .shop: shop.refreshIfChanged()
-        case .units: units.refreshIfChanged()
-        case .homeLocations: homeLocations.refreshIfChanged()
-        case .shopAisles: shopAisles.refreshIfChanged()
         case .cloud: cloud.refresh(force: true)
+        default: refreshList()
         }
     }
 
@@ -227,6 +218,24 @@ public final class AppModel {
         case .shop: shop
         default: nil
         }
+    }
+
+    /// The units, home locations or shop aisles list shown, if the screen is one of them.
+    public var currentCatalog: CatalogListViewModel? {
+        switch tab {
+        case .units: units
+        case .homeLocations: homeLocations
+        case .shopAisles: shopAisles
+        default: nil
+        }
+    }
+
+    /// The latest message of the screen shown (the editor's when it is open), for the line a
+    /// message shares with the key hints.
+    public var screenMessage: String? {
+        if let editor { return editor.message ?? statusMessage }
+        if tab == .cloud { return cloud.message ?? statusMessage }
+        return currentList?.message ?? currentCatalog?.message
     }
 
     /// Opens the item editor on an item (marking it modified, as the book does).
@@ -260,48 +269,25 @@ public final class AppModel {
 
     // MARK: - Dialogs
 
-    /// The dialog shown now: long work's progress and the merge prompt first, then an
-    /// app-wide notice, then the screen's own.
+    /// The dialog shown now: long work's progress and the merge prompt first (over any screen),
+    /// then an app-wide notice, then the screen's own.
     public var dialog: Dialog? {
-        if let dialog = cloud.dialog, tab == .cloud || Self.isAppWide(dialog) { return dialog }
+        if isCloudDialogShown { return cloud.dialog }
         if let notice { return notice }
-        if editor != nil { return nil }
-        switch tab {
-        case .prepare: return prepare.dialog
-        case .shop: return shop.dialog
-        case .units: return units.dialog
-        case .homeLocations: return homeLocations.dialog
-        case .shopAisles: return shopAisles.dialog
-        case .cloud: return nil
-        }
+        guard editor == nil else { return nil }
+        return currentList?.dialog ?? currentCatalog?.dialog
     }
 
-    private static func isAppWide(_ dialog: Dialog) -> Bool {
-        switch dialog {
-        case .progress: true
-        case .choice(let title, _, _, _): title == CloudMessages.mergeQuestion
-        default: false
-        }
-    }
+    private var isCloudDialogShown: Bool { cloud.dialog != nil && (tab == .cloud || cloud.isDialogAppWide) }
 
     /// Answers the dialog shown: `true` for its action, `false` for the other button or Esc.
     public func answerDialog(_ accepted: Bool) {
-        if let dialog = cloud.dialog, tab == .cloud || Self.isAppWide(dialog) {
-            if case .progress = dialog { return }
+        if isCloudDialogShown {
             cloud.answerDialog(accepted)
-            return
-        }
-        if notice != nil {
+        } else if notice != nil {
             notice = nil
-            return
-        }
-        switch tab {
-        case .prepare: prepare.answerDialog(accepted)
-        case .shop: shop.answerDialog(accepted)
-        case .units: units.answerDialog(accepted)
-        case .homeLocations: homeLocations.answerDialog(accepted)
-        case .shopAisles: shopAisles.answerDialog(accepted)
-        case .cloud: break
+        } else if editor == nil {
+            if let list = currentList { list.answerDialog(accepted) } else { currentCatalog?.answerDialog(accepted) }
         }
     }
 

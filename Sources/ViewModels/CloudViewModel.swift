@@ -130,9 +130,7 @@ public final class CloudViewModel {
             return
         }
         if localStoreHasData() {
-            pending = .merge
-            dialog = .choice(title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
-                             decline: "Don't Merge", accept: "Merge")
+            askToMerge()
         } else {
             configuration.createCloudFolderIfAllowed()
             changeSettings { $0.cloudEnabled = true }
@@ -143,9 +141,20 @@ public final class CloudViewModel {
     /// sync turned on by another terminal). Nothing happens if there is no local data.
     public func offerMerge() {
         guard dialog == nil, coordinator.current.role != .local, localStoreHasData() else { return }
+        askToMerge()
+    }
+
+    private func askToMerge() {
         pending = .merge
         dialog = .choice(title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
                          decline: "Don't Merge", accept: "Merge")
+    }
+
+    /// Whether the dialog shows over every screen: a merge's question and long work's progress
+    /// concern the whole app; the other dialogs belong to the Cloud screen.
+    public var isDialogAppWide: Bool {
+        if case .progress? = dialog { return true }
+        return pending == .merge
     }
 
     public func requestDisable() {
@@ -189,6 +198,7 @@ public final class CloudViewModel {
     /// The answer to a confirm or choice dialog (`true`: its action), or OK to a message.
     public func answerDialog(_ accepted: Bool) {
         guard let dialog else { return }
+        if case .progress = dialog { return }  // long work has no answer
         let action = pending
         self.dialog = nil
         pending = nil

@@ -54,6 +54,8 @@ public final class ItemListViewModel {
     /// The rows read: those of `cachedRange`, by ID.
     private var cache: [GlobalID: ItemRow] = [:]
     private var cachedRange = 0..<0
+    /// The item a delete confirmation is about.
+    private var pendingDelete: GlobalID?
 
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
@@ -147,10 +149,11 @@ public final class ItemListViewModel {
             message = "Cannot read the store: \(ErrorText.reason(error))"
             return false
         }
-        let before = Dictionary(visibleLines.compactMap { $0.row.map { ($0.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        let shown = visibleLines.compactMap(\.row)
+        let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let selectedID = selectedID
         let selectionHeight = lineOfRow(selection) - scrollTop
-        let topID = visibleLines.lazy.compactMap(\.row).first?.id
+        let topID = shown.first?.id
         do {
             index = try store.itemIndex(query)
         } catch {
@@ -324,8 +327,6 @@ public final class ItemListViewModel {
         dialog = .confirm(title: "Delete \(row.name)?", message: nil, action: "Delete")
         pendingDelete = row.id
     }
-
-    private var pendingDelete: GlobalID?
 
     // MARK: - Clear
 
