@@ -24,9 +24,9 @@ extension GroceryStore {
             let current: GlobalID? = if case .reference(let photo)? = values["photo"] { photo } else { nil }
             switch (data, current) {
             case (let data?, let photo?):
-                try context.update(GrocerySchema.Entity.itemPhoto, id: photo, values: ["data": .data(data), "modified": .date(context.now)])
+                try context.update(GrocerySchema.Entity.itemPhoto, id: photo, values: Self.photoValues(data, context))
             case (let data?, nil):
-                let photo = try context.insert(GrocerySchema.Entity.itemPhoto, values: ["data": .data(data), "modified": .date(context.now)])
+                let photo = try context.insert(GrocerySchema.Entity.itemPhoto, values: Self.photoValues(data, context))
                 try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .reference(photo)])
             case (nil, let photo?):
                 try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .null])
@@ -36,5 +36,10 @@ extension GroceryStore {
             }
             return try Self.itemRow(id: id, context.db)!
         }
+    }
+
+    /// A photo's values as saved now.
+    static func photoValues(_ data: Data, _ context: SaveContext) -> [String: PropertyValue] {
+        ["data": .data(data), "modified": .date(context.now)]
     }
 }

@@ -50,8 +50,7 @@ extension GroceryStore {
                     try context.update(GrocerySchema.Entity.item, id: item.id, values: values)
                 } else {
                     if let photo = snapshot.photo {
-                        values["photo"] = .reference(try context.insert(GrocerySchema.Entity.itemPhoto,
-                                                                        values: ["data": .data(photo), "modified": .date(context.now)]))
+                        values["photo"] = .reference(try context.insert(GrocerySchema.Entity.itemPhoto, values: Self.photoValues(photo, context)))
                     }
                     try context.insert(GrocerySchema.Entity.item, id: item.id, values: values)
                 }
