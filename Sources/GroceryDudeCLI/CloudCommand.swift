@@ -8,7 +8,7 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, StartOver.self,
+        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
                       MergeKept.self, Offline.self, Online.self])
 
     struct Enable: ParsableCommand {
@@ -112,14 +112,16 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let device = try root.global.openDevice(command: "cloud sync")
             let sync = try device.requireSync()
+            // What opening the device already did counts: every command syncs first.
+            let prepared = device.coordinator.preparation
             guard !device.isOffline else {
                 throw ValidationErrorMessage(sync.layout.isReachable
                     ? "this device is offline: grocery-dude cloud online"
                     : "the cloud folder \(sync.layout.cloud.path) is missing or cannot be written; is it mounted?")
             }
             let deadline = Date().addingTimeInterval(timeout)
-            var exported = 0
-            var total = ImportReport()
+            var exported = prepared.exported
+            var total = prepared.imported ?? ImportReport()
             var report = ImportReport()
             repeat {
                 exported += try sync.exportPending()
@@ -128,13 +130,20 @@ struct CloudCommand: ParsableCommand {
                 total.changes.formUnion(report.changes)
                 if report.appliedLogs == 0 { break }
             } while Date() < deadline
-            for line in report.waiting + report.rejected {
+            for line in report.waiting {
                 FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
             }
             if let baseline = try sync.coalesceHistoryIfDue() {
                 device.logger.info("wrote baseline \(baseline.lastPathComponent)")
             }
             print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
+            let refused = try sync.refusedFiles()
+            guard refused.isEmpty else {
+                for file in refused {
+                    FileHandle.standardError.write(Data("refused: \(file.summary)\(file.kind == .log ? " — its later logs wait" : "")\n".utf8))
+                }
+                throw ValidationErrorMessage("\(refused.count) file\(refused.count == 1 ? " was" : "s were") refused (see above and `grocery-dude cloud status`); every other device's changes were imported")
+            }
         }
     }
 
@@ -297,9 +306,11 @@ struct CloudCommand: ParsableCommand {
                 ]
             }
             let transitions = status.transitions
+            let refused = status.cloud?.refused ?? []
             if json {
                 var writer = JSONObjectWriter()
                 for (key, value, _) in fields { writer.add(key, value) }
+                if status.cloud != nil { writer.add("refused", .raw(Self.json(refused))) }
                 writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
             } else {
@@ -308,9 +319,27 @@ struct CloudCommand: ParsableCommand {
                               "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
                               "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]
                 for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+                if status.cloud != nil {
+                    print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
+                    for file in refused { print("  \(file.summary)" + (file.kind == .log ? " — its later logs wait" : "")) }
+                    if refused.contains(where: { $0.kind == .log }) {
+                        print("  To skip a refused log and lose its changes: grocery-dude cloud release PEER LOG")
+                    }
+                }
                 print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
                 for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
+        }
+
+        /// One object per line.
+        static func json(_ refused: [RefusedFile]) -> String {
+            guard !refused.isEmpty else { return "[]" }
+            let objects = refused.map { file in
+                "{\"kind\": \(JSONText.quoted(file.kind.rawValue)), \"path\": \(JSONText.quoted(file.path)), "
+                    + "\"peer\": \(JSONText.quoted(file.peer)), \"device\": \(file.device.map(JSONText.quoted) ?? "null"), "
+                    + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.kind == .log)}"
+            }
+            return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }
 
         /// Most recent first, one object per line.

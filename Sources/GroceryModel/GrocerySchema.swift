@@ -30,24 +30,45 @@ public enum GrocerySchema {
     /// The default item name, as in the book.
     public static let defaultItemName = "New Item"
 
+    // MARK: - Rules
+
+    /// The longest name (or note) accepted, in characters.
+    public static let maximumNameLength = 200
+    /// The largest quantity accepted.
+    public static let maximumQuantity = 100_000.0
+    /// The largest photo accepted, in bytes.
+    public static let maximumPhotoBytes = 20 * 1024 * 1024
+
+    /// Names of items, units and locations: something visible, no control characters, at most
+    /// ``maximumNameLength`` characters.
+    public static let nameRule = ValueRule.name(maximumLength: maximumNameLength)
+    /// Quantities: from 0 to ``maximumQuantity``.
+    public static let quantityRule = ValueRule(optional: false, range: 0...maximumQuantity)
+    /// Notes: optional, may be empty, otherwise as a name.
+    public static let noteRule = ValueRule(optional: true, maximumLength: maximumNameLength)
+    /// Modification dates: required (any date from 1970 to 9999, as every date).
+    public static let dateRule = ValueRule(optional: false)
+    /// Flags: required.
+    public static let flagRule = ValueRule(optional: false)
+
     // MARK: - Schemas
 
     static func schema(version: Int) -> Schema {
         var itemAttributes: [AttributeDescription] = [
-            AttributeDescription("name", .string, default: .string(defaultItemName)),
-            AttributeDescription("quantity", .double, default: .double(1)),
-            AttributeDescription("listed", .bool, default: .bool(true)),
-            AttributeDescription("collected", .bool, default: .bool(false)),
-            AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0))),
+            AttributeDescription("name", .string, default: .string(defaultItemName), rule: nameRule),
+            AttributeDescription("quantity", .double, default: .double(1), rule: quantityRule),
+            AttributeDescription("listed", .bool, default: .bool(true), rule: flagRule),
+            AttributeDescription("collected", .bool, default: .bool(false), rule: flagRule),
+            AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
         ]
-        if version >= 2 { itemAttributes.append(AttributeDescription("note", .string)) }
+        if version >= 2 { itemAttributes.append(AttributeDescription("note", .string, rule: noteRule)) }
 
         func named(_ entity: String, table: String, attribute: String) -> EntityDescription {
             EntityDescription(
                 name: entity, table: table,
                 attributes: [
-                    AttributeDescription(attribute, .string),
-                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0))),
+                    AttributeDescription(attribute, .string, rule: nameRule),
+                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
                 ],
                 uniqueAttribute: attribute, modificationDateAttribute: "modified")
         }
@@ -69,8 +90,8 @@ public enum GrocerySchema {
             EntityDescription(
                 name: Entity.itemPhoto, table: "itemPhoto",
                 attributes: [
-                    AttributeDescription("data", .data),
-                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0))),
+                    AttributeDescription("data", .data, rule: ValueRule(maximumBytes: maximumPhotoBytes)),
+                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
                 ],
                 modificationDateAttribute: "modified"),
         ])

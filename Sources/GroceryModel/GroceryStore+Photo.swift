@@ -4,7 +4,7 @@ import Ubiquity
 
 extension GroceryStore {
     /// The largest photo an item takes: the photo syncs as one blob to every device.
-    public static let maximumPhotoSize = 20 * 1024 * 1024
+    public static let maximumPhotoSize = GrocerySchema.maximumPhotoBytes
 
     /// Gives an item a photo (replacing the one it has), or removes its photo with `nil`.
     ///

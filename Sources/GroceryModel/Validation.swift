@@ -2,50 +2,48 @@ import Foundation
 import Ubiquity
 
 /// The checks every name and quantity passes before it reaches the store, from the keyboard,
-/// the command line or an import file.
+/// the command line or an import file: the schema's rules (``GrocerySchema/nameRule``,
+/// ``GrocerySchema/quantityRule``), which imported logs and baselines obey too.
 public enum Validation {
     /// The longest name accepted, in characters.
-    public static let maximumNameLength = 200
+    public static let maximumNameLength = GrocerySchema.maximumNameLength
     /// The largest quantity accepted.
-    public static let maximumQuantity = 100_000.0
+    public static let maximumQuantity = GrocerySchema.maximumQuantity
 
     /// Checks a name typed by a user: surrounding spaces are dropped; what remains must be
-    /// non-empty, without control characters, at most ``maximumNameLength`` characters.
+    /// visible (not blank, not only invisible characters), without control characters, at most
+    /// ``maximumNameLength`` characters.
     ///
     /// - Parameter field: what the name is of, for the message ("item name").
     /// - Returns: the trimmed name.
     public static func name(_ raw: String, field: String) throws -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        try check(name: trimmed, field: field)
+        try check(trimmed, GrocerySchema.nameRule, field: field)
         return trimmed
     }
 
     /// Checks a name read from a file, keeping its spelling (the book's data has `" Tin"`).
     public static func importedName(_ raw: String, field: String) throws -> String {
-        try check(name: raw, field: field)
+        try check(raw, GrocerySchema.nameRule, field: field)
         return raw
     }
 
-    private static func check(name: String, field: String) throws {
-        if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw GroceryError.invalidName(field: field, reason: "it is blank")
-        }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw GroceryError.invalidName(field: field, reason: "\(name.debugDescription) contains a control character")
-        }
-        if name.count > maximumNameLength {
-            throw GroceryError.invalidName(
-                field: field, reason: "it is \(name.count) characters long; the limit is \(maximumNameLength)")
+    /// Checks a note: it may be empty, otherwise as a name.
+    public static func note(_ raw: String) throws -> String {
+        try check(raw, GrocerySchema.noteRule, field: "note")
+        return raw
+    }
+
+    private static func check(_ text: String, _ rule: ValueRule, field: String) throws {
+        if let reason = rule.violation(of: .string(text)) {
+            throw GroceryError.invalidName(field: field, reason: reason)
         }
     }
 
     /// Checks a quantity: a finite number from 0 to ``maximumQuantity``.
     public static func quantity(_ value: Double) throws -> Double {
-        guard value.isFinite else { throw GroceryError.invalidQuantity("\(value) is not a number") }
-        guard value >= 0 else { throw GroceryError.invalidQuantity("\(QuantityFormat.string(value)) is negative") }
-        guard value <= maximumQuantity else {
-            throw GroceryError.invalidQuantity(
-                "\(QuantityFormat.string(value)) is more than \(QuantityFormat.string(maximumQuantity))")
+        if let reason = GrocerySchema.quantityRule.violation(of: .double(value)) {
+            throw GroceryError.invalidQuantity(reason)
         }
         return value
     }

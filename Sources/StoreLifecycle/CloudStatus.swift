@@ -31,6 +31,8 @@ public struct CloudStatus: Equatable, Sendable {
         public var pendingExport: Int
         public var pendingImport: Int
         public var lastSync: Date?
+        /// Files of the cloud folder refused: a refused log holds its peer's later logs back.
+        public var refused: [RefusedFile] = []
     }
 }
 
@@ -57,7 +59,8 @@ extension StoreCoordinator {
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
-            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) })
+            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
+            refused: try sync?.refusedFiles() ?? [])
         return status
     }
 }

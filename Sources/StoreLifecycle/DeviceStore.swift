@@ -69,15 +69,17 @@ public struct DeviceStore: Sendable {
 
     /// Exports pending saves. A failure is a warning: the saves wait in the outbox for the next
     /// export, nothing is lost. Offline, they simply wait.
-    public func exportPending() {
-        guard let sync, !isOffline else { return }
+    @discardableResult
+    public func exportPending() -> Int {
+        guard let sync, !isOffline else { return 0 }
         do {
-            try sync.exportPending()
+            return try sync.exportPending()
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")
             FileHandle.standardError.write(Data(
                 "warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device\n".utf8))
+            return 0
         }
     }
 

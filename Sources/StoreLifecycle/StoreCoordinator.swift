@@ -30,6 +30,24 @@ public final class StoreCoordinator: @unchecked Sendable {
     private var background: BackgroundSync?
     private var lastEpochCheck = Date.distantPast
 
+    /// What ``prepareForCommand()`` exported and imported: a command that syncs counts it.
+    public private(set) var preparation = Preparation()
+
+    public struct Preparation: Sendable {
+        public var exported = 0
+        public var imported: ImportReport?
+    }
+
+    /// Records a user's decision in the device's history (`cloud status` lists it).
+    public func journal(event: String, detail: String) {
+        do {
+            try journal.record(event: event, detail: detail, by: configuration.process)
+        } catch {
+            logger.warning("cannot record \(event) in the history: \(ErrorText.reason(error))")
+        }
+        logger.notice("\(event): \(detail)")
+    }
+
     /// Told how a seed advances (objects done, total), on the coordinator's thread.
     public var seedProgress: (Int, Int) -> Void = { _, _ in }
 
@@ -90,8 +108,8 @@ public final class StoreCoordinator: @unchecked Sendable {
             _ = try finishSetup()
         }
         if current.sync != nil {
-            current.exportPending()  // saves an earlier export could not write
-            current.importPending()
+            preparation.exported += current.exportPending()  // saves an earlier export could not write
+            preparation.imported = current.importPending()
             do {
                 try resumeSeed(progress: seedProgress)  // a merge a crash or going offline interrupted
             } catch {

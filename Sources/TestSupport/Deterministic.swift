@@ -24,7 +24,7 @@ public final class SequentialIDs: IDGenerator, @unchecked Sendable {
 
     public func next() -> GlobalID {
         let value = lock.withLock { counter += 1; return counter }
-        return GlobalID(String(format: "\(prefix)-0000-4000-8000-%012llx", value))!
+        return GlobalID("\(prefix)-0000-4000-8000-" + String(value, radix: 16).leftPadded(to: 12))!
     }
 }
 
@@ -40,5 +40,13 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension String {
+    /// The text with zeros before it up to `width` characters. (Foundation's `String(format:)`
+    /// crashed now and then inside CoreFoundation when tests ran it on several threads.)
+    public func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -6,6 +6,15 @@ import Glibc
 /// Writes a file so that readers see either nothing or all of it: a temp file in the same
 /// folder, fsync, rename into place, fsync of the folder.
 public enum AtomicFile {
+    /// Whether `name` is a temporary file of a write whose process is gone: `.<name>.<pid>.<uuid>.tmp`
+    /// with a dead pid, or `.<name>.tmp` (what the `mid-log-write` fault leaves).
+    static func isAbandonedTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let parts = name.dropFirst().dropLast(4).split(separator: ".")
+        guard parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
     public static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")

@@ -22,6 +22,9 @@ public struct Baseline: Codable, Equatable, Sendable {
 
     public static let magic = "GDBASE 1"
     public static let fileExtension = "gdbase"
+    /// The largest baseline read, in bytes (100k items take about a tenth of it); a larger
+    /// one is refused after reading its header.
+    public static let maximumBytes = 1 << 30
 
     /// Per peer, the last log whose changes the baseline holds.
     public var covers: [String: Int64]
@@ -37,6 +40,9 @@ public struct Baseline: Codable, Equatable, Sendable {
         for entity in schema.entities {
             for id in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id") {
                 guard let values = try RowWriter.values(entity, id: id, db) else { continue }
+                // A value stored before its rule existed would make every peer refuse the
+                // baseline: such an object stays on this device only.
+                if (try? schema.check(ObjectID(entity: entity.name, id: id), values: values)) == nil { continue }
                 objects.append(Object(object: ObjectID(entity: entity.name, id: id), values: values,
                                       clocks: try PropertyClocks.clocks(of: id, db)))
             }
@@ -133,38 +139,85 @@ extension CloudSync {
         return url
     }
 
-    /// Merges the baselines that reach beyond what this peer has applied from some other peer,
-    /// and moves the watermarks up to what they cover: the logs they cover are not replayed.
+    /// Merges every baseline not merged before, and moves the watermarks up to what they
+    /// cover: the logs they cover are not replayed.
+    ///
+    /// A baseline counts as merged only once it was applied: one that cannot be read yet (a
+    /// copy in progress) or breaks the rules is tried again at every later import — from what
+    /// is remembered of it while the file stays the same.
     ///
     /// - Returns: how many baselines were merged.
     func loadBaselines(into report: inout ImportReport) throws -> Int {
         var loaded = 0
         for file in layout.baselineFiles().sorted(by: { ($0.peer, $0.number) < ($1.peer, $1.number) }) {
-            // Each baseline is opened once: later imports only look at new ones.
-            let seenKey = "baselineSeen.\(file.peer)"
-            guard file.number > (try store.metadata(seenKey).flatMap { Int64($0) } ?? 0) else { continue }
-            defer {
-                try? store.write { db in
-                    try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                                   arguments: [seenKey, String(file.number)])
-                }
-            }
-            let header: LogFile.Header
-            let baseline: Baseline
-            do {
-                let data = try Data(contentsOf: file.url)
-                let payload: Data
-                (header, payload) = try LogFile.open(data, magic: Baseline.magic, expecting: layout, peer: file.peer, seq: file.number)
-                baseline = try JSONDecoder().decode(Baseline.self, from: payload)
-            } catch {
-                report.rejected.append("baseline \(file.number) from peer \(file.peer): \(error)")
+            let seenKey = "baselineSeen.\(file.peer).\(file.number)"
+            guard try store.metadata(seenKey) == nil, try !isCoveredByEarlierScheme(file) else { continue }
+            let path = layout.relativePath(file.url)
+            let stamp = (try? FileStamp.of(file.url).get()) ?? FileStamp(size: -1, modified: 0)
+            if stamp.size >= 0, let remembered = try store.read({ db in try RefusedFiles.remembered(path, stamp: stamp, db) }) {
+                report.refused.append(remembered)
+                report.rejected.append(remembered.summary)
                 continue
             }
-            let watermarks = try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
-            // Every new baseline is merged once, even one that covers no log this peer lacks: a
-            // peer that moved to a new model version publishes its older data that way.
-            let changes = try store.write { db -> ImportedChanges in
+            var device: String?
+            let outcome: Result<ImportedChanges, RuleViolation>
+            do {
+                let (header, payload) = try EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
+                                                               expecting: layout, peer: file.peer, seq: file.number)
+                device = header.device
+                let baseline: Baseline
+                do {
+                    baseline = try JSONDecoder().decode(Baseline.self, from: payload)
+                } catch {
+                    throw RuleViolation("its content cannot be read")
+                }
+                try store.schema.check(baseline)
+                outcome = try merge(baseline, seenKey: seenKey)
+            } catch let failure as LogFileFailure {
+                outcome = .failure(RuleViolation(failure.error.description))
+                device = failure.header.device
+            } catch let error as LogFileError {
+                outcome = .failure(RuleViolation(error.description))
+            } catch let violation as RuleViolation {
+                outcome = .failure(violation)
+            }
+            switch outcome {
+            case .success(let changes):
+                try store.write { db in try RefusedFiles.forget(path, db) }
+                loaded += 1
+                report.loadedBaselines += 1
+                report.changes.formUnion(changes)
+                if !changes.isEmpty {
+                    if let device { report.devices.insert(device) }
+                    notifyImport(changes)
+                }
+            case .failure(let violation):
+                let refusal = RefusedFile(path: path, kind: .baseline, peer: file.peer, seq: file.number, device: device,
+                                          reason: violation.reason, size: stamp.size, modified: stamp.modified, refusedAt: Date())
+                try store.write { db in try RefusedFiles.record(refusal, db) }
+                report.refused.append(refusal)
+                report.rejected.append(refusal.summary)
+                logger.warning("refused \(refusal.summary); tried again when it changes")
+            }
+        }
+        return loaded
+    }
+
+    /// Stores written before baselines were remembered one by one kept only the newest number
+    /// seen per peer: those are merged already.
+    private func isCoveredByEarlierScheme(_ file: (peer: String, number: Int64, url: URL)) throws -> Bool {
+        file.number <= (try store.metadata("baselineSeen.\(file.peer)").flatMap { Int64($0) } ?? 0)
+    }
+
+    /// Merges a checked baseline in one transaction, marking it merged in the same one; a
+    /// change the store's checks refuse rolls it all back.
+    private func merge(_ baseline: Baseline, seenKey: String) throws -> Result<ImportedChanges, RuleViolation> {
+        do {
+            return .success(try store.write { db -> ImportedChanges in
+                let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
                 let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+                for tombstone in baseline.tombstones { try merger.check(tombstone.object, values: [:]) }
+                for object in baseline.objects { try merger.check(object.object, values: object.values) }
                 var changes = ImportedChanges()
                 for tombstone in baseline.tombstones { try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes) }
                 for object in baseline.objects {
@@ -172,24 +225,23 @@ extension CloudSync {
                     for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }
                     try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes)
                 }
+                // Every new baseline is merged once, even one that covers no log this peer
+                // lacks: a peer that moved to a new model version publishes its older data that way.
                 for (other, seq) in baseline.covers where seq > (watermarks[other] ?? 0) {
                     try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
                 }
                 if let newest = baseline.objects.flatMap(\.clocks.values).max() {
                     try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: newest, peer: peer), db)
                 }
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, '1')", arguments: [seenKey])
                 try Outbox.countImport(db)
                 return changes
-            }
-            loaded += 1
-            report.loadedBaselines += 1
-            report.changes.formUnion(changes)
-            if !changes.isEmpty {
-                report.devices.insert(header.device)
-                notifyImport(changes)
-            }
+            })
+        } catch let violation as RuleViolation {
+            return .failure(violation)
+        } catch let error as DatabaseError where [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG].contains(error.resultCode) {
+            return .failure(RuleViolation("the store cannot take it: \(error.message ?? error.description)"))
         }
-        return loaded
     }
 
     /// After a store moved to a newer model version, publishes everything it holds into that
@@ -224,8 +276,8 @@ extension CloudSync {
     public func pruneCoveredLogs(gracePeriod: TimeInterval = 7 * 24 * 3600, now: Date = Date()) throws -> Int {
         var covered: Int64 = 0
         for file in layout.baselineFiles() {
-            guard let data = try? Data(contentsOf: file.url),
-                  let (_, payload) = try? LogFile.open(data, magic: Baseline.magic, expecting: layout, peer: file.peer, seq: file.number),
+            guard let (_, payload) = try? EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
+                                                            expecting: layout, peer: file.peer, seq: file.number),
                   let baseline = try? JSONDecoder().decode(Baseline.self, from: payload),
                   now.timeIntervalSince(baseline.created) >= gracePeriod
             else { continue }

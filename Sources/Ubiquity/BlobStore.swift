@@ -50,9 +50,15 @@ extension CloudSync {
             deleted: record.deleted, clock: record.clock)
     }
 
-    /// A blob's bytes, if its file is here and matches its hash.
+    /// The largest blob read, in bytes; a larger file is left unread, its value waiting.
+    static let maximumBlobBytes = 64 << 20
+
+    /// A blob's bytes, if its file is here, a regular file of at most ``maximumBlobBytes``, and
+    /// matches its hash.
     func readBlob(_ hash: String) -> Data? {
-        guard let data = try? Data(contentsOf: blobURL(hash)), SHA256.hex(data) == hash else { return nil }
+        let url = blobURL(hash)
+        guard case .success(let stamp) = FileStamp.of(url), stamp.size <= Self.maximumBlobBytes,
+              let data = try? Data(contentsOf: url), SHA256.hex(data) == hash else { return nil }
         return data
     }
 

@@ -8,8 +8,18 @@ public enum CRC32 {
     }
 
     public static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        finish(update(initial, bytes))
     }
+
+    // MARK: - Streaming: initial, update per chunk, finish
+
+    static let initial: UInt32 = 0xFFFF_FFFF
+
+    static func update<Bytes: Sequence>(_ crc: UInt32, _ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        var crc = crc
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc
+    }
+
+    static func finish(_ crc: UInt32) -> UInt32 { crc ^ 0xFFFF_FFFF }
 }

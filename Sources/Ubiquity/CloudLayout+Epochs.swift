@@ -16,16 +16,25 @@ extension CloudLayout {
     }
 
     /// The newest epoch any peer started; 1 until someone starts over. Markers are only ever
-    /// added, so the answer never goes back.
+    /// added, so the answer never goes back. Only markers that check out count (see
+    /// ``EpochMarker``): an empty, damaged or foreign file, or a folder, named like a marker
+    /// never starts anything over.
     public func currentEpoch() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: epochsFolder.path)) ?? []
-        return names.compactMap(Self.epoch(ofMarkerNamed:)).reduce(1, max)
+        epochMarkers().valid.map(\.epoch).reduce(1, max)
     }
 
-    /// Whether a peer started over after this layout's epoch began. One `stat`: cheap enough to
-    /// ask before every export.
+    /// Whether a peer started over after this layout's epoch began. Usually one `stat`: cheap
+    /// enough to ask before every export.
     public var isSuperseded: Bool {
-        FileManager.default.fileExists(atPath: markerURL(epoch: epoch + 1).path) || currentEpoch() > epoch
+        guard FileManager.default.fileExists(atPath: markerURL(epoch: epoch + 1).path) || hasMarkerBeyond(epoch + 1) else {
+            return false
+        }
+        return currentEpoch() > epoch
+    }
+
+    private func hasMarkerBeyond(_ epoch: Int) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: epochsFolder.path)) ?? []
+        return names.contains { (Self.epoch(ofMarkerNamed: $0) ?? 0) > epoch }
     }
 
     func markerURL(epoch: Int) -> URL {
@@ -39,6 +48,21 @@ extension CloudLayout {
         return Int(stem)
     }
 
+    /// Every file named like a marker: those that check out, and the others with why.
+    public func epochMarkers() -> (valid: [EpochMarker], refused: [(name: String, reason: String)]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: epochsFolder.path)) ?? []
+        var valid: [EpochMarker] = []
+        var refused: [(name: String, reason: String)] = []
+        for name in names.sorted() {
+            guard let epoch = Self.epoch(ofMarkerNamed: name) else { continue }
+            switch EpochMarker.read(epochsFolder.appendingPathComponent(name), epoch: epoch) {
+            case .success(let marker): valid.append(marker)
+            case .failure(let violation): refused.append((name, violation.reason))
+            }
+        }
+        return (valid, refused)
+    }
+
     /// Starts the epoch after the current one: writes its marker, saying who started it.
     ///
     /// - Returns: the new epoch.
@@ -46,8 +70,8 @@ extension CloudLayout {
     public func startNextEpoch(peer: String, device: String, at date: Date = Date()) throws -> Int {
         let next = currentEpoch() + 1
         try makeFolder(epochsFolder)
-        let text = "{\"device\":\(JSONText.quoted(device)),\"epoch\":\(next),\"peer\":\(JSONText.quoted(peer)),\"started\":\(JSONText.quoted(TransitionJournal.format(date)))}\n"
-        try AtomicFile.write(Data(text.utf8), to: markerURL(epoch: next))
+        let marker = EpochMarker(epoch: next, peer: peer, device: device, started: TransitionJournal.format(date))
+        try AtomicFile.write(marker.fileData(), to: markerURL(epoch: next))
         return next
     }
 
@@ -76,5 +100,69 @@ extension CloudLayout {
             }
         }
         return folders.sorted { $0.path < $1.path }
+    }
+}
+
+/// The file that starts an epoch, `epochs/<n>.gdepoch`:
+///
+/// ```
+/// GDEPOCH 1
+/// {"device":"kitchen","epoch":2,"peer":"…","started":"2026-11-23T08:00:00.000Z"}
+/// <CRC-32 of the JSON line, hex>
+/// ```
+/// It must say what it is: the magic line, the epoch its name gives, a plain peer name, a
+/// device, a time, and a checksum that matches. Markers of earlier builds (the JSON line
+/// alone) are read too, with the same checks but the checksum.
+public struct EpochMarker: Codable, Equatable, Sendable {
+    public var epoch: Int
+    public var peer: String
+    public var device: String
+    public var started: String
+
+    static let magic = "GDEPOCH 1"
+    static let maximumBytes = 4096
+
+    func fileData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = try encoder.encode(self)
+        return Data((Self.magic + "\n").utf8) + body + Data(("\n" + String(CRC32.checksum(body), radix: 16) + "\n").utf8)
+    }
+
+    static func read(_ url: URL, epoch: Int) -> Result<EpochMarker, RuleViolation> {
+        switch FileStamp.of(url) {
+        case .failure(let error): return .failure(RuleViolation(error.description))
+        case .success(let stamp) where stamp.size > Int64(maximumBytes):
+            return .failure(RuleViolation("it is \(stamp.size) bytes; a marker has at most \(maximumBytes)"))
+        case .success: break
+        }
+        guard let data = try? Data(contentsOf: url), !data.isEmpty else { return .failure(RuleViolation("it is empty")) }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let body: Data
+        if lines.count >= 3, String(decoding: lines[0], as: UTF8.self) == magic {
+            body = Data(lines[1])
+            guard String(decoding: lines[2], as: UTF8.self) == String(CRC32.checksum(body), radix: 16) else {
+                return .failure(RuleViolation("its checksum does not match"))
+            }
+        } else {
+            body = Data(lines[0])  // an earlier build's marker
+        }
+        guard let marker = try? JSONDecoder().decode(EpochMarker.self, from: body) else {
+            return .failure(RuleViolation("it is not an epoch marker"))
+        }
+        guard marker.epoch == epoch else { return .failure(RuleViolation("it says epoch \(marker.epoch), its name \(epoch)")) }
+        guard HLC.isPeerName(marker.peer), !marker.device.isEmpty, marker.device.utf8.count <= 256,
+              !marker.device.unicodeScalars.contains(where: ValueRule.isForbidden),
+              (try? Date(marker.started, strategy: .iso8601)) != nil || ISO8601DateFormatter.withFraction.date(from: marker.started) != nil
+        else { return .failure(RuleViolation("its peer, device or time cannot be right")) }
+        return .success(marker)
+    }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFraction: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

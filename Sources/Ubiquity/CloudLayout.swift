@@ -91,10 +91,19 @@ public struct CloudLayout: Sendable {
         return Int64(stem)
     }
 
-    /// The peers with a folder of logs (this one included), sorted.
+    /// The peers with a folder of logs (this one included), sorted. Only plain peer names
+    /// count (``HLC/isPeerName(_:)``): sync engines' temp and conflict folders, and anything
+    /// else, are not peers.
     func peers() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: logsFolder.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") && !$0.hasPrefix("~") && !$0.contains(".sync-conflict-") }.sorted()
+        return names.filter(HLC.isPeerName).sorted()
+    }
+
+    /// A file's path relative to the cloud folder: how refused files are remembered.
+    func relativePath(_ url: URL) -> String {
+        let root = cloud.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 
     /// How many logs of all peers are present now.

@@ -11,6 +11,9 @@ public struct ImportReport: Equatable, Sendable {
     public var waiting: [String] = []
     /// Files skipped because they are damaged, truncated or foreign, with why.
     public var rejected: [String] = []
+    /// The files refused (now, or earlier and unchanged since): each holds its peer back when
+    /// it is that peer's next log.
+    public var refused: [RefusedFile] = []
     /// How many baselines were merged (each one spares replaying the logs it covers).
     public var loadedBaselines = 0
     /// The devices whose logs or baselines changed something, by name.
@@ -31,6 +34,9 @@ public final class CloudSync: @unchecked Sendable {
     let policy: any MergePolicy
     let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
+    /// Whether this instance removed the leftovers of a crash yet (once, at its first import).
+    private var leftoversRemoved = false
+    private let leftoversLock = NSLock()
 
     /// The most logs one import transaction applies.
     static let batchSize = 500
@@ -101,8 +107,7 @@ public final class CloudSync: @unchecked Sendable {
         if own >= seq {
             // This peer's logs go further than the store remembers exporting (it imported
             // them). If the next one is this very save, it was written before a crash: done.
-            if let data = try? Data(contentsOf: versionLayout.logURL(peer: peer, seq: seq)),
-               let log = try? LogFile.decode(data, expecting: versionLayout, peer: peer, seq: seq),
+            if let log = try? LogFile.read(at: versionLayout.logURL(peer: peer, seq: seq), expecting: versionLayout, peer: peer, seq: seq),
                log.record.transactionID == pending.record.transactionID {
                 try Outbox.remove(sequence: pending.sequence, db)
                 try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
@@ -134,7 +139,12 @@ public final class CloudSync: @unchecked Sendable {
     /// Applies every other peer's logs that are next in line, per peer in order, exactly once.
     /// A missing log holds back that peer only; a bad file is skipped and reported.
     public func importPending() throws -> ImportReport {
+        if leftoversLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
+        for marker in refusedMarkers() {
+            report.refused.append(marker)
+            report.rejected.append(marker.summary)
+        }
         _ = try loadBaselines(into: &report)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
@@ -143,6 +153,7 @@ public final class CloudSync: @unchecked Sendable {
         }
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
+        try republishIfRefusedElsewhere()
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
         let now = Date().timeIntervalSince1970
@@ -162,40 +173,37 @@ public final class CloudSync: @unchecked Sendable {
         let present = Set(available)
         while applied < newest {
             var batch: [LogFile] = []
+            var refusal: RefusedFile?
             var next = applied + 1
-            while present.contains(next), batch.count < Self.batchSize {
-                do {
-                    batch.append(try readLog(of: other, seq: next))
-                } catch let error as LogFileError {
-                    let message = "log \(next) from peer \(other): \(error)"
-                    report.rejected.append(message)
-                    logger.warning("skipped \(message)")
-                    break
+            reading: while present.contains(next), batch.count < Self.batchSize {
+                switch readCheckedLog(of: other, seq: next) {
+                case .success(let log): batch.append(log)
+                case .failure(let refused):
+                    refusal = refused
+                    break reading
                 }
                 next += 1
             }
             if !batch.isEmpty {
-                let batchEnd = applied + Int64(batch.count)
-                let changes = try store.write { db -> ImportedChanges in
-                    // Another importer of this device (the app and a command) may have gone
-                    // further meanwhile: skip what it applied, never move the watermark back.
-                    let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
-                    let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
-                    var changes = ImportedChanges()
-                    for log in batch where log.header.seq > current {
-                        changes.formUnion(try merger.apply(resolvingBlobs(log.record), from: other))
-                    }
-                    guard batchEnd > current else { return changes }
-                    try Watermarks.set(other, batchEnd, folder: layout.watermarkFolder, db)
-                    try Outbox.countImport(db)
-                    return changes
+                let (changes, last, storeRefusal) = try apply(batch, from: other)
+                if let storeRefusal {
+                    refusal = storeRefusal
+                    noticeRefusal(storeRefusal)
                 }
-                applied = batchEnd
-                report.appliedLogs += batch.count
+                report.appliedLogs += Int(max(0, last - applied))
+                applied = max(applied, last)
                 report.changes.formUnion(changes)
-                if !changes.isEmpty { report.devices.formUnion(batch.map(\.header.device)) }
-                if !changes.isEmpty { notifyImport(changes) }
-                logger.info("imported \(batch.count) log(s) from peer \(other): \(changes.count) object(s) changed")
+                if !changes.isEmpty {
+                    report.devices.formUnion(batch.filter { $0.header.seq <= last }.map(\.header.device))
+                    notifyImport(changes)
+                }
+                logger.info("imported logs up to \(last) from peer \(other): \(changes.count) object(s) changed")
+            }
+            if let refusal {
+                report.refused.append(refusal)
+                report.rejected.append(refusal.summary)
+                logger.warning("refused \(refusal.summary); later logs of that peer wait")
+                return
             }
             if batch.count < Self.batchSize {
                 if applied < newest, !present.contains(applied + 1) {
@@ -206,15 +214,100 @@ public final class CloudSync: @unchecked Sendable {
         }
     }
 
-    private func readLog(of other: String, seq: Int64) throws -> LogFile {
-        let url = layout.logURL(peer: other, seq: seq)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw LogFileError.unreadable(ErrorText.reason(error))
+    /// Applies logs of one peer in one transaction, each inside a savepoint after the checks
+    /// that need the store: a log that fails them is refused whole, and the ones before it stay
+    /// applied.
+    ///
+    /// - Returns: what changed, the last log applied, and the refusal that stopped the batch.
+    private func apply(_ batch: [LogFile], from other: String) throws -> (ImportedChanges, Int64, RefusedFile?) {
+        try store.write { db in
+            // Another importer of this device (the app and a command) may have gone further
+            // meanwhile: skip what it applied, never move the watermark back.
+            let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
+            let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+            var changes = ImportedChanges()
+            var last = current
+            var refusal: RefusedFile?
+            for log in batch where log.header.seq > current {
+                do {
+                    var applied = ImportedChanges()
+                    try db.inSavepoint {
+                        try merger.check(log.record)
+                        applied = try merger.apply(resolvingBlobs(log.record), from: other)
+                        return .commit
+                    }
+                    changes.formUnion(applied)
+                    last = log.header.seq
+                } catch let violation as RuleViolation {
+                    refusal = refused(log, reason: violation.reason)
+                } catch let error as DatabaseError where Self.isRefusal(error) {
+                    refusal = refused(log, reason: "the store cannot take it: \(error.message ?? error.description)")
+                }
+                if let refusal {
+                    try RefusedFiles.record(refusal, db)
+                    break
+                }
+            }
+            if last > current {
+                try Watermarks.set(other, last, folder: layout.watermarkFolder, db)
+                try Outbox.countImport(db)
+            }
+            return (changes, last, refusal)
         }
-        return try LogFile.decode(data, expecting: layout, peer: other, seq: seq)
+    }
+
+    /// Errors that say a log's content does not fit the store (not that the store is busy or
+    /// the disk full, which are the device's problems and are reported as such).
+    private static func isRefusal(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
+    }
+
+    private func refused(_ log: LogFile, reason: String) -> RefusedFile {
+        let url = layout.logURL(peer: log.header.peer, seq: log.header.seq)
+        let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
+        return RefusedFile(path: layout.relativePath(url), kind: .log, peer: log.header.peer, seq: log.header.seq,
+                           device: log.header.device, reason: reason, size: stamp.size, modified: stamp.modified,
+                           refusedAt: Date())
+    }
+
+    /// Reads a peer's log and checks it against the schema's rules — or the refusal, read from
+    /// what is remembered when the file has not changed since it was refused.
+    private func readCheckedLog(of other: String, seq: Int64) -> Result<LogFile, RefusedFile> {
+        let url = layout.logURL(peer: other, seq: seq)
+        let path = layout.relativePath(url)
+        // A link, folder or vanished file has no stamp: never remembered, refused again (by a
+        // stat and an open, nothing read) each time.
+        let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
+        if stamp.size >= 0, let remembered = try? store.read({ db in try RefusedFiles.remembered(path, stamp: stamp, db) }) {
+            return .failure(remembered)
+        }
+        var device: String?
+        let reason: String
+        // Whether the writer should hear of it: the file is whole and wrong, not a copy that
+        // may still be arriving, nor a file whose header says nothing of who wrote it.
+        var tellWriter = false
+        do {
+            let log = try LogFile.read(at: url, expecting: layout, peer: other, seq: seq)
+            device = log.header.device
+            do {
+                try store.schema.check(log.record)
+            } catch {
+                tellWriter = true
+                throw error
+            }
+            return .success(log)
+        } catch let failure as LogFileFailure {
+            device = failure.header.device
+            reason = failure.error.description
+            tellWriter = !failure.error.mayBeInTransit && failure.error != .foreign
+        } catch {
+            reason = "\(error)"
+        }
+        let refusal = RefusedFile(path: path, kind: .log, peer: other, seq: seq, device: device, reason: reason,
+                                  size: stamp.size, modified: stamp.modified, refusedAt: Date())
+        try? store.write { db in try RefusedFiles.record(refusal, db) }
+        if tellWriter { noticeRefusal(refusal) }
+        return .failure(refusal)
     }
 
     /// The last log applied from a peer.

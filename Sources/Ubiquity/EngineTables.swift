@@ -16,6 +16,9 @@ enum EngineTables {
     static let peerState = "ubiquity_peer_state"
     /// Imported property values whose blob file has not arrived yet.
     static let pendingBlob = "ubiquity_pending_blob"
+    /// Files of the cloud folder refused, remembered by name, size and modification time so
+    /// that they are not read again until they change.
+    static let refusedFile = "ubiquity_refused_file"
 
     static func create(_ db: Database) throws {
         try db.create(table: outbox) { table in
@@ -29,6 +32,22 @@ enum EngineTables {
         try db.create(table: metadata) { table in
             table.primaryKey("key", .text)
             table.column("value", .text).notNull()
+        }
+    }
+
+    /// The second engine migration, `ubiquity-v2`: refused files.
+    static func createRefusedFiles(_ db: Database) throws {
+        try db.create(table: refusedFile, options: .withoutRowID) { table in
+            // Relative to the cloud folder.
+            table.primaryKey("path", .text)
+            table.column("kind", .text).notNull()
+            table.column("peer", .text).notNull()
+            table.column("seq", .integer).notNull()
+            table.column("device", .text)
+            table.column("reason", .text).notNull()
+            table.column("size", .integer).notNull()
+            table.column("mtime", .double).notNull()
+            table.column("refusedAt", .double).notNull()
         }
     }
 

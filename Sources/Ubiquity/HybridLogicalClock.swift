@@ -48,10 +48,24 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         try container.encode(description)
     }
 
-    /// The reading for a local event after `last`, at wall time `now`.
+    /// Whether `name` may name a peer: 1 to 64 ASCII letters, digits, `-` or `_` (peer IDs are
+    /// lowercase UUIDs). Peer names become folder names and parts of stored clock texts, so
+    /// nothing else is accepted from a file.
+    public static func isPeerName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+    }
+
+    /// The reading for a local event after `last`, at wall time `now`. A counter at its largest
+    /// moves on to the next millisecond rather than overflowing.
     public static func next(after last: HLC?, now: Date, peer: String) -> HLC {
-        let millis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = now.timeIntervalSince1970
+        let millis = seconds.isFinite ? Int64(max(0, min(seconds, 1e13)) * 1000) : 0
         guard let last, last.wall >= millis else { return HLC(wall: millis, counter: 0, peer: peer) }
+        guard last.counter < Int32.max else { return HLC(wall: min(last.wall, Int64.max - 1) + 1, counter: 0, peer: peer) }
         return HLC(wall: last.wall, counter: last.counter + 1, peer: peer)
     }
 

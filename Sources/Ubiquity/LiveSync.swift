@@ -26,12 +26,16 @@ public final class LiveSync: @unchecked Sendable {
         // Inside a reachable cloud folder the logs folder may be made now, so that inotify has
         // something to watch; an unreachable one is looked for again at every rescan.
         try? sync.layout.makeFolder(sync.layout.logsFolder)
+        // Problems are told once, when they appear, not at every rescan.
+        var known: Set<String> = []
         let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [sync, logger] in
             guard isOnline(), sync.layout.isReachable else { return }
             do {
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
-                for line in report.waiting + report.rejected { onProblem(line) }
+                let problems = report.waiting + report.rejected
+                for line in problems where !known.contains(line) { onProblem(line) }
+                known = Set(problems)
                 if report.appliedLogs > 0 { onImport(report) }
                 try sync.coalesceHistoryIfDue()
             } catch {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One transaction log: immutable, written once by its peer.
 ///
@@ -31,13 +34,36 @@ public struct LogFile: Equatable, Sendable {
         try seal(record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq)
     }
 
+    /// The largest log read, in bytes: a save of a whole imported list fits many times over;
+    /// anything larger is refused after reading its header.
+    public static let maximumBytes = 64 << 20
+
     /// Reads and verifies a log's bytes against what the reader expects.
     ///
     /// - Throws: ``LogFileError`` saying what is wrong.
     public static func decode(_ data: Data, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
         let (header, payload) = try open(data, magic: magic, expecting: layout, peer: peer, seq: seq)
+        return LogFile(header: header, record: try record(payload))
+    }
+
+    /// Reads and verifies a log file, reading no more than its header when it is too large or
+    /// not what it should be.
+    ///
+    /// - Throws: ``LogFileError`` saying what is wrong; ``LogFileError/header`` carries what
+    ///   the header said, when it could be read.
+    public static func read(at url: URL, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
+        let (header, payload) = try EnvelopeFile.read(at: url, magic: magic, limit: maximumBytes,
+                                                      expecting: layout, peer: peer, seq: seq)
         do {
-            return LogFile(header: header, record: try TransactionRecord(jsonData: payload))
+            return LogFile(header: header, record: try record(payload))
+        } catch let error as LogFileError {
+            throw LogFileFailure(error: error, header: header)
+        }
+    }
+
+    private static func record(_ payload: Data) throws -> TransactionRecord {
+        do {
+            return try TransactionRecord(jsonData: payload)
         } catch {
             throw LogFileError.badPayload
         }
@@ -56,26 +82,116 @@ public struct LogFile: Equatable, Sendable {
         return Data((magic + "\n").utf8) + (try encoder.encode(header)) + Data("\n".utf8) + payload
     }
 
-    /// Checks an envelope and returns its header and payload.
+    /// Checks an envelope held in memory and returns its header and payload.
     static func open(_ data: Data, magic: String, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (Header, Data) {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         guard lines.count == 3, String(decoding: lines[0], as: UTF8.self) == magic else {
             throw LogFileError.notALog
         }
-        let header: Header
-        do {
-            header = try JSONDecoder().decode(Header.self, from: Data(lines[1]))
-        } catch {
-            throw LogFileError.badHeader
-        }
+        let header = try EnvelopeFile.header(Data(lines[1]), expecting: layout, peer: peer, seq: seq)
         let payload = Data(lines[2])
         guard payload.count == header.length else { throw LogFileError.truncated(expected: header.length, found: payload.count) }
         guard String(CRC32.checksum(payload), radix: 16) == header.crc32 else { throw LogFileError.checksumMismatch }
-        guard header.storeName == layout.storeName, header.modelVersion == layout.modelVersion,
-              header.epoch == layout.epoch, header.peer == peer, header.seq == seq
-        else { throw LogFileError.foreign }
         return (header, payload)
     }
+}
+
+/// A log's or baseline's file read within bounds: the header first (a few kilobytes at most),
+/// then the payload only when the file's size is what the header says and under the limit,
+/// with its checksum computed as it is read.
+enum EnvelopeFile {
+    /// The longest magic line plus header line read before anything else.
+    static let maximumHeaderBytes = 4096
+
+    static func read(at url: URL, magic: String, limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (LogFile.Header, Data) {
+        // O_NONBLOCK: a FIFO named like a log must not hang the reader; it is then refused as
+        // not a regular file.
+        let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LogFileError.unreadable(String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw LogFileError.notARegularFile("a folder or device") }
+        let size = Int(info.st_size)
+
+        let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
+        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")),
+              String(decoding: prefix[..<firstNewline], as: UTF8.self) == magic else {
+            throw LogFileError.notALog
+        }
+        guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
+            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.truncated(expected: 0, found: 0)
+        }
+        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
+        let payloadStart = secondNewline + 1
+        guard header.length <= limit else {
+            throw LogFileFailure(error: .tooLarge(bytes: header.length, limit: limit), header: header)
+        }
+        guard size - payloadStart == header.length else {
+            let error: LogFileError = size - payloadStart < header.length
+                ? .truncated(expected: header.length, found: size - payloadStart) : .longerThanItsHeader(expected: header.length, found: size - payloadStart)
+            throw LogFileFailure(error: error, header: header)
+        }
+        var payload = Data(prefix[payloadStart...])
+        payload.reserveCapacity(header.length)
+        var crc = CRC32.update(CRC32.initial, payload)
+        while payload.count < header.length {
+            let chunk = try readUpTo(fd, count: min(1 << 20, header.length - payload.count))
+            guard !chunk.isEmpty else {
+                throw LogFileFailure(error: .truncated(expected: header.length, found: payload.count), header: header)
+            }
+            crc = CRC32.update(crc, chunk)
+            payload.append(chunk)
+        }
+        guard String(CRC32.finish(crc), radix: 16) == header.crc32 else {
+            throw LogFileFailure(error: .checksumMismatch, header: header)
+        }
+        return (header, payload)
+    }
+
+    /// Decodes and checks a header line: what it names must be what the reader expects.
+    static func header(_ line: Data, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile.Header {
+        let header: LogFile.Header
+        do {
+            header = try JSONDecoder().decode(LogFile.Header.self, from: line)
+        } catch {
+            throw LogFileError.badHeader
+        }
+        guard header.length >= 0, HLC.isPeerName(header.peer), header.device.utf8.count <= 256 else {
+            throw LogFileError.badHeader
+        }
+        guard header.storeName == layout.storeName, header.modelVersion == layout.modelVersion,
+              header.epoch == layout.epoch, header.peer == peer, header.seq == seq
+        else { throw LogFileFailure(error: .foreign, header: header) }
+        return header
+    }
+
+    /// Reads up to `count` bytes (fewer only at the end of the file).
+    private static func readUpTo(_ fd: Int32, count: Int) throws -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let got = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw LogFileError.unreadable(String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return data.prefix(filled)
+    }
+}
+
+/// A log or baseline refused after its header was read: the error, and who the header says
+/// wrote the file.
+public struct LogFileFailure: Error, CustomStringConvertible {
+    public let error: LogFileError
+    public let header: LogFile.Header
+
+    public var description: String { error.description }
 }
 
 /// Why a log file is not applied.
@@ -87,6 +203,18 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
     case foreign
     case badPayload
     case unreadable(String)
+    case notARegularFile(String)
+    case tooLarge(bytes: Int, limit: Int)
+    case longerThanItsHeader(expected: Int, found: Int)
+
+    /// Whether the file may still be arriving (a sync engine copying it): read again when it
+    /// changes, and never reported to its writer as refused.
+    public var mayBeInTransit: Bool {
+        switch self {
+        case .truncated, .unreadable, .checksumMismatch: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -97,6 +225,9 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
         case .foreign: "its header names another store, version, epoch, peer or sequence number"
         case .badPayload: "its transaction cannot be read"
         case .unreadable(let reason): "cannot be read: \(reason)"
+        case .notARegularFile(let what): "it is \(what), not a file"
+        case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) a file of its kind may have"
+        case .longerThanItsHeader(let expected, let found): "it has \(found) bytes after its header, which says \(expected)"
         }
     }
 }

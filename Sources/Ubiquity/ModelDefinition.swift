@@ -44,6 +44,9 @@ public struct ModelDefinition: Sendable {
         for modelVersion in versions.prefix(version) {
             migrator.registerMigration(modelVersion.migrationIdentifier, migrate: modelVersion.migrate)
         }
+        // The engine's later tables come after the model's versions: a store of any version
+        // gets them, and an older build sees a migration it does not know and refuses the store.
+        migrator.registerMigration("ubiquity-v2", migrate: EngineTables.createRefusedFiles)
         return migrator
     }
 }

@@ -122,6 +122,9 @@ public final class SaveContext {
                 throw StoreError.unknownProperty(entity: entity.name, property: name)
             }
             guard value.fits(type) else { throw StoreError.wrongType(entity: entity.name, property: name, expected: type) }
+            if let reason = entity.rule(of: name).violation(of: value) {
+                throw StoreError.invalidValue(entity: entity.name, property: name, reason: reason)
+            }
         }
     }
 }

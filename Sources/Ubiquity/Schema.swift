@@ -15,17 +15,22 @@ public enum DeleteRule: String, Sendable {
     case cascade
 }
 
-/// An attribute: a named, typed value with a default.
+/// An attribute: a named, typed value with a default, and the rule its values obey.
 public struct AttributeDescription: Sendable, Equatable {
     public let name: String
     public let type: PropertyType
     public let defaultValue: PropertyValue
+    /// Checked wherever a value enters: saves, imported logs and baselines.
+    public let rule: ValueRule
 
-    public init(_ name: String, _ type: PropertyType, default defaultValue: PropertyValue = .null) {
+    public init(_ name: String, _ type: PropertyType, default defaultValue: PropertyValue = .null, rule: ValueRule = .any) {
         precondition(type != .reference, "a reference is declared as a relationship")
+        precondition(rule.violation(of: defaultValue) == nil || defaultValue == .null,
+                     "the default of \(name) breaks its own rule")
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
+        self.rule = rule
     }
 }
 
@@ -77,6 +82,11 @@ public struct EntityDescription: Sendable, Equatable {
 
     /// Every property name, attributes first, in declaration order.
     public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+
+    /// The rule of a property's values (relationships: any target of the right entity, or null).
+    public func rule(of property: String) -> ValueRule {
+        attributes.first { $0.name == property }?.rule ?? .any
+    }
 
     /// The type of a property, or `nil` when the entity has no such property.
     public func type(of property: String) -> PropertyType? {

@@ -5,6 +5,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case unknownEntity(String)
     case unknownProperty(entity: String, property: String)
     case wrongType(entity: String, property: String, expected: PropertyType)
+    /// A value that breaks its property's ``ValueRule``.
+    case invalidValue(entity: String, property: String, reason: String)
     case objectNotFound(ObjectID)
     case duplicateID(ObjectID)
     case newerModelVersion(store: Int, app: Int, path: String)
@@ -19,6 +21,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
         case .closed(let path): "the store \(path) was closed (the app moved to another store)"
         case .unknownProperty(let entity, let property): "\(entity) has no property \(property)"
         case .wrongType(let entity, let property, let expected): "\(entity).\(property) takes a \(expected.rawValue)"
+        case .invalidValue(let entity, let property, let reason): "\(entity).\(property): \(reason)"
         case .objectNotFound(let object): "no object \(object)"
         case .duplicateID(let object): "an object \(object) exists already"
         case .newerModelVersion(let store, let app, let path):

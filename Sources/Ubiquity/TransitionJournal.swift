@@ -28,9 +28,18 @@ public struct TransitionJournal: Sendable {
     /// Appends one entry with a single `write` on an `O_APPEND` file: two processes recording at
     /// once never interleave their lines.
     public func record(_ change: StoreChange, detail: String, by: String, at date: Date = Date()) throws {
-        let entry = Entry(at: Self.format(date), transition: change.transition.rawValue,
-                          removed: change.removed.map(\.description), added: change.added.map(\.description),
-                          detail: detail, by: by)
+        try append(Entry(at: Self.format(date), transition: change.transition.rawValue,
+                         removed: change.removed.map(\.description), added: change.added.map(\.description),
+                         detail: detail, by: by))
+    }
+
+    /// Records a decision that changed what the store holds without changing stores
+    /// (`peerReleased`: a refused log skipped by the user).
+    public func record(event: String, detail: String, by: String, at date: Date = Date()) throws {
+        try append(Entry(at: Self.format(date), transition: event, removed: [], added: [], detail: detail, by: by))
+    }
+
+    private func append(_ entry: Entry) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var line = try encoder.encode(entry)

@@ -145,6 +145,7 @@ public final class AppModel {
         latest.offline = current.role != .local && coordinator.configuration.isOffline
         latest.lastSync = (try? current.store.objects.metadata("lastSync")).flatMap { $0.flatMap(Double.init) }
             .map { Date(timeIntervalSince1970: $0) }
+        latest.refusedFiles = (try? current.sync?.refusedFiles().count) ?? 0
         defer { summary = latest }
         return latest != summary
     }
@@ -373,4 +374,6 @@ public struct DeviceSummary: Equatable, Sendable {
     public var usingLocalStorage = true
     public var offline = false
     public var lastSync: Date?
+    /// Files of the cloud folder refused (the Cloud tab lists them).
+    public var refusedFiles = 0
 }

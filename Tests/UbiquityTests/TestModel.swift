@@ -3,12 +3,13 @@ import GRDB
 @testable import Ubiquity
 
 /// A small model of its own, to show the engine is generic: notes with a folder (nullify) and
-/// an attachment (cascade). Version 2 adds `Note.pinned`.
+/// an attachment (cascade). Version 2 adds `Note.pinned`. Titles are names (something
+/// visible, at most 100 characters); counts go from 0 to 1000.
 enum TestModel {
     static func schema(version: Int) -> Schema {
         var noteAttributes = [
-            AttributeDescription("title", .string, default: .string("Untitled")),
-            AttributeDescription("count", .integer, default: .integer(0)),
+            AttributeDescription("title", .string, default: .string("Untitled"), rule: .name(maximumLength: 100)),
+            AttributeDescription("count", .integer, default: .integer(0), rule: ValueRule(optional: false, range: 0...1000)),
             AttributeDescription("modified", .date),
         ]
         if version >= 2 { noteAttributes.append(AttributeDescription("pinned", .bool, default: .bool(false))) }

@@ -122,6 +122,9 @@ public enum AppScreen {
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
         if summary.offline { parts.append("offline") }
         if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }
+        if summary.refusedFiles > 0 {
+            parts.append("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)")
+        }
         let text = " " + parts.joined(separator: " · ")
         screen.put(TextWidth.truncate(text, to: screen.width - 1), row: row, column: 0, style: style)
     }

@@ -28,6 +28,9 @@ enum CloudView {
                 ("Pending", "\(cloud.pendingExport) to export, \(cloud.pendingImport) to import", .plain),
                 ("Cloud folder", cloud.folder, .plain),
             ]
+            for file in cloud.refused {
+                lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait" : ""), CellStyle(color: .warning)))
+            }
         }
         let labelWidth = width >= 60 ? 21 : 14
         var y = top

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+
+/// What this peer refused, releasing a held peer, and telling a peer its log was refused.
+///
+/// A peer that refuses another's log for what it holds (not for a copy still in progress)
+/// writes a notice, `<epoch>/refusals/<its peer>/<writer>-<seq>.gdrefusal`. The writer, seeing
+/// one about its own log, publishes a baseline of its store: the baseline covers the refused
+/// log, so every peer holding it goes on from there, and nothing the writer holds is lost.
+extension CloudSync {
+    public var refusalsFolder: URL { layout.epochFolder.appendingPathComponent("refusals", isDirectory: true) }
+
+    /// The files refused that still matter: logs that hold their peer now, baselines not
+    /// merged, markers that do not check out. Forgets refusals that no longer apply (the file
+    /// is gone, or a baseline or a release moved past the log).
+    public func refusedFiles() throws -> [RefusedFile] {
+        let remembered = try store.read { db in try RefusedFiles.all(db) }
+        var current: [RefusedFile] = []
+        var stale: [String] = []
+        for file in remembered {
+            let url = layout.cloud.appendingPathComponent(file.path)
+            let stillThere = FileStamp.exists(url)
+            switch file.kind {
+            case .log:
+                if stillThere, layout.relativePath(layout.logURL(peer: file.peer, seq: file.seq)) == file.path,
+                   try watermark(of: file.peer) < file.seq {
+                    current.append(file)
+                } else {
+                    stale.append(file.path)
+                }
+            case .baseline:
+                if stillThere, try store.metadata("baselineSeen.\(file.peer).\(file.seq)") == nil {
+                    current.append(file)
+                } else {
+                    stale.append(file.path)
+                }
+            case .marker, .blob:
+                stale.append(file.path)  // reported live, below
+            }
+        }
+        if !stale.isEmpty {
+            try store.write { db in for path in stale { try RefusedFiles.forget(path, db) } }
+        }
+        return current + refusedMarkers()
+    }
+
+    /// The epoch markers that do not check out, as refusals (read live: they are tiny).
+    func refusedMarkers() -> [RefusedFile] {
+        layout.epochMarkers().refused.map { name, reason in
+            let url = layout.epochsFolder.appendingPathComponent(name)
+            return RefusedFile(path: layout.relativePath(url), kind: .marker, peer: "",
+                               seq: Int64(CloudLayout.epoch(ofMarkerNamed: name) ?? 0), device: nil, reason: reason,
+                               size: -1, modified: 0, refusedAt: Date())
+        }
+    }
+
+    // MARK: - Releasing a held peer
+
+    /// Skips a refused log that holds its peer: the peer's later logs are applied from the next
+    /// import on, and the changes in the skipped log are lost on this device. The file stays
+    /// in the cloud folder (files there are never changed).
+    ///
+    /// - Returns: the refusal released.
+    /// - Throws: ``ReleaseError`` when that log does not hold its peer.
+    @discardableResult
+    public func release(peer other: String, seq: Int64) throws -> RefusedFile {
+        let path = layout.relativePath(layout.logURL(peer: other, seq: seq))
+        return try store.write { db in
+            guard let refusal = try RefusedFiles.all(db).first(where: { $0.path == path }),
+                  try Watermarks.get(other, folder: layout.watermarkFolder, db) == seq - 1 else {
+                throw ReleaseError.notHeld(peer: other, seq: seq)
+            }
+            try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
+            try RefusedFiles.forget(path, db)
+            return refusal
+        }
+    }
+
+    /// What a held log would have changed, as far as it can be read: for the confirmation.
+    public func contentSummary(of refusal: RefusedFile) -> String {
+        guard refusal.kind == .log,
+              let data = try? Data(contentsOf: layout.cloud.appendingPathComponent(refusal.path)),
+              data.count <= LogFile.maximumBytes,
+              let (_, payload) = try? LogFile.open(data, magic: LogFile.magic, expecting: layout, peer: refusal.peer, seq: refusal.seq),
+              let record = try? TransactionRecord(jsonData: payload)
+        else { return "its content cannot be read" }
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        return "it holds \(count(record.inserted.count, "new object")), \(count(record.updated.count, "change")) and \(count(record.deleted.count, "delete"))"
+    }
+
+    // MARK: - Notices to the writer
+
+    /// Tells the writer of a log that this peer refused it for what it holds. Written once.
+    func noticeRefusal(_ refusal: RefusedFile) {
+        guard refusal.kind == .log, HLC.isPeerName(refusal.peer) else { return }
+        let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true)
+            .appendingPathComponent("\(refusal.peer)-\(refusal.seq).gdrefusal")
+        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        let text = "{\"device\":\(JSONText.quoted(device)),\"log\":\(refusal.seq),\"peer\":\(JSONText.quoted(refusal.peer)),\"reason\":\(JSONText.quoted(refusal.reason))}\n"
+        do {
+            try layout.makeFolder(url.deletingLastPathComponent())
+            try AtomicFile.write(Data(text.utf8), to: url)
+        } catch {
+            logger.warning("cannot write the refusal notice \(url.lastPathComponent): \(ErrorText.reason(error))")
+        }
+    }
+
+    /// The newest of this peer's logs that another peer refused for what it holds, from the
+    /// notices' names alone.
+    func newestOwnLogRefusedElsewhere() -> Int64? {
+        let manager = FileManager.default
+        let prefix = peer + "-"
+        var newest: Int64?
+        for other in (try? manager.contentsOfDirectory(atPath: refusalsFolder.path)) ?? [] where HLC.isPeerName(other) && other != peer {
+            let folder = refusalsFolder.appendingPathComponent(other, isDirectory: true)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".gdrefusal") {
+                if let seq = Int64(name.dropFirst(prefix.count).dropLast(".gdrefusal".count)), seq > 0 { newest = max(newest ?? 0, seq) }
+            }
+        }
+        return newest
+    }
+
+    /// Publishes a baseline when another peer refused one of this peer's logs (an older build
+    /// wrote it, say) and no baseline since covers it.
+    func republishIfRefusedElsewhere() throws {
+        guard let refused = newestOwnLogRefusedElsewhere() else { return }
+        let key = "republishedAfterRefusalOf"
+        guard refused > (try store.metadata(key).flatMap { Int64($0) } ?? 0) else { return }
+        guard try watermark(of: peer) >= refused, try writeBaseline() != nil else { return }
+        try store.setMetadata(key, String(refused))
+        logger.notice("another peer refused this device's log \(refused): published a baseline that covers it")
+    }
+
+    // MARK: - Leftovers of a crash
+
+    /// Removes what a crash left in this peer's own folders: temporary files of a write that
+    /// never finished (their process is gone). Other peers' folders are never touched.
+    func removeLeftovers() {
+        let manager = FileManager.default
+        let folders = [layout.peerFolder(peer), layout.baselinesFolder.appendingPathComponent(peer, isDirectory: true),
+                       refusalsFolder.appendingPathComponent(peer, isDirectory: true)]
+        for folder in folders {
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where AtomicFile.isAbandonedTemporary(name) {
+                try? manager.removeItem(at: folder.appendingPathComponent(name))
+                logger.info("removed the leftover \(name)")
+            }
+        }
+    }
+}
+
+/// Why a peer cannot be released.
+public enum ReleaseError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case notHeld(peer: String, seq: Int64)
+
+    public var description: String {
+        switch self {
+        case .notHeld(let peer, let seq): "log \(seq) of peer \(peer) does not hold that peer back: nothing to release"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

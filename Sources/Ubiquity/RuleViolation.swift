@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+
+/// Why a transaction or a baseline from the cloud folder is refused: the first thing in it
+/// that breaks the schema's rules. It is refused whole — nothing of it is applied.
+public struct RuleViolation: Error, Equatable, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public init(_ reason: String) { self.reason = reason }
+
+    public var description: String { reason }
+}
+
+// MARK: - What needs no database
+
+extension Schema {
+    /// Checks everything in a log's transaction that needs no database: known entities and
+    /// properties, values of the right type that obey their rules, a sane clock reading, each
+    /// object under one entity.
+    func check(_ record: TransactionRecord) throws(RuleViolation) {
+        let seconds = record.timestamp.timeIntervalSince1970
+        guard seconds.isFinite, ValueRule.dateRange.contains(seconds) else {
+            throw RuleViolation("its timestamp is not a date from 1970 to 9999")
+        }
+        if let clock = record.clock { try check(clock, what: "its clock reading") }
+        var entities: [GlobalID: String] = [:]
+        func claim(_ object: ObjectID) throws(RuleViolation) {
+            if let other = entities.updateValue(object.entity, forKey: object.id), other != object.entity {
+                throw RuleViolation("object \(object.id) is both a \(other) and a \(object.entity)")
+            }
+        }
+        for object in record.deleted {
+            guard entity(named: object.entity) != nil else { throw RuleViolation("it deletes an object of unknown entity \(object.entity.debugDescription)") }
+            try claim(object)
+        }
+        for change in record.inserted + record.updated {
+            try check(change.object, values: change.values)
+            try claim(change.object)
+        }
+    }
+
+    /// Checks one object's values against its entity's properties and rules.
+    func check(_ object: ObjectID, values: [String: PropertyValue]) throws(RuleViolation) {
+        guard let entity = entity(named: object.entity) else {
+            throw RuleViolation("unknown entity \(object.entity.debugDescription)")
+        }
+        for (property, value) in values {
+            guard let type = entity.type(of: property) else {
+                throw RuleViolation("\(entity.name) has no property \(property.debugDescription)")
+            }
+            guard value.fits(type) else {
+                throw RuleViolation("\(entity.name) \(object.id) \(property): \(value) is not a \(type.rawValue)")
+            }
+            if let reason = entity.rule(of: property).violation(of: value) {
+                throw RuleViolation("\(entity.name) \(object.id) \(property): \(reason)")
+            }
+        }
+    }
+
+    /// Checks a clock reading: from 1970 to 9999, no negative counter, a plain peer name.
+    func check(_ clock: HLC, what: String) throws(RuleViolation) {
+        guard clock.wall >= 0, Double(clock.wall) <= ValueRule.dateRange.upperBound * 1000, clock.counter >= 0, HLC.isPeerName(clock.peer) else {
+            throw RuleViolation("\(what) \(clock.description.debugDescription) is not a valid reading")
+        }
+    }
+
+    /// Checks a baseline: every object and tombstone as a log's, every reading sane.
+    func check(_ baseline: Baseline) throws(RuleViolation) {
+        var entities: [GlobalID: String] = [:]
+        for (peer, seq) in baseline.covers where seq < 0 || !HLC.isPeerName(peer) {
+            throw RuleViolation("it covers log \(seq) of \(peer.debugDescription), which cannot be")
+        }
+        for tombstone in baseline.tombstones {
+            guard entity(named: tombstone.object.entity) != nil else {
+                throw RuleViolation("a tombstone of unknown entity \(tombstone.object.entity.debugDescription)")
+            }
+            try check(tombstone.clock, what: "a tombstone's reading")
+            entities[tombstone.object.id] = tombstone.object.entity
+        }
+        for object in baseline.objects {
+            try check(object.object, values: object.values)
+            for (property, clock) in object.clocks {
+                guard object.values[property] != nil else {
+                    throw RuleViolation("\(object.object.entity) \(object.object.id) has a reading for \(property) but no value")
+                }
+                try check(clock, what: "\(object.object.entity) \(object.object.id) \(property)'s reading")
+            }
+            if let other = entities.updateValue(object.object.entity, forKey: object.object.id), other != object.object.entity {
+                throw RuleViolation("object \(object.object.id) is both a \(other) and a \(object.object.entity)")
+            }
+        }
+    }
+}
+
+// MARK: - What needs the store
+
+extension Merger {
+    /// Checks what only the store can tell: an object the change names is not already stored
+    /// (or deleted) as another entity, and each reference points at an object of the
+    /// relationship's destination — or at one not seen yet, which stays pending.
+    func check(_ object: ObjectID, values: [String: PropertyValue]) throws {
+        if let stored = try entity(holding: object.id, expected: object.entity), stored != object.entity {
+            throw RuleViolation("object \(object.id) is a \(stored) here, not a \(object.entity)")
+        }
+        guard let entity = schema.entity(named: object.entity) else { return }
+        for relationship in entity.relationships {
+            guard case .reference(let target)? = values[relationship.name] else { continue }
+            if let stored = try self.entity(holding: target, expected: relationship.destination), stored != relationship.destination {
+                throw RuleViolation("\(entity.name) \(object.id) \(relationship.name) points at a \(stored), not a \(relationship.destination)")
+            }
+        }
+    }
+
+    /// Checks every object a transaction names, before any of it is applied.
+    func check(_ record: TransactionRecord) throws {
+        for object in record.deleted { try check(object, values: [:]) }
+        for change in record.inserted + record.updated { try check(change.object, values: change.values) }
+    }
+
+    /// The entity this store holds `id` as (a row or a tombstone), or `nil` when it has never
+    /// seen it. Looks in `expected`'s table first: the usual answer costs one lookup.
+    private func entity(holding id: GlobalID, expected: String) throws -> String? {
+        let key = id.description
+        if let table = schema.entity(named: expected)?.table,
+           try Bool.fetchCached(db, "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", [key]) == true {
+            return expected
+        }
+        if let deleted = try String.fetchCached(db, "SELECT entity FROM \(EngineTables.tombstone) WHERE objectID = ?", [key]) {
+            return deleted
+        }
+        for entity in schema.entities where entity.name != expected {
+            if try Bool.fetchCached(db, "SELECT 1 FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", [key]) == true {
+                return entity.name
+            }
+        }
+        return nil
+    }
+}
