@@ -16,7 +16,12 @@ public enum Timestamp {
     }
 
     public static func string(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Dates are checked on the way in (years 1970–9999); one that got past anyway (an older
+        // build's store) is shown at the nearest end of that range rather than trapping here.
+        let range = ValueRule.dateRange
+        let given = date.timeIntervalSince1970
+        let clamped = given.isFinite ? min(max(given, range.lowerBound), range.upperBound) : range.lowerBound
+        let milliseconds = Int64((clamped * 1000).rounded())
         var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
         var fraction = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).remainder)
         if fraction < 0 {

@@ -16,6 +16,18 @@ struct ConvergenceTests {
 
     @Test(arguments: seeds)
     func randomOperationsConverge(seed: UInt64) throws {
+        try run(seed: seed, harsh: false)
+    }
+
+    /// The same with baselines written and covered logs pruned at random, and files that a
+    /// sync engine delivers half-copied first (the whole file lands later): a baseline read
+    /// while incomplete must be read again, or a peer lacks its data for ever.
+    @Test(arguments: Array(seeds.prefix(20)))
+    func randomOperationsWithBaselinesPruningAndHalfCopiedFilesConverge(seed: UInt64) throws {
+        try run(seed: seed, harsh: true)
+    }
+
+    func run(seed: UInt64, harsh: Bool) throws {
         var random = SeededRandom(seed: seed)
         let clock = TestClock()
         let replicas = (0..<3).map { _ in TemporaryDirectory("replica") }
@@ -28,10 +40,14 @@ struct ConvergenceTests {
             try randomOperation(on: peer, using: &random)
             clock.advance(by: Double(Int.random(in: 0...3, using: &random)) / 1000)
             if Bool.random(using: &random) { try peer.sync.exportPending() }
+            if harsh, Int.random(in: 0..<8, using: &random) == 0 {
+                try peer.sync.writeBaseline()
+                try peer.sync.pruneCoveredLogs(gracePeriod: 0)
+            }
             for _ in 0..<Int.random(in: 0...2, using: &random) {
                 let from = Int.random(in: 0..<3, using: &random)
                 let to = Int.random(in: 0..<3, using: &random)
-                if from != to { try deliverSome(from: replicas[from].url, to: replicas[to].url, using: &random) }
+                if from != to { try deliverSome(from: replicas[from].url, to: replicas[to].url, halfCopies: harsh, using: &random) }
             }
             let importer = peers[Int.random(in: 0..<3, using: &random)]
             _ = try importer.sync.importPending()
@@ -42,6 +58,7 @@ struct ConvergenceTests {
         for peer in peers { try peer.sync.exportPending() }
         for from in replicas { for to in replicas where from !== to { try deliverAll(from: from.url, to: to.url) } }
         for peer in peers { _ = try peer.sync.importPending() }
+        if harsh { for peer in peers { _ = try peer.sync.importPending() } }  // baselines first, then what they did not cover
 
         let reference = try peers[0].contents()
         for peer in peers.dropFirst() {
@@ -89,26 +106,33 @@ struct ConvergenceTests {
     func logFiles(in cloud: URL) -> [String] {
         let root = cloud.path
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
-        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".gdlog") }.sorted()
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".gdlog") || $0.hasSuffix(".gdbase") }.sorted()
     }
 
-    /// Copies a random subset of one replica's logs to another, in random order, some again.
-    func deliverSome(from: URL, to: URL, using random: inout SeededRandom) throws {
+    /// Copies a random subset of one replica's logs (and baselines) to another, in random
+    /// order, some again; with `halfCopies`, some arrive cut in half, to be completed later.
+    func deliverSome(from: URL, to: URL, halfCopies: Bool = false, using random: inout SeededRandom) throws {
         for file in logFiles(in: from).shuffled(using: &random) where Int.random(in: 0..<3, using: &random) == 0 {
-            try copy(file, from: from, to: to, overwrite: true)
+            let half = halfCopies && Int.random(in: 0..<4, using: &random) == 0
+            try copy(file, from: from, to: to, overwrite: true, half: half)
         }
     }
 
+    /// Copies every file the other replica lacks or holds only in part.
     func deliverAll(from: URL, to: URL) throws {
         for file in logFiles(in: from) { try copy(file, from: from, to: to, overwrite: false) }
     }
 
-    func copy(_ file: String, from: URL, to: URL, overwrite: Bool) throws {
+    func copy(_ file: String, from: URL, to: URL, overwrite: Bool, half: Bool = false) throws {
         let target = to.appendingPathComponent(file)
-        if FileManager.default.fileExists(atPath: target.path) {
-            guard overwrite else { return }
+        let data = try Data(contentsOf: from.appendingPathComponent(file))
+        if let existing = try? Data(contentsOf: target) {
+            // A file is never replaced by a shorter copy (a half one is only completed); the
+            // same file again is written again when `overwrite` says so.
+            let source = half ? data.count / 2 : data.count
+            guard source > existing.count || (overwrite && source == existing.count) else { return }
         }
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(try Data(contentsOf: from.appendingPathComponent(file)), to: target)
+        try AtomicFile.write(half ? data.prefix(data.count / 2) : data, to: target)
     }
 }
