@@ -6,7 +6,7 @@ import Ubiquity
 import Glibc
 #endif
 
-/// `grocery-dude-bench`: prints the sync engine's figures next to DESIGN §8's targets.
+/// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
 ///
 /// ```
 /// grocery-dude-bench [latency|import|capture|dedupe|render|all] [--changes N]
@@ -218,7 +218,7 @@ enum CaptureOverhead {
     }
 }
 
-/// DESIGN §8: deduplication when there is nothing to merge, on 10k items (target < 10 ms).
+/// Deduplication when there is nothing to merge, on 10k items (target < 10 ms).
 enum DedupeCost {
     static func run(folder: URL, items: Int) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

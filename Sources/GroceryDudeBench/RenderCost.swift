@@ -8,7 +8,7 @@ import ViewModels
 import Glibc
 #endif
 
-/// DESIGN §8: a frame of Prepare at 100k items (target ≤ 2 ms) and the app's resident memory
+/// A frame of Prepare at 100k items (target ≤ 2 ms) and the app's resident memory
 /// (target ≤ 80 MB). Frames move the selection a page at a time, so rows are read in new
 /// batches as they would be while scrolling; the refetch after a change is timed on its own.
 enum RenderCost {

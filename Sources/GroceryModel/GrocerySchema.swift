@@ -120,7 +120,7 @@ public enum GrocerySchema {
             t.column("collected", .boolean).notNull().defaults(to: false)
             t.column("modified", .double).notNull()
             // To-one relationships hold the target's global ID. No foreign key: a target that
-            // has not arrived from another peer yet keeps the reference pending (DESIGN §4).
+            // has not arrived from another peer yet keeps the reference pending.
             t.column("unit", .text).indexed()
             t.column("locationAtHome", .text).indexed()
             t.column("locationAtShop", .text).indexed()

@@ -4,7 +4,7 @@ import Ubiquity
 import ViewModels
 
 /// The full-screen app's loop: one UI thread that waits on the keyboard and the mailbox's wake
-/// pipe (DESIGN §6), updates the app model (mailbox events, due transitions, refreshes), hands
+/// pipe, updates the app model (mailbox events, due transitions, refreshes), hands
 /// keys to the ``AppController``, and redraws what changed.
 public enum TerminalApp {
     /// How long a message replaces the key hints.

@@ -23,7 +23,7 @@ public struct ImportReport: Equatable, Sendable {
 }
 
 /// A device's link between its store and the cloud folder: exports its own saves as logs and
-/// imports other peers' logs (DESIGN §3 and §4).
+/// imports other peers' logs.
 ///
 /// Safe to use from several threads: exports and imports each run inside the store's
 /// serialized writes.

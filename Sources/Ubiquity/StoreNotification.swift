@@ -83,7 +83,7 @@ extension StoreChange {
     }
 }
 
-/// What the store layer announces (DESIGN §6): delivered to observers on the thread that runs the
+/// What the store layer announces: delivered to observers on the thread that runs the
 /// transition, from where the app posts it to its UI mailbox.
 public enum StoreNotification: Sendable, Equatable {
     /// The store is about to change: save now, stop using it. Repeated while the app says it

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What other threads (the sync engine, background work) tell the UI thread, through its
-/// ``Mailbox`` (DESIGN §6). The UI thread applies them to the view models.
+/// ``Mailbox``. The UI thread applies them to the view models.
 public enum AppEvent: Sendable, Equatable {
     /// An import changed `count` objects, from these devices.
     case imported(count: Int, devices: [String])

@@ -11,7 +11,7 @@ import Ubiquity
 /// synchronously (will-change: input off, edits saved, rows dropped; did-change: input on,
 /// refetch). Other threads (sync, deduplication, a merge) post ``AppEvent``s to the ``mailbox``;
 /// ``update()`` applies them, performs what the coordinator has due, and refreshes the visible
-/// screen (DESIGN §6).
+/// screen.
 public final class AppModel {
     public enum Tab: Int, CaseIterable, Sendable {
         case prepare, shop, units, homeLocations, shopAisles, cloud

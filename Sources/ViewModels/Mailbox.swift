@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Messages for the UI thread from other threads (the sync engine's): posted anywhere, taken
-/// on the UI thread, which a wake-up pipe rouses from its wait (DESIGN §6). Nothing but the UI
+/// on the UI thread, which a wake-up pipe rouses from its wait. Nothing but the UI
 /// thread touches the view model or curses.
 public final class Mailbox<Message>: @unchecked Sendable {
     public let wake = WakePipe()

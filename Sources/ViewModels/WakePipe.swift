@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Wakes the UI thread from another thread: the UI waits on this pipe and on the keyboard at
-/// once (DESIGN §6). Writing never blocks; several wakes before the UI looks count as one.
+/// once. Writing never blocks; several wakes before the UI looks count as one.
 public final class WakePipe: @unchecked Sendable {
     private var fds: [Int32] = [-1, -1]
 
