@@ -147,16 +147,16 @@ extension CloudSync {
     /// is remembered of it while the file stays the same.
     ///
     /// - Returns: how many baselines were merged.
-    func loadBaselines(into report: inout ImportReport) throws -> Int {
+    func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile]) throws -> Int {
         var loaded = 0
         for file in layout.baselineFiles().sorted(by: { ($0.peer, $0.number) < ($1.peer, $1.number) }) {
             let seenKey = "baselineSeen.\(file.peer).\(file.number)"
             guard try store.metadata(seenKey) == nil, try !isCoveredByEarlierScheme(file) else { continue }
             let path = layout.relativePath(file.url)
             let stamp = (try? FileStamp.of(file.url).get()) ?? FileStamp(size: -1, modified: 0)
-            if stamp.size >= 0, let remembered = try store.read({ db in try RefusedFiles.remembered(path, stamp: stamp, db) }) {
-                report.refused.append(remembered)
-                report.rejected.append(remembered.summary)
+            if let refused = remembered[path], refused.isUnchanged(stamp) {
+                report.refused.append(refused)
+                report.rejected.append(refused.summary)
                 continue
             }
             var device: String?

@@ -145,11 +145,13 @@ public final class CloudSync: @unchecked Sendable {
             report.refused.append(marker)
             report.rejected.append(marker.summary)
         }
-        _ = try loadBaselines(into: &report)
+        // Refusals read once: each file's is compared with the file as it is now.
+        let remembered = Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first }
+        _ = try loadBaselines(into: &report, remembered: remembered)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
         for other in layout.peers() {
-            try importLogs(of: other, into: &report)
+            try importLogs(of: other, into: &report, remembered: remembered)
         }
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
@@ -166,7 +168,7 @@ public final class CloudSync: @unchecked Sendable {
         return report
     }
 
-    private func importLogs(of other: String, into report: inout ImportReport) throws {
+    private func importLogs(of other: String, into report: inout ImportReport, remembered: [String: RefusedFile]) throws {
         let available = layout.sequenceNumbers(of: other)
         guard let newest = available.last else { return }
         var applied = try watermark(of: other)
@@ -176,7 +178,7 @@ public final class CloudSync: @unchecked Sendable {
             var refusal: RefusedFile?
             var next = applied + 1
             reading: while present.contains(next), batch.count < Self.batchSize {
-                switch readCheckedLog(of: other, seq: next) {
+                switch readCheckedLog(of: other, seq: next, remembered: remembered) {
                 case .success(let log): batch.append(log)
                 case .failure(let refused):
                     refusal = refused
@@ -272,15 +274,13 @@ public final class CloudSync: @unchecked Sendable {
 
     /// Reads a peer's log and checks it against the schema's rules — or the refusal, read from
     /// what is remembered when the file has not changed since it was refused.
-    private func readCheckedLog(of other: String, seq: Int64) -> Result<LogFile, RefusedFile> {
+    private func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<LogFile, RefusedFile> {
         let url = layout.logURL(peer: other, seq: seq)
         let path = layout.relativePath(url)
         // A link, folder or vanished file has no stamp: never remembered, refused again (by a
         // stat and an open, nothing read) each time.
         let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
-        if stamp.size >= 0, let remembered = try? store.read({ db in try RefusedFiles.remembered(path, stamp: stamp, db) }) {
-            return .failure(remembered)
-        }
+        if let refused = remembered[path], refused.isUnchanged(stamp) { return .failure(refused) }
         var device: String?
         let reason: String
         // Whether the writer should hear of it: the file is whole and wrong, not a copy that

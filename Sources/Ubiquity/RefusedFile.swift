@@ -27,6 +27,12 @@ public struct RefusedFile: Error, Equatable, Sendable {
     public var modified: Double
     public var refusedAt: Date
 
+    /// Whether the file is still the one refused: same size and modification time. A file
+    /// without a stamp (a link, a folder, gone) never is: it is looked at again.
+    func isUnchanged(_ stamp: FileStamp) -> Bool {
+        stamp.size >= 0 && size == stamp.size && modified == stamp.modified
+    }
+
     /// "log 17 from device "phone" (peer 1b2c…): item name: it is blank".
     public var summary: String {
         let who = device.map { "device \($0.debugDescription) (peer \(peer))" } ?? "peer \(peer)"
@@ -64,13 +70,6 @@ struct FileStamp: Equatable {
 
 /// The table of refused files.
 enum RefusedFiles {
-    /// The refusal remembered for a file, if it has not changed since.
-    static func remembered(_ path: String, stamp: FileStamp, _ db: Database) throws -> RefusedFile? {
-        guard let file = try fetch(db, "WHERE path = ?", [path]).first,
-              file.size == stamp.size, file.modified == stamp.modified else { return nil }
-        return file
-    }
-
     static func record(_ file: RefusedFile, _ db: Database) throws {
         try db.execute(sql: """
             INSERT OR REPLACE INTO \(EngineTables.refusedFile)
