@@ -126,8 +126,7 @@ struct CloudCommand: ParsableCommand {
             repeat {
                 exported += try sync.exportPending()
                 report = try sync.importPending()
-                total.appliedLogs += report.appliedLogs
-                total.changes.formUnion(report.changes)
+                total.add(report)
                 if report.appliedLogs == 0 { break }
             } while Date() < deadline
             for line in report.waiting {

@@ -16,11 +16,10 @@ public enum Timestamp {
     }
 
     public static func string(_ date: Date) -> String {
-        // Dates are checked on the way in (years 1970–9999); one that got past anyway (an older
-        // build's store) is shown at the nearest end of that range rather than trapping here.
-        let range = ValueRule.dateRange
+        // Stored dates are checked on the way in (years 1970–9999); one that got past anyway (an
+        // older build's store) is shown at the nearest end of years 1–9999 rather than trapping.
         let given = date.timeIntervalSince1970
-        let clamped = given.isFinite ? min(max(given, range.lowerBound), range.upperBound) : range.lowerBound
+        let clamped = given.isFinite ? min(max(given, -62_135_596_800), ValueRule.dateRange.upperBound) : 0
         let milliseconds = Int64((clamped * 1000).rounded())
         var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
         var fraction = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).remainder)

@@ -30,9 +30,11 @@ public enum CloudSetup {
     /// on any thread, in several processes at once, and any number of times (imports are
     /// exactly-once). A store begun at an epoch a peer has since removed is set aside first.
     ///
+    /// - Parameter onImport: told what the setup's import found and did.
     /// - Returns: whether the store is set up; `false` when the device is offline.
     @discardableResult
-    public static func run(_ configuration: StoreConfiguration, account: String) throws -> Bool {
+    public static func run(_ configuration: StoreConfiguration, account: String,
+                           onImport: (ImportReport) -> Void = { _ in }) throws -> Bool {
         guard !configuration.isOffline else { return false }
         let url = configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
@@ -51,6 +53,7 @@ public enum CloudSetup {
         let layout = try configuration.layout(account: account, epoch: current)
         let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
         let report = try sync.importPending()
+        onImport(report)
         if configuration.defaultData { try seedDefaultDataOnce(into: store, configuration, account: account) }
         try store.objects.setMetadata(completedKey, Timestamp.string(Date()))
         configuration.logger.info(

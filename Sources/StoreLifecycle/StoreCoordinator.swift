@@ -104,12 +104,16 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// a command can wait for it), notices a start over, then imports and exports.
     public func prepareForCommand() throws {
         try checkContentRemoved(force: true)
-        if current.role == .fallback, let account = current.account, try CloudSetup.run(configuration, account: account) {
+        if current.role == .fallback, let account = current.account,
+           try CloudSetup.run(configuration, account: account, onImport: { preparation.imported = $0 }) {
             _ = try finishSetup()
         }
         if current.sync != nil {
             preparation.exported += current.exportPending()  // saves an earlier export could not write
-            preparation.imported = current.importPending()
+            if let report = current.importPending() {
+                preparation.imported = (preparation.imported ?? ImportReport())
+                preparation.imported?.add(report)
+            }
             do {
                 try resumeSeed(progress: seedProgress)  // a merge a crash or going offline interrupted
             } catch {

@@ -20,6 +20,17 @@ public struct ImportReport: Equatable, Sendable {
     public var devices: Set<String> = []
 
     public init() {}
+
+    /// Adds what a later import found and did.
+    public mutating func add(_ later: ImportReport) {
+        appliedLogs += later.appliedLogs
+        loadedBaselines += later.loadedBaselines
+        changes.formUnion(later.changes)
+        devices.formUnion(later.devices)
+        waiting = later.waiting
+        rejected = later.rejected
+        refused = later.refused
+    }
 }
 
 /// A device's link between its store and the cloud folder: exports its own saves as logs and
