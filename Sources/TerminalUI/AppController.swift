@@ -241,6 +241,7 @@ public final class AppController {
         case .character("O"): cloud.signOut()
         case .character("R"): cloud.requestRebuild()
         case .character("X"): cloud.requestStartOver()
+        case .character("K"): cloud.requestRelease()
         default: return .ignored
         }
         return .handled

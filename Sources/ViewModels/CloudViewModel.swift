@@ -40,7 +40,7 @@ public final class CloudViewModel {
     private var pending: PendingAction?
     private var lastRefresh = Date.distantPast
 
-    private enum PendingAction { case merge, rebuild, disable, startOver }
+    private enum PendingAction: Equatable { case merge, rebuild, disable, startOver, release(RefusedFile) }
 
     public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent>) {
         self.coordinator = coordinator
@@ -193,6 +193,35 @@ public final class CloudViewModel {
             phrase: CloudMessages.startOverPhrase, action: "Start Over")
     }
 
+    // MARK: - Refused files
+
+    /// Asks before skipping the first refused log that holds its device back, saying what is
+    /// lost: that log's changes, on this device.
+    public func requestRelease() {
+        guard let sync = coordinator.current.sync,
+              let refusal = (try? sync.refusedFiles())?.first(where: { $0.kind == .log }) else {
+            message = "No refused log holds a device back"
+            return
+        }
+        pending = .release(refusal)
+        dialog = .confirm(title: "Skip the Refused Log?",
+                          message: "\(refusal.summary). Skipping it loses on this device what it holds: \(sync.contentSummary(of: refusal)). That device's later logs are then applied.",
+                          action: "Skip Log")
+    }
+
+    private func release(_ refusal: RefusedFile) {
+        guard let sync = coordinator.current.sync else { return }
+        do {
+            try sync.release(peer: refusal.peer, seq: refusal.seq)
+            coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary)")
+            message = "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
+            syncNow()
+        } catch {
+            message = "Not skipped: \(ErrorText.reason(error))"
+        }
+        refresh(force: true)
+    }
+
     // MARK: - Answers
 
     /// The answer to a confirm or choice dialog (`true`: its action), or OK to a message.
@@ -210,6 +239,8 @@ public final class CloudViewModel {
                 let kept = try coordinator.rebuild()
                 return "Rebuilt from the cloud; the old store is kept at \(kept?.lastPathComponent ?? "?")"
             }
+        case (.confirm, .release(let refusal)?) where accepted:
+            release(refusal)
         case (.confirm, .disable?) where accepted:
             perform("Turning off cloud sync") { [coordinator] _ in
                 let result = try coordinator.disable()

@@ -53,6 +53,40 @@ struct CloudViewModelTests {
         #expect(app.cloud.status?.cloud?.lastSync != nil)
     }
 
+    @Test func aRefusedLogIsShownAndSkippedOnlyAfterConfirming() throws {
+        let kitchen = try app("kitchen")
+        let phone = try app("phone")
+        try phone.coordinator.current.store.addItem(ItemDraft(name: "Tea"))
+        try phone.coordinator.current.store.addItem(ItemDraft(name: "Rice"))
+        let phoneSync = try #require(phone.coordinator.current.sync)
+        // The phone's first log now holds a quantity no peer accepts (an older build, say).
+        let url = phoneSync.layout.logURL(peer: phoneSync.peer, seq: 1)
+        let log = try LogFile.read(at: url, expecting: phoneSync.layout, peer: phoneSync.peer, seq: 1)
+        var change = log.record.inserted[0]
+        change.values["quantity"] = .double(-1)
+        let bad = TransactionRecord(transactionID: log.record.transactionID, timestamp: log.record.timestamp, author: "old build",
+                                    inserted: [change], updated: [], deleted: [], clock: log.record.clock)
+        try LogFile.encode(bad, layout: phoneSync.layout, peer: phoneSync.peer, device: "phone", seq: 1).write(to: url)
+
+        kitchen.coordinator.current.importPending()
+        kitchen.cloud.refresh(force: true)
+        #expect(kitchen.cloud.status?.cloud?.refused.map(\.seq) == [1])
+        kitchen.refreshSummary(force: true)
+        #expect(kitchen.summary.refusedFiles == 1)
+        kitchen.cloud.requestRelease()
+        guard case .confirm(let title, let message?, _)? = kitchen.cloud.dialog else { Issue.record("no confirmation"); return }
+        #expect(title == "Skip the Refused Log?")
+        #expect(message.contains("quantity: -1 is negative") && message.contains("1 new object"))
+        kitchen.cloud.answerDialog(false)
+        #expect(kitchen.cloud.status?.cloud?.refused.count == 1, "cancelled: still held")
+        kitchen.cloud.requestRelease()
+        kitchen.cloud.answerDialog(true)
+        update(kitchen) { kitchen.cloud.message?.hasPrefix("Synced") == true }
+        #expect(try kitchen.coordinator.current.store.items().map(\.name) == ["Rice"])
+        #expect(kitchen.cloud.status?.cloud?.refused.isEmpty == true)
+        #expect(kitchen.coordinator.transitions.first?.transition == "peerReleased")
+    }
+
     @Test func signingInAndOutSwitchesStoresWithoutThePreferenceNotice() throws {
         let app = try app("kitchen")
         app.cloud.signIn("../evil")

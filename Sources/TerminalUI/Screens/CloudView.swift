@@ -29,7 +29,7 @@ enum CloudView {
                 ("Cloud folder", cloud.folder, .plain),
             ]
             for file in cloud.refused {
-                lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait" : ""), CellStyle(color: .warning)))
+                lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
             }
         }
         let labelWidth = width >= 60 ? 21 : 14

@@ -75,7 +75,7 @@ enum HelpView {
         ("Item editor", [("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save"), ("q Esc", "save and close")]),
         ("Units, Home, Aisles", [("a r d", "add, rename, delete")]),
         ("Cloud", [("c", "cloud sync on / off"), ("s", "sync now"), ("o", "offline / online"), ("i O", "sign in or switch, sign out"),
-                   ("R", "rebuild from the cloud"), ("X", "start over (asks to type it)")]),
+                   ("R", "rebuild from the cloud"), ("X", "start over (asks to type it)"), ("K", "skip a refused log (asks)")]),
         ("Typing", [("← → Ctrl-A Ctrl-E", "move"), ("Ctrl-K Ctrl-W Ctrl-U", "cut to end, word, line"), ("Enter Esc", "done, cancel")]),
     ]
 
