@@ -28,17 +28,20 @@ public final class GroceryStore: Sendable {
         ids: any IDGenerator = RandomIDGenerator(),
         logger: Logger = .silent
     ) throws {
+        // Before any other process uses the store: processes started at once on a new device
+        // then find the default data loaded, and load it once.
         objects = try ObjectStore(
             path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
-            logger: logger)
-        try loadDefaultDataOnFirstLaunch(enabled: defaultData, logger: logger)
-        try createListIndex()
+            logger: logger) { objects in
+            try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
+            try Self.createListIndex(objects)
+        }
     }
 
     /// The order lists show items in, as an index: reading a list's order is then a scan, not a
     /// sort of every item (DECISIONS §38). Local to the device (indexes do not sync), so it is
     /// made when missing rather than by a model version's migration.
-    private func createListIndex() throws {
+    private static func createListIndex(_ objects: ObjectStore) throws {
         let exists = try objects.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'item_list_order')") ?? false
         }
@@ -61,10 +64,10 @@ public final class GroceryStore: Sendable {
 
     static let defaultDataKey = "defaultData"
 
-    private func loadDefaultDataOnFirstLaunch(enabled: Bool, logger: Logger) throws {
+    private static func loadDefaultDataOnFirstLaunch(_ objects: ObjectStore, enabled: Bool, logger: Logger) throws {
         guard try objects.metadata(Self.defaultDataKey) == nil else { return }
         let summary = try objects.save(author: "default data") { context -> ImportSummary? in
-            // Checked again inside the write: another process may have loaded it meanwhile.
+            // Checked again inside the write, in case the store's folder could not be locked.
             guard try String.fetchOne(context.db, sql: "SELECT 1 FROM ubiquity_metadata WHERE key = ?",
                                       arguments: [Self.defaultDataKey]) == nil else { return nil }
             guard enabled else {

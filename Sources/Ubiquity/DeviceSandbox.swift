@@ -64,15 +64,22 @@ public struct DeviceSandbox: Sendable {
         }
     }
 
-    /// The device's peer ID, made on first use and kept in `device.json`.
+    /// The device's peer ID, made on first use and kept in `device.json`. Processes that start
+    /// at once on a new device all get the same one: the first to make the file wins, the
+    /// others read it.
     public func peerID(ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID {
         struct Identity: Codable { var peerID: GlobalID }
-        if let data = try? Data(contentsOf: identityFileURL),
-           let identity = try? JSONDecoder().decode(Identity.self, from: data) {
-            return identity.peerID
+        func stored() -> GlobalID? {
+            guard let data = try? Data(contentsOf: identityFileURL) else { return nil }
+            return (try? JSONDecoder().decode(Identity.self, from: data))?.peerID
         }
+        if let peerID = stored() { return peerID }
         let identity = Identity(peerID: ids.next())
-        try AtomicFile.write(try JSONEncoder().encode(identity), to: identityFileURL)
+        let data = try JSONEncoder().encode(identity)
+        if try AtomicFile.create(data, at: identityFileURL) { return identity.peerID }
+        if let peerID = stored() { return peerID }
+        // The file there is damaged (as before, a new ID replaces it).
+        try AtomicFile.write(data, to: identityFileURL)
         return identity.peerID
     }
 

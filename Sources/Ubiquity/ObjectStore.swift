@@ -5,8 +5,9 @@ import Logging
 /// A store of a declared model in one SQLite file: every change goes through ``save(author:_:)``,
 /// which commits the data and its ``TransactionRecord`` (the outbox) in one SQLite transaction.
 ///
-/// Several processes may open the same file at once: SQLite's WAL mode and a busy timeout let
-/// them share it safely.
+/// Several processes may open the same file at once: opening it (creating, migrating, the
+/// first-launch setup) takes turns under a ``StoreOpenLock``, and once open SQLite's WAL mode
+/// and a busy timeout let them share it safely.
 public final class ObjectStore: Sendable {
     public let path: String
     public let schema: Schema
@@ -25,9 +26,15 @@ public final class ObjectStore: Sendable {
 
     /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
     ///
+    /// No other process opens a store in the same folder meanwhile (``StoreOpenLock``), so
+    /// processes started at once on a new device create and migrate the store once.
+    ///
+    /// - Parameter setUp: work that must be done before any other process uses the store (the
+    ///   first launch's default data), run on the open store before the lock is released.
     /// - Throws: ``StoreError/newerModelVersion(store:app:path:)`` when the store was written by
     ///   a newer model version than `version`; ``StoreError/notAStore(path:reason:)`` when the
-    ///   file is not an SQLite database; GRDB's errors when the file cannot be opened.
+    ///   file is not an SQLite database; ``StoreOpenLockError/timedOut(path:)`` when another
+    ///   process does not finish opening it; GRDB's errors when the file cannot be opened.
     public init(
         path: String,
         model: ModelDefinition,
@@ -35,9 +42,12 @@ public final class ObjectStore: Sendable {
         peer: String = "local",
         clock: any WallClock = SystemWallClock(),
         ids: any IDGenerator = RandomIDGenerator(),
-        logger: Logger = .silent
+        logger: Logger = .silent,
+        setUp: (ObjectStore) throws -> Void = { _ in }
     ) throws {
         let modelVersion = try model.version(version)
+        let lock = try StoreOpenLock(storePath: path)
+        defer { lock.release() }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "store"
@@ -82,6 +92,7 @@ public final class ObjectStore: Sendable {
             }
             logger.info("created store \(path) at model version \(version)")
         }
+        try setUp(self)
     }
 
     /// The highest model version whose migration the store at `db` has applied.
