@@ -19,6 +19,15 @@ public final class KeyValueStore: @unchecked Sendable {
         var writes: [String: Entry]
     }
 
+    /// The largest file read: a write holds one key.
+    static let maximumFileBytes: Int64 = 64 * 1024
+    static let maximumNumber: Int64 = 1_000_000_000_000
+
+    static func isSane(_ clock: HLC) -> Bool {
+        clock.wall >= 0 && Double(clock.wall) <= ValueRule.dateRange.upperBound * 1000 && clock.counter >= 0
+            && HLC.isPeerName(clock.peer)
+    }
+
     public let folder: URL
     private let cloud: URL
     private let peer: String
@@ -78,10 +87,13 @@ public final class KeyValueStore: @unchecked Sendable {
             let peerFolder = folder.appendingPathComponent(peerName, isDirectory: true)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: peerFolder.path)) ?? []
             return names.filter { $0.hasSuffix(".gdkv") && !$0.hasPrefix(".") }.compactMap { name in
-                guard let data = try? Data(contentsOf: peerFolder.appendingPathComponent(name)),
+                let url = peerFolder.appendingPathComponent(name)
+                // Files from the cloud folder: regular files, small, numbered and stamped sanely.
+                guard case .success(let stamp) = FileStamp.of(url), stamp.size <= Self.maximumFileBytes,
+                      let data = try? Data(contentsOf: url),
                       let file = try? decoder.decode(File.self, from: data),
-                      file.format == "grocery-dude-kv", file.peer == peerName,
-                      file.writes.values.allSatisfy({ $0.clock.peer == peerName })
+                      file.format == "grocery-dude-kv", file.peer == peerName, (1...Self.maximumNumber).contains(file.number),
+                      file.writes.values.allSatisfy({ Self.isSane($0.clock) && $0.clock.peer == peerName })
                 else { return nil }
                 return file
             }
