@@ -42,18 +42,20 @@ enum CoreDataPhoto {
             throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not a plain file name in \(folder)")
         }
         let file = supportDirectory.appendingPathComponent(name, isDirectory: false)
-        for path in [supportDirectory.deletingLastPathComponent(), supportDirectory, file].map(\.path) {
-            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-            if type == .typeSymbolicLink {
-                throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is reached through a symbolic link (\(path)), which is refused")
-            }
-            if path == file.path, let type, type != .typeRegular {
-                throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not a regular file")
-            }
+        for path in [supportDirectory.deletingLastPathComponent(), supportDirectory, file].map(\.path) where fileType(at: path) == .typeSymbolicLink {
+            throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is reached through a symbolic link (\(path)), which is refused")
+        }
+        if let type = fileType(at: file.path), type != .typeRegular {
+            throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not a regular file")
         }
         guard file.resolvingSymlinksInPath().deletingLastPathComponent().path == supportDirectory.resolvingSymlinksInPath().path else {
             throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not inside \(folder)")
         }
         return file
+    }
+
+    /// What is at `path`, not following a symbolic link; `nil` when nothing is.
+    private static func fileType(at path: String) -> FileAttributeType? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
     }
 }
