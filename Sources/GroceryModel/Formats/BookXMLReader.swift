@@ -6,9 +6,11 @@ import FoundationXML
 /// Reads the book's `DefaultData.xml`:
 /// `<items><item name="…" unit="…" locationathome="…" locationatshop="…"/>…</items>`.
 ///
-/// Empty attributes mean "none". Units and locations are the ones the items name.
+/// Empty attributes mean "none". Units and locations are the ones the items name. The file must
+/// be UTF-8, and hold exactly that shape: `<items>` at the top, `<item/>`s in it, nothing deeper.
 public enum BookXMLReader {
     public static func read(_ data: Data) throws -> GroceryArchive {
+        try UTF8Text.check(data)
         let delegate = Delegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
@@ -30,6 +32,7 @@ public enum BookXMLReader {
         case 76: "a tag is not closed"
         case 73, 74, 77: "a tag is not closed"
         case 39, 41: "a bad attribute"
+        case 89: "an entity expands too much or refers to itself"
         default: "parser error \(code)"
         }
     }
@@ -38,14 +41,17 @@ public enum BookXMLReader {
         var archive = GroceryArchive()
         var error: ArchiveError?
         var sawRoot = false
+        /// How many elements are open.
+        private var depth = 0
         private var seen: [CatalogKind: Set<String>] = [:]
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
             switch name {
-            case "items":
+            case "items" where depth == 1:
                 sawRoot = true
-            case "item":
+            case "item" where depth == 2:
                 guard let itemName = attributes["name"] else {
                     error = .malformed("line \(parser.lineNumber): an <item> has no name attribute")
                     parser.abortParsing()
@@ -60,6 +66,10 @@ public enum BookXMLReader {
                 error = .malformed("line \(parser.lineNumber): unexpected element <\(name)>: not the book's XML format")
                 parser.abortParsing()
             }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            depth -= 1
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {

@@ -9,7 +9,8 @@ import Foundation
 /// unit,kg,,,,,,,2026-11-21T10:00:00.000Z,,
 /// item,Flour,1.5,kg,Pantry,Aisle 2,true,false,2026-11-21T10:00:00.000Z,,
 /// ```
-/// Empty cells are absent values; photos are base64.
+/// Empty cells are absent values; photos are base64; quantities follow ``PlainDecimal``'s rule;
+/// dates are ISO 8601 from 1970 to 9999 (``FileDate``). The file must be UTF-8.
 public enum CSVArchiveCoder {
     static let columns = ["kind", "name", "quantity", "unit", "homeLocation", "shopLocation",
                           "listed", "collected", "modified", "note", "photo"]
@@ -24,7 +25,7 @@ public enum CSVArchiveCoder {
         }
         for item in archive.items {
             rows.append([
-                "item", item.name, item.quantity.map(QuantityFormat.exact) ?? "", item.unit ?? "",
+                "item", item.name, item.quantity.map(PlainDecimal.string) ?? "", item.unit ?? "",
                 item.homeLocation ?? "", item.shopLocation ?? "",
                 item.listed.map(String.init) ?? "", item.collected.map(String.init) ?? "",
                 item.modified.map(Timestamp.string) ?? "", item.note ?? "", item.photo?.base64EncodedString() ?? "",
@@ -34,7 +35,7 @@ public enum CSVArchiveCoder {
     }
 
     public static func decode(_ data: Data) throws -> GroceryArchive {
-        guard let text = String(data: data, encoding: .utf8) else { throw ArchiveError.malformed("the file is not UTF-8 text") }
+        let text = try UTF8Text.decode(data)
         let rows = try CSVTable.parse(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         guard let header = rows.first else { throw ArchiveError.malformed("the file is empty") }
         let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -43,6 +44,9 @@ public enum CSVArchiveCoder {
         }
         if let unknown = names.first(where: { !columns.contains($0) }) {
             throw ArchiveError.malformed("line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
+        }
+        if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ArchiveError.malformed("line 1: the column \(twice.debugDescription) appears twice")
         }
 
         var archive = GroceryArchive()
@@ -59,6 +63,9 @@ public enum CSVArchiveCoder {
                 guard let date = Timestamp.parse(text) else {
                     throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not an ISO 8601 date")
                 }
+                guard FileDate.isValid(date) else {
+                    throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not a date \(FileDate.range)")
+                }
                 return date
             }
             let kind = cell["kind"] ?? "item"
@@ -71,8 +78,8 @@ public enum CSVArchiveCoder {
             }
             var item = ItemRecord(name: name)
             if let text = cell["quantity"] {
-                guard let quantity = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                    throw ArchiveError.malformed("line \(line): quantity \(text.debugDescription) is not a number")
+                guard let quantity = PlainDecimal.parse(text) else {
+                    throw ArchiveError.malformed("line \(line): quantity \(text.debugDescription) is not a plain decimal number")
                 }
                 item.quantity = quantity
             }
@@ -100,12 +107,5 @@ public enum CSVArchiveCoder {
         case "false", "no", "0": return false
         default: throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not true or false")
         }
-    }
-}
-
-extension QuantityFormat {
-    /// A quantity written so that reading it back gives the same number.
-    static func exact(_ quantity: Double) -> String {
-        quantity == quantity.rounded() && abs(quantity) < 1e15 ? String(Int64(quantity)) : "\(quantity)"
     }
 }

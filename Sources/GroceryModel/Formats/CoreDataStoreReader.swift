@@ -1,23 +1,31 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a Core Data SQLite store of the original Grocery Dude app: `ZITEM`, `ZUNIT`,
 /// `ZLOCATION` (home or shop by `Z_ENT`, named in `Z_PRIMARYKEY`) and `ZITEM_PHOTO`.
 ///
-/// Works on a copy, so that the user's file is never touched (and a read-only file or folder is
-/// no problem). Dates (`ZMODIFIED`, present in later models) are seconds since 2001.
+/// Works on a copy in a temp folder, so that the user's file is never touched (and a read-only
+/// file or folder is no problem); the copy is removed however the reading ends. The store is
+/// untrusted input: every value is read through ``CoreDataRow`` and every external photo through
+/// ``CoreDataPhoto``, so a damaged or hostile store is an error, never a crash or another file
+/// read. Dates (`ZMODIFIED`, present in later models) are seconds since 2001.
 public enum CoreDataStoreReader {
-    public static func read(path: String) throws -> GroceryArchive {
+    /// - Parameter temporaryDirectory: where to put the copy.
+    /// - Throws: ``ArchiveError`` saying what is wrong with the store.
+    public static func read(path: String, temporaryDirectory: URL = FileManager.default.temporaryDirectory) throws -> GroceryArchive {
         let source = URL(fileURLWithPath: path)
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw ArchiveError.malformed("cannot read the file")
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, FileManager.default.isReadableFile(atPath: path) else {
+            throw ArchiveError.malformed("cannot read the file (not a readable regular file)")
         }
-        let copy = FileManager.default.temporaryDirectory
-            .appendingPathComponent("grocery-dude-import-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        let copy = temporaryDirectory.appendingPathComponent("grocery-dude-import-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: copy) }
         let database = copy.appendingPathComponent("store.sqlite")
         do {
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source, to: database)
             for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.copyItem(atPath: path + suffix, toPath: database.path + suffix)
@@ -45,78 +53,68 @@ public enum CoreDataStoreReader {
         for table in ["ZITEM", "ZUNIT", "ZLOCATION", "Z_PRIMARYKEY"] where try !db.tableExists(table) {
             throw ArchiveError.malformed("no \(table) table: not a Grocery Dude Core Data store")
         }
-        let entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
-        func entityNumber(_ name: String) -> Int? {
-            entities.first { ($0["Z_NAME"] as String?) == name }?["Z_ENT"]
+        var entities: [String: Int64] = [:]
+        try forEachRow(db, table: "Z_PRIMARYKEY", key: "Z_ENT") { row in
+            if let name = try row.text("Z_NAME"), entities[name] == nil { entities[name] = row.key }
         }
-        guard let homeEntity = entityNumber("LocationAtHome"), let shopEntity = entityNumber("LocationAtShop") else {
+        guard let homeEntity = entities["LocationAtHome"], let shopEntity = entities["LocationAtShop"] else {
             throw ArchiveError.malformed("Z_PRIMARYKEY names no LocationAtHome or LocationAtShop entity")
         }
 
         var archive = GroceryArchive()
-        let unitHasModified = try db.columns(in: "ZUNIT").contains { $0.name == "ZMODIFIED" }
         var units: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM ZUNIT ORDER BY Z_PK") {
-            guard let name: String = row["ZNAME"] else { continue }
-            units[row["Z_PK"]] = name
-            archive.units.append(CatalogRecord(name: name, modified: unitHasModified ? date(row["ZMODIFIED"]) : nil))
+        try forEachRow(db, table: "ZUNIT") { row in
+            guard let name = try row.text("ZNAME") else { return }
+            units[row.key] = name
+            archive.units.append(CatalogRecord(name: name, modified: try row.date("ZMODIFIED")))
         }
 
-        let locationHasModified = try db.columns(in: "ZLOCATION").contains { $0.name == "ZMODIFIED" }
         var homes: [Int64: String] = [:]
         var shops: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM ZLOCATION ORDER BY Z_PK") {
-            let entity: Int = row["Z_ENT"]
-            let modified = locationHasModified ? date(row["ZMODIFIED"]) : nil
-            if entity == homeEntity, let name: String = row["ZSTOREDIN"] {
-                homes[row["Z_PK"]] = name
+        try forEachRow(db, table: "ZLOCATION") { row in
+            let entity = try row.required(row.integer("Z_ENT"), "Z_ENT")
+            let modified = try row.date("ZMODIFIED")
+            if entity == homeEntity, let name = try row.text("ZSTOREDIN") {
+                homes[row.key] = name
                 archive.homeLocations.append(CatalogRecord(name: name, modified: modified))
-            } else if entity == shopEntity, let name: String = row["ZAISLE"] {
-                shops[row["Z_PK"]] = name
+            } else if entity == shopEntity, let name = try row.text("ZAISLE") {
+                shops[row.key] = name
                 archive.shopLocations.append(CatalogRecord(name: name, modified: modified))
             }
         }
 
         let hasPhotos = try db.tableExists("ZITEM_PHOTO")
-        let itemColumns = Set(try db.columns(in: "ZITEM").map(\.name))
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM ZITEM ORDER BY Z_PK") {
-            var item = ItemRecord(name: row["ZNAME"] ?? "New Item")
-            item.quantity = row["ZQUANTITY"] ?? 1
-            item.listed = (row["ZLISTED"] as Int64?).map { $0 != 0 } ?? true
-            item.collected = (row["ZCOLLECTED"] as Int64?).map { $0 != 0 } ?? false
-            if itemColumns.contains("ZMODIFIED") { item.modified = date(row["ZMODIFIED"]) }
-            item.unit = (row["ZUNIT"] as Int64?).flatMap { units[$0] }
-            item.homeLocation = (row["ZLOCATIONATHOME"] as Int64?).flatMap { homes[$0] }
-            item.shopLocation = (row["ZLOCATIONATSHOP"] as Int64?).flatMap { shops[$0] }
-            if hasPhotos, let photoKey: Int64 = row["ZPHOTO"],
-               let blob = try Data.fetchOne(db, sql: "SELECT ZDATA FROM ZITEM_PHOTO WHERE Z_PK = ?", arguments: [photoKey]) {
-                item.photo = try photo(blob, supportDirectory: supportDirectory, item: item.name)
+        try forEachRow(db, table: "ZITEM") { row in
+            var item = ItemRecord(name: try row.text("ZNAME") ?? "New Item")
+            item.quantity = try row.number("ZQUANTITY") ?? 1
+            item.listed = try row.integer("ZLISTED").map { $0 != 0 } ?? true
+            item.collected = try row.integer("ZCOLLECTED").map { $0 != 0 } ?? false
+            item.modified = try row.date("ZMODIFIED")
+            item.unit = try row.integer("ZUNIT").flatMap { units[$0] }
+            item.homeLocation = try row.integer("ZLOCATIONATHOME").flatMap { homes[$0] }
+            item.shopLocation = try row.integer("ZLOCATIONATSHOP").flatMap { shops[$0] }
+            if hasPhotos, let photoKey = try row.integer("ZPHOTO"), let blob = try photoData(db, key: photoKey) {
+                item.photo = try CoreDataPhoto.data(blob, supportDirectory: supportDirectory, row: row)
             }
             archive.items.append(item)
         }
         return archive
     }
 
-    private static func date(_ value: Double?) -> Date? {
-        value.map { Date(timeIntervalSinceReferenceDate: $0) }
+    /// `ZITEM_PHOTO.ZDATA` of the photo row `key`; `nil` when there is no such row.
+    private static func photoData(_ db: Database, key: Int64) throws -> Data? {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM ZITEM_PHOTO WHERE Z_PK = ?", arguments: [key])
+        guard let row = try cursor.next() else { return nil }
+        return try CoreDataRow(row, table: "ZITEM_PHOTO", position: 1).blob("ZDATA")
     }
 
-    /// A photo attribute with external storage allowed: a marker byte, then either the bytes
-    /// (`0x01`) or the name of a file in the support folder (`0x02`). Anything else is raw bytes.
-    static func photo(_ blob: Data, supportDirectory: URL, item: String) throws -> Data? {
-        guard let marker = blob.first else { return nil }
-        switch marker {
-        case 0x01:
-            return blob.dropFirst()
-        case 0x02:
-            let name = String(decoding: blob.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
-            let file = supportDirectory.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: file) else {
-                throw ArchiveError.malformed("the photo of \(item.debugDescription) is stored in \(file.path), which cannot be read")
-            }
-            return data
-        default:
-            return blob
+    /// Calls `body` with each row of `table`, in the order of its `key`.
+    private static func forEachRow(_ db: Database, table: String, key: String = "Z_PK", _ body: (CoreDataRow) throws -> Void) throws {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(key)")
+        var position = 0
+        while let row = try cursor.next() {
+            position += 1
+            try body(CoreDataRow(row, table: table, key: key, position: position))
         }
     }
 }

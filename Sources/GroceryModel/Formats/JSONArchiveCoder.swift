@@ -2,6 +2,9 @@ import Foundation
 
 /// The project's own JSON format: a ``GroceryArchive``, dates as ISO 8601 with milliseconds,
 /// photos as base64, keys sorted so that exports diff well.
+///
+/// Reading checks that the file is UTF-8 (``UTF8Text``), nests no deeper than
+/// ``JSONNesting/limit``, and that its dates are ``FileDate``s.
 public enum JSONArchiveCoder {
     public static func encode(_ archive: GroceryArchive) throws -> Data {
         let encoder = JSONEncoder()
@@ -14,12 +17,17 @@ public enum JSONArchiveCoder {
     }
 
     public static func decode(_ data: Data) throws -> GroceryArchive {
+        try UTF8Text.check(data)
+        try JSONNesting.check(data)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = Timestamp.parse(text) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text.debugDescription) is not an ISO 8601 date")
+            }
+            guard FileDate.isValid(date) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text.debugDescription) is not a date \(FileDate.range)")
             }
             return date
         }
