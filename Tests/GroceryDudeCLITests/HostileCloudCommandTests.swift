@@ -98,6 +98,42 @@ struct HostileCloudCommandTests {
         #expect(try phone.run(["cloud", "release", peers[0], "1", "--yes"]).status != 0, "nothing left to release")
     }
 
+    @Test func aHalfCopiedBaselineIsReadAgainOnceWholeAndHugeFilesCostNothing() throws {
+        let kitchen = device("kitchen")
+        try kitchen.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Tea"])
+        try kitchen.output(["item", "add", "Rice"])
+        // The baseline is all there is: kitchen's logs are removed once it covers them.
+        try kitchen.output(["cloud", "baseline", "--grace-hours", "0"])
+        let peer = try #require(try FileManager.default.contentsOfDirectory(atPath: logsFolder.path).first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logsFolder.appendingPathComponent(peer).path).isEmpty)
+        let baseline = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/baselines/\(peer)/0000000001.gdbase")
+        let whole = try Data(contentsOf: baseline)
+        try whole.prefix(whole.count / 2).write(to: baseline)
+        // Beside it, a 3 GB file named like a log, and a leftover of a crash in kitchen's folder.
+        let huge = logsFolder.appendingPathComponent("evil").appendingPathComponent("0000000001.gdlog")
+        try FileManager.default.createDirectory(at: huge.deletingLastPathComponent(), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 3_000_000_000)
+        try handle.close()
+        let leftover = logsFolder.appendingPathComponent(peer).appendingPathComponent(".0000000003.gdlog.tmp")
+        try Data("half".utf8).write(to: leftover)
+
+        let tablet = device("tablet")
+        try tablet.output(["cloud", "enable"])
+        #expect(try tablet.items().isEmpty, "half a baseline gives nothing")
+        let status = try tablet.output(["cloud", "status"])
+        #expect(status.contains("baseline 1 from device \"kitchen\""))
+        #expect(status.contains("log 1 from peer evil: not a Grocery Dude log"))
+        try whole.write(to: baseline)
+        #expect(try tablet.items().map { $0["name"] as! String } == ["Rice", "Tea"])
+        #expect(!(try tablet.output(["cloud", "status"])).contains("baseline 1 from"))
+
+        try kitchen.output(["item", "ls"])
+        #expect(!FileManager.default.fileExists(atPath: leftover.path), "the crash's leftover is cleaned at the next start")
+    }
+
     @Test func badEpochMarkersDoNotStartEveryDeviceOver() throws {
         let kitchen = device("kitchen")
         try kitchen.output(["cloud", "enable"])

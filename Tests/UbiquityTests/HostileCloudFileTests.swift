@@ -242,6 +242,24 @@ struct HostileCloudFileTests {
         #expect(FileManager.default.fileExists(atPath: othersTemp.path), "another peer's folder is never touched")
     }
 
+    @Test func theKeyValueStoreReadsOnlySaneFiles() throws {
+        let values = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", clock: clock)
+        try values.set("first", forKey: "SEEDED_DATA")
+        let own = values.folder.appendingPathComponent("peer-a")
+        // In this peer's own folder: the largest number (the next write would overflow), a
+        // reading from year 300000, a huge file and a link.
+        let future = HLC(wall: 9_999_999_999_999_999, counter: 0, peer: "peer-a").description
+        try Data("{\"format\":\"grocery-dude-kv\",\"number\":9223372036854775807,\"peer\":\"peer-a\",\"writes\":{}}".utf8)
+            .write(to: own.appendingPathComponent("9223372036854775807.gdkv"))
+        try Data("{\"format\":\"grocery-dude-kv\",\"number\":5,\"peer\":\"peer-a\",\"writes\":{\"SEEDED_DATA\":{\"value\":\"forged\",\"clock\":\"\(future)\"}}}".utf8)
+            .write(to: own.appendingPathComponent("5.gdkv"))
+        try Data(count: 1 << 20).write(to: own.appendingPathComponent("6.gdkv"))
+        try FileManager.default.createSymbolicLink(atPath: own.appendingPathComponent("7.gdkv").path, withDestinationPath: "/etc/hostname")
+        #expect(values.value(forKey: "SEEDED_DATA") == "first")
+        try values.set("second", forKey: "SEEDED_DATA")
+        #expect(values.value(forKey: "SEEDED_DATA") == "second")
+    }
+
     @Test func aLinkOrAFolderNamedLikeALogIsRefused() throws {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let layout = b.sync.layout
