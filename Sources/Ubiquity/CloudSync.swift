@@ -152,6 +152,8 @@ public final class CloudSync: @unchecked Sendable {
                 try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(now)])
             }
         }
+        // A digest that fails to publish never fails the import.
+        do { try publishDigestIfChanged() } catch { logger.warning("digest not published: \(ErrorText.reason(error))") }
         return report
     }
 
