@@ -116,7 +116,7 @@ extension CloudSync {
         var chosen: [String: [Digest.ObjectHash]] = [:]
         var size = 0
         for bucket in buckets.sorted() {
-            let objects = digest.objects[bucket] ?? []
+            let objects = digest.objects(in: bucket)
             size += objects.reduce(0) { $0 + 120 + $1.entity.utf8.count }
             if size > DigestFiles.maxSize * 3 / 4, !chosen.isEmpty { break }
             chosen[bucket] = objects
@@ -242,7 +242,7 @@ extension CloudSync {
     private func differences(_ mine: Digest, _ theirs: DigestFiles.Detail?, buckets: [String]) throws -> [VerifyReport.Difference] {
         var found: [(Digest.ObjectHash, VerifyReport.Difference.Kind)] = []
         for bucket in buckets {
-            let here = mine.objects[bucket] ?? []
+            let here = mine.objects(in: bucket)
             guard let there = theirs?.buckets[bucket] else {
                 found += here.map { ($0, .inDifferingBucket) }
                 continue

@@ -4,12 +4,13 @@ import GRDB
 /// A canonical hash of a store's synced data, so that two peers that applied the same logs can
 /// prove they hold the same data (or find where they do not).
 ///
-/// Every live object (entities in schema order, objects by ID) contributes the hash of its
-/// canonical bytes: entity, ID, and for each property (sorted by name) a typed canonical form of
-/// its value and the clock reading of its last write. Every tombstone contributes its entity
-/// and ID. Objects fall into 256 buckets by the first two hex digits of their ID; each bucket
-/// hashes its objects' hashes in order, and the top hash hashes the non-empty buckets: a
-/// mismatch narrows to buckets, and a bucket's object hashes name the objects.
+/// Every live object (entities in schema order, objects by ID) contributes its canonical bytes:
+/// entity, ID, and for each property (sorted by name) a typed canonical form of its value and
+/// the clock reading of its last write. Every tombstone contributes its entity and ID. Objects
+/// fall into 256 buckets by the first two hex digits of their ID; each bucket is the SHA-256 of
+/// its objects' bytes in order, and the top hash hashes the non-empty buckets: a mismatch
+/// narrows to buckets, and the hashes of a bucket's objects (computed only when asked) name
+/// the objects.
 ///
 /// A tombstone's clock reading is left out on purpose: two peers that delete the same object
 /// concurrently each keep the reading they saw first, and that reading changes nothing after.
@@ -18,9 +19,23 @@ public struct Digest: Equatable, Sendable {
     public struct ObjectHash: Codable, Equatable, Hashable, Sendable {
         public var entity: String
         public var id: String
-        /// SHA-256 of its canonical bytes, hex; tombstones have `deleted: true`.
+        /// SHA-256 of its canonical bytes, hex.
         public var hash: String
+        /// `true` for a tombstone.
         public var deleted: Bool?
+    }
+
+    /// The canonical bytes of one bucket's objects, with where each object's bytes are.
+    struct Bucket: Equatable, Sendable {
+        struct Entry: Equatable, Sendable {
+            var entity: String
+            var id: String
+            var deleted: Bool
+            var range: Range<Int>
+        }
+
+        var bytes: [UInt8] = []
+        var entries: [Entry] = []
     }
 
     /// Per peer, the last log applied (this peer's own: the last one it exported). Peers with
@@ -30,14 +45,20 @@ public struct Digest: Equatable, Sendable {
     public var buckets: [String: String]
     /// The hash of the buckets.
     public var top: String
-    /// Bucket → its objects' hashes, in order: what detail files list. Not part of the digest file.
-    public var objects: [String: [ObjectHash]]
+    /// Bucket → its objects' bytes: what detail files are made from. Not part of the digest file.
+    var contents: [String: Bucket]
 
     /// Reads the whole store in the caller's (read) transaction.
     static func compute(schema: Schema, applied: [String: Int64], _ db: Database) throws -> Digest {
-        var objects: [String: [ObjectHash]] = [:]
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(512)
+        var contents: [String: Bucket] = [:]
+        func append(_ entity: String, _ id: String, deleted: Bool, _ write: (inout [UInt8]) -> Void) {
+            let bucket = bucket(of: id)
+            var content = contents.removeValue(forKey: bucket) ?? Bucket()
+            let start = content.bytes.count
+            write(&content.bytes)
+            content.entries.append(.init(entity: entity, id: id, deleted: deleted, range: start..<content.bytes.count))
+            contents[bucket] = content
+        }
         for entity in schema.entities {
             let names = entity.propertyNames.sorted()
             let types = names.map { entity.type(of: $0)! }
@@ -47,44 +68,50 @@ public struct Digest: Equatable, Sendable {
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 let id: String = row[0]
-                let clocks = (row[names.count + 1] as String?).map(PropertyClocks.decode) ?? [:]
-                bytes.removeAll(keepingCapacity: true)
-                Canonical.append("O", entity.name, id, to: &bytes)
-                for (index, name) in names.enumerated() {
-                    let value = PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index])
-                    Canonical.appendField(name, to: &bytes)
-                    Canonical.append(value, to: &bytes)
-                    Canonical.appendField(clocks[name]?.description ?? "-", to: &bytes)
+                let clocks = clockTexts(row[names.count + 1])
+                append(entity.name, id, deleted: false) { bytes in
+                    Canonical.append("O", entity.name, id, to: &bytes)
+                    for (index, name) in names.enumerated() {
+                        Canonical.appendField(name, to: &bytes)
+                        Canonical.append(PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]), to: &bytes)
+                        Canonical.appendField(clocks[Substring(name)].map(String.init) ?? "-", to: &bytes)
+                    }
                 }
-                objects[bucket(of: id), default: []].append(
-                    ObjectHash(entity: entity.name, id: id, hash: SHA256.hex(bytes), deleted: nil))
             }
         }
         let tombstones = try Row.fetchCursor(db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) ORDER BY objectID")
         while let row = try tombstones.next() {
             let id: String = row[0]
             let entity: String = row[1]
-            bytes.removeAll(keepingCapacity: true)
-            Canonical.append("D", entity, id, to: &bytes)
-            objects[bucket(of: id), default: []].append(ObjectHash(entity: entity, id: id, hash: SHA256.hex(bytes), deleted: true))
+            append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
         }
-        let buckets = objects.mapValues(bucketHash)
-        return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), objects: objects)
+        let buckets = contents.mapValues { SHA256.hex($0.bytes) }
+        return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
+    }
+
+    /// Each property's clock reading as stored (`name=reading;…`), not parsed: the readings are
+    /// written in their canonical text form.
+    private static func clockTexts(_ text: String?) -> [Substring: Substring] {
+        guard let text else { return [:] }
+        var clocks: [Substring: Substring] = [:]
+        for entry in text.split(separator: ";") {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            clocks[entry[..<equals]] = entry[entry.index(after: equals)...]
+        }
+        return clocks
+    }
+
+    /// The hashes of a bucket's objects, in order.
+    func objects(in bucket: String) -> [ObjectHash] {
+        guard let content = contents[bucket] else { return [] }
+        return content.entries.map { entry in
+            ObjectHash(entity: entry.entity, id: entry.id, hash: SHA256.hex(content.bytes[entry.range]),
+                       deleted: entry.deleted ? true : nil)
+        }
     }
 
     /// The bucket of an object: the first two hex digits of its ID.
     static func bucket(of id: String) -> String { String(id.prefix(2)).lowercased() }
-
-    /// A bucket's hash: of its objects' hashes, in order.
-    static func bucketHash(_ objects: [ObjectHash]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(objects.count * 65)
-        for object in objects {
-            bytes.append(contentsOf: object.hash.utf8)
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        return SHA256.hex(bytes)
-    }
 
     /// The top hash: of every non-empty bucket's name and hash, in bucket order.
     static func topHash(_ buckets: [String: String]) -> String {
