@@ -9,7 +9,7 @@ struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
         subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Baseline.self, Rebuild.self, StartOver.self,
-                      MergeKept.self, Offline.self, Online.self])
+                      MergeKept.self, Offline.self, Online.self, Verify.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -294,6 +294,8 @@ struct CloudCommand: ParsableCommand {
                     ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"),
                     ("pendingImport", .integer(cloud.pendingImport), "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
+                    ("divergedFrom", .raw(cloud.lastVerify.map { "[" + $0.diverged.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "null"),
+                     cloud.lastVerify.map(Self.verified) ?? "never (grocery-dude cloud verify)"),
                 ]
             }
             let transitions = status.transitions
@@ -306,11 +308,21 @@ struct CloudCommand: ParsableCommand {
                 let labels = ["enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device", "peerID": "Peer ID",
                               "storeName": "Store name", "modelVersion": "Model version",
                               "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
-                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]
+                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
+                              "divergedFrom": "Last verify"]
                 for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
                 print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
                 for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
+        }
+
+        /// The last `cloud verify`, in words: a divergence first.
+        static func verified(_ summary: VerifySummary) -> String {
+            let at = Timestamp.string(summary.at)
+            if !summary.diverged.isEmpty {
+                return "DIVERGED from \(summary.diverged.joined(separator: ", ")) (\(at)): run grocery-dude cloud verify"
+            }
+            return summary.agreed.isEmpty ? "nothing to compare (\(at))" : "agrees with \(summary.agreed.joined(separator: ", ")) (\(at))"
         }
 
         /// Most recent first, one object per line.

@@ -31,6 +31,8 @@ public struct CloudStatus: Equatable, Sendable {
         public var pendingExport: Int
         public var pendingImport: Int
         public var lastSync: Date?
+        /// The last `cloud verify` of this store: which devices agreed, which diverged.
+        public var lastVerify: VerifySummary? = nil
     }
 }
 
@@ -57,7 +59,8 @@ extension StoreCoordinator {
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
-            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) })
+            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
+            lastVerify: try sync?.lastVerify())
         return status
     }
 }
