@@ -61,6 +61,7 @@ public struct Digest: Equatable, Sendable {
         }
         for entity in schema.entities {
             let names = entity.propertyNames.sorted()
+            let nameBytes = names.map { Array($0.utf8) }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
             let sql = "SELECT t.id, \(columns), c.clocks FROM \(entity.table.quotedDatabaseIdentifier) t "
@@ -68,13 +69,14 @@ public struct Digest: Equatable, Sendable {
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 let id: String = row[0]
-                let clocks = clockTexts(row[names.count + 1])
+                let clocks = clockReadings(row[names.count + 1])
                 append(entity.name, id, deleted: false) { bytes in
                     Canonical.append("O", entity.name, id, to: &bytes)
-                    for (index, name) in names.enumerated() {
-                        Canonical.appendField(name, to: &bytes)
+                    for index in names.indices {
+                        Canonical.appendField(bytes: nameBytes[index], to: &bytes)
                         Canonical.append(PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]), to: &bytes)
-                        Canonical.appendField(clocks[Substring(name)].map(String.init) ?? "-", to: &bytes)
+                        let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
+                        Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
                     }
                 }
             }
@@ -89,16 +91,21 @@ public struct Digest: Equatable, Sendable {
         return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
     }
 
-    /// Each property's clock reading as stored (`name=reading;…`), not parsed: the readings are
-    /// written in their canonical text form.
-    private static func clockTexts(_ text: String?) -> [Substring: Substring] {
-        guard let text else { return [:] }
-        var clocks: [Substring: Substring] = [:]
-        for entry in text.split(separator: ";") {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            clocks[entry[..<equals]] = entry[entry.index(after: equals)...]
+    /// Each property's clock reading as stored (`name=reading;…`), as bytes, not parsed: the
+    /// readings are written in their canonical text form, and parsing them was most of the time.
+    private static func clockReadings(_ text: String?) -> [(name: ArraySlice<UInt8>, reading: ArraySlice<UInt8>)] {
+        guard let text else { return [] }
+        let bytes = Array(text.utf8)
+        var readings: [(name: ArraySlice<UInt8>, reading: ArraySlice<UInt8>)] = []
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
+                readings.append((bytes[start..<equals], bytes[(equals + 1)..<end]))
+            }
+            start = end + 1
         }
-        return clocks
+        return readings
     }
 
     /// The hashes of a bucket's objects, in order.
@@ -132,9 +139,13 @@ public struct Digest: Equatable, Sendable {
 /// two different inputs give the same bytes.
 enum Canonical {
     static func appendField(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: String(text.utf8.count).utf8)
+        appendField(bytes: text.utf8, to: &bytes)
+    }
+
+    static func appendField<Field: Collection>(bytes field: Field, to bytes: inout [UInt8]) where Field.Element == UInt8 {
+        bytes.append(contentsOf: String(field.count).utf8)
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: text.utf8)
+        bytes.append(contentsOf: field)
     }
 
     static func append(_ kind: String, _ entity: String, _ id: String, to bytes: inout [UInt8]) {
