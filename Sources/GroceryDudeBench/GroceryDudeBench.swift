@@ -9,7 +9,7 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|dedupe|render|all] [--changes N]
+/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|all] [--changes N]
 /// ```
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
@@ -37,6 +37,7 @@ enum GroceryDudeBench {
         if which == "import" || which == "all" { try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10) }
         if which == "capture" || which == "all" { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 1000) }
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
+        if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
         if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
     }
 
@@ -246,5 +247,40 @@ enum DedupeCost {
         print(String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target < 10 ms)",
                      items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
                      GroceryDudeBench.percentile(changed, 0.99)))
+    }
+}
+
+/// The digest peers compare (`cloud verify`, and the app once a minute): it reads the whole
+/// store, so it is measured against the floor of reading the same rows and clocks.
+enum DigestCost {
+    static func run(folder: URL, items: Int) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try GroceryStore(path: folder.appendingPathComponent("store.sqlite").path, defaultData: false)
+        _ = try store.objects.save(author: "bench") { context in
+            let homes = try (0..<20).map { try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string("Location \($0)")]) }
+            for index in 0..<items {
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)"), "locationAtHome": .reference(homes[index % 20])])
+            }
+        }
+        var digest: [Double] = [], floor: [Double] = []
+        for _ in 0..<7 {
+            var started = GroceryDudeBench.now()
+            _ = try store.objects.read { db in try Digest.compute(schema: store.objects.schema, applied: [:], db) }
+            digest.append((GroceryDudeBench.now() - started) * 1000)
+            started = GroceryDudeBench.now()
+            _ = try store.objects.read { db -> Int in
+                var count = 0
+                for entity in store.objects.schema.entities {
+                    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
+                    while let row = try rows.next() { count += row.count }
+                }
+                let clocks = try Row.fetchCursor(db, sql: "SELECT * FROM ubiquity_object_clock ORDER BY objectID")
+                while let row = try clocks.next() { count += row.count }
+                return count
+            }
+            floor.append((GroceryDudeBench.now() - started) * 1000)
+        }
+        let digestP50 = GroceryDudeBench.percentile(digest, 0.5), floorP50 = GroceryDudeBench.percentile(floor, 0.5)
+        print("digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
     }
 }

@@ -9,7 +9,7 @@ struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
         subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
-                      MergeKept.self, Offline.self, Online.self])
+                      MergeKept.self, Offline.self, Online.self, Verify.self])
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
@@ -135,6 +135,8 @@ struct CloudCommand: ParsableCommand {
             if let baseline = try sync.coalesceHistoryIfDue() {
                 device.logger.info("wrote baseline \(baseline.lastPathComponent)")
             }
+            // Others compare with it (`cloud verify`); a failure here is no failure of the sync.
+            do { try sync.publishDigestIfChanged() } catch { device.logger.warning("digest not published: \(ErrorText.reason(error))") }
             print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
             let refused = try sync.refusedFiles()
             guard refused.isEmpty else {
@@ -302,6 +304,8 @@ struct CloudCommand: ParsableCommand {
                     ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"),
                     ("pendingImport", .integer(cloud.pendingImport), "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
+                    ("divergedFrom", .raw(cloud.lastVerify.map { "[" + $0.diverged.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "null"),
+                     cloud.lastVerify.map(Self.verified) ?? "never (grocery-dude cloud verify)"),
                 ]
             }
             let transitions = status.transitions
@@ -316,7 +320,8 @@ struct CloudCommand: ParsableCommand {
                 let labels = ["enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device", "peerID": "Peer ID",
                               "storeName": "Store name", "modelVersion": "Model version",
                               "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
-                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync"]
+                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
+                              "divergedFrom": "Last verify"]
                 for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
                 if status.cloud != nil {
                     print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
@@ -339,6 +344,15 @@ struct CloudCommand: ParsableCommand {
                     + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.kind == .log)}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
+        }
+
+        /// The last `cloud verify`, in words: a divergence first.
+        static func verified(_ summary: VerifySummary) -> String {
+            let at = Timestamp.string(summary.at)
+            if !summary.diverged.isEmpty {
+                return "DIVERGED from \(summary.diverged.joined(separator: ", ")) (\(at)): run grocery-dude cloud verify"
+            }
+            return summary.agreed.isEmpty ? "nothing to compare (\(at))" : "agrees with \(summary.agreed.joined(separator: ", ")) (\(at))"
         }
 
         /// Most recent first, one object per line.

@@ -33,6 +33,8 @@ public struct CloudStatus: Equatable, Sendable {
         public var lastSync: Date?
         /// Files of the cloud folder refused: a refused log holds its peer's later logs back.
         public var refused: [RefusedFile] = []
+        /// The last `cloud verify` of this store: which devices agreed, which diverged.
+        public var lastVerify: VerifySummary? = nil
     }
 }
 
@@ -60,7 +62,8 @@ extension StoreCoordinator {
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
             lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
-            refused: try sync?.refusedFiles() ?? [])
+            refused: try sync?.refusedFiles() ?? [],
+            lastVerify: try sync?.lastVerify())
         return status
     }
 }

@@ -332,11 +332,15 @@ public final class CloudSync: @unchecked Sendable {
 
     // MARK: - Both
 
-    /// Exports, then imports.
+    /// Exports, imports, then publishes this device's digest for others to compare with (not
+    /// after every import: it reads the whole store). A digest that cannot be published is no
+    /// failure of the sync.
     @discardableResult
     public func sync() throws -> ImportReport {
         try exportPending()
-        return try importPending()
+        let report = try importPending()
+        do { try publishDigestIfChanged() } catch { logger.warning("digest not published: \(ErrorText.reason(error))") }
+        return report
     }
 
     /// How many saves wait to be exported.

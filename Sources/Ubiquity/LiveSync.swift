@@ -28,7 +28,7 @@ public final class LiveSync: @unchecked Sendable {
         try? sync.layout.makeFolder(sync.layout.logsFolder)
         // Problems are told once, when they appear, not at every rescan.
         var known: Set<String> = []
-        let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [sync, logger] in
+        let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [weak self, sync, logger] in
             guard isOnline(), sync.layout.isReachable else { return }
             do {
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
@@ -38,6 +38,7 @@ public final class LiveSync: @unchecked Sendable {
                 known = Set(problems)
                 if report.appliedLogs > 0 { onImport(report) }
                 try sync.coalesceHistoryIfDue()
+                if let divergence = self?.verifyIfDue() { onProblem(divergence) }
             } catch {
                 logger.warning("live sync: \(error)")
                 onProblem("sync failed: \(error)")
@@ -45,6 +46,32 @@ public final class LiveSync: @unchecked Sendable {
         }
         try watcher.start()
         self.watcher = watcher
+    }
+
+    /// When the digests were last compared, and what there was to compare: at most once a
+    /// minute, and only when this store or another peer's digest changed (on the watcher's thread).
+    private var lastVerify = Date.distantPast
+    private var lastVerified = ""
+    static let verifyInterval: TimeInterval = 60
+
+    /// Publishes this device's digest and compares it with the other peers' when due (it reads
+    /// the whole store); returns a line to show when they diverge.
+    private func verifyIfDue() -> String? {
+        guard Date().timeIntervalSince(lastVerify) >= Self.verifyInterval else { return nil }
+        lastVerify = Date()
+        let layout = sync.layout
+        let others = layout.digestPeers().sorted().map { "\($0)=\(layout.digestNumbers(of: $0, extension: DigestFiles.digestExtension).first ?? 0)" }
+        let state = "\((try? sync.store.changeToken()) ?? -1) \(others.joined(separator: ","))"
+        guard state != lastVerified else { return nil }
+        lastVerified = state
+        do {
+            let report = try sync.verify()
+            guard !report.diverging.isEmpty else { return nil }
+            return "data differs from \(report.diverging.map(\.device).joined(separator: ", ")) although the same logs were applied: run grocery-dude cloud verify"
+        } catch {
+            logger.warning("digest not compared: \(ErrorText.reason(error))")
+            return nil
+        }
     }
 
     public func stop() {

@@ -67,6 +67,11 @@ struct ConvergenceTests {
         for peer in peers {
             #expect(try peer.sync.pendingImports() == 0 && peer.sync.pendingExports() == 0)
         }
+        // And they prove it: the same applied logs, the same digest.
+        let digests = try peers.map { try #require($0.sync.publishDigest(force: true).digest) }
+        for (peer, digest) in zip(peers, digests).dropFirst() {
+            #expect(digest.applied == digests[0].applied && digest.top == digests[0].top, "seed \(seed): \(peer.name)'s digest differs from p0's")
+        }
     }
 
     // MARK: - Operations

@@ -28,6 +28,12 @@ enum CloudView {
                 ("Pending", "\(cloud.pendingExport) to export, \(cloud.pendingImport) to import", .plain),
                 ("Cloud folder", cloud.folder, .plain),
             ]
+            if let verify = cloud.lastVerify {
+                lines.append(("Peers agree?", verify.diverged.isEmpty
+                    ? (verify.agreed.isEmpty ? "nothing to compare yet" : "yes, with " + verify.agreed.joined(separator: ", "))
+                    : "NO: data differs from " + verify.diverged.joined(separator: ", ") + " (grocery-dude cloud verify)",
+                    verify.diverged.isEmpty ? .plain : CellStyle(color: .warning)))
+            }
             for file in cloud.refused {
                 lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
             }

@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+
+/// A canonical hash of a store's synced data, so that two peers that applied the same logs can
+/// prove they hold the same data (or find where they do not).
+///
+/// Every live object (entities in schema order, objects by ID) contributes its canonical bytes:
+/// entity, ID, and for each property (sorted by name) a typed canonical form of its value and
+/// the clock reading of its last write. Every tombstone contributes its entity and ID. Objects
+/// fall into 256 buckets by the first two hex digits of their ID; each bucket is the SHA-256 of
+/// its objects' bytes in order, and the top hash hashes the non-empty buckets: a mismatch
+/// narrows to buckets, and the hashes of a bucket's objects (computed only when asked) name
+/// the objects.
+///
+/// A tombstone's clock reading is left out on purpose: two peers that delete the same object
+/// concurrently each keep the reading they saw first, and that reading changes nothing after.
+public struct Digest: Equatable, Sendable {
+    /// One object's (or tombstone's) hash, as listed in detail files.
+    public struct ObjectHash: Codable, Equatable, Hashable, Sendable {
+        public var entity: String
+        public var id: String
+        /// SHA-256 of its canonical bytes, hex.
+        public var hash: String
+        /// `true` for a tombstone.
+        public var deleted: Bool?
+    }
+
+    /// The canonical bytes of one bucket's objects, with where each object's bytes are.
+    struct Bucket: Equatable, Sendable {
+        struct Entry: Equatable, Sendable {
+            var entity: String
+            var id: String
+            var deleted: Bool
+            var range: Range<Int>
+        }
+
+        var bytes: [UInt8] = []
+        var entries: [Entry] = []
+    }
+
+    /// Per peer, the last log applied (this peer's own: the last one it exported). Peers with
+    /// nothing applied are left out, so that "0" and "absent" compare equal.
+    public var applied: [String: Int64]
+    /// Bucket ("00" … "ff") → hash, non-empty buckets only.
+    public var buckets: [String: String]
+    /// The hash of the buckets.
+    public var top: String
+    /// Bucket → its objects' bytes: what detail files are made from. Not part of the digest file.
+    var contents: [String: Bucket]
+
+    /// Reads the whole store in the caller's (read) transaction.
+    public static func compute(schema: Schema, applied: [String: Int64], _ db: Database) throws -> Digest {
+        var contents: [String: Bucket] = [:]
+        func append(_ entity: String, _ id: String, deleted: Bool, _ write: (inout [UInt8]) -> Void) {
+            let bucket = bucket(of: id)
+            var content = contents.removeValue(forKey: bucket) ?? Bucket()
+            let start = content.bytes.count
+            write(&content.bytes)
+            content.entries.append(.init(entity: entity, id: id, deleted: deleted, range: start..<content.bytes.count))
+            contents[bucket] = content
+        }
+        for entity in schema.entities {
+            let names = entity.propertyNames.sorted()
+            let nameBytes = names.map { Array($0.utf8) }
+            let types = names.map { entity.type(of: $0)! }
+            let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+            let sql = "SELECT t.id, \(columns), c.clocks FROM \(entity.table.quotedDatabaseIdentifier) t "
+                + "LEFT JOIN \(EngineTables.objectClock) c ON c.objectID = t.id ORDER BY t.id"
+            let rows = try Row.fetchCursor(db, sql: sql)
+            while let row = try rows.next() {
+                let id: String = row[0]
+                let clocks = clockReadings(row[names.count + 1])
+                append(entity.name, id, deleted: false) { bytes in
+                    Canonical.append("O", entity.name, id, to: &bytes)
+                    for index in names.indices {
+                        Canonical.appendField(bytes: nameBytes[index], to: &bytes)
+                        Canonical.append(PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]), to: &bytes)
+                        let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
+                        Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
+                    }
+                }
+            }
+        }
+        let tombstones = try Row.fetchCursor(db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) ORDER BY objectID")
+        while let row = try tombstones.next() {
+            let id: String = row[0]
+            let entity: String = row[1]
+            append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
+        }
+        let buckets = contents.mapValues { SHA256.hex($0.bytes) }
+        return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
+    }
+
+    /// Each property's clock reading as stored (`name=reading;…`), as bytes, not parsed: the
+    /// readings are written in their canonical text form, and parsing them was most of the time.
+    private static func clockReadings(_ text: String?) -> [(name: ArraySlice<UInt8>, reading: ArraySlice<UInt8>)] {
+        guard let text else { return [] }
+        let bytes = Array(text.utf8)
+        var readings: [(name: ArraySlice<UInt8>, reading: ArraySlice<UInt8>)] = []
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
+                readings.append((bytes[start..<equals], bytes[(equals + 1)..<end]))
+            }
+            start = end + 1
+        }
+        return readings
+    }
+
+    /// The hashes of a bucket's objects, in order.
+    func objects(in bucket: String) -> [ObjectHash] {
+        guard let content = contents[bucket] else { return [] }
+        return content.entries.map { entry in
+            ObjectHash(entity: entry.entity, id: entry.id, hash: SHA256.hex(content.bytes[entry.range]),
+                       deleted: entry.deleted ? true : nil)
+        }
+    }
+
+    /// The bucket of an object: the first two hex digits of its ID.
+    static func bucket(of id: String) -> String { String(id.prefix(2)).lowercased() }
+
+    /// The top hash: of every non-empty bucket's name and hash, in bucket order.
+    static func topHash(_ buckets: [String: String]) -> String {
+        var bytes: [UInt8] = []
+        for (name, hash) in buckets.sorted(by: { $0.key < $1.key }) {
+            bytes.append(contentsOf: "\(name)=\(hash)\n".utf8)
+        }
+        return SHA256.hex(bytes)
+    }
+
+    /// The buckets whose hashes differ (or that only one side has), sorted.
+    static func differingBuckets(_ mine: [String: String], _ theirs: [String: String]) -> [String] {
+        Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }.sorted()
+    }
+}
+
+/// The canonical bytes of values: every field is length-prefixed (`<count>:<bytes>`), so no
+/// two different inputs give the same bytes.
+enum Canonical {
+    static func appendField(_ text: String, to bytes: inout [UInt8]) {
+        appendField(bytes: text.utf8, to: &bytes)
+    }
+
+    static func appendField<Field: Collection>(bytes field: Field, to bytes: inout [UInt8]) where Field.Element == UInt8 {
+        bytes.append(contentsOf: String(field.count).utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: field)
+    }
+
+    static func append(_ kind: String, _ entity: String, _ id: String, to bytes: inout [UInt8]) {
+        appendField(kind, to: &bytes)
+        appendField(entity, to: &bytes)
+        appendField(id, to: &bytes)
+    }
+
+    /// A typed form: a tag, then the value. Doubles and dates by their bit pattern, data by the
+    /// SHA-256 of its bytes.
+    static func append(_ value: PropertyValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .null: appendField("n", to: &bytes)
+        case .bool(let value): appendField(value ? "b1" : "b0", to: &bytes)
+        case .integer(let value): appendField("i" + String(value), to: &bytes)
+        case .double(let value): appendField("d" + String(value.bitPattern, radix: 16), to: &bytes)
+        case .string(let value): appendField("s", to: &bytes); appendField(value, to: &bytes)
+        case .date(let value): appendField("t" + String(value.timeIntervalSince1970.bitPattern, radix: 16), to: &bytes)
+        case .data(let value): appendField("x" + SHA256.hex(value), to: &bytes)
+        case .reference(let value): appendField("r" + value.description, to: &bytes)
+        case .blob(let hash): appendField("h" + hash, to: &bytes)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// `cloud verify` with real processes as devices on one cloud folder.
+@Suite("Cloud verify from the command line")
+struct CloudVerifyCommandTests {
+    let directory = TemporaryDirectory("cloud-verify")
+
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
+    }
+
+    func storeFile(_ device: String) -> String {
+        directory.path + "/devices/\(device)/ubiquity/default/GroceryDude/store.sqlite"
+    }
+
+    @Test func devicesAgreeADamagedOneIsNamedAndARebuildHeals() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Milk"])
+        try kitchen.output(["item", "add", "Eggs"])
+        try phone.output(["item", "add", "Bread"])
+        try kitchen.output(["cloud", "sync"])
+        #expect(try phone.output(["cloud", "verify"]).contains("Agrees with kitchen (peer "))
+        let agreed = try kitchen.run(["cloud", "verify"])
+        #expect(agreed.status == 0 && agreed.stdout.contains("Agrees with phone (peer ") && agreed.stdout.contains("on 3 logs."), "\(agreed)")
+        #expect(try kitchen.output(["cloud", "status", "--json"]).contains("\"divergedFrom\": []"))
+
+        // Damage the phone's store behind the app's back.
+        let queue = try DatabaseQueue(path: storeFile("phone"))
+        try queue.write { db in try db.execute(sql: "UPDATE item SET name = 'Spoiled' WHERE name = 'Milk'") }
+        try queue.close()
+
+        let onPhone = try phone.run(["cloud", "verify"])
+        #expect(onPhone.status != 0)
+        #expect(onPhone.stdout.contains("DIVERGED from kitchen"), "\(onPhone)")
+        #expect(onPhone.stdout.contains("Item \"Spoiled\""), "\(onPhone)")
+        let onKitchen = try kitchen.run(["cloud", "verify"])
+        #expect(onKitchen.status != 0)
+        #expect(onKitchen.stdout.contains("DIVERGED from phone (peer ") && onKitchen.stdout.contains("objects Item \"Milk\" ("),
+                "\(onKitchen)")
+        #expect(onKitchen.stdout.contains("Run `grocery-dude cloud rebuild` on the device whose data is wrong."))
+        let json = try JSONSerialization.jsonObject(with: Data(try phone.run(["cloud", "verify", "--json"]).stdout.utf8)) as! [String: Any]
+        let diverging = json["diverging"] as! [[String: Any]]
+        let objects = diverging.first?["objects"] as? [[String: Any]]
+        #expect(objects?.count == 1 && objects?.first?["label"] as? String == "Spoiled" && objects?.first?["kind"] as? String == "differs")
+        #expect(try kitchen.output(["cloud", "status"]).contains("Last verify:         DIVERGED from phone"))
+        #expect(try phone.output(["cloud", "status", "--json"]).contains("\"divergedFrom\": [\"kitchen\"]"))
+
+        try phone.output(["cloud", "rebuild"])
+        #expect(try phone.run(["cloud", "verify"]).status == 0)
+        let healed = try kitchen.run(["cloud", "verify"])
+        #expect(healed.status == 0 && healed.stdout.contains("Agrees with phone"), "\(healed)")
+        #expect(try phone.items().map { $0["name"] as! String } == ["Bread", "Eggs", "Milk"])
+    }
+}
