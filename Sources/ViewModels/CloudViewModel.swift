@@ -154,7 +154,8 @@ public final class CloudViewModel {
     /// concern the whole app; the other dialogs belong to the Cloud screen.
     public var isDialogAppWide: Bool {
         if case .progress? = dialog { return true }
-        return pending == .merge
+        if case .merge? = pending { return true }
+        return false
     }
 
     public func requestDisable() {
@@ -253,7 +254,7 @@ public final class CloudViewModel {
 
     /// The answer to the typed confirmation: the text typed. Anything but the phrase cancels.
     public func answerTyped(_ text: String) {
-        guard case .typedConfirmation(_, _, let phrase, _) = dialog, pending == .startOver else { return }
+        guard case .typedConfirmation(_, _, let phrase, _) = dialog, case .startOver? = pending else { return }
         dialog = nil
         pending = nil
         guard text.trimmingCharacters(in: .whitespaces).lowercased() == phrase else {
