@@ -28,12 +28,6 @@ public enum Validation {
         return raw
     }
 
-    /// Checks a note: it may be empty, otherwise as a name.
-    public static func note(_ raw: String) throws -> String {
-        try check(raw, GrocerySchema.noteRule, field: "note")
-        return raw
-    }
-
     private static func check(_ text: String, _ rule: ValueRule, field: String) throws {
         if let reason = rule.violation(of: .string(text)) {
             throw GroceryError.invalidName(field: field, reason: reason)
