@@ -73,7 +73,12 @@ public struct DeviceStore: Sendable {
     public func exportPending() -> Int {
         guard let sync, !isOffline else { return 0 }
         do {
-            return try sync.exportPending()
+            let written = try sync.exportPending()
+            for note in sync.takeRecoveryNotes() {
+                try? TransitionJournal(sandbox: configuration.sandbox).record(event: "historyRecovered", detail: note, by: configuration.process)
+                FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+            }
+            return written
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")

@@ -36,16 +36,36 @@ public struct Baseline: Codable, Equatable, Sendable {
     static func snapshot(schema: Schema, folder: String, ownPeer: String, ownExported: Int64, now: Date, _ db: Database) throws -> Baseline {
         var covers = try Watermarks.all(folder: folder, db)
         covers[ownPeer] = ownExported
+        // Values whose blob has not arrived (a photo still in transit) travel as the blob's
+        // reference with their reading: a peer loading the baseline waits for the same file,
+        // instead of the baseline covering the log that carried the photo without the photo.
+        var waiting: [String: (entity: String, values: [(property: String, hash: String, clock: HLC)])] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob) ORDER BY objectID, property") {
+            guard let clock = HLC(row[4] as String) else { continue }
+            waiting[row[0], default: (row[1], [])].values.append((row[2], row[3], clock))
+        }
         var objects: [Object] = []
         for entity in schema.entities {
             for id in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id") {
-                guard let values = try RowWriter.values(entity, id: id, db) else { continue }
+                guard var values = try RowWriter.values(entity, id: id, db) else { continue }
                 // A value stored before its rule existed would make every peer refuse the
                 // baseline: such an object stays on this device only.
                 if (try? schema.check(ObjectID(entity: entity.name, id: id), values: values)) == nil { continue }
-                objects.append(Object(object: ObjectID(entity: entity.name, id: id), values: values,
-                                      clocks: try PropertyClocks.clocks(of: id, db)))
+                var clocks = try PropertyClocks.clocks(of: id, db)
+                for pending in waiting.removeValue(forKey: id.description)?.values ?? []
+                where clocks[pending.property].map({ $0 < pending.clock }) ?? true {
+                    values[pending.property] = .blob(pending.hash)
+                    clocks[pending.property] = pending.clock
+                }
+                objects.append(Object(object: ObjectID(entity: entity.name, id: id), values: values, clocks: clocks))
             }
+        }
+        // An object whose only values wait for their blobs has no row yet: it travels as them.
+        for (text, object) in waiting.sorted(by: { $0.key < $1.key }) {
+            guard let id = GlobalID(text), schema.entity(named: object.entity) != nil else { continue }
+            objects.append(Object(object: ObjectID(entity: object.entity, id: id),
+                                  values: Dictionary(object.values.map { ($0.property, PropertyValue.blob($0.hash)) }) { _, last in last },
+                                  clocks: Dictionary(object.values.map { ($0.property, $0.clock) }) { _, last in last }))
         }
         let tombstones = try Row.fetchAll(db, sql: "SELECT objectID, entity, clock FROM \(EngineTables.tombstone) ORDER BY objectID")
             .compactMap { row -> Tombstone? in

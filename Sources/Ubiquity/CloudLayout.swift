@@ -125,6 +125,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case unreachable(String)
     /// A peer started over: the store's epoch is no longer the cloud's.
     case contentRemoved(epoch: Int, current: Int)
+    /// This device's own published log cannot be read back, so new saves cannot follow it.
+    case ownLogUnreadable(seq: Int64)
 
     public var description: String {
         switch self {
@@ -134,6 +136,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes or a leading period"
         case .unreachable(let path):
             "the cloud folder \(path) is missing or cannot be written (offline)"
+        case .ownLogUnreadable(let seq):
+            "this device's own log \(seq) in the cloud folder cannot be read (see cloud status); its new saves wait until it can"
         case .contentRemoved(let epoch, let current):
             "a peer started over: the cloud's content is now epoch \(current), this store holds epoch \(epoch)"
         }

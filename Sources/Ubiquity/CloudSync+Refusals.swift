@@ -34,14 +34,36 @@ extension CloudSync {
                 } else {
                     stale.append(file.path)
                 }
-            case .marker, .blob:
+            case .marker, .blob, .folder:
                 stale.append(file.path)  // reported live, below
             }
         }
         if !stale.isEmpty {
             try store.write { db in for path in stale { try RefusedFiles.forget(path, db) } }
         }
-        return current + refusedMarkers()
+        return current + refusedMarkers() + unlistableFolders()
+    }
+
+    /// The folders of this store's place in the cloud folder that exist but cannot be listed
+    /// (permissions, a file where a folder belongs, a broken mount): read live, they are few.
+    /// What they hold is invisible, so they are reported rather than taken for empty.
+    func unlistableFolders() -> [RefusedFile] {
+        var folders = [layout.logsFolder, layout.baselinesFolder, layout.epochsFolder, blobsFolder]
+        for parent in [layout.logsFolder, layout.baselinesFolder] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+            folders += names.filter(HLC.isPeerName).map { parent.appendingPathComponent($0, isDirectory: true) }
+        }
+        return folders.compactMap { folder in
+            guard FileStamp.exists(folder) else { return nil }  // not made yet: nothing in it
+            guard let handle = opendir(folder.path) else {
+                let reason = String(cString: strerror(errno))
+                return RefusedFile(path: layout.relativePath(folder), kind: .folder, peer: folder.lastPathComponent, seq: 0,
+                                   device: nil, reason: "cannot be listed (\(reason)): what it holds is not seen",
+                                   size: -1, modified: 0, refusedAt: Date())
+            }
+            closedir(handle)
+            return nil
+        }
     }
 
     /// The epoch markers that do not check out, as refusals (read live: they are tiny).

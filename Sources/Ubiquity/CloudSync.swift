@@ -33,6 +33,12 @@ public struct ImportReport: Equatable, Sendable {
     }
 }
 
+/// This peer's log `seq` exists already and is not the save being exported: the store is
+/// behind what the device published.
+struct PublishedHistoryAhead: Error {
+    let seq: Int64
+}
+
 /// A device's link between its store and the cloud folder: exports its own saves as logs and
 /// imports other peers' logs.
 ///
@@ -46,6 +52,8 @@ public final class CloudSync: @unchecked Sendable {
     let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
     /// Whether this instance removed the leftovers of a crash yet (once, at its first import).
+    private var recoveries: [String] = []
+    private let recoveriesLock = NSLock()
     private var leftoversRemoved = false
     private let leftoversLock = NSLock()
 
@@ -75,8 +83,11 @@ public final class CloudSync: @unchecked Sendable {
 
     // MARK: - Export
 
-    /// Writes every pending save as the next log of this peer. A crash at any point exports the
-    /// same save again under the same number with the same bytes: nothing lost, nothing doubled.
+    /// Writes every pending save as the next log of this peer. A published file is never
+    /// replaced: a crash between writing a log and committing finds that log holding the very
+    /// save and marks it exported (nothing lost, nothing doubled); a log holding another save
+    /// is this device's past that its store forgot (a restored backup), which is imported back
+    /// before the waiting saves are numbered after it.
     ///
     /// Each log is written inside the store's write transaction that then removes its outbox
     /// row: SQLite's write lock keeps two exporters of the same device (the app and a command,
@@ -97,10 +108,34 @@ public final class CloudSync: @unchecked Sendable {
            !layout.sequenceNumbers(of: peer).isEmpty || layout.baselineFiles().contains(where: { $0.peer == peer }) {
             _ = try importPending()
         }
-        while try store.write({ db in try exportOldest(db) }) {
-            written += 1
+        var attempts = 0
+        while true {
+            do {
+                guard try store.write({ db in try exportOldest(db) }) else { break }
+                written += 1
+            } catch let ahead as PublishedHistoryAhead where attempts < 3 {
+                // The store is behind what this device published (restored from a backup,
+                // copied from another machine): take its own logs back first, then number the
+                // waiting saves after them. Nothing published is replaced, nothing is lost.
+                attempts += 1
+                let before = try watermark(of: peer)
+                _ = try importPending()
+                let after = try watermark(of: peer)
+                let note = "this device's published history went further than its store remembered (restored from a backup?): its logs \(before + 1)–\(after) were imported back, and its new saves follow them"
+                logger.notice("\(note)")
+                recoveriesLock.withLock { recoveries.append(note) }
+                if after < ahead.seq { throw CloudError.ownLogUnreadable(seq: ahead.seq) }
+            }
         }
         return written
+    }
+
+    /// What ``exportPending()`` recovered from since the last call (to tell the user), emptied.
+    public func takeRecoveryNotes() -> [String] {
+        recoveriesLock.withLock {
+            defer { recoveries = [] }
+            return recoveries
+        }
     }
 
     func exportedSeqKey(modelVersion: Int) -> String { "exportedSeq.v\(modelVersion).epoch\(layout.epoch)" }
@@ -115,26 +150,34 @@ public final class CloudSync: @unchecked Sendable {
             .flatMap { Int64($0) } ?? 0) + 1
         let isCurrentVersion = pending.modelVersion == layout.modelVersion
         let own = isCurrentVersion ? try watermark(of: peer, db) : 0
-        if own >= seq {
-            // This peer's logs go further than the store remembers exporting (it imported
-            // them). If the next one is this very save, it was written before a crash: done.
-            if let log = try? LogFile.read(at: versionLayout.logURL(peer: peer, seq: seq), expecting: versionLayout, peer: peer, seq: seq),
-               log.record.transactionID == pending.record.transactionID {
-                try Outbox.remove(sequence: pending.sequence, db)
-                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
-                return true
-            }
-            seq = own + 1
+        // This peer's logs may go further than the store remembers exporting: it imported them
+        // (a rebuilt store), or a save was written just before a crash.
+        if own >= seq, try isThisSave(pending, at: seq, in: versionLayout) {
+            try markExported(pending, seq: seq, seqKey: seqKey, db)
+            return true
+        }
+        if own >= seq { seq = own + 1 }
+        let url = versionLayout.logURL(peer: peer, seq: seq)
+        // A published file is never replaced. One already there is this save (written before
+        // a crash), or this device's past that its store does not remember: a restored backup.
+        if FileStamp.exists(url) {
+            guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
+            try markExported(pending, seq: seq, seqKey: seqKey, db, own: isCurrentVersion)
+            return true
         }
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
                                       device: device, seq: seq)
-        let url = versionLayout.logURL(peer: peer, seq: seq)
         try versionLayout.makeFolder(url.deletingLastPathComponent())
         if FaultInjection.isRequested(FaultInjection.midLogWrite) {
             try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
             FaultInjection.crash(at: FaultInjection.midLogWrite)
         }
-        try AtomicFile.write(data, to: url)
+        guard try AtomicFile.create(data, at: url) else {
+            // Made by another process of this identity meanwhile: the same question again.
+            guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
+            try markExported(pending, seq: seq, seqKey: seqKey, db, own: isCurrentVersion)
+            return true
+        }
         try Outbox.remove(sequence: pending.sequence, db)
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
         if isCurrentVersion {
@@ -145,6 +188,21 @@ public final class CloudSync: @unchecked Sendable {
         return true
     }
 
+    /// Whether this peer's log `seq` holds this very save.
+    private func isThisSave(_ pending: Outbox.Pending, at seq: Int64, in versionLayout: CloudLayout) throws -> Bool {
+        let log = try? LogFile.read(at: versionLayout.logURL(peer: peer, seq: seq), expecting: versionLayout, peer: peer, seq: seq)
+        return log?.record.transactionID == pending.record.transactionID
+    }
+
+    /// Takes a save out of the outbox as exported under `seq`.
+    private func markExported(_ pending: Outbox.Pending, seq: Int64, seqKey: String, _ db: Database, own: Bool = false) throws {
+        try Outbox.remove(sequence: pending.sequence, db)
+        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+        if own, try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
+            try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
+        }
+    }
+
     // MARK: - Import
 
     /// Applies every other peer's logs that are next in line, per peer in order, exactly once.
@@ -152,9 +210,9 @@ public final class CloudSync: @unchecked Sendable {
     public func importPending() throws -> ImportReport {
         if leftoversLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
-        for marker in refusedMarkers() {
-            report.refused.append(marker)
-            report.rejected.append(marker.summary)
+        for refused in refusedMarkers() + unlistableFolders() {
+            report.refused.append(refused)
+            report.rejected.append(refused.summary)
         }
         // Refusals read once: each file's is compared with the file as it is now.
         let remembered = Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first }

@@ -11,6 +11,8 @@ import GRDB
 public struct RefusedFile: Error, Equatable, Sendable {
     public enum Kind: String, Sendable {
         case log, baseline, marker, blob
+        /// A folder of the cloud folder that cannot be listed: what it holds cannot be seen.
+        case folder
     }
 
     /// Relative to the cloud folder.
@@ -41,6 +43,7 @@ public struct RefusedFile: Error, Equatable, Sendable {
         case .baseline: return "baseline \(seq) from \(who): \(reason)"
         case .marker: return "epoch marker \(path): \(reason)"
         case .blob: return "blob \(path): \(reason)"
+        case .folder: return "folder \(path): \(reason)"
         }
     }
 }

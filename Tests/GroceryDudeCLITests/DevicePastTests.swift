@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A device's own past is input too: its data folder restored from a backup must not make it
+/// overwrite logs it had already published.
+@Suite("A device restored from a backup")
+struct DevicePastTests {
+    let directory = TemporaryDirectory("device-past")
+
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
+    }
+
+    func names(_ device: CommandRunner) throws -> [String] {
+        try device.items().map { $0["name"] as! String }.sorted()
+    }
+
+    @Test func aRestoredDeviceNeverOverwritesWhatItPublishedAndLosesNothing() throws {
+        let a = device("a")
+        let b = device("b")
+        try a.output(["cloud", "enable"])
+        try b.output(["cloud", "enable"])
+        for index in 1...3 { try a.output(["item", "add", "Item \(index)"]) }
+        let sandbox = directory.url.appendingPathComponent("devices/a")
+        let backup = directory.url.appendingPathComponent("backup-of-a")
+        try FileManager.default.copyItem(at: sandbox, to: backup)
+        for index in 4...5 { try a.output(["item", "add", "Item \(index)"]) }
+        try b.output(["cloud", "sync"])
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let peer = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first {
+            (try? FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent($0).path).count) == 5
+        })
+        let published = try (1...5).map { try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\($0).gdlog")) }
+
+        // The data folder comes back from the backup; offline, the user adds an item.
+        try FileManager.default.removeItem(at: sandbox)
+        try FileManager.default.copyItem(at: backup, to: sandbox)
+        try a.output(["cloud", "offline"])
+        try a.output(["item", "add", "Made after the restore"])
+        let online = try a.run(["cloud", "online"])
+        #expect(online.status == 0, "\(online.stderr)")
+
+        // What a had published is untouched; its new change comes after it.
+        for (index, data) in published.enumerated() {
+            #expect(try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\(index + 1).gdlog")) == data, "log \(index + 1)")
+        }
+        let all = ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5", "Made after the restore"]
+        #expect(try names(a) == all, "a got back what it had published after the backup")
+        #expect(try names(b) == all)
+        #expect(try names(device("c")) == [], "a new device starts empty until it enables sync")
+        try device("c").output(["cloud", "enable"])
+        #expect(try names(device("c")) == all)
+        #expect(try a.output(["cloud", "status"]).contains("historyRecovered"))
+    }
+}
