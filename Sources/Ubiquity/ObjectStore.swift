@@ -93,6 +93,16 @@ public final class ObjectStore: Sendable {
             logger.info("created store \(path) at model version \(version)")
         }
         try setUp(self)
+        // A new store's tables and first data go into the main file at once: the file the
+        // README names is the store, even copied on its own (best effort: a reader elsewhere
+        // may hold the log back; SQLite's automatic checkpoints then catch up).
+        if isNew { checkpoint() }
+    }
+
+    /// Moves what the write-ahead log holds into the store file and empties the log, when no
+    /// other connection holds it back. Best effort: the data is safe either way.
+    public func checkpoint() {
+        _ = try? dbPool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// The highest model version whose migration the store at `db` has applied.
