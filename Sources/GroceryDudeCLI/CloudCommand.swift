@@ -66,7 +66,7 @@ struct CloudCommand: ParsableCommand {
                 ? " (the cloud store is set up in the background; until then changes are kept in a fallback store)" : ""))
         }
 
-        /// The seeds' prompt, on a terminal.
+        /// The prompt of Apple's iCloud notes, on a terminal.
         static func askMergeWithCloud() throws -> Bool {
             print("Merge with Cloud?")
             print("This will move your existing data into the cloud. If you don't merge now, you can merge later by turning cloud sync off and on again.")

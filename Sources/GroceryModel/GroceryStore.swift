@@ -7,7 +7,7 @@ import Ubiquity
 /// single save through the sync engine's ``ObjectStore``, so that each produces one transaction
 /// record.
 public final class GroceryStore: Sendable {
-    /// The store name (the seeds' ubiquitous content name).
+    /// The store name (Core Data's ubiquitous content name).
     public static let defaultStoreName = "GroceryDude"
 
     public let objects: ObjectStore

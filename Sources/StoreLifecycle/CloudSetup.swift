@@ -6,7 +6,7 @@ import Ubiquity
 /// baselines and logs hold, at the cloud's current epoch. Until it is done the device runs on a
 /// fallback store ("Using local storage: 1").
 public enum CloudSetup {
-    /// Store metadata: when the setup finished (the seeds' `initialImportCompleted`).
+    /// Store metadata: when the setup finished (Core Data's `initialImportCompleted`).
     static let completedKey = "initialImportCompleted"
     /// Store metadata: the epoch of the cloud's content the store holds.
     static let epochKey = "epoch"

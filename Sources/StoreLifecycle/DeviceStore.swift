@@ -14,7 +14,7 @@ public struct DeviceStore: Sendable {
 
     public var role: StoreDescription.Role { description.role }
     public var account: String? { description.account }
-    /// The seeds' "Using local storage": 1 on a local or fallback store, 0 on a cloud store.
+    /// Core Data's "Using local storage": 1 on a local or fallback store, 0 on a cloud store.
     public var usingLocalStorage: Bool { role != .cloud }
     var logger: Logger { configuration.logger }
 

@@ -67,7 +67,7 @@ extension StoreCoordinator {
     }
 
     /// Stops syncing: everything the device holds moves into a plain local store with no cloud
-    /// metadata (the seeds' `RemoveUbiquitousMetadata` migration), which the device runs on from
+    /// metadata (Core Data's `RemoveUbiquitousMetadata` migration), which the device runs on from
     /// now. The cloud store stays on the device; enabling again goes through the merge prompt.
     public func disable() throws -> DisableResult {
         let account = try requireCloud(online: false)

@@ -3,7 +3,7 @@ import GroceryModel
 import Logging
 import Ubiquity
 
-/// Which store a device runs on, and every change of it while the app runs (the seeds'
+/// Which store a device runs on, and every change of it while the app runs (Core Data's
 /// persistent store coordinator with an iCloud store).
 ///
 /// Used from one thread, the app's (its UI thread, or a command's main thread): the store is
@@ -19,7 +19,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     public private(set) var current: DeviceStore
     /// The settings the current store was chosen by.
     private var settings: DeviceSettings
-    /// Asked after each `storesWillChange`: while it answers yes, the notice repeats (the seeds'
+    /// Asked after each `storesWillChange`: while it answers yes, the notice repeats (Core Data's
     /// save loop); if the app still has changes after a few rounds, the transition waits.
     public var hasUnsavedChanges: () -> Bool = { false }
     /// Whether this process may use the fallback store and move stores: it holds the device

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A small synced key-value store per account (the seeds' `NSUbiquitousKeyValueStore`, used for
+/// A small synced key-value store per account (Core Data's `NSUbiquitousKeyValueStore`, used for
 /// `SEEDED_DATA`): last writer wins per key, by clock.
 ///
 /// Built from immutable files like the logs: each write is a new file of its peer,

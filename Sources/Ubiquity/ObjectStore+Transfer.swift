@@ -54,7 +54,7 @@ extension ObjectStore {
         }
     }
 
-    /// Writes a copy of the store at `url` with no trace of syncing (the seeds'
+    /// Writes a copy of the store at `url` with no trace of syncing (Core Data's
     /// `NSPersistentStoreRemoveUbiquitousMetadataOption`): the same objects, but no outbox, no
     /// clocks or tombstones, no watermarks, no cloud facts. Written to a temp file and renamed,
     /// so `url` holds either its old file or the whole copy.

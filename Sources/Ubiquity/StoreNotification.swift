@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why the store under the app is changing (the seeds' `NSPersistentStoreUbiquitousTransitionType`,
+/// Why the store under the app is changing (Core Data's `NSPersistentStoreUbiquitousTransitionType`,
 /// plus the changes this app makes on purpose).
 public enum StoreTransition: String, Sendable, Equatable, CaseIterable {
     /// The one-time setup of the cloud store finished: the app leaves the fallback store.

@@ -73,7 +73,7 @@ public final class AppModel {
         }
         refreshSummary(force: true)
         coordinator.observe { [weak self] notification in self?.receive(notification) }
-        // The seeds' save loop: a transition waits while the editor has unsaved edits.
+        // Core Data's save loop: a transition waits while the editor has unsaved edits.
         coordinator.hasUnsavedChanges = { [weak self] in self?.editor?.hasUnsavedChanges ?? false }
     }
 

@@ -33,7 +33,7 @@ public enum ClearMessages {
     public static let shopNothingCollected = "Select items to be removed from the list before pressing Clear."
 }
 
-/// The seeds' words for cloud sync's dialogs.
+/// Apple's words for cloud sync's dialogs.
 public enum CloudMessages {
     public static let mergeQuestion = "Merge with Cloud?"
     public static let mergeExplanation =

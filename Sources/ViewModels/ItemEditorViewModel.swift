@@ -6,7 +6,7 @@ import Ubiquity
 ///
 /// It observes its object: a change that arrives (imported from another device, or made by
 /// another process) updates the fields the user has not touched and keeps the ones they edited —
-/// the seeds' object-trump merge policy. A delete elsewhere closes the editor with a message.
+/// Core Data's object-trump merge policy. A delete elsewhere closes the editor with a message.
 /// Saving writes only the fields the user touched, so it never puts stale values over newer
 /// ones that arrived meanwhile.
 public final class ItemEditorViewModel {
