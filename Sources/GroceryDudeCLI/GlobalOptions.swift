@@ -68,7 +68,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The store name, checked as iCloud checked ubiquitous content names.
     func resolvedStoreName() throws -> String {
         let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
-        guard !name.isEmpty, !name.contains("."), !name.contains("/"), !name.hasPrefix("~"),
+        guard !name.isEmpty, !name.contains("."), !name.contains("/"), !name.hasPrefix("~"), name.utf8.count <= CloudLayout.maximumNameBytes,
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudError.invalidStoreName(name)
         }

@@ -21,7 +21,8 @@ public struct CloudLayout: Sendable {
     /// - Throws: ``CloudError/invalidStoreName(_:)`` for a name with a period (as iCloud refused
     ///   them), a slash, or nothing in it.
     public init(cloud: URL, account: String, storeName: String, modelVersion: Int, epoch: Int = 1) throws {
-        guard !storeName.isEmpty, !storeName.contains("."), !storeName.contains("/") else {
+        guard !storeName.isEmpty, !storeName.contains("."), !storeName.contains("/"),
+              storeName.utf8.count <= Self.maximumNameBytes else {
             throw CloudError.invalidStoreName(storeName)
         }
         try Self.checkAccountName(account)
@@ -52,9 +53,15 @@ public struct CloudLayout: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    /// An account is a folder of the cloud folder: a non-empty name, no slash, no leading period.
+    /// The longest account or store name, in bytes of UTF-8: both become names of folders and
+    /// files (with suffixes such as `.sqlite-wal`), which file systems limit to 255 bytes.
+    public static let maximumNameBytes = 128
+
+    /// An account is a folder of the cloud folder: a non-empty name, no slash, no leading period,
+    /// no control character, at most ``maximumNameBytes`` bytes.
     public static func checkAccountName(_ account: String) throws {
-        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/") else {
+        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/"), account.utf8.count <= maximumNameBytes,
+              !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudError.invalidAccountName(account)
         }
     }
@@ -131,9 +138,9 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     public var description: String {
         switch self {
         case .invalidStoreName(let name):
-            "invalid store name \(name.debugDescription): it must be non-empty, without periods or slashes"
+            "invalid store name \(name.debugDescription): it must be non-empty, without periods or slashes, at most \(CloudLayout.maximumNameBytes) bytes"
         case .invalidAccountName(let name):
-            "invalid account name \(name.debugDescription): it must be non-empty, without slashes or a leading period"
+            "invalid account name \(name.debugDescription): it must be non-empty, without slashes, control characters or a leading period, at most \(CloudLayout.maximumNameBytes) bytes"
         case .unreachable(let path):
             "the cloud folder \(path) is missing or cannot be written (offline)"
         case .ownLogUnreadable(let seq):

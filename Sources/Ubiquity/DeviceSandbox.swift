@@ -13,8 +13,9 @@ public struct DeviceSandbox: Sendable {
     public let device: String
     public let root: URL
 
-    /// The longest device name accepted.
+    /// The longest device name accepted, in characters and in bytes of UTF-8.
     public static let maximumNameLength = 64
+    public static let maximumNameBytes = 128
 
     /// Checks a device name and locates its sandbox under `dataDirectory`.
     ///
@@ -30,6 +31,10 @@ public struct DeviceSandbox: Sendable {
     static func problem(withName name: String) -> String? {
         if name.isEmpty { return "it is empty" }
         if name.count > maximumNameLength { return "it is longer than \(maximumNameLength) characters" }
+        // It becomes a folder's name: file systems count bytes (255 at most), not characters.
+        if name.utf8.count > maximumNameBytes {
+            return "it is \(name.utf8.count) bytes long in UTF-8; the limit is \(maximumNameBytes)"
+        }
         if name.contains("/") { return "it contains a /" }
         if name.hasPrefix(".") { return "it starts with a period" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

@@ -102,6 +102,10 @@ struct CommandLineTests {
         ["--log-level", "loud", "item", "ls"],
         ["--device", ".hidden", "item", "ls"],
         ["--device", "a/b", "item", "ls"],
+        // Names that become paths are limited in bytes, as file systems are.
+        ["--device", String(repeating: "👪", count: 64), "item", "ls"],
+        ["--store-name", String(repeating: "s", count: 300), "item", "ls"],
+        ["account", "sign-in", String(repeating: "Famille ", count: 40)],
         ["--store-name", "Grocery.Dude", "item", "ls"],
     ]
 
