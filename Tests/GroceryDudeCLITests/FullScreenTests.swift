@@ -84,7 +84,8 @@ struct FullScreenTests {
 
         // Undo puts it back on the list.
         try tmux.sendKeys("u")
-        screen = try tmux.waitFor { $0.contains("[x] 3 Tea") }
+        // The list and the message may land in two frames: wait for both.
+        screen = try tmux.waitFor { $0.contains("[x] 3 Tea") && $0.contains("Undid") }
         #expect(screen.contains("Undid Cleared 1 item from the shopping list"))
         #expect(try listed() == ["Tea"])
         try tmux.sendKeys("q")
