@@ -18,9 +18,9 @@ struct TUICommand: ParsableCommand {
         let (sandbox, logger) = try root.global.openSandbox(command: "tui")
         let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
-        let coordinator = try StoreCoordinator(
-            configuration: root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui"),
-            claimDevice: { true })
+        var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
+        configuration.mayWriteToStandardError = false  // curses owns the terminal; the log file has it all
+        let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
         let current = coordinator.current
         logger.info("app on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
         let app = AppModel(coordinator: coordinator, logger: logger)

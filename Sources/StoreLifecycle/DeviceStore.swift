@@ -76,14 +76,13 @@ public struct DeviceStore: Sendable {
             let written = try sync.exportPending()
             for note in sync.takeRecoveryNotes() {
                 try? TransitionJournal(sandbox: configuration.sandbox).record(event: "historyRecovered", detail: note, by: configuration.process)
-                FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+                configuration.tell("note: \(note)")
             }
             return written
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")
-            FileHandle.standardError.write(Data(
-                "warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device\n".utf8))
+            configuration.tell("warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device")
             return 0
         }
     }

@@ -21,6 +21,15 @@ public struct StoreConfiguration: Sendable {
     /// turned on; a folder named by the user must exist (a missing mount point means offline,
     /// and must not be filled in its absence).
     public var mayCreateCloudFolder = false
+    /// Whether warnings and notes may go to standard error besides the log file: yes for a
+    /// command, never while the full-screen app owns the terminal.
+    public var mayWriteToStandardError = true
+
+    /// Writes a line to standard error when ``mayWriteToStandardError``.
+    func tell(_ line: String) {
+        guard mayWriteToStandardError else { return }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
 
     public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
                 modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,

@@ -119,7 +119,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             } catch {
                 // The command goes on; the merge is tried again by the next one.
                 logger.warning("merge with the cloud not finished: \(ErrorText.reason(error))")
-                FileHandle.standardError.write(Data("warning: merge with the cloud not finished: \(ErrorText.reason(error))\n".utf8))
+                configuration.tell("warning: merge with the cloud not finished: \(ErrorText.reason(error))")
             }
         }
     }

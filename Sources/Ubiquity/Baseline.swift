@@ -259,7 +259,7 @@ extension CloudSync {
             })
         } catch let violation as RuleViolation {
             return .failure(violation)
-        } catch let error as DatabaseError where [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG].contains(error.resultCode) {
+        } catch let error as DatabaseError where Self.isRefusal(error) {
             return .failure(RuleViolation("the store cannot take it: \(error.message ?? error.description)"))
         }
     }

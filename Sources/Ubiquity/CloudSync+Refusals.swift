@@ -100,11 +100,10 @@ extension CloudSync {
 
     /// What a held log would have changed, as far as it can be read: for the confirmation.
     public func contentSummary(of refusal: RefusedFile) -> String {
+        // Read within the same bounds as an import: a refused file may be huge or no file at all.
         guard refusal.kind == .log,
-              let data = try? Data(contentsOf: layout.cloud.appendingPathComponent(refusal.path)),
-              data.count <= LogFile.maximumBytes,
-              let (_, payload) = try? LogFile.open(data, magic: LogFile.magic, expecting: layout, peer: refusal.peer, seq: refusal.seq),
-              let record = try? TransactionRecord(jsonData: payload)
+              let record = try? LogFile.read(at: layout.logURL(peer: refusal.peer, seq: refusal.seq), expecting: layout,
+                                             peer: refusal.peer, seq: refusal.seq).record
         else { return "its content cannot be read" }
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         return "it holds \(count(record.inserted.count, "new object")), \(count(record.updated.count, "change")) and \(count(record.deleted.count, "delete"))"
@@ -117,11 +116,11 @@ extension CloudSync {
         guard refusal.kind == .log, HLC.isPeerName(refusal.peer) else { return }
         let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true)
             .appendingPathComponent("\(refusal.peer)-\(refusal.seq).gdrefusal")
-        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        guard !FileStamp.exists(url) else { return }
         let text = "{\"device\":\(JSONText.quoted(device)),\"log\":\(refusal.seq),\"peer\":\(JSONText.quoted(refusal.peer)),\"reason\":\(JSONText.quoted(refusal.reason))}\n"
         do {
             try layout.makeFolder(url.deletingLastPathComponent())
-            try AtomicFile.write(Data(text.utf8), to: url)
+            _ = try AtomicFile.create(Data(text.utf8), at: url)  // one notice, never replaced
         } catch {
             logger.warning("cannot write the refusal notice \(url.lastPathComponent): \(ErrorText.reason(error))")
         }

@@ -54,8 +54,10 @@ public final class CloudSync: @unchecked Sendable {
     /// Whether this instance removed the leftovers of a crash yet (once, at its first import).
     private var recoveries: [String] = []
     private let recoveriesLock = NSLock()
+    private var lastRefusals = 0
     private var leftoversRemoved = false
-    private let leftoversLock = NSLock()
+    /// Guards the two fields above.
+    private let stateLock = NSLock()
 
     /// The most logs one import transaction applies.
     static let batchSize = 500
@@ -129,6 +131,10 @@ public final class CloudSync: @unchecked Sendable {
         }
         return written
     }
+
+    /// How many files the last import refused (or found still refused): for a status line
+    /// that must not read the cloud folder itself. ``refusedFiles()`` lists them.
+    public var refusedAtLastImport: Int { stateLock.withLock { lastRefusals } }
 
     /// What ``exportPending()`` recovered from since the last call (to tell the user), emptied.
     public func takeRecoveryNotes() -> [String] {
@@ -208,7 +214,7 @@ public final class CloudSync: @unchecked Sendable {
     /// Applies every other peer's logs that are next in line, per peer in order, exactly once.
     /// A missing log holds back that peer only; a bad file is skipped and reported.
     public func importPending() throws -> ImportReport {
-        if leftoversLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
+        if stateLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
         for refused in refusedMarkers() + unlistableFolders() {
             report.refused.append(refused)
@@ -225,6 +231,7 @@ public final class CloudSync: @unchecked Sendable {
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
         try republishIfRefusedElsewhere()
+        stateLock.withLock { lastRefusals = report.refused.count }
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
         let now = Date().timeIntervalSince1970
@@ -329,7 +336,7 @@ public final class CloudSync: @unchecked Sendable {
 
     /// Errors that say a log's content does not fit the store (not that the store is busy or
     /// the disk full, which are the device's problems and are reported as such).
-    private static func isRefusal(_ error: DatabaseError) -> Bool {
+    static func isRefusal(_ error: DatabaseError) -> Bool {
         [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
     }
 

@@ -145,7 +145,9 @@ public final class AppModel {
         latest.offline = current.role != .local && coordinator.configuration.isOffline
         latest.lastSync = (try? current.store.objects.metadata("lastSync")).flatMap { $0.flatMap(Double.init) }
             .map { Date(timeIntervalSince1970: $0) }
-        latest.refusedFiles = (try? current.sync?.refusedFiles().count) ?? 0
+        // From the last import in the background: the UI thread never reads the cloud folder
+        // for the status line (a hung mount would freeze the app).
+        latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
         defer { summary = latest }
         return latest != summary
     }

