@@ -122,7 +122,8 @@ enum EnvelopeFile {
             throw LogFileError.notALog
         }
         guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
-            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.truncated(expected: 0, found: 0)
+            // A header that never ends: too long to be one, or a copy cut short (read again later).
+            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.unreadable("its header is cut short")
         }
         let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
         let payloadStart = secondNewline + 1
