@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(
             name: "GroceryDudeCLITests",
-            dependencies: ["GroceryDudeCLI", "GroceryDude", "TestSupport"]
+            dependencies: ["GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

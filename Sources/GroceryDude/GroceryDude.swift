@@ -4,6 +4,6 @@ import GroceryDudeCLI
 @main
 enum GroceryDude {
     static func main() {
-        GroceryDudeCommand.main()
+        GroceryDudeCommand.runClosingStores()
     }
 }

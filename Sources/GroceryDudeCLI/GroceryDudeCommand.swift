@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Ubiquity
 
 /// `grocery-dude`: the root command. Without a subcommand it opens the full-screen app.
 public struct GroceryDudeCommand: ParsableCommand {
@@ -20,4 +21,20 @@ public struct GroceryDudeCommand: ParsableCommand {
     @OptionGroup public var global: GlobalOptions
 
     public init() {}
+}
+
+extension GroceryDudeCommand {
+    /// Runs the command the arguments name, then closes every store it opened (which moves
+    /// SQLite's write-ahead log into the store file), whether it succeeded or not.
+    public static func runClosingStores() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            OpenStores.closeAll()
+            exit()
+        } catch {
+            OpenStores.closeAll()
+            exit(withError: error)
+        }
+    }
 }

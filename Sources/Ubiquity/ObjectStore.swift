@@ -54,6 +54,9 @@ public final class ObjectStore: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: UniqueKey.sqlFunction)
             db.add(function: TextFolding.sqlFunction)
+            // After a checkpoint, the write-ahead log is cut back to this size instead of
+            // staying as large as it ever grew.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
         }
         let pool: DatabasePool
         do {
@@ -97,7 +100,11 @@ public final class ObjectStore: Sendable {
         // README names is the store, even copied on its own (best effort: a reader elsewhere
         // may hold the log back; SQLite's automatic checkpoints then catch up).
         if isNew { checkpoint() }
+        OpenStores.add(self)
     }
+
+    /// How large the write-ahead log may grow before a save moves it into the store file.
+    static let walSizeLimit = 4 << 20
 
     /// Moves what the write-ahead log holds into the store file and empties the log, when no
     /// other connection holds it back. Best effort: the data is safe either way.
@@ -151,8 +158,12 @@ public final class ObjectStore: Sendable {
     /// is moved or replaced.
     /// Waits for the reads and writes under way on other threads; those begun later fail with
     /// ``StoreError/closed(path:)``.
+    /// Moves the write-ahead log into the store file first, so that the file alone is the store.
     public func close() throws {
-        try gate.close { try dbPool.close() }
+        try gate.close {
+            _ = try? dbPool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            try dbPool.close()
+        }
     }
 
     /// Runs `body` with a read-only view of the store.

@@ -33,9 +33,14 @@ final class UsageGate: @unchecked Sendable {
     }
 
     /// Refuses new uses, waits for those under way, then runs `close`. If `close` fails, the
-    /// store is usable again. Must not be called from inside ``use(_:)``.
+    /// store is usable again. Closing a closed store does nothing. Must not be called from
+    /// inside ``use(_:)``.
     func close(_ close: () throws -> Void) throws {
         condition.lock()
+        guard !closed else {
+            condition.unlock()
+            return
+        }
         closed = true
         while users > 0 { condition.wait() }
         condition.unlock()
