@@ -20,6 +20,7 @@ struct TUICommand: ParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
         configuration.mayWriteToStandardError = false  // curses owns the terminal; the log file has it all
+        configuration.exportsInBackground = true  // the UI thread never waits on the cloud folder
         let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
         let current = coordinator.current
         logger.info("app on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")

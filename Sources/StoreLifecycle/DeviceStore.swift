@@ -39,7 +39,8 @@ public struct DeviceStore: Sendable {
     }
 
     /// An account's cloud store, linked to the cloud folder at the epoch the store holds. Every
-    /// save is exported as it is made (when online).
+    /// save is exported once it is committed (when online): at once for a command, on a queue
+    /// of its own for the app (``StoreConfiguration/exportsInBackground``).
     static func openCloud(_ configuration: StoreConfiguration, account: String) throws -> DeviceStore {
         let url = configuration.cloudStoreURL(account: account)
         try makeParent(of: url)
@@ -49,7 +50,8 @@ public struct DeviceStore: Sendable {
         let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
         let device = DeviceStore(description: StoreDescription(role: .cloud, account: account, path: url.path),
                                  store: store, sync: sync, configuration: configuration)
-        store.objects.observeSaves { _ in device.exportPending() }
+        let exporter = SaveExporter(inBackground: configuration.exportsInBackground) { device.exportPending() }
+        store.objects.observeSaves { _ in exporter.saved() }
         return device
     }
 
@@ -79,6 +81,8 @@ public struct DeviceStore: Sendable {
                 configuration.tell("note: \(note)")
             }
             return written
+        } catch StoreError.closed(_) {
+            return 0  // the app moved to another store: that one exports its own saves
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")

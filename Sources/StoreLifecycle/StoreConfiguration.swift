@@ -24,6 +24,9 @@ public struct StoreConfiguration: Sendable {
     /// Whether warnings and notes may go to standard error besides the log file: yes for a
     /// command, never while the full-screen app owns the terminal.
     public var mayWriteToStandardError = true
+    /// Whether saves are published to the cloud folder on a queue of their own rather than on
+    /// the saving thread: for the app, whose UI thread must never wait on a slow cloud folder.
+    public var exportsInBackground = false
 
     /// Writes a line to standard error when ``mayWriteToStandardError``.
     func tell(_ line: String) {

@@ -134,6 +134,9 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case contentRemoved(epoch: Int, current: Int)
     /// This device's own published log cannot be read back, so new saves cannot follow it.
     case ownLogUnreadable(seq: Int64)
+    /// Another exporter of this device (process `pid`) has been writing to the cloud folder
+    /// for a while: it publishes the waiting saves.
+    case exportInProgress(pid: Int32, command: String)
 
     public var description: String {
         switch self {
@@ -145,6 +148,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "the cloud folder \(path) is missing or cannot be written (offline)"
         case .ownLogUnreadable(let seq):
             "this device's own log \(seq) in the cloud folder cannot be read (see cloud status); its new saves wait until it can"
+        case .exportInProgress(let pid, let command):
+            "process \(pid) (\(command)) has been writing this device's logs to the cloud folder for over \(Int(ExportLock.patience)) seconds; it publishes this change too"
         case .contentRemoved(let epoch, let current):
             "a peer started over: the cloud's content is now epoch \(current), this store holds epoch \(epoch)"
         }

@@ -91,9 +91,11 @@ public final class CloudSync: @unchecked Sendable {
     /// is this device's past that its store forgot (a restored backup), which is imported back
     /// before the waiting saves are numbered after it.
     ///
-    /// Each log is written inside the store's write transaction that then removes its outbox
-    /// row: SQLite's write lock keeps two exporters of the same device (the app and a command,
-    /// or two threads) from numbering two saves alike.
+    /// Logs are written outside any SQLite transaction, so a slow or hung cloud folder never
+    /// holds up a save: the save is committed with its outbox row first, and the row is taken
+    /// out in a short transaction once its log is published. Exporters of one device (the app
+    /// and a command, or two threads) take turns under an ``ExportLock``, so two saves are
+    /// never numbered alike; the holder exports every waiting save, another's too.
     ///
     /// - Returns: how many logs it wrote.
     @discardableResult
@@ -110,10 +112,13 @@ public final class CloudSync: @unchecked Sendable {
            !layout.sequenceNumbers(of: peer).isEmpty || layout.baselineFiles().contains(where: { $0.peer == peer }) {
             _ = try importPending()
         }
+        guard try pendingExports() > 0 else { return 0 }
+        let lock = try ExportLock.acquire(storePath: store.path)
+        defer { lock.release() }
         var attempts = 0
         while true {
             do {
-                guard try store.write({ db in try exportOldest(db) }) else { break }
+                guard try exportOldest() else { break }
                 written += 1
             } catch let ahead as PublishedHistoryAhead where attempts < 3 {
                 // The store is behind what this device published (restored from a backup,
@@ -146,20 +151,26 @@ public final class CloudSync: @unchecked Sendable {
 
     func exportedSeqKey(modelVersion: Int) -> String { "exportedSeq.v\(modelVersion).epoch\(layout.epoch)" }
 
-    /// Exports the oldest outbox row, if any; returns whether there was one.
-    private func exportOldest(_ db: Database) throws -> Bool {
-        guard let pending = try Outbox.first(db) else { return false }
+    /// Exports the oldest outbox row, if any; returns whether there was one. Called under the
+    /// ``ExportLock``: no other exporter changes the numbering meanwhile.
+    private func exportOldest() throws -> Bool {
+        let next = try store.read { db -> (Outbox.Pending, Int64, Int64)? in
+            guard let pending = try Outbox.first(db) else { return nil }
+            let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
+            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+                .flatMap { Int64($0) } ?? 0
+            let own = pending.modelVersion == layout.modelVersion ? try watermark(of: peer, db) : 0
+            return (pending, exported, own)
+        }
+        guard let (pending, exported, own) = next else { return false }
         let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
                                             modelVersion: pending.modelVersion, epoch: layout.epoch)
-        let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
-        var seq = (try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
-            .flatMap { Int64($0) } ?? 0) + 1
         let isCurrentVersion = pending.modelVersion == layout.modelVersion
-        let own = isCurrentVersion ? try watermark(of: peer, db) : 0
+        var seq = exported + 1
         // This peer's logs may go further than the store remembers exporting: it imported them
         // (a rebuilt store), or a save was written just before a crash.
         if own >= seq, try isThisSave(pending, at: seq, in: versionLayout) {
-            try markExported(pending, seq: seq, seqKey: seqKey, db)
+            try markExported(pending, seq: seq)
             return true
         }
         if own >= seq { seq = own + 1 }
@@ -168,7 +179,7 @@ public final class CloudSync: @unchecked Sendable {
         // a crash), or this device's past that its store does not remember: a restored backup.
         if FileStamp.exists(url) {
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
-            try markExported(pending, seq: seq, seqKey: seqKey, db, own: isCurrentVersion)
+            try markExported(pending, seq: seq, own: isCurrentVersion)
             return true
         }
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
@@ -178,18 +189,15 @@ public final class CloudSync: @unchecked Sendable {
             try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
             FaultInjection.crash(at: FaultInjection.midLogWrite)
         }
+        FaultInjection.stop(at: FaultInjection.beforeLogWrite)
         guard try AtomicFile.create(data, at: url) else {
             // Made by another process of this identity meanwhile: the same question again.
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
-            try markExported(pending, seq: seq, seqKey: seqKey, db, own: isCurrentVersion)
+            try markExported(pending, seq: seq, own: isCurrentVersion)
             return true
         }
-        try Outbox.remove(sequence: pending.sequence, db)
-        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
-        if isCurrentVersion {
-            // Its own logs count as applied: they are never imported back.
-            try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
-        }
+        // Its own logs count as applied: they are never imported back.
+        try markExported(pending, seq: seq, own: isCurrentVersion)
         logger.debug("exported log \(seq)")
         return true
     }
@@ -200,12 +208,20 @@ public final class CloudSync: @unchecked Sendable {
         return log?.record.transactionID == pending.record.transactionID
     }
 
-    /// Takes a save out of the outbox as exported under `seq`.
-    private func markExported(_ pending: Outbox.Pending, seq: Int64, seqKey: String, _ db: Database, own: Bool = false) throws {
-        try Outbox.remove(sequence: pending.sequence, db)
-        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
-        if own, try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
-            try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
+    /// Takes a save out of the outbox as exported under `seq`, in a short transaction of its
+    /// own. Numbers only move forward, whatever order exporters finish in.
+    private func markExported(_ pending: Outbox.Pending, seq: Int64, own: Bool = false) throws {
+        let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
+        try store.write { db in
+            try Outbox.remove(sequence: pending.sequence, db)
+            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+                .flatMap { Int64($0) } ?? 0
+            if seq > exported {
+                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+            }
+            if own, try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
+                try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
+            }
         }
     }
 

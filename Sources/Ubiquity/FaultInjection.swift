@@ -10,6 +10,9 @@ public enum FaultInjection {
     static let afterCommit = "after-commit"
     /// Half-way through writing a log's temp file.
     static let midLogWrite = "mid-log-write"
+    /// Just before a log is written to the cloud folder: the process stops there (SIGSTOP), as
+    /// one whose network mount hangs would, until it is sent SIGCONT.
+    static let beforeLogWrite = "before-log-write"
     /// After the first batch of a seed is committed, before the rest.
     public static let midSeed = "mid-seed"
     /// After a seeded store's main file is removed, before its `-wal` and `-shm`.
@@ -22,6 +25,16 @@ public enum FaultInjection {
     private static let requested = ProcessInfo.processInfo.environment["GROCERY_DUDE_FAULT"]
 
     public static func isRequested(_ point: String) -> Bool { requested == point }
+
+    /// Stops the process at `point` when requested, as a hung system call would: the first
+    /// time the process gets there.
+    static func stop(at point: String) {
+        guard isRequested(point), stoppedLock.withLock({ defer { stopped = true }; return !stopped }) else { return }
+        kill(getpid(), SIGSTOP)
+    }
+
+    private static let stoppedLock = NSLock()
+    nonisolated(unsafe) private static var stopped = false
 
     public static func crash(at point: String) {
         guard isRequested(point) else { return }

@@ -49,7 +49,7 @@ public final class ObjectStore: Sendable {
         let lock = try StoreOpenLock(storePath: path)
         defer { lock.release() }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(TimeInterval(Self.busyPatience))
         configuration.label = "store"
         configuration.prepareDatabase { db in
             db.add(function: UniqueKey.sqlFunction)
@@ -63,6 +63,8 @@ public final class ObjectStore: Sendable {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         }
 
         let migrator = model.migrator(upTo: version)
@@ -77,6 +79,8 @@ public final class ObjectStore: Sendable {
             try migrator.migrate(pool)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         }
 
         self.path = path
@@ -102,6 +106,9 @@ public final class ObjectStore: Sendable {
         if isNew { checkpoint() }
         OpenStores.add(self)
     }
+
+    /// How long, in seconds, a write waits for another process's write to finish.
+    static let busyPatience = 10
 
     /// How large the write-ahead log may grow before a save moves it into the store file.
     static let walSizeLimit = 4 << 20
@@ -173,8 +180,15 @@ public final class ObjectStore: Sendable {
 
     /// Runs `body` in a write transaction, outside the save API: for the engine's own tables
     /// (imports, exports, watermarks), never for objects, whose changes must be recorded.
+    ///
+    /// - Throws: ``StoreError/busy(path:holder:)`` naming the process that kept the store's write
+    ///   lock for longer than ``busyPatience``.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try gate.use { try dbPool.write(body) }
+        do {
+            return try gate.use { try dbPool.write(body) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
+        }
     }
 
     /// Runs `body` outside any transaction (`VACUUM INTO`).

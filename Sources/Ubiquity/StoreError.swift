@@ -14,11 +14,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case notAStore(path: String, reason: String)
     /// The store was closed (a store transition), while or before it was used.
     case closed(path: String)
+    /// Another process kept the store's write lock longer than a save waits for it.
+    case busy(path: String, holder: String?)
 
     public var description: String {
         switch self {
         case .unknownEntity(let name): "unknown entity \(name)"
         case .closed(let path): "the store \(path) was closed (the app moved to another store)"
+        case .busy(let path, let holder):
+            "the store \(path) is busy: \(holder ?? "another process") has been writing to it for over \(ObjectStore.busyPatience) seconds; try again when it is done (a stopped process must be resumed or quit)"
         case .unknownProperty(let entity, let property): "\(entity) has no property \(property)"
         case .wrongType(let entity, let property, let expected): "\(entity).\(property) takes a \(expected.rawValue)"
         case .invalidValue(let entity, let property, let reason): "\(entity).\(property): \(reason)"
