@@ -18,8 +18,12 @@ public struct CloudLayout: Sendable {
 
     public static let logExtension = "gdlog"
 
-    /// The store's folder, `<cloud>/<account>/<store name>`, found once (see ``PathName``).
-    public let storeFolder: URL
+    /// The store's folder, `<cloud>/<account>/<store name>` (see ``PathName``): found when the
+    /// cloud folder can be read, then kept. While it cannot (offline), the NFC path stands in,
+    /// and nothing is written there; a process that comes back online then finds a folder an
+    /// earlier build made in another form, instead of starting a second one beside it.
+    public var storeFolder: URL { foundStoreFolder.url() }
+    private let foundStoreFolder: FoundFolder
 
     /// - Throws: ``CloudError/invalidStoreName(_:)`` or ``CloudError/invalidAccountName(_:)``
     ///   (see ``checkedStoreName(_:)`` and ``checkedAccountName(_:)``). Both names are kept in
@@ -30,7 +34,13 @@ public struct CloudLayout: Sendable {
         self.account = try Self.checkedAccountName(account)
         self.modelVersion = modelVersion
         self.epoch = epoch
-        storeFolder = PathName.url(of: self.storeName, in: Self.accountFolder(cloud: cloud, account: self.account), isDirectory: true)
+        foundStoreFolder = FoundFolder { [account = self.account, storeName = self.storeName] in
+            let names = account + storeName
+            guard names.utf8.allSatisfy({ $0 < 0x80 }) || Self.isReachable(cloud) else {
+                return (cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true), false)
+            }
+            return (PathName.url(of: storeName, in: Self.accountFolder(cloud: cloud, account: account), isDirectory: true), true)
+        }
     }
 
     /// Whether the cloud folder is there and usable: a missing, unreadable or unmounted folder

@@ -30,3 +30,24 @@ public enum PathName {
         return folder.appendingPathComponent(existing, isDirectory: isDirectory)
     }
 }
+
+/// A folder found by a search that may have to wait (a cloud folder not mounted yet): the first
+/// answer that is final is kept, earlier ones are tried again at the next use.
+final class FoundFolder: @unchecked Sendable {
+    private let find: @Sendable () -> (url: URL, isFinal: Bool)
+    private let lock = NSLock()
+    private var found: URL?
+
+    init(_ find: @escaping @Sendable () -> (url: URL, isFinal: Bool)) {
+        self.find = find
+    }
+
+    func url() -> URL {
+        lock.withLock {
+            if let found { return found }
+            let answer = find()
+            if answer.isFinal { found = answer.url }
+            return answer.url
+        }
+    }
+}

@@ -58,6 +58,16 @@ struct PathNameTests {
         #expect(bytes(again.storeFolder.deletingLastPathComponent()) == Array(Self.composed.utf8))
     }
 
+    @Test func aLayoutMadeOfflineFindsTheEarlierFolderOnceTheCloudIsBack() throws {
+        let cloud = directory.file("Cloud")  // not mounted yet
+        let layout = try CloudLayout(cloud: cloud, account: Self.composed, storeName: "GroceryDude", modelVersion: 2)
+        #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.composed.utf8))
+        try FileManager.default.createDirectory(at: cloud.appendingPathComponent(Self.decomposed), withIntermediateDirectories: true)
+        #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8))
+        try FileManager.default.createDirectory(at: cloud.appendingPathComponent(Self.composed), withIntermediateDirectories: true)
+        #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8), "found once, then kept")
+    }
+
     @Test func limitsCountTheBytesOfTheNormalizedName() throws {
         // U+0958 is 3 bytes; its NFC form (U+0915 U+093C) is 6: 22 of them are 132 bytes on disk.
         let name = String(repeating: "\u{958}", count: 22)
