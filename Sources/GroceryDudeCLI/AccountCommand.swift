@@ -17,14 +17,14 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let (sandbox, logger) = try root.global.openSandbox(command: "account sign-in")
-            try CloudLayout.checkAccountName(name)
+            let account = try CloudLayout.checkedAccountName(name)
             var settings = try DeviceSettings.load(from: sandbox)
-            settings.account = name
+            settings.account = account
             // A running app notices, and moves to the account's store.
             try StoreCoordinator.saveSettings(
                 settings, root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "account sign-in"))
-            logger.info("signed in to account \(name)")
-            print("Signed in to account \(name.debugDescription)\(settings.cloudEnabled ? "" : " (cloud sync is off: grocery-dude cloud enable)")")
+            logger.info("signed in to account \(account)")
+            print("Signed in to account \(account.debugDescription)\(settings.cloudEnabled ? "" : " (cloud sync is off: grocery-dude cloud enable)")")
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import TerminalUI
 
 /// `grocery-dude unit|home|shop add|rename|rm|ls`: the three lists items point at.
 enum CatalogCommand {
@@ -98,9 +99,9 @@ private struct CatalogList<Tag: CatalogKindTag>: ParsableCommand {
         } else if entries.isEmpty {
             print("No \(Tag.kind.noun)s.")
         } else {
-            let width = entries.map(\.name.count).max() ?? 0
+            let width = entries.map { TextWidth.columns(of: $0.name) }.max() ?? 0
             for entry in entries {
-                let padded = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let padded = TextWidth.pad(entry.name, to: width)
                 print("\(entry.id.description.prefix(8))  \(padded)  \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")")
             }
         }

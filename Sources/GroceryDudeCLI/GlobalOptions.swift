@@ -65,14 +65,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return resolvedDataDirectory().appendingPathComponent("Cloud", isDirectory: true)
     }
 
-    /// The store name, checked as iCloud checked ubiquitous content names.
+    /// The store name, checked as iCloud checked ubiquitous content names, in NFC.
     func resolvedStoreName() throws -> String {
         let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
-        guard !name.isEmpty, !name.contains("."), !name.contains("/"), !name.hasPrefix("~"), name.utf8.count <= CloudLayout.maximumNameBytes,
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw CloudError.invalidStoreName(name)
-        }
-        return name
+        return try CloudLayout.checkedStoreName(name)
     }
 
     var wantsNoDefaultData: Bool { noDefaultData || environment["GROCERY_DUDE_NO_DEFAULT_DATA"] == "1" }

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TerminalUI
 
 /// How items are printed: one-line descriptions, an aligned table, and the stable JSON of
 /// `item ls --json` (documented in the README).
@@ -12,6 +13,9 @@ enum ItemText {
         return "\(row.name.debugDescription) (\(parts.joined(separator: ", "))) [\(row.id.description.prefix(8))]"
     }
 
+    /// The table of `item ls`, its columns aligned in terminal columns (``TextWidth``): names
+    /// with emoji, flags, accents in either Unicode form or CJK keep the columns straight and are
+    /// printed whole.
     static func table(_ rows: [ItemRow]) -> String {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
         let lines = rows.map { row -> [String] in
@@ -20,10 +24,10 @@ enum ItemText {
                     row.unitName ?? "", row.name, row.homeLocationName ?? "", row.shopLocationName ?? ""]
         }
         let all = [header] + lines
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in all.map { TextWidth.columns(of: $0[column]) }.max() ?? 0 }
         return all.map { line in
             line.enumerated().map { column, text in
-                column == line.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == line.count - 1 ? text : TextWidth.pad(text, to: widths[column])
             }.joined(separator: "  ") + "\n"
         }.joined()
     }

@@ -5,8 +5,9 @@ import Ubiquity
 /// Writes an archive into a store inside one save: all of it, or, when any record is invalid,
 /// nothing (the save throws and its transaction rolls back).
 ///
-/// Objects are matched on their unique attribute, spelled exactly as in the file, so importing
-/// the same file twice creates nothing new. A matched object takes the file's values for the
+/// Objects are matched on their unique attribute, spelled exactly as in the file (in whichever
+/// Unicode form: Swift's `String` keys compare canonically, and names are stored in NFC), so
+/// importing the same file twice creates nothing new. A matched object takes the file's values for the
 /// fields the file has; fields the file leaves out (or empty links) keep the store's values.
 struct ArchiveImporter {
     let context: SaveContext

@@ -11,7 +11,7 @@ enum CatalogLinker {
         if let exact = matches.first(where: { $0.name == name }) { return exact.id }
         if matches.count == 1 { return matches[0].id }
         if matches.count > 1 {
-            throw GroceryError.ambiguous(kind: kind.noun, reference: name, candidates: matches.map(\.name.debugDescription).sorted())
+            throw GroceryError.duplicates(kind: kind.noun, reference: name, candidates: matches.map(\.name.debugDescription).sorted())
         }
         return try context.insert(kind.entity, values: [kind.nameAttribute: .string(name)])
     }

@@ -6,6 +6,9 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
     case invalidQuantity(String)
     case notFound(kind: String, reference: String)
     case ambiguous(kind: String, reference: String, candidates: [String])
+    /// Several objects have the name the user typed (ignoring case, spaces and Unicode form):
+    /// duplicates, typically made on two devices before they synced.
+    case duplicates(kind: String, reference: String, candidates: [String])
     case alreadyExists(kind: String, name: String)
     case importFailed(file: String, reason: String)
     case unknownFormat(file: String)
@@ -17,6 +20,9 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
         case .notFound(let kind, let reference): "no \(kind) matches \(reference.debugDescription)"
         case .ambiguous(let kind, let reference, let candidates):
             "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", "))"
+        case .duplicates(let kind, let reference, let candidates):
+            "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")) — the same name, "
+                + "made on several devices or spelled differently; grocery-dude dedupe merges them (or use an ID)"
         case .alreadyExists(let kind, let name): "\(kind.withArticle) named \(name.debugDescription) exists already"
         case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
         case .unknownFormat(let file):

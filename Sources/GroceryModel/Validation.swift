@@ -15,17 +15,19 @@ public enum Validation {
     /// ``maximumNameLength`` characters.
     ///
     /// - Parameter field: what the name is of, for the message ("item name").
-    /// - Returns: the trimmed name.
+    /// - Returns: the trimmed name, in NFC: "Café" is stored alike from every keyboard.
     public static func name(_ raw: String, field: String) throws -> String {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        let trimmed = raw.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         try check(trimmed, GrocerySchema.nameRule, field: field)
         return trimmed
     }
 
-    /// Checks a name read from a file, keeping its spelling (the book's data has `" Tin"`).
+    /// Checks a name read from a file, keeping its spelling (the book's data has `" Tin"`) but
+    /// not its Unicode form: it is stored in NFC, as typed names are.
     public static func importedName(_ raw: String, field: String) throws -> String {
-        try check(raw, GrocerySchema.nameRule, field: field)
-        return raw
+        let name = raw.precomposedStringWithCanonicalMapping
+        try check(name, GrocerySchema.nameRule, field: field)
+        return name
     }
 
     private static func check(_ text: String, _ rule: ValueRule, field: String) throws {
@@ -52,7 +54,7 @@ public enum Validation {
     }
 
     /// How names are compared when users refer to them: surrounding and repeated spaces
-    /// ignored, case-insensitive.
+    /// ignored, case folded, whichever Unicode form (``UniqueKey``).
     public static func normalized(_ name: String) -> String {
         UniqueKey.normalize(name)
     }

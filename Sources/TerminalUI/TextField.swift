@@ -20,8 +20,11 @@ public struct TextField: Equatable, Sendable {
     public mutating func apply(_ key: Key) -> Bool {
         switch key {
         case .character(let character) where !character.isNewline:
-            characters.insert(character, at: cursor)
-            cursor += 1
+            // Keys arrive one code point at a time: a combining accent, a zero-width joiner or the
+            // second half of a flag joins the character before it, as the text will show it.
+            let before = Array(String(characters[..<cursor]) + String(character))
+            characters = before + characters[cursor...]
+            cursor = before.count
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
         case .home, .control("a"): cursor = 0

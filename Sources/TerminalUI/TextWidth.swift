@@ -4,7 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// How many terminal columns text takes: CJK and emoji take two, combining marks none.
+/// How many terminal columns text takes: CJK and emoji take two, combining marks none. Text is
+/// measured, cut and padded by grapheme clusters (what a reader sees as one character: a family
+/// emoji, a flag, "e" with its accent), never by bytes or UTF-16 units. Every screen and every
+/// table the command line prints measure with this one function.
 public enum TextWidth {
     /// Makes `wcwidth` answer for UTF-8: the user's locale when it is UTF-8, else `C.UTF-8`.
     /// Called once, before the first measurement.
@@ -32,8 +35,8 @@ public enum TextWidth {
         text.reduce(0) { $0 + columns(of: $1) }
     }
 
-    /// The longest prefix of `text` that fits in `width` columns, never cutting a wide
-    /// character in half; with `ellipsis`, a cut text ends with "…".
+    /// The longest prefix of `text` that fits in `width` columns, never cutting a grapheme
+    /// cluster or a wide character in half; with `ellipsis`, a cut text ends with "…".
     public static func truncate(_ text: String, to width: Int, ellipsis: Bool = true) -> String {
         guard width > 0 else { return "" }
         if columns(of: text) <= width { return text }
@@ -47,5 +50,11 @@ public enum TextWidth {
             used += columns
         }
         return ellipsis ? result + "…" : result
+    }
+
+    /// `text` followed by spaces up to `width` columns (text already as wide is left as it is,
+    /// never cut): how tables align their columns.
+    public static func pad(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - columns(of: text)))
     }
 }

@@ -18,19 +18,29 @@ public struct CloudLayout: Sendable {
 
     public static let logExtension = "gdlog"
 
-    /// - Throws: ``CloudError/invalidStoreName(_:)`` for a name with a period (as iCloud refused
-    ///   them), a slash, or nothing in it.
+    /// The store's folder, `<cloud>/<account>/<store name>` (see ``PathName``): found when the
+    /// cloud folder can be read, then kept. While it cannot (offline), the NFC path stands in,
+    /// and nothing is written there; a process that comes back online then finds a folder an
+    /// earlier build made in another form, instead of starting a second one beside it.
+    public var storeFolder: URL { foundStoreFolder.url() }
+    private let foundStoreFolder: FoundFolder
+
+    /// - Throws: ``CloudError/invalidStoreName(_:)`` or ``CloudError/invalidAccountName(_:)``
+    ///   (see ``checkedStoreName(_:)`` and ``checkedAccountName(_:)``). Both names are kept in
+    ///   NFC.
     public init(cloud: URL, account: String, storeName: String, modelVersion: Int, epoch: Int = 1) throws {
-        guard !storeName.isEmpty, !storeName.contains("."), !storeName.contains("/"),
-              storeName.utf8.count <= Self.maximumNameBytes else {
-            throw CloudError.invalidStoreName(storeName)
-        }
-        try Self.checkAccountName(account)
         self.cloud = cloud
-        self.account = account
-        self.storeName = storeName
+        self.storeName = try Self.checkedStoreName(storeName)
+        self.account = try Self.checkedAccountName(account)
         self.modelVersion = modelVersion
         self.epoch = epoch
+        foundStoreFolder = FoundFolder { [account = self.account, storeName = self.storeName] in
+            let names = account + storeName
+            guard names.utf8.allSatisfy({ $0 < 0x80 }) || Self.isReachable(cloud) else {
+                return (cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true), false)
+            }
+            return (PathName.url(of: storeName, in: Self.accountFolder(cloud: cloud, account: account), isDirectory: true), true)
+        }
     }
 
     /// Whether the cloud folder is there and usable: a missing, unreadable or unmounted folder
@@ -53,21 +63,42 @@ public struct CloudLayout: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    /// The longest account or store name, in bytes of UTF-8: both become names of folders and
-    /// files (with suffixes such as `.sqlite-wal`), which file systems limit to 255 bytes.
+    /// The longest account or store name, in bytes of UTF-8 once normalized (``PathName``): both
+    /// become names of folders and files (with suffixes such as `.sqlite-wal`), which file
+    /// systems limit to 255 bytes.
     public static let maximumNameBytes = 128
 
     /// An account is a folder of the cloud folder: a non-empty name, no slash, no leading period,
     /// no control character, at most ``maximumNameBytes`` bytes.
-    public static func checkAccountName(_ account: String) throws {
-        guard !account.isEmpty, !account.hasPrefix("."), !account.contains("/"), account.utf8.count <= maximumNameBytes,
-              !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+    ///
+    /// - Returns: the name in NFC, as it becomes a folder.
+    public static func checkedAccountName(_ account: String) throws -> String {
+        let name = PathName.normalized(account)
+        // Bytes, not characters: "/" followed by a combining accent is one character, and still a slash.
+        guard !name.isEmpty, name.utf8.first != UInt8(ascii: "."), !name.utf8.contains(UInt8(ascii: "/")), name.utf8.count <= maximumNameBytes,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudError.invalidAccountName(account)
         }
+        return name
     }
 
-    public var storeFolder: URL {
-        cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true)
+    /// A store name (the ubiquitous content name) as iCloud checked it: non-empty, no period, no
+    /// slash, no leading `~`, no control character, at most ``maximumNameBytes`` bytes.
+    ///
+    /// - Returns: the name in NFC, as it becomes folders and files.
+    public static func checkedStoreName(_ storeName: String) throws -> String {
+        let name = PathName.normalized(storeName)
+        guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ".")), !name.utf8.contains(UInt8(ascii: "/")),
+              name.utf8.first != UInt8(ascii: "~"), name.utf8.count <= maximumNameBytes,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CloudError.invalidStoreName(storeName)
+        }
+        return name
+    }
+
+    /// `<cloud>/<account>`: the account's folder, which holds its stores and its key-value store.
+    public static func accountFolder(cloud: URL, account: String) -> URL {
+        PathName.url(of: account, in: cloud, isDirectory: true)
     }
 
     public var epochFolder: URL {
@@ -141,7 +172,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     public var description: String {
         switch self {
         case .invalidStoreName(let name):
-            "invalid store name \(name.debugDescription): it must be non-empty, without periods or slashes, at most \(CloudLayout.maximumNameBytes) bytes"
+            "invalid store name \(name.debugDescription): it must be non-empty, without periods, slashes, control characters or a leading ~, at most \(CloudLayout.maximumNameBytes) bytes"
         case .invalidAccountName(let name):
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes, control characters or a leading period, at most \(CloudLayout.maximumNameBytes) bytes"
         case .unreachable(let path):

@@ -34,7 +34,9 @@ public struct Deduplicator: Sendable {
     public let store: ObjectStore
     public var batchSize = 100
 
-    static let tokenKey = "dedupeToken"
+    /// Named after the rule of ``UniqueKey``: when the rule changes (it became
+    /// normalization-insensitive), the first run reads everything again.
+    static let tokenKey = "dedupeToken.nfc-casefold"
 
     public init(store: ObjectStore) {
         self.store = store

@@ -13,19 +13,20 @@ public struct DeviceSandbox: Sendable {
     public let device: String
     public let root: URL
 
-    /// The longest device name accepted, in characters and in bytes of UTF-8.
+    /// The longest device name accepted, in characters and in bytes of UTF-8 (once normalized).
     public static let maximumNameLength = 64
     public static let maximumNameBytes = 128
 
-    /// Checks a device name and locates its sandbox under `dataDirectory`.
+    /// Checks a device name and locates its sandbox under `dataDirectory`. The name is kept in
+    /// NFC: typed in either Unicode form, it is one device (see ``PathName``).
     ///
     /// - Throws: ``SandboxError/invalidDeviceName(_:reason:)`` for a name that is empty, too long,
     ///   holds a `/`, a control character, or starts with a period.
     public init(dataDirectory: URL, device: String) throws {
-        if let reason = Self.problem(withName: device) { throw SandboxError.invalidDeviceName(device, reason: reason) }
-        self.device = device
-        self.root = dataDirectory.appendingPathComponent("devices", isDirectory: true)
-            .appendingPathComponent(device, isDirectory: true)
+        let name = PathName.normalized(device)
+        if let reason = Self.problem(withName: name) { throw SandboxError.invalidDeviceName(device, reason: reason) }
+        self.device = name
+        self.root = PathName.url(of: name, in: dataDirectory.appendingPathComponent("devices", isDirectory: true), isDirectory: true)
     }
 
     static func problem(withName name: String) -> String? {
@@ -35,8 +36,9 @@ public struct DeviceSandbox: Sendable {
         if name.utf8.count > maximumNameBytes {
             return "it is \(name.utf8.count) bytes long in UTF-8; the limit is \(maximumNameBytes)"
         }
-        if name.contains("/") { return "it contains a /" }
-        if name.hasPrefix(".") { return "it starts with a period" }
+        // Bytes, not characters: "/" followed by a combining accent is one character, and still a slash.
+        if name.utf8.contains(UInt8(ascii: "/")) { return "it contains a /" }
+        if name.utf8.first == UInt8(ascii: ".") { return "it starts with a period" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "it contains a control character"
         }
@@ -45,7 +47,7 @@ public struct DeviceSandbox: Sendable {
 
     public var localStoreDirectory: URL { root.appendingPathComponent("local", isDirectory: true) }
     public func localStoreURL(storeName: String) -> URL {
-        localStoreDirectory.appendingPathComponent("\(storeName).sqlite")
+        PathName.url(of: storeName, suffix: ".sqlite", in: localStoreDirectory, isDirectory: false)
     }
     public var logFileURL: URL { root.appendingPathComponent("grocery-dude.log") }
     public var lockFileURL: URL { root.appendingPathComponent("device.lock") }

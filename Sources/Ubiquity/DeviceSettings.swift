@@ -48,8 +48,9 @@ extension DeviceSandbox {
     public var settingsURL: URL { root.appendingPathComponent("settings.json") }
 
     /// The device's store for an account's cloud content: `ubiquity/<account>/<store>/store.sqlite`.
+    /// Both names are found as ``PathName`` says: typed in either Unicode form, one folder.
     public func cloudStoreURL(account: String, storeName: String) -> URL {
-        root.appendingPathComponent("ubiquity", isDirectory: true).appendingPathComponent(account, isDirectory: true)
-            .appendingPathComponent(storeName, isDirectory: true).appendingPathComponent("store.sqlite")
+        let accountFolder = PathName.url(of: account, in: root.appendingPathComponent("ubiquity", isDirectory: true), isDirectory: true)
+        return PathName.url(of: storeName, in: accountFolder, isDirectory: true).appendingPathComponent("store.sqlite")
     }
 }

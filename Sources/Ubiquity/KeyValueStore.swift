@@ -36,7 +36,7 @@ public final class KeyValueStore: @unchecked Sendable {
 
     public init(cloud: URL, account: String, peer: String, clock: any WallClock = SystemWallClock()) {
         self.cloud = cloud
-        self.folder = cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent("kv", isDirectory: true)
+        self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent("kv", isDirectory: true)
         self.peer = peer
         self.clock = clock
     }

@@ -2,7 +2,13 @@ import Foundation
 import GRDB
 
 /// How unique attributes compare (Item.name, Unit.name, …): surrounding and repeated spaces
-/// ignored, case-insensitive. `kg` and `Kg`, `" Tin"` and `Tin` are the same key.
+/// ignored, case folded, Unicode-normalized. `kg` and `Kg`, `" Tin"` and `Tin`, `Straße` and
+/// `STRASSE`, and "Café" with a composed "é" or with "e" and a combining accent are the same key.
+///
+/// Keys are compared as bytes (SQL's `GROUP BY`, `IN`), so they are built in one form: the
+/// canonical decomposition is case folded, then composed again (NFC). Stored values are never
+/// rewritten to match: a name that arrives from a peer in another form keeps its spelling, and
+/// still has the same key.
 public enum UniqueKey {
     /// The key of `text`. ASCII text, the common case, takes a fast path over its bytes.
     public static func normalize(_ text: String) -> String {
@@ -25,7 +31,10 @@ public enum UniqueKey {
     }
 
     private static func slowNormalize(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            .decomposedStringWithCanonicalMapping
+            .folding(options: .caseInsensitive, locale: nil)
+            .precomposedStringWithCanonicalMapping
     }
 
     /// `ubiquity_unique_key(text)` in SQL, registered on every connection of a store.

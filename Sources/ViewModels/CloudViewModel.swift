@@ -106,9 +106,10 @@ public final class CloudViewModel {
     // MARK: - Account
 
     /// Signs in to `account` (or switches to it): the store changes to the account's.
-    public func signIn(_ account: String) {
+    public func signIn(_ typed: String) {
+        let account: String
         do {
-            try CloudLayout.checkAccountName(account)
+            account = try CloudLayout.checkedAccountName(typed)
         } catch {
             message = ErrorText.reason(error)
             return

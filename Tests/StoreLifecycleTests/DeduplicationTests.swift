@@ -64,6 +64,26 @@ struct DeduplicationTests {
         #expect(try Deduplicator(store: store.objects).run().unchangedSinceLastRun)
     }
 
+    @Test func namesInAnotherUnicodeFormOrCaseFoldingAreDuplicates() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let old = Date(timeIntervalSince1970: 1_000), new = Date(timeIntervalSince1970: 2_000)
+        // As two peers (or an older build) stored them: "Café" composed and decomposed.
+        try insert(store, "Item", id: id(1), ["name": .string("Caf\u{E9}"), "modified": .date(old), "note": .string("decaf")])
+        try insert(store, "Item", id: id(2), ["name": .string("CAFE\u{301} "), "modified": .date(new)])
+        try insert(store, "Unit", id: id(3), ["name": .string("Stra\u{DF}e"), "modified": .date(new)])
+        try insert(store, "Unit", id: id(4), ["name": .string("STRASSE"), "modified": .date(old)])
+        // A run under the old rule found nothing to merge: its record does not stop this one.
+        try store.objects.setMetadata("dedupeToken", String(try store.objects.changeToken()))
+        let report = try Deduplicator(store: store.objects).run()
+        #expect(report.mergedCount == 2)
+        #expect(try survivors(store, "item") == [id(2).description])
+        #expect(try survivors(store, "unit") == [id(3).description])
+        let survivor = try #require(try store.item(id: id(2)))
+        #expect(survivor.name.unicodeScalars.map(\.value) == "CAFE\u{301} ".unicodeScalars.map(\.value),
+                "the survivor keeps its spelling: every peer merges to the same value")
+        #expect(survivor.item.note == "decaf")
+    }
+
     @Test func twoPeersDeduplicatingAtOnceConvergeWithNothingLost() throws {
         let cloud = TemporaryDirectory("dedupe-cloud")
         func peer(_ name: String) throws -> (GroceryStore, CloudSync) {

@@ -35,8 +35,8 @@ public enum AppScreen {
         var screen = ScreenBuffer(width: width, height: height)
         guard width >= minimumSize.width, height >= minimumSize.height else {
             let notice = "Terminal too small", need = "need \(minimumSize.width)×\(minimumSize.height)"
-            screen.put(TextWidth.truncate(notice, to: width), row: max(0, height / 2 - 1), column: max(0, (width - notice.count) / 2))
-            screen.put(TextWidth.truncate(need, to: width), row: height / 2, column: max(0, (width - need.count) / 2))
+            screen.put(TextWidth.truncate(notice, to: width), row: max(0, height / 2 - 1), column: max(0, (width - TextWidth.columns(of: notice)) / 2))
+            screen.put(TextWidth.truncate(need, to: width), row: height / 2, column: max(0, (width - TextWidth.columns(of: need)) / 2))
             return screen
         }
         let app = controller.app, ui = controller.ui
@@ -73,7 +73,7 @@ public enum AppScreen {
         screen.fill(row: 0, style: bar)
         let full = AppModel.Tab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
         let compact = AppModel.Tab.allCases.map { $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) " }
-        let labels = full.joined().count + 14 <= screen.width ? full : compact
+        let labels = TextWidth.columns(of: full.joined()) + 14 <= screen.width ? full : compact
         var x = 0
         if screen.width >= 70 { x += screen.put(" Grocery Dude ", row: 0, column: 0, style: bar) }
         for (tab, label) in zip(AppModel.Tab.allCases, labels) {

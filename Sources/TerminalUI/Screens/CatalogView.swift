@@ -17,7 +17,7 @@ enum CatalogView {
             let style = CellStyle(reverse: selected)
             if selected { screen.fill(row: y, style: style) }
             let uses = "\(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")"
-            screen.put("  " + TextWidth.truncate(entry.name, to: width - uses.count - 5), row: y, column: 0, style: style)
+            screen.put("  " + TextWidth.truncate(entry.name, to: width - TextWidth.columns(of: uses) - 5), row: y, column: 0, style: style)
             screen.putRight(uses, row: y, style: CellStyle(reverse: selected, dim: !selected))
         }
     }

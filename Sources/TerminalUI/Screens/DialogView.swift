@@ -32,7 +32,7 @@ enum DialogView {
         case .progress(_, let done, let total):
             y += 1
             let label = total > 0 ? " \(done)/\(total)" : " …"
-            let barWidth = max(4, inner - label.count)
+            let barWidth = max(4, inner - TextWidth.columns(of: label))
             let filled = total > 0 ? min(barWidth, barWidth * done / max(total, 1)) : 0
             screen.put(String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + label,
                        row: y, column: left + 2)
@@ -83,7 +83,7 @@ enum HelpView {
         var lines: [(String, CellStyle)] = []
         for (title, keys) in sections {
             lines.append((title, CellStyle(bold: true, color: .section)))
-            for (key, what) in keys { lines.append(("  " + key.padding(toLength: 22, withPad: " ", startingAt: 0) + what, .plain)) }
+            for (key, what) in keys { lines.append(("  " + TextWidth.pad(key, to: 22) + what, .plain)) }
         }
         let width = min(screen.width - 2, 60), height = min(screen.height - 2, lines.count + 3)
         let top = max(0, (screen.height - height) / 2), left = max(0, (screen.width - width) / 2)

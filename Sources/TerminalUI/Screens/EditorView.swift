@@ -61,7 +61,7 @@ public enum EditorView {
         for (offset, option) in picker.options[first..<(first + rows)].enumerated() {
             let index = first + offset
             let style = CellStyle(reverse: index == picker.selection, dim: option == .clear || option == .new)
-            screen.put(" " + TextWidth.truncate(option.label, to: width - 4).padding(toLength: width - 4, withPad: " ", startingAt: 0) + " ",
+            screen.put(" " + TextWidth.pad(TextWidth.truncate(option.label, to: width - 4), to: width - 4) + " ",
                        row: boxTop + 1 + offset, column: left + 1, style: style)
         }
     }

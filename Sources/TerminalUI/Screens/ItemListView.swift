@@ -23,7 +23,7 @@ enum ItemListView {
             switch entry.line {
             case .header(let section):
                 let count = " \(section.count)"
-                screen.put(TextWidth.truncate(section.title, to: width - 2 - count.count), row: y, column: 1, style: CellStyle(bold: true, color: .section))
+                screen.put(TextWidth.truncate(section.title, to: width - 2 - TextWidth.columns(of: count)), row: y, column: 1, style: CellStyle(bold: true, color: .section))
                 screen.putRight(count, row: y, style: CellStyle(dim: true))
             case .row(let position):
                 guard let row = entry.row else { break }
