@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// SQLite database files as files: recognising one, and copying one safely while other
+/// processes use it.
+public enum SQLiteFile {
+    /// Whether the file at `url` starts as an SQLite database does ("SQLite format 3\0").
+    public static func isDatabase(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header == Data("SQLite format 3\0".utf8)
+    }
+
+    /// Copies the database at `source` to `target` (which must not exist) with SQLite's backup
+    /// API: a consistent copy of the last commit, write-ahead log included, even while other
+    /// processes write to it. The copy is one file, with nothing left in a write-ahead log: it
+    /// opens on its own anywhere.
+    public static func backup(_ source: URL, to target: URL) throws {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(10)
+        let from = try DatabaseQueue(path: source.path, configuration: readOnly)
+        defer { try? from.close() }
+        let to = try DatabaseQueue(path: target.path)
+        do {
+            try from.backup(to: to)
+            try to.close()
+        } catch {
+            try? to.close()
+            try? FileManager.default.removeItem(at: target)
+            throw error
+        }
+    }
+
+    /// Whether SQLite finds the database at `url` sound (`PRAGMA quick_check`), read only.
+    public static func problem(in url: URL) -> String? {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: readOnly)
+            defer { try? queue.close() }
+            let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            return result == ["ok"] ? nil : result.prefix(3).joined(separator: "; ")
+        } catch {
+            return ErrorText.reason(error)
+        }
+    }
+}
