@@ -14,6 +14,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case notAStore(path: String, reason: String)
     /// The store was closed (a store transition), while or before it was used.
     case closed(path: String)
+    /// No clock reading that peers accept comes after the one a property holds ("Item … name":
+    /// the last millisecond of 9999 with the largest counter, which only a hostile file has): a
+    /// change of it would lose on every other device, so it is not made.
+    case noLaterClockReading(String)
 
     public var description: String {
         switch self {
@@ -28,6 +32,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownModelVersion(let version): "unknown model version \(version)"
         case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        case .noLaterClockReading(let what):
+            "\(what) carries the last clock reading there can be (from a file of the cloud folder); a change of it would be lost on every other device, so it was not made"
         }
     }
 
