@@ -76,13 +76,17 @@ struct Merger {
                 continue
             }
             if case .blob(let hash) = value {
-                // The blob has not arrived: only this property waits for it (see BlobStore).
+                // The blob has not arrived: only this property waits for it (see BlobStore),
+                // unless a value with a later reading waits already. Readings are compared, not
+                // their texts, which sort alike only while counters have six digits.
+                let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
+                                                  arguments: [id.description, property]).flatMap(HLC.init)
+                if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
+                    continue
+                }
                 try db.execute(sql: """
-                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock)
-                    SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (
-                        SELECT 1 FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ? AND clock > ?)
-                    """, arguments: [id.description, entity.name, property, hash, clock.description,
-                                     id.description, property, clock.description])
+                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [id.description, entity.name, property, hash, clock.description])
                 continue
             }
             if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {

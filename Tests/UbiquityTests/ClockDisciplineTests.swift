@@ -143,6 +143,28 @@ struct ClockDisciplineTests {
         #expect(try reader.titles() == ["Eggs", "Ham"])
     }
 
+    // MARK: - Counters of seven digits and more
+
+    @Test func aWaitingPhotoKeepsTheLaterReadingWhateverItsCountersLength() throws {
+        let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: TestClock(Self.start))
+        let layout = peer.sync.layout
+        let attachment = ObjectID(entity: "Attachment", id: GlobalID(UUID()))
+        // Two peers set the same photo, neither file has arrived; x's reading is the later one,
+        // though its text sorts first ("…1000000." before "…999999.").
+        for (writer, counter, hash) in [("peer-x", Int32(1_000_000), String(repeating: "a", count: 64)),
+                                        ("peer-y", Int32(999_999), String(repeating: "b", count: 64))] {
+            let record = TransactionRecord(
+                transactionID: GlobalID(UUID()), timestamp: Self.start, author: "photo",
+                inserted: [ObjectChange(object: attachment, values: ["bytes": .blob(hash)])], updated: [], deleted: [],
+                clock: HLC(wall: 1_800_000_000_000, counter: counter, peer: writer))
+            try layout.makeFolder(layout.peerFolder(writer))
+            try LogFile.encode(record, layout: layout, peer: writer, device: writer, seq: 1).write(to: layout.logURL(peer: writer, seq: 1))
+        }
+        #expect(try peer.sync.importPending().refused.isEmpty)
+        let waiting = try peer.store.read { db in try String.fetchAll(db, sql: "SELECT hash FROM ubiquity_pending_blob") }
+        #expect(waiting == [String(repeating: "a", count: 64)])
+    }
+
     // MARK: - The last reading there can be
 
     @Test func aPropertyHoldingTheLastReadingThereCanBeIsNotChangedAndNothingTraps() throws {
