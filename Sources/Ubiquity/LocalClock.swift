@@ -12,8 +12,8 @@ import GRDB
 ///   years fast no longer drags every other device's clock into its future, and devices that
 ///   join later do not inherit it; this device's own clock, once set right, leaves its wrong
 ///   readings behind too.
-/// - A save is stamped after the stored reading of every property it writes, however far
-///   ahead that reading is: an edit made after seeing a value wins over it on every peer.
+/// - A save is stamped after every reading held by the objects it updates, however far ahead:
+///   an edit made after seeing a value wins over it on every peer.
 /// - The wall clock reads as 1970 before 1970 and as the end of 9999 after it, for readings
 ///   and for the dates a save sets: a device with a wrong clock still writes what peers accept.
 enum LocalClock {
@@ -36,26 +36,25 @@ enum LocalClock {
     }
 
     /// The reading of a save made at `now` that wrote `record`'s changes: after the device's
-    /// clock and after the stored reading of each property it updates.
+    /// clock and after every reading held by an object it updates — the values the user saw,
+    /// and those written before them (an object's insert may arrive after an edit of it).
     ///
-    /// - Throws: ``StoreError/noLaterClockReading(_:)`` when a property holds the last
-    ///   reading there can be.
+    /// - Throws: ``StoreError/noLaterClockReading(_:)`` when an object holds the last reading
+    ///   there can be.
     static func reading(for record: TransactionRecord, now: Date, peer: String, _ db: Database) throws -> HLC {
-        var newest: (clock: HLC, what: String)?
+        var newest: (clock: HLC, object: ObjectID)?
         for change in record.updated {
-            let stored = try PropertyClocks.clocks(of: change.object.id, db)
-            for property in change.values.keys {
-                guard let clock = stored[property], newest.map({ clock > $0.clock }) ?? true else { continue }
-                newest = (clock, "\(change.object.entity) \(change.object.id) \(property)")
-            }
+            guard let clock = try PropertyClocks.clocks(of: change.object.id, db).values.max(),
+                  newest.map({ clock > $0.clock }) ?? true else { continue }
+            newest = (clock, change.object)
         }
         let floor = [try trustedCurrent(now: now, db), newest?.clock].compactMap { $0 }.max()
         // Only the last reading there can be has no successor. The device's own clock there
-        // (after a hostile file) yields to what the properties need.
+        // (after a hostile file) yields to what the objects need.
         if let reading = HLC.next(after: floor, now: now, peer: peer) ?? HLC.next(after: newest?.clock, now: now, peer: peer) {
             return reading
         }
-        throw StoreError.noLaterClockReading(newest?.what ?? "this device's clock")
+        throw StoreError.noLaterClockReading(newest.map { "\($0.object.entity) \($0.object.id)" } ?? "this device's clock")
     }
 
     /// Moves the device's clock up to `reading` (made here or seen in a file), unless it is

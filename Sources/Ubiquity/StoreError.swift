@@ -14,9 +14,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case notAStore(path: String, reason: String)
     /// The store was closed (a store transition), while or before it was used.
     case closed(path: String)
-    /// No clock reading that peers accept comes after the one a property holds ("Item … name":
-    /// the last millisecond of 9999 with the largest counter, which only a hostile file has): a
-    /// change of it would lose on every other device, so it is not made.
+    /// No clock reading that peers accept comes after one an object holds ("Item …": the last
+    /// millisecond of 9999 with the largest counter, which only a hostile file has): a change of
+    /// it would lose on every other device, so it is not made.
     case noLaterClockReading(String)
 
     public var description: String {

@@ -79,6 +79,44 @@ struct ClockDisciplineTests {
         #expect(try honest.contents() == future.contents())
     }
 
+    @Test func anEditWinsOverTheInsertOfWhatItEditedEvenWhenTheInsertArrivesAfterIt() throws {
+        // Three replicas of the cloud folder: the fast device's insert reaches `later` only after
+        // an edit that followed it.
+        let folders = (0..<3).map { _ in TemporaryDirectory("replica") }
+        let future = try TestPeer(name: "future", prefix: "ffffffff", cloud: folders[0].url, clock: TestClock(Self.start + Self.tenYears))
+        let seen = try TestPeer(name: "seen", prefix: "aaaaaaaa", cloud: folders[1].url, clock: TestClock(Self.start))
+        let later = try TestPeer(name: "later", prefix: "bbbbbbbb", cloud: folders[2].url, clock: TestClock(Self.start))
+        func deliver(_ from: TestPeer, to: TestPeer) throws {
+            let target = to.sync.layout.peerFolder(from.store.peer)
+            try? FileManager.default.removeItem(at: target)
+            try to.sync.layout.makeFolder(to.sync.layout.logsFolder)
+            try FileManager.default.copyItem(at: from.sync.layout.peerFolder(from.store.peer), to: target)
+        }
+        let milk = try future.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)]) }
+        try future.sync.exportPending()
+        try deliver(future, to: seen)
+        _ = try seen.sync.importPending()
+        // An edit that keeps the date, as the deduplicator's do: it carries the count alone.
+        try seen.store.save(author: "edit") { context in
+            let modified = try #require(try context.values(of: "Note", id: milk)?["modified"])
+            try context.update("Note", id: milk, values: ["count": .integer(2), "modified": modified])
+        }
+        try seen.sync.exportPending()
+        try deliver(seen, to: later)
+        _ = try later.sync.importPending()
+        // `later` holds the note with its count only; it renames it, then the insert arrives.
+        try later.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["title": .string("Oat Milk")]) }
+        try later.sync.exportPending()
+        for from in [future, seen, later] {
+            for to in [future, seen, later] where to !== from { try deliver(from, to: to) }
+        }
+        for peer in [future, seen, later] { _ = try peer.sync.importPending() }
+        for peer in [future, seen, later] {
+            #expect(try note(milk, on: peer)?.title == "Oat Milk", "\(peer.name)")
+            #expect(try note(milk, on: peer)?.count == 2, "\(peer.name)")
+        }
+    }
+
     @Test func concurrentEditsWithAFastClockConvergeAndThatDeviceIsFlaggedUntilItIsSetRight() throws {
         let honestClock = TestClock(Self.start)
         let futureClock = TestClock(Self.start + Self.tenYears)
