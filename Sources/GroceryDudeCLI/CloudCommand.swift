@@ -313,7 +313,10 @@ struct CloudCommand: ParsableCommand {
             if json {
                 var writer = JSONObjectWriter()
                 for (key, value, _) in fields { writer.add(key, value) }
-                if status.cloud != nil { writer.add("refused", .raw(Self.json(refused))) }
+                if let cloud = status.cloud {
+                    writer.add("refused", .raw(Self.json(refused)))
+                    writer.add("clocksAhead", .raw(Self.json(cloud.clocksAhead)))
+                }
                 writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
             } else {
@@ -330,6 +333,11 @@ struct CloudCommand: ParsableCommand {
                         print("  To skip a refused log and lose its changes: grocery-dude cloud release PEER LOG")
                     }
                 }
+                if let cloud = status.cloud {
+                    print("Clocks ahead:".padding(toLength: 21, withPad: " ", startingAt: 0) + (cloud.clocksAhead.isEmpty ? "none" : ""))
+                    for clock in cloud.clocksAhead { print("  \(clock.summary)") }
+                    if !cloud.clocksAhead.isEmpty { print("  \(Self.clockAheadAdvice)") }
+                }
                 print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
                 for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
@@ -342,6 +350,22 @@ struct CloudCommand: ParsableCommand {
                 "{\"kind\": \(JSONText.quoted(file.kind.rawValue)), \"path\": \(JSONText.quoted(file.path)), "
                     + "\"peer\": \(JSONText.quoted(file.peer)), \"device\": \(file.device.map(JSONText.quoted) ?? "null"), "
                     + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.kind == .log)}"
+            }
+            return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
+        }
+
+        /// What a clock far ahead does, and what to do about it.
+        static let clockAheadAdvice = "Until that clock is set right, its edits win over edits made at the same time on other devices "
+            + "(never over edits made after seeing them); this device's clock does not follow it."
+
+        /// One object per line; times in UTC, how far ahead in seconds.
+        static func json(_ clocks: [ClockAhead]) -> String {
+            guard !clocks.isEmpty else { return "[]" }
+            let objects = clocks.map { clock in
+                "{\"peer\": \(JSONText.quoted(clock.peer)), \"device\": \(clock.device.map(JSONText.quoted) ?? "null"), "
+                    + "\"file\": \(JSONText.quoted(clock.file)), \"writtenAt\": \(JSONText.quoted(Timestamp.string(clock.writtenAt))), "
+                    + "\"seenAt\": \(JSONText.quoted(Timestamp.string(clock.seenAt))), \"aheadSeconds\": \(Int64(clock.ahead.rounded())), "
+                    + "\"ahead\": \(JSONText.quoted(ClockAhead.about(clock.ahead)))}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }

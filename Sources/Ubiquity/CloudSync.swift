@@ -346,7 +346,8 @@ public final class CloudSync: @unchecked Sendable {
             // Another importer of this device (the app and a command) may have gone further
             // meanwhile: skip what it applied, never move the watermark back.
             let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
-            let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+            let merger = Merger(schema: store.schema, policy: policy, db: db)
+            let now = store.clock.now()
             var changes = ImportedChanges()
             var last = current
             var refusal: RefusedFile?
@@ -356,6 +357,11 @@ public final class CloudSync: @unchecked Sendable {
                     try db.inSavepoint {
                         try merger.check(log.record)
                         applied = try merger.apply(resolvingBlobs(log.record), from: other)
+                        try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
+                        if other != peer {
+                            try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
+                                                 file: "log \(log.header.seq)", now: now, db)
+                        }
                         return .commit
                     }
                     changes.formUnion(applied)
