@@ -50,7 +50,7 @@ public final class ObjectStore: Sendable {
         let lock = try StoreOpenLock(storePath: path)
         defer { lock.release() }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(TimeInterval(Self.busyPatience))
+        configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
         configuration.label = "store"
         configuration.prepareDatabase { db in
             db.add(function: UniqueKey.sqlFunction)
