@@ -29,10 +29,6 @@ struct CloudCommand: ParsableCommand {
             guard let account = before.account else {
                 throw ValidationErrorMessage("this device is signed out; sign in first: grocery-dude account sign-in NAME")
             }
-            if before.cloudEnabled {
-                print("Cloud sync is already enabled (account \(account.debugDescription)).")
-                return
-            }
             var localItems: Int?
             if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
                 let store = try configuration.openStore(at: configuration.localStoreURL)
@@ -40,6 +36,23 @@ struct CloudCommand: ParsableCommand {
                 try store.objects.close()
             } else {
                 logger.info("no local store: migration to the cloud skipped")
+            }
+            if before.cloudEnabled {
+                // Sync is on and the local data was not merged ("Don't Merge"): merge it now.
+                if let count = localItems, merge {
+                    let device = try global.openDevice(command: "cloud enable --merge")
+                    guard device.coordinator.current.role == .cloud else {
+                        throw ValidationErrorMessage("the cloud store is not set up yet (offline); merge when online: grocery-dude cloud online, then cloud enable --merge")
+                    }
+                    let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
+                    print(result.report(merged: "local data (\(count) item\(count == 1 ? "" : "s"))", removed: "the local store"))
+                    return
+                }
+                print("Cloud sync is already enabled (account \(account.debugDescription)).")
+                if let count = localItems {
+                    print("This device's local data (\(count) item\(count == 1 ? "" : "s")) is not merged into the cloud: grocery-dude cloud enable --merge brings it in.")
+                }
+                return
             }
             var mergeLocal = merge
             if let count = localItems, !merge && !noMerge {
@@ -84,8 +97,14 @@ struct CloudCommand: ParsableCommand {
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn cloud sync off: all the data moves into a plain local store with no cloud metadata.",
-            discussion: "A local store that held data before is kept aside; the account's cloud store stays on the device.")
+            abstract: "Turn cloud sync off.",
+            discussion: """
+                When this device's local store holds data you chose not to merge ("Don't Merge"), \
+                the device goes back to it, as it was; otherwise everything it holds moves into a \
+                plain local store with no cloud metadata. Either way the account's data stays in \
+                its cloud store on the device and in the cloud folder: turning sync on again shows \
+                it, and asks "Merge with Cloud?" when there is local data.
+                """)
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
@@ -95,8 +114,7 @@ struct CloudCommand: ParsableCommand {
                 return
             }
             let result = try device.coordinator.disable()
-            print("Cloud sync disabled: \(result.items) item\(result.items == 1 ? "" : "s") now in this device's local store.")
-            if let kept = result.keptLocalStore { print("The local store that was there before is kept at \(kept.path).") }
+            print(result.summary)
         }
     }
 
