@@ -29,10 +29,6 @@ struct CloudCommand: ParsableCommand {
             guard let account = before.account else {
                 throw ValidationErrorMessage("this device is signed out; sign in first: grocery-dude account sign-in NAME")
             }
-            if before.cloudEnabled {
-                print("Cloud sync is already enabled (account \(account.debugDescription)).")
-                return
-            }
             var localItems: Int?
             if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
                 let store = try configuration.openStore(at: configuration.localStoreURL)
@@ -40,6 +36,23 @@ struct CloudCommand: ParsableCommand {
                 try store.objects.close()
             } else {
                 logger.info("no local store: migration to the cloud skipped")
+            }
+            if before.cloudEnabled {
+                // Sync is on and the local data was not merged ("Don't Merge"): merge it now.
+                if let count = localItems, merge {
+                    let device = try global.openDevice(command: "cloud enable --merge")
+                    guard device.coordinator.current.role == .cloud else {
+                        throw ValidationErrorMessage("the cloud store is not set up yet (offline); merge when online: grocery-dude cloud online, then cloud enable --merge")
+                    }
+                    let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
+                    print(result.report(merged: "local data (\(count) item\(count == 1 ? "" : "s"))", removed: "the local store"))
+                    return
+                }
+                print("Cloud sync is already enabled (account \(account.debugDescription)).")
+                if let count = localItems {
+                    print("This device's local data (\(count) item\(count == 1 ? "" : "s")) is not merged into the cloud: grocery-dude cloud enable --merge brings it in.")
+                }
+                return
             }
             var mergeLocal = merge
             if let count = localItems, !merge && !noMerge {
@@ -84,8 +97,14 @@ struct CloudCommand: ParsableCommand {
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn cloud sync off: all the data moves into a plain local store with no cloud metadata.",
-            discussion: "A local store that held data before is kept aside; the account's cloud store stays on the device.")
+            abstract: "Turn cloud sync off.",
+            discussion: """
+                When this device's local store holds data you chose not to merge ("Don't Merge"), \
+                the device goes back to it, as it was; otherwise everything it holds moves into a \
+                plain local store with no cloud metadata. Either way the account's data stays in \
+                its cloud store on the device and in the cloud folder: turning sync on again shows \
+                it, and asks "Merge with Cloud?" when there is local data.
+                """)
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
@@ -95,8 +114,7 @@ struct CloudCommand: ParsableCommand {
                 return
             }
             let result = try device.coordinator.disable()
-            print("Cloud sync disabled: \(result.items) item\(result.items == 1 ? "" : "s") now in this device's local store.")
-            if let kept = result.keptLocalStore { print("The local store that was there before is kept at \(kept.path).") }
+            print(result.summary)
         }
     }
 
@@ -313,7 +331,10 @@ struct CloudCommand: ParsableCommand {
             if json {
                 var writer = JSONObjectWriter()
                 for (key, value, _) in fields { writer.add(key, value) }
-                if status.cloud != nil { writer.add("refused", .raw(Self.json(refused))) }
+                if let cloud = status.cloud {
+                    writer.add("refused", .raw(Self.json(refused)))
+                    writer.add("clocksAhead", .raw(Self.json(cloud.clocksAhead)))
+                }
                 writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
             } else {
@@ -330,6 +351,11 @@ struct CloudCommand: ParsableCommand {
                         print("  To skip a refused log and lose its changes: grocery-dude cloud release PEER LOG")
                     }
                 }
+                if let cloud = status.cloud {
+                    print("Clocks ahead:".padding(toLength: 21, withPad: " ", startingAt: 0) + (cloud.clocksAhead.isEmpty ? "none" : ""))
+                    for clock in cloud.clocksAhead { print("  \(clock.summary)") }
+                    if !cloud.clocksAhead.isEmpty { print("  \(Self.clockAheadAdvice)") }
+                }
                 print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
                 for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
@@ -342,6 +368,22 @@ struct CloudCommand: ParsableCommand {
                 "{\"kind\": \(JSONText.quoted(file.kind.rawValue)), \"path\": \(JSONText.quoted(file.path)), "
                     + "\"peer\": \(JSONText.quoted(file.peer)), \"device\": \(file.device.map(JSONText.quoted) ?? "null"), "
                     + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.kind == .log)}"
+            }
+            return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
+        }
+
+        /// What a clock far ahead does, and what to do about it.
+        static let clockAheadAdvice = "Until that clock is set right, its edits win over edits made at the same time on other devices "
+            + "(never over edits made after seeing them); this device's clock does not follow it."
+
+        /// One object per line; times in UTC, how far ahead in seconds.
+        static func json(_ clocks: [ClockAhead]) -> String {
+            guard !clocks.isEmpty else { return "[]" }
+            let objects = clocks.map { clock in
+                "{\"peer\": \(JSONText.quoted(clock.peer)), \"device\": \(clock.device.map(JSONText.quoted) ?? "null"), "
+                    + "\"file\": \(JSONText.quoted(clock.file)), \"writtenAt\": \(JSONText.quoted(Timestamp.string(clock.writtenAt))), "
+                    + "\"seenAt\": \(JSONText.quoted(Timestamp.string(clock.seenAt))), \"aheadSeconds\": \(Int64(clock.ahead.rounded())), "
+                    + "\"ahead\": \(JSONText.quoted(ClockAhead.about(clock.ahead)))}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }

@@ -124,8 +124,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
         let coordinator = try StoreCoordinator(
             configuration: storeConfiguration(sandbox: sandbox, logger: logger, command: command), claimDevice: claim.take)
-        coordinator.seedProgress = { done, total in
-            FileHandle.standardError.write(Data("Merging with the cloud: \(done)/\(total)\n".utf8))
+        // Progress is for a person watching a terminal; scripts get the result only.
+        if isatty(STDERR_FILENO) == 1 {
+            coordinator.seedProgress = { done, total in
+                FileHandle.standardError.write(Data("Merging with the cloud: \(done)/\(total)\n".utf8))
+            }
         }
         if prepare { try coordinator.prepareForCommand() }
         return OpenDevice(coordinator: coordinator, claim: claim)

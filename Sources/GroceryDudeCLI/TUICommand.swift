@@ -21,6 +21,7 @@ struct TUICommand: ParsableCommand {
         var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
         configuration.mayWriteToStandardError = false  // curses owns the terminal; the log file has it all
         configuration.exportsInBackground = true  // the UI thread never waits on the cloud folder
+        StoreWriter.onWaiting = { line in logger.notice("\(line)") }  // not over the screen
         let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
         let current = coordinator.current
         logger.info("app on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")

@@ -35,6 +35,8 @@ public struct CloudStatus: Equatable, Sendable {
         public var refused: [RefusedFile] = []
         /// The last `cloud verify` of this store: which devices agreed, which diverged.
         public var lastVerify: VerifySummary? = nil
+        /// Devices whose clocks were found more than a day ahead of this one's, furthest first.
+        public var clocksAhead: [ClockAhead] = []
     }
 }
 
@@ -63,7 +65,8 @@ extension StoreCoordinator {
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
             lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
             refused: try sync?.refusedFiles() ?? [],
-            lastVerify: try sync?.lastVerify())
+            lastVerify: try sync?.lastVerify(),
+            clocksAhead: try sync?.clocksAhead() ?? [])
         return status
     }
 }

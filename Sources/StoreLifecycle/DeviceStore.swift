@@ -47,7 +47,8 @@ public struct DeviceStore: Sendable {
         let store = try configuration.openStore(at: url)
         let epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
         let layout = try configuration.layout(account: account, epoch: epoch)
-        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
+        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device,
+                             instance: configuration.sandbox.instance, logger: configuration.logger)
         let device = DeviceStore(description: StoreDescription(role: .cloud, account: account, path: url.path),
                                  store: store, sync: sync, configuration: configuration)
         let exporter = SaveExporter(inBackground: configuration.exportsInBackground) { device.exportPending() }
@@ -98,10 +99,27 @@ public struct DeviceStore: Sendable {
         do {
             let report = try sync.importPending()
             for line in report.waiting + report.rejected { logger.warning("\(line)") }
+            if let clone = sync.cloneEvidence { takeOwnIdentity(after: clone) }
             return report
         } catch {
             logger.warning("import failed: \(ErrorText.reason(error))")
             return nil
+        }
+    }
+
+    /// Another copy of this device's folder published under its identity: this copy takes a
+    /// new one (once), journals it and says so. Its waiting saves are published under the new
+    /// identity by the next process (this one's store stamps the former).
+    private func takeOwnIdentity(after clone: CloneEvidence) {
+        guard let sync else { return }
+        do {
+            guard let renewed = try configuration.sandbox.renewPeerID(replacing: sync.peer) else { return }
+            let note = "another copy of this device's data folder (running as device \(clone.device.debugDescription)) published log \(clone.seq) under the same identity: this copy now has its own (peer \(renewed)); its changes are published under it from the next command (or when the app is opened again)"
+            try? TransitionJournal(sandbox: configuration.sandbox).record(event: "identityRenewed", detail: note, by: configuration.process)
+            logger.warning("\(note)")
+            configuration.tell("note: \(note)")
+        } catch {
+            logger.warning("cannot give this copy of the device an identity of its own: \(ErrorText.reason(error))")
         }
     }
 }

@@ -61,14 +61,33 @@ extension StoreCoordinator {
 
     /// What `cloud disable` did.
     public struct DisableResult: Sendable {
-        /// Where the local store that was there before is kept, when it held data.
-        public var keptLocalStore: URL?
+        /// Items in the local store the device now runs on.
         public var items: Int
+        /// Whether the device went back to its earlier local data — the data the user chose not
+        /// to merge — rather than taking a copy of the cloud's.
+        public var returnedToLocalData = false
+        /// Items of the account's cloud store, which stays on the device and in the cloud.
+        public var cloudItems = 0
+
+        /// What happened, for the user: where each set of data now is.
+        public var summary: String {
+            func items(_ count: Int) -> String { "\(count) item\(count == 1 ? "" : "s")" }
+            guard returnedToLocalData else {
+                return "Cloud sync off: \(items(self.items)) now in this device's local store; the cloud keeps its copy."
+            }
+            return "Cloud sync off: back to this device's own local data (\(items(self.items)), not merged into the cloud). "
+                + "The account's data (\(items(cloudItems))) stays in the cloud: turn cloud sync on again to see it, and choose Merge to bring these local items in."
+        }
     }
 
-    /// Stops syncing: everything the device holds moves into a plain local store with no cloud
-    /// metadata (Core Data's `RemoveUbiquitousMetadata` migration), which the device runs on from
-    /// now. The cloud store stays on the device; enabling again goes through the merge prompt.
+    /// Stops syncing. Which data the device then runs on:
+    /// - its earlier local store, when that holds data: the data the user chose not to merge
+    ///   ("Don't Merge"), as the book's app did when iCloud was turned off. The cloud's data
+    ///   stays in the account's cloud store on the device and in the cloud folder; turning sync
+    ///   on again asks "Merge with Cloud?" again, and Merge brings the local data in.
+    /// - otherwise a plain copy of everything the device holds, with no cloud metadata (Core
+    ///   Data's `RemoveUbiquitousMetadata` migration, Apple's "disable").
+    /// Nothing the user made is left only in a file set aside.
     public func disable() throws -> DisableResult {
         let account = try requireCloud(online: false)
         var result = DisableResult(items: 0)
@@ -76,8 +95,9 @@ extension StoreCoordinator {
         let change = StoreChange(transition: .cloudDisabled, removed: [old.description],
                                  added: [configuration.describe(.local)])
         _ = try replaceStore(change, detail: {
-            "cloud sync turned off: \(result.items) item(s) now in the local store"
-                + (result.keptLocalStore.map { "; the previous local store is kept at \($0.path)" } ?? "")
+            result.returnedToLocalData
+                ? "cloud sync turned off: back to the local store's own \(result.items) item(s), not merged; the account's \(result.cloudItems) item(s) stay in its cloud store"
+                : "cloud sync turned off: \(result.items) item(s) now in the local store"
         }) {
             var source = old
             if old.role == .fallback {
@@ -88,20 +108,15 @@ extension StoreCoordinator {
                 try StoreFiles.remove(URL(fileURLWithPath: old.description.path))
             }
             source.exportPending()
+            result.cloudItems = try source.store.items().count
             let local = configuration.localStoreURL
             if StoreFiles.exists(local) {
                 let previous = try configuration.openStore(at: local)
-                let hasData = try previous.hasData()
+                result.returnedToLocalData = try previous.hasData()
                 try previous.objects.close()
-                if hasData {
-                    result.keptLocalStore = try StoreFiles.setAside(
-                        local, into: configuration.sandbox.localStoreDirectory.appendingPathComponent("kept", isDirectory: true),
-                        label: "before-disable")
-                } else {
-                    try StoreFiles.remove(local)
-                }
+                if !result.returnedToLocalData { try StoreFiles.remove(local) }
             }
-            try source.store.objects.writePlainCopy(to: local)
+            if !result.returnedToLocalData { try source.store.objects.writePlainCopy(to: local) }
             try source.store.objects.close()
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             settings.cloudEnabled = false

@@ -13,12 +13,25 @@ public struct CommandRunner: Sendable {
     public let device: String
     /// Added to the environment of every run (a run's own `environment` wins).
     public let environment: [String: String]
+    /// When set, the binary runs under Debian's `faketime` with this time ("+3650d",
+    /// "-3650d", "@1969-12-31 23:00:00"): a device whose wall clock is wrong. The clock still
+    /// runs; only the wall clock is moved (the monotonic clock that timeouts use is left alone).
+    public let fakeTime: String?
 
-    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:]) {
+    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:], fakeTime: String? = nil) {
         self.dataDirectory = dataDirectory
         self.device = device
         self.environment = environment
+        self.fakeTime = fakeTime
     }
+
+    /// The same device with its wall clock at `fakeTime` (`nil`: set right).
+    public func withClock(_ fakeTime: String?) -> CommandRunner {
+        CommandRunner(dataDirectory: dataDirectory, device: device, environment: environment, fakeTime: fakeTime)
+    }
+
+    /// Where `faketime` is installed (`scripts/install-deps.sh` installs it).
+    public static let faketime = "/usr/bin/faketime"
 
     /// The environment that keeps the shipped default data out of new stores, cloud ones too.
     public static let withoutDefaultData = ["GROCERY_DUDE_NO_DEFAULT_DATA": "1"]
@@ -39,8 +52,15 @@ public struct CommandRunner: Sendable {
     @discardableResult
     public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> CommandResult {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        let commandLine = [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        if let fakeTime {
+            guard FileManager.default.isExecutableFile(atPath: Self.faketime) else { throw FakeTimeMissing() }
+            process.executableURL = URL(fileURLWithPath: Self.faketime)
+            process.arguments = ["-f", fakeTime] + commandLine
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = Array(commandLine.dropFirst())
+        }
         var environment = ProcessInfo.processInfo.environment
         for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
                     "GROCERY_DUDE_NO_DEFAULT_DATA"] {
@@ -48,6 +68,7 @@ public struct CommandRunner: Sendable {
         }
         environment.merge(self.environment) { _, new in new }
         environment.merge(extra) { _, new in new }
+        if fakeTime != nil { environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1" }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -67,6 +88,11 @@ public struct CommandRunner: Sendable {
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// A test needs `faketime` and it is not installed.
+public struct FakeTimeMissing: Error, CustomStringConvertible {
+    public var description: String { "\(CommandRunner.faketime) is missing: run scripts/install-deps.sh (Debian's faketime package)" }
 }
 
 /// A command that should have succeeded and did not: which device, which arguments, what it said.

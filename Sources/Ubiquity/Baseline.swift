@@ -114,7 +114,7 @@ extension CloudSync {
             let exported = try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
                                                arguments: [seqKey]).flatMap { Int64($0) } ?? 0
             return try Baseline.snapshot(schema: store.schema, folder: layout.watermarkFolder, ownPeer: peer,
-                                         ownExported: exported, now: Date(), db)
+                                         ownExported: exported, now: LocalClock.readable(Date()), db)
         }
         guard let snapshot else { return nil }
         let number = (layout.baselineFiles().filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
@@ -192,7 +192,7 @@ extension CloudSync {
                     throw RuleViolation("its content cannot be read")
                 }
                 try store.schema.check(baseline)
-                outcome = try merge(baseline, seenKey: seenKey)
+                outcome = try merge(baseline, seenKey: seenKey, from: file.peer, device: header.device, number: file.number)
             } catch let failure as LogFileFailure {
                 outcome = .failure(RuleViolation(failure.error.description))
                 device = failure.header.device
@@ -231,11 +231,13 @@ extension CloudSync {
 
     /// Merges a checked baseline in one transaction, marking it merged in the same one; a
     /// change the store's checks refuse rolls it all back.
-    private func merge(_ baseline: Baseline, seenKey: String) throws -> Result<ImportedChanges, RuleViolation> {
+    private func merge(_ baseline: Baseline, seenKey: String, from writer: String, device: String, number: Int64)
+        throws -> Result<ImportedChanges, RuleViolation> {
         do {
             return .success(try store.write { db -> ImportedChanges in
                 let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
-                let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+                let merger = Merger(schema: store.schema, policy: policy, db: db)
+                let now = store.clock.now()
                 for tombstone in baseline.tombstones { try merger.check(tombstone.object, values: [:]) }
                 for object in baseline.objects { try merger.check(object.object, values: object.values) }
                 var changes = ImportedChanges()
@@ -251,7 +253,10 @@ extension CloudSync {
                     try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
                 }
                 if let newest = baseline.objects.flatMap(\.clocks.values).max() {
-                    try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: newest, peer: peer), db)
+                    try LocalClock.observe(newest, now: now, peer: peer, db)
+                }
+                if writer != peer {
+                    try ClocksAhead.note(writtenAt: baseline.created, peer: writer, device: device, file: "baseline \(number)", now: now, db)
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, '1')", arguments: [seenKey])
                 try Outbox.countImport(db)

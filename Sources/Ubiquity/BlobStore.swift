@@ -79,7 +79,7 @@ extension CloudSync {
                 try db.execute(sql: "DELETE FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
                                arguments: [id.description, property])
                 var changes = ImportedChanges()
-                try Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+                try Merger(schema: store.schema, policy: policy, db: db)
                     .merge(object, properties: [property: (.data(data), clock)], into: &changes)
                 try Outbox.countImport(db)
                 return changes

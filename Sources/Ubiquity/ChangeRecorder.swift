@@ -38,7 +38,7 @@ struct ChangeRecorder {
         }
     }
 
-    func record(transactionID: GlobalID, timestamp: Date, author: String, clock: HLC) -> TransactionRecord {
+    func record(transactionID: GlobalID, timestamp: Date, author: String, clock: HLC?) -> TransactionRecord {
         TransactionRecord(
             transactionID: transactionID,
             timestamp: timestamp,

@@ -168,6 +168,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     /// Another exporter of this device (process `pid`) has been writing to the cloud folder
     /// for a while: it publishes the waiting saves.
     case exportInProgress(pid: Int32, command: String)
+    /// Another copy of this device's data folder published log `seq` under this identity.
+    case sharedIdentity(seq: Int64, device: String)
 
     public var description: String {
         switch self {
@@ -181,6 +183,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "this device's own log \(seq) in the cloud folder cannot be read (see cloud status); its new saves wait until it can"
         case .exportInProgress(let pid, let command):
             "process \(pid) (\(command)) has been writing this device's logs to the cloud folder for over \(Int(ExportLock.patience)) seconds; it publishes this change too"
+        case .sharedIdentity(let seq, let device):
+            "another copy of this device's data folder (running as device \(device.debugDescription)) published log \(seq) under the same identity; this copy now has an identity of its own, and its changes are published under it by the next command"
         case .contentRemoved(let epoch, let current):
             "a peer started over: the cloud's content is now epoch \(current), this store holds epoch \(epoch)"
         }

@@ -48,6 +48,9 @@ public final class CloudSync: @unchecked Sendable {
     public let store: ObjectStore
     public let layout: CloudLayout
     public let device: String
+    /// Which copy of the device's data folder this is (``DeviceSandbox/instance``), written in
+    /// every log; nil turns clone detection off.
+    public let instance: String?
     let policy: any MergePolicy
     let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
@@ -56,22 +59,30 @@ public final class CloudSync: @unchecked Sendable {
     private let recoveriesLock = NSLock()
     private var lastRefusals = 0
     private var leftoversRemoved = false
+    private var clone: CloneEvidence?
     /// Guards the two fields above.
     private let stateLock = NSLock()
 
     /// The most logs one import transaction applies.
     static let batchSize = 500
 
-    public init(store: ObjectStore, layout: CloudLayout, device: String,
+    public init(store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
                 policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent) {
         self.store = store
         self.layout = layout
         self.device = device
+        self.instance = instance
         self.policy = policy
         self.logger = logger
     }
 
     public var peer: String { store.peer }
+
+    var stateLockedClone: CloneEvidence? { stateLock.withLock { clone } }
+
+    func setCloneIfFirst(_ evidence: CloneEvidence) {
+        stateLock.withLock { if clone == nil { clone = evidence } }
+    }
 
     /// Calls `observer` after every import batch that changed something, with the objects it
     /// inserted, updated and deleted (`didImportContentChanges`). On the importing thread.
@@ -101,6 +112,9 @@ public final class CloudSync: @unchecked Sendable {
     @discardableResult
     public func exportPending() throws -> Int {
         var written = 0
+        // A copy of this device elsewhere writes under the same identity: nothing more under it.
+        if let clone = cloneEvidence { throw CloudError.sharedIdentity(seq: clone.seq, device: clone.device) }
+        try restartNumberingIfIdentityChanged()
         // Never into an epoch a peer has left: that content is deleted, and nobody reads it.
         if try pendingExports() > 0, layout.isSuperseded {
             throw CloudError.contentRemoved(epoch: layout.epoch, current: layout.currentEpoch())
@@ -149,6 +163,19 @@ public final class CloudSync: @unchecked Sendable {
         }
     }
 
+    /// Log numbers belong to one identity: a store whose device took a new one (a copy of its
+    /// folder was in use elsewhere) numbers its new identity's logs from 1.
+    private func restartNumberingIfIdentityChanged() throws {
+        let owner = try store.metadata("exportedBy")
+        guard owner != peer else { return }
+        try store.write { db in
+            if owner != nil {
+                try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'")
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('exportedBy', ?)", arguments: [peer])
+        }
+    }
+
     func exportedSeqKey(modelVersion: Int) -> String { "exportedSeq.v\(modelVersion).epoch\(layout.epoch)" }
 
     /// Exports the oldest outbox row, if any; returns whether there was one. Called under the
@@ -183,7 +210,7 @@ public final class CloudSync: @unchecked Sendable {
             return true
         }
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
-                                      device: device, seq: seq)
+                                      device: device, seq: seq, instance: instance)
         try versionLayout.makeFolder(url.deletingLastPathComponent())
         if FaultInjection.isRequested(FaultInjection.midLogWrite) {
             try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
@@ -278,6 +305,7 @@ public final class CloudSync: @unchecked Sendable {
                 }
                 next += 1
             }
+            if other == peer { noticeClone(in: batch) }
             if !batch.isEmpty {
                 let (changes, last, storeRefusal) = try apply(batch, from: other)
                 if let storeRefusal {
@@ -318,7 +346,8 @@ public final class CloudSync: @unchecked Sendable {
             // Another importer of this device (the app and a command) may have gone further
             // meanwhile: skip what it applied, never move the watermark back.
             let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
-            let merger = Merger(schema: store.schema, policy: policy, db: db, localPeer: peer)
+            let merger = Merger(schema: store.schema, policy: policy, db: db)
+            let now = store.clock.now()
             var changes = ImportedChanges()
             var last = current
             var refusal: RefusedFile?
@@ -328,6 +357,11 @@ public final class CloudSync: @unchecked Sendable {
                     try db.inSavepoint {
                         try merger.check(log.record)
                         applied = try merger.apply(resolvingBlobs(log.record), from: other)
+                        try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
+                        if other != peer {
+                            try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
+                                                 file: "log \(log.header.seq)", now: now, db)
+                        }
                         return .commit
                     }
                     changes.formUnion(applied)

@@ -90,6 +90,36 @@ public struct DeviceSandbox: Sendable {
         return identity.peerID
     }
 
+    /// Gives the device a new peer ID, for a copy of its folder that finds another copy in use
+    /// under the same identity. The former ID is kept in `device.json` for the record.
+    ///
+    /// - Returns: the new ID, or nil when another process of this copy renewed it already.
+    @discardableResult
+    public func renewPeerID(replacing former: String, ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID? {
+        struct Identity: Codable {
+            var peerID: GlobalID
+            var formerPeerIDs: [String]?
+        }
+        let current = (try? JSONDecoder().decode(Identity.self, from: Data(contentsOf: identityFileURL)))
+        // Another process of this copy renewed it already: that one holds.
+        if let current, current.peerID.description != former { return nil }
+        let renewed = Identity(peerID: ids.next(), formerPeerIDs: (current?.formerPeerIDs ?? []) + [former])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(try encoder.encode(renewed), to: identityFileURL)
+        return renewed.peerID
+    }
+
+    /// Which copy of the device's folder this is: a hash of the machine (`/etc/machine-id`,
+    /// else the host name) and the folder's path. A copy on another machine or at another
+    /// path differs; the same folder restored in place does not. Names no path in the files.
+    public var instance: String {
+        let machine = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ProcessInfo.processInfo.hostName
+        let path = root.resolvingSymlinksInPath().standardizedFileURL.path
+        return String(SHA256.hex(Array("\(machine)\n\(path)".utf8)).prefix(16))
+    }
+
 }
 
 /// What a device sandbox refuses.

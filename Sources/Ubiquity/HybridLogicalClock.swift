@@ -2,10 +2,12 @@ import Foundation
 
 /// A hybrid logical clock reading: wall time in milliseconds, a counter for events within the
 /// same millisecond (or when the wall clock lags behind what was seen), and the peer that made
-/// it as the final tie-break. Ordered as that tuple, so every peer orders changes the same way,
-/// and a peer whose clock runs fast cannot win forever: others adopt its wall time and count on.
+/// it as the final tie-break. Ordered as that tuple and nothing else, so every peer orders
+/// changes the same way whatever its own clock says. How far a reading seen may move this
+/// device's clock is ``LocalClock``'s business.
 ///
-/// Its text form sorts like the clock: `"0001800000000123.000004.<peer>"`.
+/// Its text form, `"0001800000000123.000004.<peer>"`, sorts like the clock only while the
+/// counter has six digits or fewer: compare readings, not texts.
 public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let wall: Int64
     public let counter: Int32
@@ -59,14 +61,23 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
             }
     }
 
-    /// The reading for a local event after `last`, at wall time `now`. A counter at its largest
-    /// moves on to the next millisecond rather than overflowing.
-    public static func next(after last: HLC?, now: Date, peer: String) -> HLC {
+    /// The largest wall time a reading may hold: the last millisecond of 9999, as for dates.
+    public static let maximumWall = Int64(ValueRule.dateRange.upperBound * 1000)
+
+    /// The reading for a local event after `last`, at wall time `now`, or `nil` when no reading
+    /// that peers accept comes after `last` (it is the last millisecond of 9999 with the
+    /// largest counter: only a hostile file holds that).
+    ///
+    /// A wall clock before 1970 reads as 1970, one after 9999 as the end of 9999: every reading
+    /// made here is one that peers accept. A counter at its largest moves on to the next
+    /// millisecond rather than overflowing.
+    public static func next(after last: HLC?, now: Date, peer: String) -> HLC? {
         let seconds = now.timeIntervalSince1970
-        let millis = seconds.isFinite ? Int64(max(0, min(seconds, 1e13)) * 1000) : 0
+        let millis = seconds.isFinite ? Int64(max(0, min(seconds * 1000, Double(maximumWall)))) : 0
         guard let last, last.wall >= millis else { return HLC(wall: millis, counter: 0, peer: peer) }
-        guard last.counter < Int32.max else { return HLC(wall: min(last.wall, Int64.max - 1) + 1, counter: 0, peer: peer) }
-        return HLC(wall: last.wall, counter: last.counter + 1, peer: peer)
+        if last.counter < Int32.max { return HLC(wall: last.wall, counter: last.counter + 1, peer: peer) }
+        guard last.wall < maximumWall else { return nil }
+        return HLC(wall: last.wall + 1, counter: 0, peer: peer)
     }
 
     /// The local clock after seeing a remote reading: never behind anything seen.

@@ -55,7 +55,10 @@ public final class KeyValueStore: @unchecked Sendable {
         try lock.withLock {
             let files = readFiles()
             let newest = files.flatMap(\.writes.values).map(\.clock).max()
-            let reading = HLC.next(after: newest, now: clock.now(), peer: peer)
+            // After every reading seen, however far ahead: a value set after seeing another wins.
+            guard let reading = HLC.next(after: newest, now: clock.now(), peer: peer) else {
+                throw StoreError.noLaterClockReading("the synced key \(key.debugDescription)")
+            }
             let number = (files.filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
             let file = File(peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
             let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")

@@ -22,6 +22,10 @@ public struct LogFile: Equatable, Sendable {
         public var seq: Int64
         public var length: Int
         public var crc32: String
+        /// Which copy of the peer's data folder wrote the file (``DeviceSandbox/instance``):
+        /// two copies of one device in use at once are told apart by it. Absent from files of
+        /// earlier builds.
+        public var instance: String?
     }
 
     public static let magic = "GDLOG 1"
@@ -30,8 +34,9 @@ public struct LogFile: Equatable, Sendable {
     public let record: TransactionRecord
 
     /// The file's bytes for a record.
-    public static func encode(_ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64) throws -> Data {
-        try seal(record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq)
+    public static func encode(_ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64,
+                              instance: String? = nil) throws -> Data {
+        try seal(record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq, instance: instance)
     }
 
     /// The largest log read, in bytes: a save of a whole imported list fits many times over;
@@ -73,12 +78,14 @@ public struct LogFile: Equatable, Sendable {
 
     /// A magic line, a JSON header saying what the file is (with the payload's length and
     /// CRC-32), then the payload.
-    static func seal(_ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64) throws -> Data {
+    static func seal(_ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64,
+                     instance: String? = nil) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let header = Header(
             storeName: layout.storeName, modelVersion: layout.modelVersion, epoch: layout.epoch, peer: peer,
-            device: device, seq: seq, length: payload.count, crc32: String(CRC32.checksum(payload), radix: 16))
+            device: device, seq: seq, length: payload.count, crc32: String(CRC32.checksum(payload), radix: 16),
+            instance: instance)
         return Data((magic + "\n").utf8) + (try encoder.encode(header)) + Data("\n".utf8) + payload
     }
 
@@ -160,7 +167,8 @@ enum EnvelopeFile {
         } catch {
             throw LogFileError.badHeader
         }
-        guard header.length >= 0, HLC.isPeerName(header.peer), header.device.utf8.count <= 256 else {
+        guard header.length >= 0, HLC.isPeerName(header.peer), header.device.utf8.count <= 256,
+              header.instance.map(HLC.isPeerName) ?? true else {
             throw LogFileError.badHeader
         }
         guard header.storeName == layout.storeName, header.modelVersion == layout.modelVersion,

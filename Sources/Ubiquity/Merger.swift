@@ -32,14 +32,15 @@ public struct ImportedChanges: Equatable, Sendable {
 ///   which its insert, when it arrives, fills in (they carry no clock yet).
 ///
 /// Nothing applied here is recorded in the outbox: imported changes are never exported again.
+/// Nothing here reads this device's wall clock: every decision comes from the readings, which
+/// every peer has alike (how far they move this device's clock is ``LocalClock``'s).
 struct Merger {
     let schema: Schema
     let policy: any MergePolicy
     let db: Database
-    let localPeer: String
 
     func apply(_ record: TransactionRecord, from peer: String) throws -> ImportedChanges {
-        let clock = record.clock ?? HLC(wall: Int64(record.timestamp.timeIntervalSince1970 * 1000), counter: 0, peer: peer)
+        let clock = Self.reading(of: record, from: peer)
         var changes = ImportedChanges()
 
         for object in record.deleted { try delete(object, clock: clock, into: &changes) }
@@ -48,9 +49,13 @@ struct Merger {
             let stamped = change.values.mapValues { ($0, clock) }
             try merge(change.object, properties: stamped, into: &changes)
         }
-
-        try PropertyClocks.setCurrent(HLC.merged(try PropertyClocks.current(db), seen: clock, peer: localPeer), db)
         return changes
+    }
+
+    /// The reading that orders a transaction's changes (logs of the earliest builds had none:
+    /// their timestamp stands in).
+    static func reading(of record: TransactionRecord, from peer: String) -> HLC {
+        record.clock ?? HLC(wall: Int64(record.timestamp.timeIntervalSince1970 * 1000), counter: 0, peer: peer)
     }
 
     /// Merges one object's properties, each with the clock reading of its value: what a log's
@@ -71,13 +76,17 @@ struct Merger {
                 continue
             }
             if case .blob(let hash) = value {
-                // The blob has not arrived: only this property waits for it (see BlobStore).
+                // The blob has not arrived: only this property waits for it (see BlobStore),
+                // unless a value with a later reading waits already. Readings are compared, not
+                // their texts, which sort alike only while counters have six digits.
+                let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
+                                                  arguments: [id.description, property]).flatMap(HLC.init)
+                if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
+                    continue
+                }
                 try db.execute(sql: """
-                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock)
-                    SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (
-                        SELECT 1 FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ? AND clock > ?)
-                    """, arguments: [id.description, entity.name, property, hash, clock.description,
-                                     id.description, property, clock.description])
+                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [id.description, entity.name, property, hash, clock.description])
                 continue
             }
             if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {

@@ -19,7 +19,8 @@ public final class ObjectStore: Sendable {
     private let gate: UsageGate
     /// The peer whose saves these are: the third part of every clock reading it makes.
     public let peer: String
-    private let clock: any WallClock
+    /// Where "now" comes from: saves' dates, and how far readings seen may move its clock.
+    let clock: any WallClock
     private let ids: any IDGenerator
     private let logger: Logger
     private let saveObservers = ObserverList<TransactionRecord>()
@@ -49,7 +50,7 @@ public final class ObjectStore: Sendable {
         let lock = try StoreOpenLock(storePath: path)
         defer { lock.release() }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(TimeInterval(Self.busyPatience))
+        configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
         configuration.label = "store"
         configuration.prepareDatabase { db in
             db.add(function: UniqueKey.sqlFunction)
@@ -136,15 +137,16 @@ public final class ObjectStore: Sendable {
     /// - Returns: what `body` returned.
     public func save<T>(author: String, _ body: (SaveContext) throws -> T) throws -> T {
         let (result, record) = try write { db in
-            let context = SaveContext(db: db, schema: schema, now: clock.now(), ids: ids)
+            // A wall clock before 1970 or after 9999 still dates the save as peers accept.
+            let context = SaveContext(db: db, schema: schema, now: LocalClock.readable(clock.now()), ids: ids)
             let result = try body(context)
-            let reading = HLC.next(after: try PropertyClocks.current(db), now: context.now, peer: peer)
-            let record = context.recorder.record(
-                transactionID: ids.next(), timestamp: context.now, author: author, clock: reading)
-            if !record.isEmpty {
-                try PropertyClocks.stamp(record, clock: reading, db)
-                try Outbox.append(record, modelVersion: schema.version, in: db)
-            }
+            let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
+            guard !unstamped.isEmpty else { return (result, unstamped) }
+            let reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, db)
+            let record = unstamped.stamped(reading)
+            try PropertyClocks.stamp(record, clock: reading, db)
+            try LocalClock.observe(reading, now: context.now, peer: peer, db)
+            try Outbox.append(record, modelVersion: schema.version, in: db)
             return (result, record)
         }
         if !record.isEmpty {

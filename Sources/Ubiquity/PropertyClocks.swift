@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The clock readings that order changes: per object, the reading of the last write of each
-/// property; per deleted object, a tombstone; per store, the latest reading seen.
+/// property; per deleted object, a tombstone; per store, the device's clock (``LocalClock``).
 enum PropertyClocks {
     private static let clockKey = "hlc"
 
@@ -72,7 +72,6 @@ enum PropertyClocks {
             try setClocks(clocks, of: change.object.id, db)
         }
         for object in record.deleted { try tombstone(object, clock: clock, db) }
-        try setCurrent(clock, db)
     }
 
     // MARK: - Tombstones

@@ -9,7 +9,8 @@ public final class SaveContext {
     /// The database, inside the save's transaction. Read freely; write only through this context.
     public let db: Database
     public let schema: Schema
-    /// The save's "now": every modification date it sets.
+    /// The save's "now": every modification date it sets. The wall clock, read as 1970-01-01
+    /// before 1970 and as the end of 9999 after it (dates peers accept).
     public let now: Date
     private let ids: any IDGenerator
     var recorder = ChangeRecorder()

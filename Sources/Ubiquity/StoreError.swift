@@ -16,6 +16,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case closed(path: String)
     /// Another process kept the store's write lock longer than a save waits for it.
     case busy(path: String, holder: String?)
+    /// No clock reading that peers accept comes after one an object holds ("Item …": the last
+    /// millisecond of 9999 with the largest counter, which only a hostile file has): a change of
+    /// it would lose on every other device, so it is not made.
+    case noLaterClockReading(String)
 
     public var description: String {
         switch self {
@@ -32,6 +36,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownModelVersion(let version): "unknown model version \(version)"
         case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        case .noLaterClockReading(let what):
+            "\(what) carries the last clock reading there can be (from a file of the cloud folder); a change of it would be lost on every other device, so it was not made"
         }
     }
 

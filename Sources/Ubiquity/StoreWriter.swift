@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 ///
 /// In WAL mode SQLite's writer holds a POSIX lock on byte 120 of the store's `-shm` file; Linux
 /// lists POSIX locks with their process in `/proc/locks`.
-enum StoreWriter {
+public enum StoreWriter {
     /// "process 1234 (grocery-dude cloud sync)", or nil when it cannot be told (another system,
     /// the lock already gone).
     static func describe(storePath: String) -> String? {
@@ -24,6 +25,26 @@ enum StoreWriter {
             return "process \(pid) (\(commandLine(of: pid)))"
         }
         return nil
+    }
+
+    /// Told once per wait, after a second, which process the store waits for: a command prints
+    /// it, so that a user whose command seems stuck knows why. Nil: nobody is told.
+    nonisolated(unsafe) public static var onWaiting: (@Sendable (String) -> Void)?
+
+    /// SQLite's busy handler for a store: sleeps 1 ms for the first tries, then 10 ms, says once
+    /// after about a second who holds the store (``onWaiting``), and gives up after `patience`
+    /// seconds.
+    static func waiter(storePath: String, patience: Int) -> Database.BusyCallback {
+        { tries in
+            let quickTries = 10, triesPerSecond = 100
+            if tries == quickTries + triesPerSecond, let onWaiting {
+                let holder = describe(storePath: storePath) ?? "another process"
+                onWaiting("waiting for \(holder), which is writing to the store \(storePath) (up to \(patience) seconds)")
+            }
+            guard tries < quickTries + patience * triesPerSecond else { return false }
+            usleep(tries < quickTries ? 1_000 : 10_000)
+            return true
+        }
     }
 
     /// What `ps` shows for `pid`, shortened.

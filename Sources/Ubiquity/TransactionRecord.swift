@@ -41,6 +41,12 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
+    /// The same changes with the save's clock reading.
+    func stamped(_ clock: HLC) -> TransactionRecord {
+        TransactionRecord(transactionID: transactionID, timestamp: timestamp, author: author,
+                          inserted: inserted, updated: updated, deleted: deleted, clock: clock)
+    }
+
     /// Every object the transaction touched.
     public var objectIDs: Set<ObjectID> {
         Set(inserted.map(\.object)).union(updated.map(\.object)).union(deleted)

@@ -165,9 +165,10 @@ public final class CloudViewModel {
             return
         }
         pending = .disable
-        dialog = .confirm(title: "Turn Off Cloud Sync?",
-                          message: "All the data moves into this device's local store; the cloud keeps its copy.",
-                          action: "Turn Off")
+        let message = localStoreHasData()
+            ? "This device goes back to its own local data, which was not merged into the cloud. The account's data stays in the cloud; turning sync on again shows it, and offers to merge."
+            : "All the data moves into this device's local store; the cloud keeps its copy."
+        dialog = .confirm(title: "Turn Off Cloud Sync?", message: message, action: "Turn Off")
     }
 
     // MARK: - Rebuild, start over
@@ -245,8 +246,7 @@ public final class CloudViewModel {
             release(refusal)
         case (.confirm, .disable?) where accepted:
             perform("Turning off cloud sync") { [coordinator] _ in
-                let result = try coordinator.disable()
-                return "Cloud sync off: \(result.items) item\(result.items == 1 ? "" : "s") in the local store"
+                try coordinator.disable().summary
             }
         default:
             break

@@ -53,4 +53,50 @@ struct DevicePastTests {
         #expect(try names(device("c")) == all)
         #expect(try a.output(["cloud", "status"]).contains("historyRecovered"))
     }
+
+    /// The peer ID in a device's `device.json`.
+    func peerID(dataDirectory: URL, device: String) throws -> String {
+        let data = try Data(contentsOf: dataDirectory.appendingPathComponent("devices/\(device)/device.json"))
+        return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["peerID"] as? String)
+    }
+
+    @Test(arguments: [true, false])
+    func aCopyOfADeviceInUseElsewhereTakesAnIdentityOfItsOwn(originalWritesFirst: Bool) throws {
+        let a = device("a")
+        try a.output(["cloud", "enable"])
+        try a.output(["item", "add", "Before the copy"])
+        let identity = try peerID(dataDirectory: directory.url, device: "a")
+        // The data folder is copied to another machine, sharing the same cloud folder.
+        let otherMachine = directory.url.appendingPathComponent("other-machine")
+        try FileManager.default.createDirectory(at: otherMachine.appendingPathComponent("devices"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("devices/a"), to: otherMachine.appendingPathComponent("devices/a"))
+        let copy = CommandRunner(dataDirectory: otherMachine.path, device: "a", environment: CommandRunner.withoutDefaultData.merging(
+            ["GROCERY_DUDE_CLOUD": directory.url.appendingPathComponent("Cloud").path]) { _, new in new })
+
+        let (first, second) = originalWritesFirst ? (a, copy) : (copy, a)
+        try first.output(["item", "add", originalWritesFirst ? "From the original" : "From the copy"])
+        let noticed = try second.run(["item", "add", originalWritesFirst ? "From the copy" : "From the original"])
+        #expect(noticed.status == 0, "the save is kept: \(noticed.stderr)")
+        #expect(noticed.stderr.contains("identity of its own") || noticed.stderr.contains("its own (peer"), "\(noticed.stderr)")
+        try second.output(["cloud", "sync"])
+        try first.output(["cloud", "sync"])
+
+        let all = ["Before the copy", "From the copy", "From the original"]
+        #expect(try names(a) == all)
+        #expect(try names(copy) == all)
+        let renewed = try peerID(dataDirectory: originalWritesFirst ? otherMachine : directory.url, device: "a")
+        let kept = try peerID(dataDirectory: originalWritesFirst ? directory.url : otherMachine, device: "a")
+        #expect(renewed != identity && kept == identity)
+        #expect(try second.output(["cloud", "status"]).contains("identityRenewed"))
+
+        // Under the shared identity, one log per number, each written once; the new identity
+        // numbers from 1.
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(identity).path).sorted()
+            == ["0000000001.gdlog", "0000000002.gdlog"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(renewed).path).sorted()
+            == ["0000000001.gdlog"])
+        try device("b").output(["cloud", "enable"])
+        #expect(try names(device("b")) == all)
+    }
 }

@@ -98,7 +98,8 @@ struct FullScreenTests {
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
         try tmux.waitFor { $0.contains("Local Milk") }
         try tmux.sendKeys("6", "c")
-        var screen = try tmux.waitFor { $0.contains("Merge with Cloud?") }
+        // The dialog and its buttons may land in two frames: wait for both.
+        var screen = try tmux.waitFor { $0.contains("Merge with Cloud?") && $0.contains("[m] Merge") }
         #expect(screen.contains("[d] Don't Merge") && screen.contains("[m] Merge"))
         try tmux.sendKeys("m")
         screen = try tmux.waitFor(timeout: 20) { $0.contains("Merged with the cloud") && $0.contains("Using local storage: 0") }

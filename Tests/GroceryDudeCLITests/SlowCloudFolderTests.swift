@@ -81,6 +81,7 @@ struct SlowCloudFolderTests {
             let result = try a.run(["item", "add", "Milk"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("is busy: process \(getpid())"), "\(result.stderr)")
+            #expect(result.stderr.contains("note: waiting for process \(getpid())"), "it said at once who it waits for: \(result.stderr)")
         }
         try a.output(["item", "add", "Milk"])
         #expect(try names(a) == ["Bread", "Milk"])

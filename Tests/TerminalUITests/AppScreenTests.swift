@@ -161,6 +161,35 @@ struct AppScreenTests {
         try expectSnapshot("cloud-80x24", AppScreen.frame(controller, width: 80, height: 24))
     }
 
+    @Test func aDeviceWhoseClockIsFarAheadIsShownOnTheCloudScreen() throws {
+        func enabled(_ device: String) throws -> AppModel {
+            let config = try StoreConfiguration.temporary(in: directory, device: device)
+            try config.changeSettings { $0.cloudEnabled = true }
+            let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true })
+            #expect(try CloudSetup.run(config, account: "default"))
+            try coordinator.finishSetup()
+            return AppModel(coordinator: coordinator)
+        }
+        let kitchen = try enabled("kitchen")
+        let phone = try enabled("phone")
+        try phone.coordinator.current.store.addItem(ItemDraft(name: "Tea"))
+        // The phone's log says it was written ten years from now: its clock is that far ahead.
+        let sync = try #require(phone.coordinator.current.sync)
+        let url = sync.layout.logURL(peer: sync.peer, seq: 1)
+        let log = try LogFile.read(at: url, expecting: sync.layout, peer: sync.peer, seq: 1).record
+        let ahead = TransactionRecord(transactionID: log.transactionID, timestamp: log.timestamp.addingTimeInterval(3650 * 86_400),
+                                      author: log.author, inserted: log.inserted, updated: log.updated, deleted: log.deleted, clock: log.clock)
+        try LogFile.encode(ahead, layout: sync.layout, peer: sync.peer, device: "phone", seq: 1).write(to: url)
+
+        kitchen.coordinator.current.importPending()
+        kitchen.show(.cloud)
+        kitchen.cloud.refresh(force: true)
+        let screen = AppScreen.frame(AppController(app: kitchen), width: 120, height: 30)
+        let line = try #require(screen.lines.first { $0.contains("Clock ahead") }, "\(screen.lines.joined(separator: "\n"))")
+        #expect(line.contains("device \"phone\"'s clock was about 10 years ahead of this one's (log 1)"), "\(line)")
+        #expect(screen.cells[screen.lines.firstIndex(of: line)!].contains { $0.style.color == .warning })
+    }
+
     @Test func dialogsAndHelp() throws {
         let controller = try controller()
         controller.handle(.character("C"))

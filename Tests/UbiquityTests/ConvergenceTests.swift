@@ -27,18 +27,28 @@ struct ConvergenceTests {
         try run(seed: seed, harsh: true)
     }
 
-    func run(seed: UInt64, harsh: Bool) throws {
+    /// The same with each peer's clock wrong by years: one ten years fast, one before 1970.
+    /// Readings then order edits mostly by who saw what, and peers must still agree.
+    @Test(arguments: Array(seeds.prefix(20)))
+    func randomOperationsWithClocksYearsApartConverge(seed: UInt64) throws {
+        try run(seed: seed, harsh: false, skews: [0, 3650 * 86_400, -58 * 365 * 86_400])
+    }
+
+    /// - Parameter skews: how far each peer's clock is from the true time, in seconds.
+    func run(seed: UInt64, harsh: Bool, skews: [TimeInterval] = [0, 0, 0]) throws {
         var random = SeededRandom(seed: seed)
-        let clock = TestClock()
+        let start = TestClock().now()
+        let clocks = skews.map { TestClock(start + $0) }
         let replicas = (0..<3).map { _ in TemporaryDirectory("replica") }
         let peers = try (0..<3).map { index in
-            try TestPeer(name: "p\(index)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url, clock: clock)
+            try TestPeer(name: "p\(index)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url, clock: clocks[index])
         }
 
         for _ in 0..<Self.steps {
             let peer = peers[Int.random(in: 0..<3, using: &random)]
             try randomOperation(on: peer, using: &random)
-            clock.advance(by: Double(Int.random(in: 0...3, using: &random)) / 1000)
+            let elapsed = Double(Int.random(in: 0...3, using: &random)) / 1000
+            for clock in clocks { clock.advance(by: elapsed) }
             if Bool.random(using: &random) { try peer.sync.exportPending() }
             if harsh, Int.random(in: 0..<8, using: &random) == 0 {
                 try peer.sync.writeBaseline()

@@ -1,10 +1,12 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
+import Ubiquity
 import ViewModels
 
 /// The Cloud screen: the setting, account, device, "Using local storage", peer, model version,
-/// last sync, pending logs, recent transitions and imports, and the actions' keys.
+/// last sync, pending logs, devices whose clocks are far ahead, refused files, recent
+/// transitions and imports, and the actions' keys.
 enum CloudView {
     static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
@@ -33,6 +35,11 @@ enum CloudView {
                     ? (verify.agreed.isEmpty ? "nothing to compare yet" : "yes, with " + verify.agreed.joined(separator: ", "))
                     : "NO: data differs from " + verify.diverged.joined(separator: ", ") + " (grocery-dude cloud verify)",
                     verify.diverged.isEmpty ? .plain : CellStyle(color: .warning)))
+            }
+            for clock in cloud.clocksAhead {
+                let who = clock.device.map { "device \($0.debugDescription)" } ?? "peer \(clock.peer)"
+                lines.append(("Clock ahead", "\(who)'s clock was \(ClockAhead.about(clock.ahead)) ahead of this one's (\(clock.file)): "
+                    + "its edits win over concurrent ones until it is set right", CellStyle(color: .warning)))
             }
             for file in cloud.refused {
                 lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
