@@ -19,6 +19,9 @@ enum EngineTables {
     /// Files of the cloud folder refused, remembered by name, size and modification time so
     /// that they are not read again until they change.
     static let refusedFile = "ubiquity_refused_file"
+    /// Per peer folder of the cloud folder, what the last listing found and the folder's stamp
+    /// then: a folder whose stamp has not changed is not listed again (``FolderScans``).
+    static let folderScan = "ubiquity_folder_scan"
 
     static func create(_ db: Database) throws {
         try db.create(table: outbox) { table in
@@ -48,6 +51,27 @@ enum EngineTables {
             table.column("size", .integer).notNull()
             table.column("mtime", .double).notNull()
             table.column("refusedAt", .double).notNull()
+        }
+    }
+
+    /// The third engine migration, `ubiquity-v3`: remembered listings of peer folders.
+    static func createFolderScans(_ db: Database) throws {
+        try db.create(table: folderScan, options: .withoutRowID) { table in
+            // Per folder of logs (model version and epoch), as the watermarks.
+            table.column("folder", .text).notNull()
+            // logs, baselines or refusals.
+            table.column("kind", .text).notNull()
+            table.column("peer", .text).notNull()
+            // The folder's stamp: st_dev, st_ino, mtime and ctime in nanoseconds.
+            table.column("device", .integer).notNull()
+            table.column("inode", .integer).notNull()
+            table.column("mtime", .integer).notNull()
+            table.column("ctime", .integer).notNull()
+            // Who listed it (effective uid), what it found, when (seconds since 1970).
+            table.column("uid", .integer).notNull()
+            table.column("newest", .integer).notNull()
+            table.column("scannedAt", .double).notNull()
+            table.primaryKey(["folder", "kind", "peer"])
         }
     }
 
