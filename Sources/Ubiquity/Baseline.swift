@@ -183,7 +183,7 @@ extension CloudSync {
             Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key LIKE 'baselineSeen.%'")
                 .map { ($0[0] as String, $0[1] as String) }) { first, _ in first }
         }
-        for other in folders.peers where folders.unchanged(other) == nil {
+        for other in folders.changed {
             // A folder whose baselines were all merged, unchanged since, is not listed again.
             guard let names = folderEntries(folders.path(other)) else {
                 folders.forget(other)

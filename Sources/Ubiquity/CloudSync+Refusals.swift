@@ -51,7 +51,7 @@ extension CloudSync {
     func unlistableFolders(_ survey: FolderSurvey) -> [RefusedFile] {
         var folders = [layout.logsFolder, layout.baselinesFolder, layout.epochsFolder, blobsFolder]
         for parent in [survey.logs, survey.baselines] {
-            folders += parent.peers.filter { HLC.isPeerName($0) && parent.unchanged($0) == nil }
+            folders += parent.changed.filter(HLC.isPeerName)
                 .map { URL(fileURLWithPath: parent.path($0), isDirectory: true) }
         }
         return folders.compactMap { folder in
@@ -132,12 +132,8 @@ extension CloudSync {
     /// it is not listed again.
     func newestOwnLogRefusedElsewhere(folders: inout PeerFolders) -> Int64? {
         let prefix = peer + "-"
-        var newest: Int64 = 0
-        for other in folders.peers {
-            if let scan = folders.unchanged(other) {
-                newest = max(newest, scan.newest)
-                continue
-            }
+        var newest = folders.newestUnchanged
+        for other in folders.changed {
             guard let names = folderEntries(folders.path(other)) else {
                 folders.forget(other)
                 continue

@@ -280,12 +280,12 @@ public final class CloudSync: @unchecked Sendable {
         _ = try loadBaselines(into: &report, remembered: remembered, folders: &survey.baselines)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
-        var listed = survey.baselines.changedCount + survey.refusals.changedCount
-        for other in survey.logs.peers where survey.needsImport(other) {
+        var listed = survey.baselines.changed.count + survey.refusals.changed.count
+        for other in survey.logsToRead {
             listed += 1
             try importLogs(of: other, into: &report, remembered: remembered, folders: &survey.logs)
         }
-        let folders = survey.logs.peers.count + survey.baselines.peers.count + survey.refusals.peers.count
+        let folders = survey.count
         stateLock.withLock { lastListings = (listed, folders) }
         logger.debug("listed \(listed) of \(folders) peer folders (the others had not changed since they were read)")
         try applyArrivedBlobs(into: &report)
@@ -309,9 +309,10 @@ public final class CloudSync: @unchecked Sendable {
                             folders: inout PeerFolders) throws {
         guard let names = folderEntries(folders.path(other)) else { return folders.forget(other) }
         let available = names.compactMap(CloudLayout.seq(ofLogNamed:)).sorted()
-        folders.remember(other, newest: available.last ?? 0)
-        guard let newest = available.last else { return }
+        guard let newest = available.last else { return folders.remember(other, newest: 0) }
         var applied = try watermark(of: other)
+        // Remembered as listed; done with once every log in it is applied.
+        defer { folders.remember(other, newest: newest, isDone: applied >= newest) }
         let present = Set(available)
         while applied < newest {
             var batch: [LogFile] = []
@@ -488,8 +489,8 @@ public final class CloudSync: @unchecked Sendable {
     public func pendingImports() throws -> Int {
         let survey = try survey()
         var count = 0
-        for other in survey.logs.peers where survey.needsImport(other) {
-            let applied = survey.watermarks[other] ?? 0
+        for other in survey.logsToRead {
+            let applied = try watermark(of: other)
             count += (folderEntries(survey.logs.path(other)) ?? []).compactMap(CloudLayout.seq(ofLogNamed:)).filter { $0 > applied }.count
         }
         return count

@@ -62,15 +62,9 @@ enum EngineTables {
             // logs, baselines or refusals.
             table.column("kind", .text).notNull()
             table.column("peer", .text).notNull()
-            // The folder's stamp: st_dev, st_ino, mtime and ctime in nanoseconds.
-            table.column("device", .integer).notNull()
-            table.column("inode", .integer).notNull()
-            table.column("mtime", .integer).notNull()
-            table.column("ctime", .integer).notNull()
-            // Who listed it (effective uid), what it found, when (seconds since 1970).
-            table.column("uid", .integer).notNull()
-            table.column("newest", .integer).notNull()
-            table.column("scannedAt", .double).notNull()
+            // The folder's stamp (st_dev, st_ino, mtime and ctime in nanoseconds), who listed
+            // it (effective uid), what it found and when: ``FolderScan/encoded``.
+            table.column("listing", .blob).notNull()
             table.primaryKey(["folder", "kind", "peer"])
         }
     }

@@ -30,9 +30,12 @@ struct FolderStamp: Equatable, Sendable {
 
     /// The stamp of the folder at `path` (following a link), or nil when it is not a folder
     /// or cannot be looked at.
-    static func of(_ path: String) -> FolderStamp? {
+    static func of(_ path: String) -> FolderStamp? { of(path, in: AT_FDCWD) }
+
+    /// The stamp of the folder `name` in the open folder `parent` (no walk down the whole path).
+    static func of(_ name: String, in parent: Int32) -> FolderStamp? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard fstatat(parent, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return FolderStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
                            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
                            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
@@ -49,12 +52,54 @@ struct FolderScan: Equatable, Sendable {
     var newest: Int64
     /// Seconds since 1970, read before the folder's stamp.
     var scannedAt: Double
+    /// Logs: the peer's watermark, read with the listing (not stored with it).
+    var applied: Int64 = 0
 
     /// Whether the folder's times were old enough at the listing that any later change to it
     /// shows in its stamp.
     var isSettled: Bool {
         let limit = Int64((scannedAt - FolderScans.racyWindow) * 1e9)
         return stamp.modified < limit && stamp.changed < limit
+    }
+
+    /// How it is stored, one blob (read for every peer at every import: one column, not seven):
+    /// device, inode, mtime, ctime (8 bytes each), uid (4), newest (8), scannedAt (8, a
+    /// Double's bits), little-endian.
+    static let encodedSize = 52
+
+    var encoded: Data {
+        var data = Data(capacity: Self.encodedSize)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        append(stamp.device)
+        append(stamp.inode)
+        append(stamp.modified)
+        append(stamp.changed)
+        append(user)
+        append(newest)
+        append(scannedAt.bitPattern)
+        return data
+    }
+
+    init(stamp: FolderStamp, user: UInt32, newest: Int64, scannedAt: Double, applied: Int64 = 0) {
+        self.stamp = stamp
+        self.user = user
+        self.newest = newest
+        self.scannedAt = scannedAt
+        self.applied = applied
+    }
+
+    /// Reads ``encoded``; nil for anything else.
+    init?(encoded data: Data, applied: Int64) {
+        guard data.count == Self.encodedSize else { return nil }
+        let values = data.withUnsafeBytes { bytes in
+            func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
+                T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+            }
+            return (FolderStamp(device: load(0, as: UInt64.self), inode: load(8, as: UInt64.self),
+                                modified: load(16, as: Int64.self), changed: load(24, as: Int64.self)),
+                    load(32, as: UInt32.self), load(36, as: Int64.self), Double(bitPattern: load(44, as: UInt64.self)))
+        }
+        self.init(stamp: values.0, user: values.1, newest: values.2, scannedAt: values.3, applied: applied)
     }
 }
 
@@ -74,17 +119,29 @@ enum FolderScans {
     /// a day's worth of departed peers' folders is spread over many imports.
     static let relistsPerImport = 64
 
+    /// Every remembered listing, each of logs with its peer's watermark: one query.
     static func all(folder: String, _ db: Database) throws -> [Kind: [String: FolderScan]] {
         var scans: [Kind: [String: FolderScan]] = [:]
+        // In the table's order: kind by kind.
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT kind, peer, device, inode, mtime, ctime, uid, newest, scannedAt FROM \(EngineTables.folderScan) WHERE folder = ?
+            SELECT s.kind, s.peer, s.listing, coalesce(w.lastSeq, 0)
+            FROM \(EngineTables.folderScan) s
+            LEFT JOIN \(EngineTables.peerState) w ON s.kind = 'logs' AND w.folder = s.folder AND w.peer = s.peer
+            WHERE s.folder = ? ORDER BY s.kind, s.peer
             """), arguments: [folder])
+        var kind: Kind?
+        var ofKind: [String: FolderScan] = [:]
         while let row = try rows.next() {
-            guard let kind = Kind(rawValue: row[0]) else { continue }
-            let stamp = FolderStamp(device: UInt64(bitPattern: row[2]), inode: UInt64(bitPattern: row[3]), modified: row[4], changed: row[5])
-            scans[kind, default: [:]][row[1]] = FolderScan(stamp: stamp, user: UInt32(truncatingIfNeeded: row[6] as Int64),
-                                                           newest: row[7], scannedAt: row[8])
+            let rowKind: String = row[0]
+            if rowKind != kind?.rawValue {
+                if let kind { scans[kind] = ofKind }
+                kind = Kind(rawValue: rowKind)
+                ofKind = [:]
+            }
+            guard kind != nil, let scan = FolderScan(encoded: row[2], applied: row[3]) else { continue }
+            ofKind[row[1]] = scan
         }
+        if let kind { scans[kind] = ofKind }
         return scans
     }
 
@@ -92,11 +149,8 @@ enum FolderScans {
     static func save(_ changes: [(kind: Kind, peer: String, scan: FolderScan?)], folder: String, _ db: Database) throws {
         for change in changes {
             if let scan = change.scan {
-                try db.executeCached("""
-                    INSERT OR REPLACE INTO \(EngineTables.folderScan) (folder, kind, peer, device, inode, mtime, ctime, uid, newest, scannedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [folder, change.kind.rawValue, change.peer, Int64(bitPattern: scan.stamp.device), Int64(bitPattern: scan.stamp.inode),
-                          scan.stamp.modified, scan.stamp.changed, Int64(scan.user), scan.newest, scan.scannedAt])
+                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.folderScan) (folder, kind, peer, listing) VALUES (?, ?, ?, ?)",
+                                     [folder, change.kind.rawValue, change.peer, scan.encoded])
             } else {
                 try db.executeCached("DELETE FROM \(EngineTables.folderScan) WHERE folder = ? AND kind = ? AND peer = ?",
                                      [folder, change.kind.rawValue, change.peer])
@@ -132,15 +186,17 @@ enum FolderScans {
 /// `sys/statfs.h` out, so the function is looked up; `f_type` is the structure's first field
 /// (a `long`). An unexpected layout gives a number not in any list: not trusted.
 private func fileSystemType(_ path: String) -> UInt32? {
-    typealias Function = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
-    guard let symbol = dlsym(nil, "statfs") else { return nil }
-    let function = unsafeBitCast(symbol, to: Function.self)
+    guard let function = statfsFunction else { return nil }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
     defer { buffer.deallocate() }
     buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
     guard function(path, buffer) == 0 else { return nil }
     return UInt32(truncatingIfNeeded: buffer.load(as: Int.self))
 }
+
+private typealias StatfsFunction = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
+/// Looked up once: a lookup goes through every library loaded.
+nonisolated(unsafe) private let statfsFunction: StatfsFunction? = dlsym(nil, "statfs").map { unsafeBitCast($0, to: StatfsFunction.self) }
 #endif
 
 /// The names in a folder (without `.` and `..`), or nil when it cannot be listed. Plain
@@ -148,6 +204,11 @@ private func fileSystemType(_ path: String) -> UInt32? {
 func folderEntries(_ path: String) -> [String]? {
     guard let handle = opendir(path) else { return nil }
     defer { closedir(handle) }
+    return folderEntries(handle)
+}
+
+/// The names in an open folder, or nil when reading it fails.
+func folderEntries(_ handle: OpaquePointer) -> [String]? {
     var names: [String] = []
     while true {
         errno = 0
@@ -159,147 +220,3 @@ func folderEntries(_ path: String) -> [String]? {
     }
 }
 
-/// The peer folders of one folder (`logs/`, `baselines/`, `refusals/`) as one import finds
-/// them: each one's stamp, which ones it can go by what an earlier import remembered, and
-/// what it lists now to remember for the next.
-struct PeerFolders {
-    let kind: FolderScans.Kind
-    let path: String
-    /// The peers with a folder here, sorted.
-    let peers: [String]
-    /// Whether the folder itself could be listed (when not, nothing remembered is forgotten).
-    let isListed: Bool
-    private let stamps: [String: FolderStamp]
-    private let remembered: [String: FolderScan]
-    private let trusted: [String: FolderScan]
-    private let scanStart: Double
-    private let device: UInt64?
-    private let user: UInt32
-    private var changes: [String: FolderScan?] = [:]
-
-    /// Lists `folder`, keeps the names `isPeer` accepts, and takes each one's stamp.
-    ///
-    /// - Parameters:
-    ///   - scanStart: the time before any of it was read (seconds since 1970).
-    ///   - device: the file system whose stamps are trusted (``FolderScans/trustedDevice(_:)``).
-    init(_ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, remembered: [String: FolderScan],
-         scanStart: Double, device: UInt64?, user: UInt32 = geteuid()) {
-        self.kind = kind
-        path = folder.path
-        let names = folderEntries(path)
-        isListed = names != nil
-        peers = (names ?? []).filter(isPeer).sorted()
-        self.remembered = remembered
-        self.scanStart = scanStart
-        self.device = device
-        self.user = user
-        var stamps: [String: FolderStamp] = [:]
-        var trusted: [String: FolderScan] = [:]
-        var relists = FolderScans.relistsPerImport
-        for peer in peers {
-            guard let stamp = FolderStamp.of(path + "/" + peer) else { continue }
-            stamps[peer] = stamp
-            guard let device, stamp.device == device, let scan = remembered[peer], scan.stamp == stamp, scan.user == user,
-                  scan.isSettled else { continue }
-            // Past its day (or made by a clock far off), a listing is made again, a few at a time.
-            if abs(scanStart - scan.scannedAt) > FolderScans.trustPeriod, relists > 0 {
-                relists -= 1
-                continue
-            }
-            trusted[peer] = scan
-        }
-        self.stamps = stamps
-        self.trusted = trusted
-    }
-
-    /// The folder of `peer`.
-    func path(_ peer: String) -> String { path + "/" + peer }
-
-    /// What an earlier import found in `peer`'s folder, when the folder has not changed since:
-    /// then it need not be listed (nor checked that it can be).
-    func unchanged(_ peer: String) -> FolderScan? { trusted[peer] }
-
-    /// How many of the folders need listing.
-    var changedCount: Int { peers.count - trusted.count }
-
-    /// Remembers what the listing of `peer`'s folder made in this import found — only when
-    /// its stamp can be trusted; otherwise what was remembered of it is forgotten.
-    mutating func remember(_ peer: String, newest: Int64) {
-        guard let stamp = stamps[peer], let device, stamp.device == device else { return forget(peer) }
-        let scan = FolderScan(stamp: stamp, user: user, newest: newest, scannedAt: scanStart)
-        guard scan.isSettled else { return forget(peer) }
-        // Written only when something changed, or to renew a listing past its day.
-        if let old = remembered[peer], old.stamp == stamp, old.user == user, old.newest == newest, old.isSettled,
-           abs(scanStart - old.scannedAt) <= FolderScans.trustPeriod {
-            changes[peer] = nil
-            return
-        }
-        changes[peer] = .some(scan)
-    }
-
-    /// Forgets what was remembered of `peer`'s folder: it is listed again by the next import.
-    mutating func forget(_ peer: String) {
-        changes[peer] = remembered[peer] == nil ? nil : .some(nil)
-    }
-
-    /// What to write: listings to remember, and to forget (those of folders gone, too).
-    var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
-        var all = changes.map { (kind: kind, peer: $0.key, scan: $0.value) }
-        if isListed {
-            let present = Set(peers)
-            all += remembered.keys.filter { !present.contains($0) }.map { (kind: kind, peer: $0, scan: nil) }
-        }
-        return all
-    }
-}
-
-/// The peer folders of a store's place in the cloud folder as one import (or a status) finds
-/// them, with every watermark: read in one query each, whatever the number of peers.
-struct FolderSurvey {
-    var logs: PeerFolders
-    var baselines: PeerFolders
-    var refusals: PeerFolders
-    /// Per peer, the last log applied, as read before the import.
-    let watermarks: [String: Int64]
-
-    /// Whether `peer`'s logs need reading: its folder changed, or holds a log not applied yet
-    /// (one that waits, or is refused).
-    func needsImport(_ peer: String) -> Bool {
-        guard let scan = logs.unchanged(peer) else { return true }
-        return (watermarks[peer] ?? 0) < scan.newest
-    }
-
-    var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
-        logs.pendingChanges + baselines.pendingChanges + refusals.pendingChanges
-    }
-}
-
-extension CloudSync {
-    /// Lists the store's folders of logs, baselines and refusal notices, and stamps each peer
-    /// folder in them; reads what earlier imports remembered and the watermarks.
-    func survey() throws -> FolderSurvey {
-        let scanStart = folderClock()
-        let (scans, watermarks) = try store.read { db in
-            (try FolderScans.all(folder: layout.watermarkFolder, db), try Watermarks.all(folder: layout.watermarkFolder, db))
-        }
-        let epochFolder = layout.epochFolder
-        let device = FolderScans.trustedDevice(epochFolder.path)
-        func folders(_ kind: FolderScans.Kind, _ name: String, isPeer: (String) -> Bool) -> PeerFolders {
-            PeerFolders(kind, folder: epochFolder.appendingPathComponent(name, isDirectory: true), isPeer: isPeer,
-                        remembered: scans[kind] ?? [:], scanStart: scanStart, device: device)
-        }
-        return FolderSurvey(
-            logs: folders(.logs, "logs", isPeer: HLC.isPeerName),
-            // As baselines were always found: any name but a hidden one.
-            baselines: folders(.baselines, "baselines") { !$0.hasPrefix(".") },
-            refusals: folders(.refusals, "refusals") { [peer] in HLC.isPeerName($0) && $0 != peer },
-            watermarks: watermarks)
-    }
-
-    /// Writes what the survey's listings found, when anything changed.
-    func remember(_ survey: FolderSurvey) throws {
-        let changes = survey.pendingChanges
-        guard !changes.isEmpty else { return }
-        try store.write { db in try FolderScans.save(changes, folder: layout.watermarkFolder, db) }
-    }
-}

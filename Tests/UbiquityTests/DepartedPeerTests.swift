@@ -105,8 +105,7 @@ struct DepartedPeerTests {
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: folder.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
         let survey = try b.sync.survey()
-        #expect(survey.logs.unchanged(peers[0]) != nil)
-        #expect(survey.logs.unchanged(peers[1]) == nil, "a chmod is a change")
+        #expect(survey.logs.changed == [peers[1]], "a chmod is a change")
         let afterChmod = try b.sync.importPending()
         if geteuid() != 0 {
             #expect(afterChmod.refused.map(\.kind) == [.folder])
@@ -202,17 +201,22 @@ struct DepartedPeerTests {
         let survey = try b.sync.survey()
         // What the rest of these tests rely on: their temp folder's stamps are trusted.
         #expect(FolderScans.trustedDevice(b.sync.layout.epochFolder.path) != nil)
-        #expect(survey.logs.unchanged("peer-gone000") != nil)
+        #expect(survey.logs.isAsRecorded && survey.logs.changed.isEmpty)
         // A folder remembered by another user is listed again (who may list it may differ).
-        let other = PeerFolders(.logs, folder: b.sync.layout.logsFolder, isPeer: HLC.isPeerName,
-                                remembered: try b.store.read { db in try FolderScans.all(folder: b.sync.layout.watermarkFolder, db) }[.logs] ?? [:],
-                                scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(b.sync.layout.epochFolder.path),
+        let layout = b.sync.layout
+        let remembered = try b.store.read { db in try FolderScans.all(folder: layout.watermarkFolder, db) }[.logs] ?? [:]
+        #expect(remembered.count == 2)
+        var other = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: survey.recorded[.logs],
+                                scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(layout.epochFolder.path),
                                 user: geteuid() + 1)
-        #expect(other.changedCount == 2)
+        #expect(!other.isAsRecorded)
+        other.compare(with: remembered)
+        #expect(other.changed.count == 2)
         // No trusted file system: nothing is skipped.
-        let untrusted = PeerFolders(.logs, folder: b.sync.layout.logsFolder, isPeer: HLC.isPeerName,
-                                    remembered: try b.store.read { db in try FolderScans.all(folder: b.sync.layout.watermarkFolder, db) }[.logs] ?? [:],
+        var untrusted = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: survey.recorded[.logs],
                                     scanStart: b.sync.folderClock(), device: nil)
-        #expect(untrusted.changedCount == 2)
+        #expect(!untrusted.isAsRecorded)
+        untrusted.compare(with: remembered)
+        #expect(untrusted.changed.count == 2)
     }
 }
