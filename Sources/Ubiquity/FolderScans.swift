@@ -119,30 +119,31 @@ enum FolderScans {
     /// a day's worth of departed peers' folders is spread over many imports.
     static let relistsPerImport = 64
 
-    /// Every remembered listing, each of logs with its peer's watermark: one query.
-    static func all(folder: String, _ db: Database) throws -> [Kind: [String: FolderScan]] {
-        var scans: [Kind: [String: FolderScan]] = [:]
-        // In the table's order: kind by kind.
+    /// The remembered listings of one kind whose peer names start with `bucket`'s byte (see
+    /// ``PeerFolders/bucket(of:)``), each of logs with its peer's watermark: one query, a range of
+    /// the table's key.
+    static func scans(folder: String, kind: Kind, bucket: UInt8, _ db: Database) throws -> [String: FolderScan] {
+        // Text compares byte by byte: a bucket is a range of names.
+        let lower = bucket < 0x80 ? String(UnicodeScalar(bucket)) : "\u{80}"
+        let upper = bucket < 0x7F ? String(UnicodeScalar(bucket + 1)) : bucket == 0x7F ? "\u{80}" : "\u{10FFFF}\u{10FFFF}"
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT s.kind, s.peer, s.listing, coalesce(w.lastSeq, 0)
+            SELECT s.peer, s.listing, coalesce(w.lastSeq, 0)
             FROM \(EngineTables.folderScan) s
             LEFT JOIN \(EngineTables.peerState) w ON s.kind = 'logs' AND w.folder = s.folder AND w.peer = s.peer
-            WHERE s.folder = ? ORDER BY s.kind, s.peer
-            """), arguments: [folder])
-        var kind: Kind?
-        var ofKind: [String: FolderScan] = [:]
+            WHERE s.folder = ? AND s.kind = ? AND s.peer >= ? AND s.peer < ?
+            """), arguments: [folder, kind.rawValue, lower, upper])
+        var scans: [String: FolderScan] = [:]
         while let row = try rows.next() {
-            let rowKind: String = row[0]
-            if rowKind != kind?.rawValue {
-                if let kind { scans[kind] = ofKind }
-                kind = Kind(rawValue: rowKind)
-                ofKind = [:]
-            }
-            guard kind != nil, let scan = FolderScan(encoded: row[2], applied: row[3]) else { continue }
-            ofKind[row[1]] = scan
+            if let scan = FolderScan(encoded: row[1], applied: row[2]) { scans[row[0]] = scan }
         }
-        if let kind { scans[kind] = ofKind }
         return scans
+    }
+
+    /// Every remembered listing of one kind (tests).
+    static func all(folder: String, kind: Kind, _ db: Database) throws -> [String: FolderScan] {
+        try (0...0x80).reduce(into: [:]) { all, bucket in
+            all.merge(try scans(folder: folder, kind: kind, bucket: UInt8(bucket), db)) { first, _ in first }
+        }
     }
 
     /// Remembers (or, with nil, forgets) listings.
@@ -195,8 +196,9 @@ private func fileSystemType(_ path: String) -> UInt32? {
 }
 
 private typealias StatfsFunction = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
-/// Looked up once: a lookup goes through every library loaded.
-nonisolated(unsafe) private let statfsFunction: StatfsFunction? = dlsym(nil, "statfs").map { unsafeBitCast($0, to: StatfsFunction.self) }
+/// Looked up once, in the C library (already loaded) rather than through every library.
+private let statfsFunction: StatfsFunction? = (dlsym(dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD), "statfs") ?? dlsym(nil, "statfs"))
+    .map { unsafeBitCast($0, to: StatfsFunction.self) }
 #endif
 
 /// The names in a folder (without `.` and `..`), or nil when it cannot be listed. Plain

@@ -4,11 +4,12 @@ import GRDB
 import Glibc
 #endif
 
-/// A digest of a folder of peer folders (`logs/`, `baselines/`, `refusals/`): every peer
-/// folder's name and stamp, recorded when every one of them was as remembered (listed and
-/// trusted, nothing left to read in it). An import that finds the same digest knows that no
-/// peer folder changed without reading a single remembered listing: then a departed peer costs
-/// a `stat` and a few additions.
+/// A digest of a bucket of peer folders (those of `logs/`, `baselines/` or `refusals/` whose
+/// names start with the same character): every one's name and stamp, recorded when every one
+/// of them was as remembered (listed and trusted, nothing left to read in it). An import that
+/// finds the same digest knows that none of them changed without reading a single remembered
+/// listing: then a departed peer costs a `stat` and a few additions. A peer that writes (this
+/// device, an active one) makes its bucket's listings be read, not all of them.
 struct FolderDigest: Equatable, Sendable {
     var count: Int
     /// Order-independent sums of each folder's mixed name and stamp (readdir's order varies).
@@ -71,8 +72,26 @@ struct FolderDigest: Equatable, Sendable {
         self.init(count: count, sum: sum, xor: xor, user: user, device: device, oldest: oldest, newest: newest)
     }
 
-    /// The metadata key of a folder of peer folders.
-    static func key(folder: String, kind: FolderScans.Kind) -> String { "folderDigest.\(folder).\(kind.rawValue)" }
+    /// The metadata key of a bucket's digest.
+    static func key(folder: String, kind: FolderScans.Kind, bucket: UInt8) -> String {
+        keyPrefix(folder: folder) + kind.rawValue + "." + String(bucket, radix: 16)
+    }
+
+    static func keyPrefix(folder: String) -> String { "folderDigest.\(folder)." }
+
+    /// Every digest recorded for a folder of logs, by kind and bucket: one query.
+    static func all(folder: String, _ db: Database) throws -> [FolderScans.Kind: [UInt8: FolderDigest]] {
+        let prefix = keyPrefix(folder: folder)
+        var digests: [FolderScans.Kind: [UInt8: FolderDigest]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key > ? AND key < ?"),
+                                    arguments: [prefix, prefix + "\u{7F}"]) {
+            let parts = (row[0] as String).dropFirst(prefix.count).split(separator: ".")
+            guard parts.count == 2, let kind = FolderScans.Kind(rawValue: String(parts[0])), let bucket = UInt8(parts[1], radix: 16),
+                  let digest = FolderDigest(text: row[1]) else { continue }
+            digests[kind, default: [:]][bucket] = digest
+        }
+        return digests
+    }
 }
 
 /// The peer folders of one folder (`logs/`, `baselines/`, `refusals/`) as one import finds
@@ -83,16 +102,8 @@ struct PeerFolders {
     let path: String
     /// Whether the folder itself could be listed (when not, nothing remembered is forgotten).
     let isListed: Bool
-    /// Every peer with a folder here, as listed, with its stamp (nil: not a folder, or cannot
-    /// be looked at).
-    private let entries: [(peer: String, stamp: FolderStamp?)]
-    /// This listing's digest, when every entry is a folder on a trusted file system.
-    private let digest: FolderDigest?
-    /// What the last import that found every folder as remembered recorded.
-    private let recorded: FolderDigest?
-    /// Whether every folder is as that import left it (or there is no folder to look at):
-    /// nothing to list, no listing to read.
-    let isAsRecorded: Bool
+    /// The peer folders by bucket (``bucket(of:)``).
+    private var buckets: [UInt8: Bucket] = [:]
     /// The peers whose folders must be listed, sorted: changed since an earlier import listed
     /// them, never listed, or their listing is not trusted. The others are as remembered.
     private(set) var changed: [String] = []
@@ -101,7 +112,7 @@ struct PeerFolders {
     private(set) var behind: [String] = []
     /// The newest that the listings of the unchanged folders found.
     private(set) var newestUnchanged: Int64 = 0
-    /// What earlier imports remembered (read only when the digest does not match).
+    /// What earlier imports remembered of the buckets read.
     private var remembered: [String: FolderScan] = [:]
     /// The stamps of the folders that changed (taken before they are listed).
     private var stamps: [String: FolderStamp] = [:]
@@ -109,17 +120,29 @@ struct PeerFolders {
     /// Per peer whose folder is as remembered once this import is done: when it was listed,
     /// what it found.
     private var settled: [String: (scannedAt: Double, newest: Int64)] = [:]
+    private let recorded: [UInt8: FolderDigest]
     private let scanStart: Double
     private let device: UInt64?
     private let user: UInt32
 
+    private struct Bucket {
+        /// Its peer folders, with their stamps (nil: not a folder, or cannot be looked at).
+        var entries: [(peer: String, stamp: FolderStamp?)] = []
+        /// Their digest, while every one is a folder on the trusted file system.
+        var digest: FolderDigest?
+        var isAsRecorded = false
+    }
+
+    /// Peers are bucketed by their name's first byte (any non-ASCII one in one bucket).
+    static func bucket(of peer: String) -> UInt8 { min(peer.utf8.first ?? 0, 0x80) }
+
     /// Lists `folder`, keeps the names `isPeer` accepts, and takes each one's stamp.
     ///
     /// - Parameters:
-    ///   - recorded: the digest the last import recorded, if any.
+    ///   - recorded: the digests the last imports recorded, by bucket.
     ///   - scanStart: the time before any of it was read (seconds since 1970).
     ///   - device: the file system whose stamps are trusted (``FolderScans/trustedDevice(_:)``).
-    init(_ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, recorded: FolderDigest?,
+    init(_ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, recorded: [UInt8: FolderDigest],
          scanStart: Double, device: UInt64?, user: UInt32 = geteuid()) {
         self.kind = kind
         path = folder.path
@@ -133,61 +156,67 @@ struct PeerFolders {
             // Not there (not made yet), or cannot be listed (reported for logs and baselines):
             // nothing in it to read, and nothing remembered of it is forgotten.
             isListed = false
-            entries = []
-            digest = nil
-            isAsRecorded = true
             return
         }
         isListed = true
         let parent = dirfd(handle)
-        var entries: [(peer: String, stamp: FolderStamp?)] = []
-        entries.reserveCapacity(names.count)
-        var digest = device.map { FolderDigest(user: user, device: $0) }
         for name in names where isPeer(name) {
             let stamp = FolderStamp.of(name, in: parent)
-            entries.append((name, stamp))
-            if let stamp, stamp.device == device { digest?.add(name, stamp) } else { digest = nil }
+            let key = Self.bucket(of: name)
+            if buckets[key] == nil { buckets[key] = Bucket(digest: device.map { FolderDigest(user: user, device: $0) }) }
+            buckets[key]!.entries.append((name, stamp))
+            if let stamp, stamp.device == device { buckets[key]!.digest?.add(name, stamp) } else { buckets[key]!.digest = nil }
         }
-        self.entries = entries
-        self.digest = digest
-        if let digest, let recorded, digest.matches(recorded, scanStart: scanStart) {
-            isAsRecorded = true
-            newestUnchanged = recorded.newest
-        } else {
-            isAsRecorded = false
-            changed = entries.map(\.peer)  // until compared with what was remembered
+        for (key, bucket) in buckets {
+            guard let digest = bucket.digest, let recorded = recorded[key], digest.matches(recorded, scanStart: scanStart) else {
+                changed += bucket.entries.map(\.peer)  // until compared with what was remembered
+                continue
+            }
+            buckets[key]!.isAsRecorded = true
+            newestUnchanged = max(newestUnchanged, recorded.newest)
         }
     }
 
-    /// Compares every folder with what earlier imports remembered of it (when the digest did
-    /// not match): those unchanged are not listed.
+    /// Whether every bucket is as the import that recorded it left it (or there is no folder to
+    /// look at): nothing to list, no listing to read.
+    var isAsRecorded: Bool { bucketsToRead.isEmpty }
+
+    /// The buckets whose listings must be read: not as recorded, or gone since.
+    var bucketsToRead: [UInt8] {
+        guard isListed else { return [] }
+        return Set(buckets.keys).union(recorded.keys).filter { buckets[$0]?.isAsRecorded != true }.sorted()
+    }
+
+    /// Compares the folders of the buckets read with what earlier imports remembered of them:
+    /// those unchanged are not listed.
     mutating func compare(with remembered: [String: FolderScan]) {
-        guard !isAsRecorded else { return }
         self.remembered = remembered
         changed = []
         var relists = FolderScans.relistsPerImport
-        for (peer, stamp) in entries {
-            guard let stamp else {
-                changed.append(peer)  // not a folder (any more), or gone: looked at again
-                continue
-            }
-            if let scan = remembered[peer], let device, stamp.device == device, scan.stamp == stamp, scan.user == user,
-               scan.isSettled {
-                // Past its day (or made by a clock far off), a listing is made again, a few at a time.
-                let isPastItsDay = abs(scanStart - scan.scannedAt) > FolderScans.trustPeriod
-                if !isPastItsDay || relists == 0 {
-                    if kind == .logs, scan.applied < scan.newest {
-                        behind.append(peer)
-                    } else {
-                        settled[peer] = (scan.scannedAt, scan.newest)
-                    }
-                    newestUnchanged = max(newestUnchanged, scan.newest)
+        for bucket in buckets.values where !bucket.isAsRecorded {
+            for (peer, stamp) in bucket.entries {
+                guard let stamp else {
+                    changed.append(peer)  // not a folder (any more), or gone: looked at again
                     continue
                 }
-                relists -= 1
+                if let scan = remembered[peer], let device, stamp.device == device, scan.stamp == stamp, scan.user == user,
+                   scan.isSettled {
+                    // Past its day (or made by a clock far off), a listing is made again, a few at a time.
+                    let isPastItsDay = abs(scanStart - scan.scannedAt) > FolderScans.trustPeriod
+                    if !isPastItsDay || relists == 0 {
+                        if kind == .logs, scan.applied < scan.newest {
+                            behind.append(peer)
+                        } else {
+                            settled[peer] = (scan.scannedAt, scan.newest)
+                        }
+                        newestUnchanged = max(newestUnchanged, scan.newest)
+                        continue
+                    }
+                    relists -= 1
+                }
+                stamps[peer] = stamp
+                changed.append(peer)
             }
-            stamps[peer] = stamp
-            changed.append(peer)
         }
         // Peer names are ASCII: byte order is the order peers were always read in.
         changed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -195,7 +224,7 @@ struct PeerFolders {
     }
 
     /// How many peer folders there are.
-    var count: Int { entries.count }
+    var count: Int { buckets.values.reduce(0) { $0 + $1.entries.count } }
 
     /// The folder of `peer`.
     func path(_ peer: String) -> String { path + "/" + peer }
@@ -229,19 +258,28 @@ struct PeerFolders {
     var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
         var all = changes.map { (kind: kind, peer: $0.key, scan: $0.value) }
         if isListed, !remembered.isEmpty {
-            let present = Set(entries.map(\.peer))
+            let present = Set(buckets.values.flatMap { $0.entries.map(\.peer) })
             all += remembered.keys.filter { !present.contains($0) }.map { (kind: kind, peer: $0, scan: nil) }
         }
         return all
     }
 
-    /// The digest to record once this import is done: this listing's, when every folder is as
-    /// remembered (nil: none, the next import reads the listings).
-    var digestToRecord: FolderDigest? {
-        if isAsRecorded { return recorded }
-        guard var digest, settled.count == entries.count else { return nil }
-        digest.oldest = settled.values.map(\.scannedAt).min() ?? scanStart
-        digest.newest = settled.values.map(\.newest).max() ?? 0
+    /// The digests to record (or, nil, to forget) once this import is done, by bucket: a
+    /// bucket's digest is recorded when every folder in it is as remembered.
+    var digestChanges: [(bucket: UInt8, digest: FolderDigest?)] {
+        bucketsToRead.compactMap { key in
+            let digest = buckets[key].flatMap(completeDigest)
+            return digest == recorded[key] ? nil : (key, digest)
+        }
+    }
+
+    /// A bucket's digest, when every folder in it is as remembered once this import is done.
+    private func completeDigest(_ bucket: Bucket) -> FolderDigest? {
+        guard var digest = bucket.digest else { return nil }
+        let done = bucket.entries.compactMap { settled[$0.peer] }
+        guard done.count == bucket.entries.count else { return nil }
+        digest.oldest = done.map(\.scannedAt).min() ?? scanStart
+        digest.newest = done.map(\.newest).max() ?? 0
         return digest
     }
 }
@@ -252,8 +290,6 @@ struct FolderSurvey {
     var logs: PeerFolders
     var baselines: PeerFolders
     var refusals: PeerFolders
-    /// The digests read.
-    let recorded: [FolderScans.Kind: FolderDigest]
 
     /// The peers whose logs need reading, sorted: their folder changed, or holds a log not
     /// applied yet (one that waits, or is refused).
@@ -261,42 +297,48 @@ struct FolderSurvey {
         (logs.changed + logs.behind).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// How many peer folders there are, how many to list.
+    /// How many peer folders there are.
     var count: Int { logs.count + baselines.count + refusals.count }
+
+    var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
+        logs.pendingChanges + baselines.pendingChanges + refusals.pendingChanges
+    }
 }
 
 extension CloudSync {
     /// Lists the store's folders of logs, baselines and refusal notices, and stamps each peer
-    /// folder in them. Where a folder's digest is as the last import recorded, nothing more is
-    /// read; otherwise what earlier imports remembered of each peer folder (with the
-    /// watermarks), in one query.
+    /// folder in them. Where a bucket's digest is as the last import recorded, nothing more is
+    /// read; otherwise what earlier imports remembered of each of its folders (with the
+    /// watermarks).
     func survey() throws -> FolderSurvey {
         let scanStart = folderClock()
         let folder = layout.watermarkFolder
-        let recorded = try store.read { db in
-            try Dictionary(FolderScans.Kind.allCases.compactMap { kind in
-                try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [FolderDigest.key(folder: folder, kind: kind)])
-                    .flatMap(FolderDigest.init(text:)).map { (kind, $0) }
-            }) { first, _ in first }
-        }
+        let recorded = try store.read { db in try FolderDigest.all(folder: folder, db) }
         let epochFolder = layout.epochFolder
         let device = FolderScans.trustedDevice(epochFolder.path)
         func folders(_ kind: FolderScans.Kind, _ name: String, isPeer: (String) -> Bool) -> PeerFolders {
             PeerFolders(kind, folder: epochFolder.appendingPathComponent(name, isDirectory: true), isPeer: isPeer,
-                        recorded: recorded[kind], scanStart: scanStart, device: device)
+                        recorded: recorded[kind] ?? [:], scanStart: scanStart, device: device)
         }
         var survey = FolderSurvey(
             logs: folders(.logs, "logs", isPeer: HLC.isPeerName),
             // As baselines were always found: any name but a hidden one.
             baselines: folders(.baselines, "baselines") { !$0.hasPrefix(".") },
-            refusals: folders(.refusals, "refusals") { [peer] in HLC.isPeerName($0) && $0 != peer },
-            recorded: recorded)
-        if !(survey.logs.isAsRecorded && survey.baselines.isAsRecorded && survey.refusals.isAsRecorded) {
-            let scans = try store.read { db in try FolderScans.all(folder: folder, db) }
-            survey.logs.compare(with: scans[.logs] ?? [:])
-            survey.baselines.compare(with: scans[.baselines] ?? [:])
-            survey.refusals.compare(with: scans[.refusals] ?? [:])
+            refusals: folders(.refusals, "refusals") { [peer] in HLC.isPeerName($0) && $0 != peer })
+        func compare(_ folders: inout PeerFolders) throws {
+            let buckets = folders.bucketsToRead
+            guard !buckets.isEmpty else { return }
+            let kind = folders.kind
+            let scans = try store.read { db in
+                try buckets.reduce(into: [String: FolderScan]()) { scans, bucket in
+                    scans.merge(try FolderScans.scans(folder: folder, kind: kind, bucket: bucket, db)) { first, _ in first }
+                }
+            }
+            folders.compare(with: scans)
         }
+        try compare(&survey.logs)
+        try compare(&survey.baselines)
+        try compare(&survey.refusals)
         return survey
     }
 
@@ -304,10 +346,8 @@ extension CloudSync {
     func remember(_ survey: FolderSurvey) throws {
         let folder = layout.watermarkFolder
         let changes = survey.pendingChanges
-        var digests: [(key: String, digest: FolderDigest?)] = []
-        for folders in [survey.logs, survey.baselines, survey.refusals] {
-            let digest = folders.digestToRecord
-            if digest != survey.recorded[folders.kind] { digests.append((FolderDigest.key(folder: folder, kind: folders.kind), digest)) }
+        let digests = [survey.logs, survey.baselines, survey.refusals].flatMap { folders in
+            folders.digestChanges.map { (key: FolderDigest.key(folder: folder, kind: folders.kind, bucket: $0.bucket), digest: $0.digest) }
         }
         guard !changes.isEmpty || !digests.isEmpty else { return }
         try store.write { db in
@@ -320,11 +360,5 @@ extension CloudSync {
                 }
             }
         }
-    }
-}
-
-extension FolderSurvey {
-    var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
-        logs.pendingChanges + baselines.pendingChanges + refusals.pendingChanges
     }
 }

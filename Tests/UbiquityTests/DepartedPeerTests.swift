@@ -77,6 +77,22 @@ struct DepartedPeerTests {
         #expect(b.sync.listingsAtLastImport == (0, 40))
     }
 
+    @Test func aChangedFolderHasOnlyItsBucketsListingsRead() throws {
+        let b = try importer()
+        let layout = b.sync.layout
+        let peers = (0..<60).map { _ in UUID().uuidString.lowercased() }
+        for peer in peers { try writeLog(1, peer: peer, title: peer, into: layout) }
+        _ = try b.sync.importPending()
+        let quiet = try b.sync.survey()
+        #expect(quiet.logs.isAsRecorded && quiet.logs.bucketsToRead.isEmpty, "nothing read: every digest is as recorded")
+        try writeLog(2, peer: peers[11], title: "more", into: layout)
+        let survey = try b.sync.survey()
+        #expect(survey.logs.bucketsToRead == [PeerFolders.bucket(of: peers[11])])
+        #expect(survey.logs.changed == [peers[11]])
+        #expect(try b.sync.importPending().appliedLogs == 1)
+        #expect(try b.sync.survey().logs.isAsRecorded)
+    }
+
     @Test func aPeerHeldByAMissingLogIsListedUntilItArrives() throws {
         let b = try importer()
         let layout = b.sync.layout
@@ -178,7 +194,7 @@ struct DepartedPeerTests {
         let b = try importer()
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         c.sync.folderClock = b.sync.folderClock
-        try c.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from c")]) }
+        _ = try c.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from c")]) }
         _ = try #require(try c.sync.writeBaseline())
         let first = try b.sync.importPending()
         #expect(first.loadedBaselines == 1)
@@ -186,7 +202,7 @@ struct DepartedPeerTests {
         _ = try b.sync.importPending()
         #expect(b.sync.listingsAtLastImport == (0, 2))
         // c comes back: a new save and a new baseline are both found.
-        try c.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("c again")]) }
+        _ = try c.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("c again")]) }
         _ = try #require(try c.sync.writeBaseline())
         let again = try b.sync.importPending()
         #expect(again.loadedBaselines == 1)
@@ -204,16 +220,17 @@ struct DepartedPeerTests {
         #expect(survey.logs.isAsRecorded && survey.logs.changed.isEmpty)
         // A folder remembered by another user is listed again (who may list it may differ).
         let layout = b.sync.layout
-        let remembered = try b.store.read { db in try FolderScans.all(folder: layout.watermarkFolder, db) }[.logs] ?? [:]
+        let remembered = try b.store.read { db in try FolderScans.all(folder: layout.watermarkFolder, kind: .logs, db) }
+        let recorded = try b.store.read { db in try FolderDigest.all(folder: layout.watermarkFolder, db) }[.logs] ?? [:]
         #expect(remembered.count == 2)
-        var other = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: survey.recorded[.logs],
+        var other = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
                                 scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(layout.epochFolder.path),
                                 user: geteuid() + 1)
         #expect(!other.isAsRecorded)
         other.compare(with: remembered)
         #expect(other.changed.count == 2)
         // No trusted file system: nothing is skipped.
-        var untrusted = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: survey.recorded[.logs],
+        var untrusted = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
                                     scanStart: b.sync.folderClock(), device: nil)
         #expect(!untrusted.isAsRecorded)
         untrusted.compare(with: remembered)
