@@ -4,23 +4,7 @@ import GRDB
 import Glibc
 #endif
 
-/// What an import remembers of each peer folder it read (`logs/<peer>`, `baselines/<peer>`,
-/// `refusals/<peer>`), so that the next import reads only the folders that changed: departed
-/// devices' folders then cost one `stat` each per import instead of a listing and a query.
-///
-/// A folder is remembered by its stamp (device, inode, modification and change times in
-/// nanoseconds) with what its listing found (the newest log, baseline or refusal notice in it).
-/// A file created, removed or renamed in a folder moves its modification time (a sync
-/// engine's temporary file renamed into place too); a `chmod` moves its change time. While the
-/// stamp is the same, what is in the folder is the same, and the import goes by what it
-/// remembers. It is trusted only:
-///
-/// - on local file systems that keep these times (ext4, XFS, Btrfs, tmpfs, F2FS, ZFS,
-///   overlayfs); a network or FUSE mount's folders are listed at every import, as before;
-/// - when the folder's times were more than ``racyWindow`` older than the listing: a file
-///   added in the same clock tick as the change before it would leave the stamp as it was;
-/// - by the user who made the listing (whether a folder can be listed depends on who lists it);
-/// - for a day (``trustPeriod``): then the folder is listed again, a few per import.
+/// A folder's identity and the times of its last changes, from one `stat`.
 struct FolderStamp: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
@@ -58,8 +42,9 @@ struct FolderScan: Equatable, Sendable {
     /// Whether the folder's times were old enough at the listing that any later change to it
     /// shows in its stamp.
     var isSettled: Bool {
-        let limit = Int64((scannedAt - FolderScans.racyWindow) * 1e9)
-        return stamp.modified < limit && stamp.changed < limit
+        // In Double: a clock set past the year 2262 has no Int64 count of nanoseconds.
+        let limit = (scannedAt - FolderScans.racyWindow) * 1e9
+        return Double(stamp.modified) < limit && Double(stamp.changed) < limit
     }
 
     /// How it is stored, one blob (read for every peer at every import: one column, not seven):
@@ -103,7 +88,29 @@ struct FolderScan: Equatable, Sendable {
     }
 }
 
-/// The remembered listings (table `ubiquity_folder_scan`), per folder of logs
+/// What an import remembers of each peer folder it read (`logs/<peer>`, `baselines/<peer>`,
+/// `refusals/<peer>`), so that the next import reads only the folders that changed: departed
+/// devices' folders then cost one `stat` each per import instead of a listing and a query.
+///
+/// A folder is remembered by its stamp (device, inode, modification and change times in
+/// nanoseconds) with what its listing found (the newest log, baseline or refusal notice in it).
+/// A file created, removed or renamed in a folder moves its modification time (a sync
+/// engine's temporary file renamed into place too); a `chmod` moves its change time. While the
+/// stamp is the same, what is in the folder is the same, and the import goes by what it
+/// remembers. It is trusted only:
+///
+/// - on local file systems that keep these times (ext4, XFS, Btrfs, tmpfs, F2FS, ZFS,
+///   overlayfs); a network or FUSE mount's folders are listed at every import, as before;
+/// - when the folder's times were more than ``racyWindow`` older than the listing: a file
+///   added in the same clock tick as the change before it would leave the stamp as it was;
+/// - by the user who made the listing (whether a folder can be listed depends on who lists it);
+/// - for a day (``trustPeriod``): then the folder is listed again, a few per import.
+///
+/// A folder whose logs are not all applied (one is missing, or refused) is listed at every
+/// import, as before. While every folder of a bucket is as remembered, a digest of their names
+/// and stamps (``FolderDigest``) stands for their listings: nothing else is read.
+///
+/// The listings are kept in table `ubiquity_folder_scan`, per folder of logs
 /// (`v<model version>/epoch-<n>`, like the watermarks), kind of folder and peer.
 enum FolderScans {
     enum Kind: String, CaseIterable, Sendable {
