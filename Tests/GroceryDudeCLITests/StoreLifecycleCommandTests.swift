@@ -156,6 +156,28 @@ struct StoreLifecycleCommandTests {
         #expect(!cloudFiles.contains { $0.contains("epoch-1") }, "\(cloudFiles)")
     }
 
+    @Test func anInterruptedStartOverFinishesItsCleanupAtTheNextStart() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        for peer in [kitchen, phone] { try peer.output(["cloud", "enable"]) }
+        for index in 1...6 { try kitchen.output(["item", "add", "Old \(index)"]) }
+        let killed = try kitchen.run(["cloud", "start-over", "--yes"], environment: ["GROCERY_DUDE_FAULT": "mid-start-over"])
+        #expect(killed.status != 0, "killed half-way")
+        func leftovers() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud").filter { $0.contains("epoch-1/") }
+        }
+        #expect(try !leftovers().isEmpty, "half of epoch 1 is still there")
+        // The other device moves to the new epoch and leaves the old files alone.
+        #expect(try names(phone).isEmpty)
+        #expect(try !leftovers().isEmpty)
+
+        try kitchen.output(["item", "ls"])
+        #expect(try leftovers().isEmpty, "the device that started over finished deleting")
+        let finished = (try status(kitchen)["transitions"] as! [[String: Any]]).first { ($0["detail"] as? String)?.contains("finished the start over") == true }
+        #expect(finished?["transition"] as? String == "contentRemoved")
+        try kitchen.output(["item", "add", "Fresh"])
+        #expect(try names(phone) == ["Fresh"])
+    }
+
     // 5. is `modelVersionsDoNotSyncUntilTheOlderPeerUpgrades` in CloudCommandTests.
 
     // 6.
