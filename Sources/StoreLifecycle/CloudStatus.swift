@@ -59,7 +59,7 @@ extension StoreCoordinator {
         // the cloud folder waits for the one-time setup.
         status.cloud = CloudStatus.Cloud(
             offline: offline,
-            offlineReason: offline ? (layout.isReachable ? "cloud offline" : "the cloud folder is not reachable") : nil,
+            offlineReason: offline ? (CloudLayout.unreachableReason(layout.cloud) ?? "cloud offline") : nil,
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),

@@ -13,7 +13,7 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
         switch self {
         case .cloudDisabled: "cloud sync is disabled on this device: grocery-dude cloud enable"
         case .deviceInUse: "the app is running on this device; quit it first (or do this from its menu)"
-        case .offline(let path): "the cloud folder \(path) is not reachable, or the device is offline (grocery-dude cloud online)"
+        case .offline(let path): CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the device is offline (grocery-dude cloud online)"
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
         }

@@ -81,7 +81,7 @@ public final class CloudViewModel {
             return
         }
         guard !device.isOffline else {
-            message = sync.layout.isReachable ? "Offline: go online first" : "The cloud folder \(sync.layout.cloud.path) is not reachable"
+            message = CloudLayout.unreachableReason(sync.layout.cloud).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
             return
         }
         message = "Syncing…"
