@@ -300,15 +300,12 @@ public final class ItemListViewModel {
         }
     }
 
-    /// Adds an item and selects it. Prepare files it under the selected item's home location;
-    /// Shop lists it, under the selected item's aisle.
+    /// Adds an item, on the shopping list (Model 9's default, as `item add` does), with no home
+    /// location or aisle until the user picks one (`e`), and selects it.
     @discardableResult
     public func addItem(named name: String) -> GlobalID? {
         guard !isStoreChanging else { return nil }
-        var draft = ItemDraft(name: name)
-        let selected = selectedRow
-        draft.listed = screen == .shop
-        if screen == .prepare { draft.homeLocation = selected?.homeLocationName } else { draft.shopLocation = selected?.shopLocationName }
+        let draft = ItemDraft(name: name)  // listed, no locations
         do {
             let added = try store.addItem(draft)
             message = "Added \(added.name)"

@@ -52,13 +52,12 @@ struct FullScreenTests {
     @Test func keysAddToggleEditClearAndUndo() throws {
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
         try tmux.waitFor { $0.contains("No items") }
+        // A new item goes on the shopping list, as `item add` does.
         try tmux.sendKeys("a")
         try tmux.type("Tea")
         try tmux.sendKeys("Enter")
-        var screen = try tmux.waitFor { $0.contains("[ ] Tea") }
+        var screen = try tmux.waitFor { $0.contains("[x] Tea") }
         #expect(screen.contains("Unknown location"))
-        try tmux.sendKeys("Space")
-        try tmux.waitFor { $0.contains("[x] Tea") }
         #expect(try listed() == ["Tea"])
 
         // Edit: the quantity field, typed over in place.
@@ -90,6 +89,23 @@ struct FullScreenTests {
         #expect(try listed() == ["Tea"])
         try tmux.sendKeys("q")
         #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
+    @Test func aNewItemGetsNoHomeLocationItWasNotGiven() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand())
+        try tmux.waitFor { $0.contains("Soap") }
+        try tmux.sendKeys("j")  // the cursor on Soap, in Bathroom
+        try tmux.sendKeys("a")
+        try tmux.type("Oat Milk")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Oat Milk") }
+        let items = try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let oatMilk = try #require(items.first { $0["name"] as? String == "Oat Milk" })
+        #expect(oatMilk["homeLocation"] is NSNull, "\(oatMilk)")
+        #expect(oatMilk["listed"] as? Bool == true)
+        try tmux.sendKeys("q")
+        try tmux.waitFor { $0.contains("EXITED") }
     }
 
     @Test func enablingCloudSyncWithLocalDataAsksToMergeAndMergeMovesTheData() throws {
