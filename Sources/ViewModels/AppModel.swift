@@ -139,7 +139,11 @@ public final class AppModel {
         lastSummaryRead = Date()
         let current = coordinator.current
         var latest = DeviceSummary(device: summary.device)
-        latest.account = (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account ?? current.account
+        // The account whose data is on screen: while a switch waits (an edit to save first),
+        // still the old one. With cloud sync off, the account the device is signed in to.
+        latest.account = current.role == .local
+            ? (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account
+            : current.account
         latest.cloudOn = current.role != .local
         latest.usingLocalStorage = current.usingLocalStorage
         latest.offline = current.role != .local && coordinator.configuration.isOffline
@@ -345,7 +349,9 @@ public final class AppModel {
     /// After a transition: the notice of a preference changed elsewhere, the merge prompt or the
     /// merge itself, and Prepare's deduplication on the new store.
     private func didChange(_ transition: StoreTransition) {
-        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled, .accountAdded, .accountRemoved, .accountChanged]
+        // Apple's notice is for the cloud sync preference changed elsewhere; an account switch
+        // is no such change: the status line names the account, the message says what changed.
+        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled]
         if preference.contains(transition), !cloud.isChangingSettings {
             notice = .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
             // Turned on by another terminal: this device's local data may want to come along.

@@ -101,10 +101,10 @@ struct StoreLifecycleCommandTests {
         #expect(screen.contains("Alpha Item"))
         #expect(!screen.contains("Bravo Item"))
 
-        // Changed from another terminal: the app says so, and OK (Enter) dismisses it.
-        #expect(screen.contains("Cloud Sync Preference Changed"))
-        try tmux.sendKeys("Enter")
-        try tmux.waitFor { !$0.contains("Cloud Sync Preference Changed") }
+        // Changed from another terminal: the app says whose data it shows, with no dialog in
+        // the way (an account switch is not a change of the cloud sync preference).
+        screen = try tmux.waitFor { $0.contains("Account changed: now on the") }
+        #expect(!screen.contains("Cloud Sync Preference Changed"), "\(screen)")
         try tmux.sendKeys("q")
         #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
         let journal = try transitions(kitchen)

@@ -61,9 +61,8 @@ struct AppModelTests {
         #expect(app.editor == nil)
         #expect(app.statusMessage?.contains("not in this store") == true)
         #expect(app.prepare.rowCount == 0, "Prepare refetched from the new store")
-        #expect(app.notice == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation))
-        app.answerDialog(true)
-        #expect(app.notice == nil)
+        #expect(app.notice == nil, "an account switch is not a change of the cloud sync preference")
+        #expect(app.summary.account == "bravo")
     }
 
     @Test func theEditorsUnsavedEditsHoldATransitionBackWhileTheyCannotBeSaved() throws {
@@ -85,6 +84,29 @@ struct AppModelTests {
         #expect(app.coordinator.current.role == .fallback, "once saved, the transition goes ahead")
         let local = try GroceryStore(path: config.localStoreURL.path, defaultData: false)
         #expect(try local.item(id: milk.id)?.name == "Whole Milk")
+    }
+
+    @Test func theStatusLineNamesTheAccountOnScreenWhileASwitchWaits() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        try config.changeSettings { $0.account = "alpha"; $0.cloudEnabled = true }
+        let app = try app(config)
+        app.refreshSummary(force: true)
+        #expect(app.summary.account == "alpha")
+        let store = app.coordinator.current.store
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        try store.addItem(ItemDraft(name: "Eggs"))
+        app.openEditor(milk.id)
+        app.editor?.set(.name, "Eggs")  // cannot be saved: the switch waits
+        try config.changeSettings { $0.account = "bravo" }
+        app.update()
+        app.refreshSummary(force: true)
+        #expect(app.coordinator.current.account == "alpha")
+        #expect(app.summary.account == "alpha", "the data on screen is still alpha's")
+        app.editor?.set(.name, "Whole Milk")
+        app.update()
+        app.refreshSummary(force: true)
+        #expect(app.summary.account == "bravo")
+        #expect(app.notice == nil, "no \"preference changed\" dialog for an account switch")
     }
 
     @Test func prepareDeduplicatesEachTimeItAppears() throws {
