@@ -30,7 +30,7 @@ public struct ItemChanges: Sendable {
 extension GroceryStore {
     // MARK: - Reading
 
-    /// Every item, sorted by name (ignoring case), or only those on the shopping list.
+    /// Every item, in reading order of names (``NameOrder``), or only those on the shopping list.
     public func items(listedOnly: Bool = false) throws -> [ItemRow] {
         try objects.read { db in
             let filter = listedOnly ? " WHERE item.listed" : ""
@@ -38,7 +38,7 @@ extension GroceryStore {
             let rows = try Row.fetchCursor(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
             var items: [ItemRow] = []
             while let row = try rows.next() { items.append(try ItemRow(row: row)) }
-            return items
+            return NameOrder.sorted(items, name: \.name)
         }
     }
 
