@@ -13,6 +13,8 @@ public final class AppController {
 
     public let app: AppModel
     public private(set) var ui = UIState()
+    /// The terminal's height, for keys that scroll what the screen shows (the help).
+    public var screenHeight = 24
 
     public init(app: AppModel) {
         self.app = app
@@ -31,10 +33,7 @@ public final class AppController {
     public func handle(_ key: Key) -> Outcome {
         guard app.isInputEnabled else { return .ignored }
         syncDialogFocus()
-        if ui.helpVisible {
-            ui.helpVisible = false
-            return .handled
-        }
+        if ui.helpVisible { return handleHelp(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
         if let editor = app.editor {
@@ -44,6 +43,7 @@ public final class AppController {
         switch key {
         case .character("?"):
             ui.helpVisible = true
+            ui.helpScroll = 0
             return .handled
         case .character("q"), .character("Q"):
             return .quit
@@ -170,6 +170,27 @@ public final class AppController {
 
     // MARK: - Editor
 
+    /// Keys over the help: arrows, j k, pages and g G scroll it; any other key closes it.
+    private func handleHelp(_ key: Key) -> Outcome {
+        let current = HelpView.section(for: app.tab, editing: app.editor != nil)
+        let last = HelpView.maximumScroll(height: screenHeight, total: HelpView.lines(first: current).count)
+        let page = max(1, screenHeight - 6)
+        switch key {
+        case .down, .character("j"): ui.helpScroll += 1
+        case .up, .character("k"): ui.helpScroll -= 1
+        case .pageDown, .character(" "): ui.helpScroll += page
+        case .pageUp: ui.helpScroll -= page
+        case .home, .character("g"): ui.helpScroll = 0
+        case .end, .character("G"): ui.helpScroll = last
+        case .resize: break
+        default:
+            ui.helpVisible = false
+            ui.helpScroll = 0
+        }
+        ui.helpScroll = min(max(0, ui.helpScroll), last)
+        return .handled
+    }
+
     private func handleEditor(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
         let rows = EditorView.rows(of: editor)
         ui.editorRow = min(ui.editorRow, rows.count - 1)
@@ -189,7 +210,9 @@ public final class AppController {
         case .character("q"), .escape:
             app.closeEditor()
             ui.editorRow = 0
-        case .character("?"): ui.helpVisible = true
+        case .character("?"):
+            ui.helpVisible = true
+            ui.helpScroll = 0
         default: return .ignored
         }
         return .handled

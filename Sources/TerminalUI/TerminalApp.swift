@@ -44,6 +44,7 @@ public enum TerminalApp {
             case .control("l"): terminal.invalidate()
             case .resize: break
             default:
+                controller.screenHeight = terminal.size.height
                 if controller.handle(key) == .quit {
                     logger.info("full-screen app closed")
                     return

@@ -24,6 +24,8 @@ public struct UIState: Equatable, Sendable {
 
     public var prompt: Prompt?
     public var helpVisible = false
+    /// The first line of the help shown: it scrolls when the terminal is smaller than it.
+    public var helpScroll = 0
     /// The focused button of the dialog shown.
     public var dialogFocus = 0
     /// The phrase typed into a typed confirmation.

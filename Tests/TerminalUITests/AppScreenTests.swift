@@ -90,6 +90,35 @@ struct AppScreenTests {
         }
     }
 
+    /// The help scrolls at any size, with the current screen's keys first; any other key closes it.
+    @Test func helpScrollsToItsLastLineAndShowsTheCurrentScreensKeysFirst() throws {
+        let controller = try controller()
+        controller.handle(.character("6"))
+        controller.handle(.character("?"))
+        for (width, height) in [(40, 10), (100, 30)] {
+            controller.screenHeight = height
+            var text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
+            #expect(text.contains("Cloud") && text.contains("cloud sync"), "the Cloud screen's keys come first:\n\(text)")
+            controller.handle(.character("G"))
+            text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
+            #expect(text.contains("done, canc"), "the last line shows at \(width)×\(height):\n\(text)")
+            controller.handle(.character("g"))
+            #expect(controller.ui.helpVisible)
+        }
+        var seen = Set<String>()
+        controller.screenHeight = 10
+        for _ in 0..<60 {
+            AppScreen.frame(controller, width: 40, height: 10).lines.forEach { seen.insert($0) }
+            controller.handle(.down)
+        }
+        for key in ["switch screen", "attach, remo", "add, rename", "cut to end"] {
+            #expect(seen.contains { $0.contains(key) }, "\(key) can be scrolled to")
+        }
+        controller.handle(.character("q"))
+        #expect(!controller.ui.helpVisible)
+        #expect(controller.app.tab == .cloud, "closing the help does nothing else")
+    }
+
     /// Every kind of dialog, and the store-change notice, at both sizes.
     @Test func everyDialogAt80x24And40x10() throws {
         let controller = try controller()

@@ -61,7 +61,7 @@ public enum AppScreen {
         } else if let dialog = app.dialog {
             DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, into: &screen)
         } else if ui.helpVisible {
-            HelpView.draw(into: &screen)
+            HelpView.draw(into: &screen, current: HelpView.section(for: app.tab, editing: app.editor != nil), scroll: ui.helpScroll)
         }
         return screen
     }
