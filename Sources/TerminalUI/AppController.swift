@@ -78,7 +78,7 @@ public final class AppController {
         if case .typedConfirmation = dialog {
             switch key {
             case .enter: app.answerTyped(ui.dialogField.text)
-            case .escape: app.answerTyped("")
+            case .escape: app.cancelDialog()
             default: return ui.dialogField.apply(key) ? .handled : .ignored
             }
             return .handled
@@ -88,9 +88,13 @@ public final class AppController {
         case .left, .backTab: ui.dialogFocus = (ui.dialogFocus + buttons.count - 1) % buttons.count
         case .right, .tab: ui.dialogFocus = (ui.dialogFocus + 1) % buttons.count
         case .enter, .character(" "): app.answerDialog(buttons[min(ui.dialogFocus, buttons.count - 1)].accepts)
-        case .escape: app.answerDialog(false)
+        case .escape: app.cancelDialog()
         case .character(let character):
-            guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else { return .ignored }
+            // Only an explicit choice acts; `q` (unless a button's key) cancels, as Esc does.
+            guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else {
+                if character == "q" { app.cancelDialog(); return .handled }
+                return .ignored
+            }
             app.answerDialog(button.accepts)
         default: return .ignored
         }

@@ -298,6 +298,18 @@ public final class AppModel {
         }
     }
 
+    /// Closes the dialog shown without acting: Esc or `q`. A choice is not answered (no merge,
+    /// and cloud sync stays as it was), a confirmation is declined, a notice is dismissed.
+    public func cancelDialog() {
+        if isCloudDialogShown {
+            cloud.cancelDialog()
+        } else if notice != nil {
+            notice = nil
+        } else if editor == nil {
+            if let list = currentList { list.answerDialog(false) } else { currentCatalog?.answerDialog(false) }
+        }
+    }
+
     /// Answers a typed confirmation with the text typed.
     public func answerTyped(_ text: String) {
         cloud.answerTyped(text)

@@ -227,6 +227,23 @@ public final class CloudViewModel {
 
     // MARK: - Answers
 
+    /// Closes the dialog without acting (Esc, `q`): nothing changes. "Merge with Cloud?" asked
+    /// when turning sync on leaves sync off; asked because another terminal turned it on, it
+    /// leaves the local data where it is, to be merged later.
+    public func cancelDialog() {
+        guard let dialog else { return }
+        if case .progress = dialog { return }  // long work cannot be cancelled halfway
+        let action = pending
+        self.dialog = nil
+        pending = nil
+        if case .typedConfirmation = dialog { message = "Not confirmed; nothing was deleted" }
+        if case .merge? = action {
+            message = coordinator.current.role == .local
+                ? "Cloud sync stays off; nothing changed"
+                : "Not merged: your local data stays on this device (turn cloud sync off and on again to be asked again)"
+        }
+    }
+
     /// The answer to a confirm or choice dialog (`true`: its action), or OK to a message.
     public func answerDialog(_ accepted: Bool) {
         guard let dialog else { return }

@@ -108,6 +108,25 @@ struct FullScreenTests {
         try tmux.waitFor { $0.contains("EXITED") }
     }
 
+    @Test func escAndQCancelTheMergeDialogAndChangeNothing() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
+        try tmux.waitFor { $0.contains("Local Milk") }
+        for cancel in ["Escape", "q"] {
+            try tmux.sendKeys("6", "c")
+            try tmux.waitFor { $0.contains("Merge with Cloud?") && $0.contains("[m] Merge") }
+            try tmux.sendKeys(cancel)
+            // The message of the first round may still show: wait for the dialog to go too.
+            let screen = try tmux.waitFor { $0.contains("Cloud sync stays off") && !$0.contains("Merge with Cloud?") }
+            #expect(screen.contains("cloud off"), "\(cancel): \(screen)")
+        }
+        try tmux.sendKeys("1")
+        try tmux.waitFor { $0.contains("Local Milk") }
+        #expect(try cli.output(["cloud", "status", "--json"]).contains("\"enabled\": false"))
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
     @Test func enablingCloudSyncWithLocalDataAsksToMergeAndMergeMovesTheData() throws {
         #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
         // Without the shipped groceries, which the account's first device would add to the cloud.
