@@ -13,8 +13,14 @@ public final class AppController {
 
     public let app: AppModel
     public private(set) var ui = UIState()
-    /// The terminal's height, for keys that scroll what the screen shows (the help).
+    /// The terminal's size: keys scroll by it (the help), and none acts on a screen too small
+    /// to show what it would change.
     public var screenHeight = 24
+    public var screenWidth = 80
+
+    private var isScreenTooSmall: Bool {
+        screenWidth < AppScreen.minimumSize.width || screenHeight < AppScreen.minimumSize.height
+    }
 
     public init(app: AppModel) {
         self.app = app
@@ -32,6 +38,12 @@ public final class AppController {
     @discardableResult
     public func handle(_ key: Key) -> Outcome {
         guard app.isInputEnabled else { return .ignored }
+        // "Terminal too small" hides everything: only q (quit, saving an open edit) acts.
+        if isScreenTooSmall {
+            guard key == .character("q") else { return .ignored }
+            app.closeEditor()
+            return app.editor == nil ? .quit : .ignored
+        }
         syncDialogFocus()
         if ui.helpVisible { return handleHelp(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }

@@ -44,7 +44,9 @@ public enum TerminalApp {
             case .control("l"): terminal.invalidate()
             case .resize: break
             default:
-                controller.screenHeight = terminal.size.height
+                let size = terminal.size
+                controller.screenHeight = size.height
+                controller.screenWidth = size.width
                 if controller.handle(key) == .quit {
                     logger.info("full-screen app closed")
                     return

@@ -108,6 +108,29 @@ struct FullScreenTests {
         try tmux.waitFor { $0.contains("EXITED") }
     }
 
+    @Test func keysDoNothingWhileTheTerminalIsTooSmall() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        #expect(try cli.run(["item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand())
+        try tmux.waitFor { $0.contains("Milk") }
+        try tmux.resize(width: 39, height: 9)
+        try tmux.waitFor { $0.contains("Terminal too small") }
+        try tmux.sendKeys("j", "Space", "d", "y", "C", "y", "a")
+        try tmux.type("Ghost")
+        try tmux.sendKeys("Enter", "Space")
+        try tmux.resize(width: 80, height: 24)
+        let screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        #expect(!screen.contains("Add item"), "\(screen)")
+        #expect(try listed().isEmpty, "nothing was put on the list unseen")
+        let names = (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]).map { $0["name"] as! String }
+        #expect(names.sorted() == ["Milk", "Soap"])
+        // q still quits while the notice is up.
+        try tmux.resize(width: 30, height: 8)
+        try tmux.waitFor { $0.contains("Terminal too small") }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
     @Test func escAndQCancelTheMergeDialogAndChangeNothing() throws {
         #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
