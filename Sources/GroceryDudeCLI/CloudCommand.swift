@@ -58,7 +58,7 @@ struct CloudCommand: ParsableCommand {
             if let count = localItems, !merge && !noMerge {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw ValidationErrorMessage(
-                        "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+                        "this device has local data (\(counted(count, "item"))); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
                 }
                 mergeLocal = try Self.askMergeWithCloud()
             }
@@ -201,7 +201,7 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let device = try root.global.openDevice(command: "cloud rebuild", prepare: false)
             let kept = try device.coordinator.rebuild()
-            print("Rebuilt from the cloud: \(try device.store.items().count) items. The old store is kept at \(kept?.path ?? "?").")
+            print("Rebuilt from the cloud: \(counted(try device.store.items().count, "item")). The old store is kept at \(kept?.path ?? "?").")
         }
     }
 

@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
         let data = try format.write(archive)
         if let output {
             try AtomicFile.write(data, to: URL(fileURLWithPath: output))
-            FileHandle.standardError.write(Data("Exported \(archive.items.count) items to \(output)\n".utf8))
+            FileHandle.standardError.write(Data("Exported \(counted(archive.items.count, "item")) to \(output)\n".utf8))
         } else {
             FileHandle.standardOutput.write(data)
         }

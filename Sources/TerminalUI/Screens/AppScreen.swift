@@ -81,7 +81,7 @@ public enum AppScreen {
             x += screen.put(label, row: 0, column: x, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
         }
         if let list = app.currentList, app.editor == nil {
-            let counts = "\(list.rowCount) items, \(list.listedCount) listed "
+            let counts = "\(counted(list.rowCount, "item")), \(list.listedCount) listed "
             if x + TextWidth.columns(of: counts) + 2 <= screen.width { screen.putRight(counts, row: 0, margin: 0, style: bar) }
         }
     }
