@@ -63,7 +63,7 @@ extension StoreCoordinator {
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
-            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
+            lastSync: try sync?.lastSync() ?? store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
             refused: try sync?.refusedFiles() ?? [],
             lastVerify: try sync?.lastVerify(),
             clocksAhead: try sync?.clocksAhead() ?? [])

@@ -60,6 +60,9 @@ public final class CloudSync: @unchecked Sendable {
     private var lastRefusals = 0
     private var leftoversRemoved = false
     private var clone: CloneEvidence?
+    /// When this process last read the cloud folder without trouble (the store keeps it at
+    /// most once a minute).
+    private var lastImport: Date?
     /// Guards the two fields above.
     private let stateLock = NSLock()
 
@@ -79,6 +82,13 @@ public final class CloudSync: @unchecked Sendable {
     public var peer: String { store.peer }
 
     var stateLockedClone: CloneEvidence? { stateLock.withLock { clone } }
+
+    /// The last time the cloud folder was read without trouble, by this process or any other.
+    public func lastSync() throws -> Date? {
+        let stored = try store.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+        let here = stateLock.withLock { lastImport }
+        return [stored, here].compactMap { $0 }.max()
+    }
 
     func setCloneIfFirst(_ evidence: CloneEvidence) {
         stateLock.withLock { if clone == nil { clone = evidence } }
@@ -278,6 +288,7 @@ public final class CloudSync: @unchecked Sendable {
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
         let now = Date().timeIntervalSince1970
+        stateLock.withLock { lastImport = Date(timeIntervalSince1970: now) }
         let last = try store.metadata("lastSync").flatMap(Double.init) ?? 0
         if report.appliedLogs > 0 || report.loadedBaselines > 0 || now - last >= 60 {
             try store.write { db in

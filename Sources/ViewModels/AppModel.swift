@@ -147,8 +147,7 @@ public final class AppModel {
         latest.cloudOn = current.role != .local
         latest.usingLocalStorage = current.usingLocalStorage
         latest.offline = current.role != .local && coordinator.configuration.isOffline
-        latest.lastSync = (try? current.store.objects.metadata("lastSync")).flatMap { $0.flatMap(Double.init) }
-            .map { Date(timeIntervalSince1970: $0) }
+        latest.lastSync = try? current.sync?.lastSync()
         // From the last import in the background: the UI thread never reads the cloud folder
         // for the status line (a hung mount would freeze the app).
         latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0

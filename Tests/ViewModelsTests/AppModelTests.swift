@@ -109,6 +109,23 @@ struct AppModelTests {
         #expect(app.notice == nil, "no \"preference changed\" dialog for an account switch")
     }
 
+    @Test func lastSyncFollowsEveryImportNotOnlyOneAMinute() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        try config.changeSettings { $0.cloudEnabled = true }
+        try FileManager.default.createDirectory(at: config.cloud, withIntermediateDirectories: true)
+        let app = try app(config)
+        try app.coordinator.prepareForCommand()  // sets the cloud store up
+        let sync = try #require(app.coordinator.current.sync)
+        _ = try sync.importPending()
+        app.refreshSummary(force: true)
+        let first = try #require(app.summary.lastSync)
+        usleep(50_000)
+        _ = try sync.importPending()  // back online a moment later: nothing new arrived
+        app.refreshSummary(force: true)
+        #expect(try #require(app.summary.lastSync) > first)
+        #expect(try app.coordinator.status().cloud?.lastSync == app.summary.lastSync)
+    }
+
     @Test func prepareDeduplicatesEachTimeItAppears() throws {
         let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
         let app = try app(config)
