@@ -26,9 +26,12 @@ extension GroceryStore {
     /// comes back under its own global ID, with its photo.
     ///
     /// - Returns: how many items were restored.
+    /// - Parameter absent: items that were not there in the state restored (a delete redone):
+    ///   deleted in the same save.
     @discardableResult
-    public func restore(_ snapshots: [ItemSnapshot], author: String = "undo") throws -> Int {
+    public func restore(_ snapshots: [ItemSnapshot], removing absent: [GlobalID] = [], author: String = "undo") throws -> Int {
         try objects.save(author: author) { context in
+            for id in absent { try context.delete(GrocerySchema.Entity.item, id: id) }
             for snapshot in snapshots {
                 let row = snapshot.row, item = row.item
                 var values: [String: PropertyValue] = [

@@ -62,6 +62,9 @@ public final class AppController {
         case .character("u"):
             app.undo()
             return .handled
+        case .character("U"), .control("r"):
+            app.redo()
+            return .handled
         case .character(let digit) where ("1"..."6").contains(digit):
             app.show(AppModel.Tab(rawValue: Int(String(digit))! - 1)!)
             return .handled

@@ -273,6 +273,13 @@ public final class AppModel {
         refreshVisible()
     }
 
+    /// Redoes the last change undone (`U`, Ctrl-R).
+    public func redo() {
+        guard isInputEnabled, editor == nil else { return }
+        say(undoHistory.redoLast(in: coordinator.current.store))
+        refreshVisible()
+    }
+
     // MARK: - Dialogs
 
     /// The dialog shown now: long work's progress and the merge prompt first (over any screen),

@@ -53,4 +53,41 @@ struct UndoTests {
         app.undo()
         #expect(app.statusMessage == "Nothing to undo")
     }
+
+    @Test func redoPutsBackWhatUndoTookAwayUntilANewChange() throws {
+        let app = AppModel(coordinator: try StoreCoordinator(
+            configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }))
+        let store = app.coordinator.current.store
+        var draft = ItemDraft(name: "Milk")
+        draft.listed = false
+        let milk = try store.addItem(draft)
+        try store.setPhoto(milk.id, Data([1, 2, 3]))
+        app.show(.prepare)
+        app.prepare.select(milk.id)
+        app.prepare.toggleSelected()
+        app.prepare.select(milk.id)
+        app.prepare.requestDeleteSelected()
+        app.answerDialog(true)
+        #expect(try store.item(id: milk.id) == nil)
+
+        app.undo()  // the delete
+        app.undo()  // the toggle
+        #expect(try store.item(id: milk.id)?.item.listed == false)
+        app.redo()
+        #expect(app.statusMessage == "Redid Listed Milk")
+        #expect(try store.item(id: milk.id)?.item.listed == true)
+        app.redo()
+        #expect(app.statusMessage == "Redid Deleted Milk")
+        #expect(try store.item(id: milk.id) == nil, "the delete is made again")
+        app.redo()
+        #expect(app.statusMessage == "Nothing to redo")
+
+        app.undo()
+        let back = try #require(try store.item(id: milk.id))
+        #expect(back.photoSize == 3, "undoing the redone delete brings the photo back too")
+        app.prepare.select(milk.id)
+        app.prepare.toggleSelected()  // a new change: what was undone can no longer be redone
+        app.redo()
+        #expect(app.statusMessage == "Nothing to redo")
+    }
 }
