@@ -175,6 +175,8 @@ public final class AppController {
             if let id = model.selectedID { app.openEditor(id) }
         case .character("a"): ask(.addItem, "Add item:")
         case .character("d"): model.requestDeleteSelected()
+        case .character("+"), .character("="): model.changeQuantity(by: 1)
+        case .character("-"): model.changeQuantity(by: -1)
         case .character("C"): model.requestClear()
         case .character("/"): ask(.search, "Search:", model.searchText)
         case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)

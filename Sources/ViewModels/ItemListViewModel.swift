@@ -300,6 +300,32 @@ public final class ItemListViewModel {
         }
     }
 
+    /// Changes the selected item's quantity by `delta` (`+` and `-`), never below 0; undoable.
+    public func changeQuantity(by delta: Double) {
+        guard !isStoreChanging, let row = selectedRow else { return }
+        let quantity = max(0, row.item.quantity + delta)
+        guard quantity != row.item.quantity else {
+            message = "\(row.name): the quantity is already 0"
+            return
+        }
+        do {
+            message = try undo.recording(store, ids: [row.id], label: { $0 }) {
+                var changes = ItemChanges()
+                changes.quantity = quantity
+                let updated = try store.editItem(row.id.description, changes)
+                return "\(updated.name): \(Self.quantityText(updated.item.quantity))"
+            }
+            refreshIfChanged()
+        } catch {
+            message = ErrorText.reason(error)
+        }
+    }
+
+    /// A quantity as the lists show it: whole numbers without ".0".
+    static func quantityText(_ quantity: Double) -> String {
+        quantity == quantity.rounded() && abs(quantity) < 1e15 ? String(Int64(quantity)) : String(quantity)
+    }
+
     /// Adds an item, on the shopping list (Model 9's default, as `item add` does), with no home
     /// location or aisle until the user picks one (`e`), and selects it.
     @discardableResult

@@ -90,4 +90,22 @@ struct UndoTests {
         app.redo()
         #expect(app.statusMessage == "Nothing to redo")
     }
+
+    @Test func plusAndMinusChangeTheQuantityNeverBelowZeroAndUndo() throws {
+        let app = AppModel(coordinator: try StoreCoordinator(
+            configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }))
+        let store = app.coordinator.current.store
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        app.show(.shop)
+        app.shop.select(milk.id)
+        app.shop.changeQuantity(by: 1)
+        app.shop.changeQuantity(by: 1)
+        #expect(try store.item(id: milk.id)?.item.quantity == 3)
+        #expect(app.shop.message == "Milk: 3")
+        for _ in 0..<5 { app.shop.changeQuantity(by: -1) }
+        #expect(try store.item(id: milk.id)?.item.quantity == 0)
+        #expect(app.shop.message == "Milk: the quantity is already 0")
+        app.undo()
+        #expect(try store.item(id: milk.id)?.item.quantity == 1)
+    }
 }

@@ -70,7 +70,7 @@ enum HelpView {
         ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"), ("U Ctrl-R", "redo what was undone"),
                         ("q", "back, or quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
-                              ("Enter e", "edit"), ("a", "add"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
+                              ("Enter e", "edit"), ("a", "add (on the list)"), ("+ -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("C", "clear (asks on Prepare)"), ("Esc", "clear the search")]),
         ("Item editor", [("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save"), ("q Esc", "save and close")]),
         ("Units, Home, Aisles", [("a r d", "add, rename, delete")]),
