@@ -107,8 +107,9 @@ public enum AppScreen {
         if app.editor?.picker != nil { return " ↑↓ choose  Enter pick  Esc cancel" }
         if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q back  ? help" }
         switch app.tab {
-        case .prepare: return " Space list  a add  e edit  +/- qty  d del  / search  C clear  u undo  ? help  q quit"
-        case .shop: return " Space collected  a add  e edit  +/- qty  d del  / search  C clear  u undo  ? help  q quit"
+        // What the screen is for first, then help: a narrow terminal cuts the end of the line.
+        case .prepare: return " Space list  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
+        case .shop: return " Space collected  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
         case .cloud: return " c on/off  s sync  o offline  i account  R rebuild  X start over  ? help"
         }
