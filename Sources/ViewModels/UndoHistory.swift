@@ -21,6 +21,9 @@ public final class UndoHistory {
     public private(set) var redoable: [Change] = []
     /// How many changes are kept.
     public let limit: Int
+    /// Items deleted and brought back by undo or redo come back under new IDs: the ID each
+    /// earlier one now goes by.
+    private var aliases: [GlobalID: GlobalID] = [:]
 
     public init(limit: Int = 50) { self.limit = limit }
 
@@ -67,14 +70,24 @@ public final class UndoHistory {
 
     /// Puts the items of `change` as it keeps them; returns the change that reverses that.
     private func putBack(_ change: Change, in store: GroceryStore) throws -> Change {
-        let now = try store.snapshots(of: change.ids, withPhotos: true)
         let present = Set(change.before.map(\.row.id))
-        try store.restore(change.before, removing: change.ids.filter { !present.contains($0) })
-        return Change(label: change.label, ids: change.ids, before: now)
+        let now = try store.snapshots(of: change.ids.map(current), withPhotos: true)
+        var updated = aliases
+        try store.restore(change.before, removing: change.ids.filter { !present.contains($0) }, aliases: &updated)
+        aliases = updated
+        return Change(label: change.label, ids: change.ids.map(current), before: now)
+    }
+
+    /// The ID an item goes by now, after being brought back under new ones.
+    private func current(_ id: GlobalID) -> GlobalID {
+        var id = id
+        while let next = aliases[id], next != id { id = next }
+        return id
     }
 
     public func removeAll() {
         changes.removeAll()
         redoable.removeAll()
+        aliases.removeAll()
     }
 }
