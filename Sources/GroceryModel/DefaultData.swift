@@ -17,6 +17,8 @@ public enum DefaultData {
 
     /// When the default data shipped — the app's first release, 2026-11-21 — and the
     /// modification date of every shipped object. Older than anything a user of the app did.
+    /// Fixed for good, even when the shipped data changes: a later date would make a newer
+    /// build's copy of an object win over users' earlier edits of it on other devices.
     public static let shippedDate = Date(timeIntervalSince1970: 1_795_219_200)
 
     /// The clock reading every shipped value carries: at ``shippedDate``, counter 0, and a peer
