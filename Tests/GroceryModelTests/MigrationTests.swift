@@ -21,7 +21,9 @@ struct MigrationTests {
         let columns = try old.objects.read { db in try db.columns(in: "item").map(\.name) }
         #expect(!columns.contains("note"))
 
-        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true)
+        // Another process: IDs of its own (sequential ones from 1 again would repeat the first
+        // process's transaction IDs, which random ones never do).
+        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true, ids: SequentialIDs(prefix: "00000002"))
         #expect(new.modelVersion == 2)
         #expect(try new.exportArchive() == before)
         var changes = ItemChanges()
