@@ -11,9 +11,6 @@ public struct SeedResult: Sendable {
     public var waiting: String?
     public var deduplication = DeduplicationReport()
 
-    /// Objects the cloud store gained or changed for.
-    public var copied: Int { objects.changed }
-
     /// What became of the objects, in words: "all 180 objects were already in the cloud",
     /// "180 objects: 1 copied, 1 updated, 178 already in the cloud".
     public var objectsText: String {
