@@ -100,6 +100,13 @@ public final class SaveContext {
 
     // MARK: - Reading objects
 
+    /// Whether the store holds a tombstone for `id`: the object was deleted here or on a peer,
+    /// for good. Peers ignore an insert under its ID, so inserting it again would make this
+    /// store differ from theirs.
+    public func isDeleted(_ id: GlobalID) throws -> Bool {
+        try PropertyClocks.isDeleted(id, db)
+    }
+
     /// Every property of an object, or `nil` when there is no such object.
     public func values(of entityName: String, id: GlobalID) throws -> [String: PropertyValue]? {
         let entity = try entityDescription(entityName)

@@ -324,7 +324,7 @@ public final class CloudViewModel {
                 switch result {
                 case .success(let seed):
                     mailbox.post(.seedEnded(finished: seed.finished, message: seed.waiting.map { "Merging with the cloud: \($0)" }
-                        ?? "Merged with the cloud: \(seed.copied) object\(seed.copied == 1 ? "" : "s") copied"))
+                        ?? "Merged with the cloud: \(seed.objectsText)"))
                 case .failure(let error):
                     mailbox.post(.seedEnded(finished: false, message: "Merge with the cloud not finished: \(ErrorText.reason(error))"))
                 }

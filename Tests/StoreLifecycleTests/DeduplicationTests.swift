@@ -132,4 +132,30 @@ struct DeduplicationTests {
         #expect(try secondStore.items().count == shipped, "imported from the first device, not added again")
         #expect(try secondStore.objects.outbox().isEmpty, "the second device saved nothing of its own")
     }
+
+    /// Default data an earlier build loaded under random IDs, dated when it was loaded, meets
+    /// the shipped IDs by name: a seed matches it, and when both sets end up in one store,
+    /// deduplication makes one of each, as before.
+    @Test func defaultDataOfAnEarlierBuildMeetsTheShippedIDsByName() throws {
+        let earlier = try GroceryStore.temporary(in: directory, name: "earlier")
+        try earlier.importArchive(try DefaultData.archive(), source: "default data")
+        // Listed on another device, after the earlier build loaded its copy.
+        let local = try GroceryStore.temporary(in: directory, name: "local", defaultData: true,
+                                               clock: TestClock(Date(timeIntervalSince1970: 1_800_000_060)))
+        _ = try local.setListed("Aluminium Foil", true)
+
+        let counts = try StoreSeeder(source: local.objects, target: earlier.objects).run()
+        #expect(counts.unchanged == 179 && counts.updated == 1 && counts.inserted == 0, "\(counts)")
+        #expect(try earlier.items().count == 138)
+        #expect(try Deduplicator(store: earlier.objects).run().merges.isEmpty)
+        #expect(try earlier.items(listedOnly: true).map(\.name) == ["Aluminium Foil"], "the later listing won")
+
+        // Both sets in one store (two devices of two builds set up at once): one of each.
+        let both = try GroceryStore.temporary(in: directory, name: "both", defaultData: true)
+        try both.objects.copyObjects(from: earlier.objects, author: "the other build's copy")
+        #expect(try both.items().count == 2 * 138)
+        let report = try Deduplicator(store: both.objects).run()
+        #expect(report.mergedCount == 180)
+        #expect(try both.counts() == [138, 17, 10, 15])
+    }
 }
