@@ -62,7 +62,8 @@ enum PropertyClocks {
 
     /// Marks the properties a local save wrote with its clock reading.
     static func stamp(_ record: TransactionRecord, clock: HLC, _ db: Database) throws {
-        // An insert writes every property: nothing earlier to keep.
+        // An insert writes every property it records (not the nulls it was created with):
+        // nothing earlier to keep.
         for change in record.inserted {
             try setClocks(change.values.mapValues { _ in clock }, of: change.object.id, db)
         }
@@ -72,13 +73,19 @@ enum PropertyClocks {
             try setClocks(clocks, of: change.object.id, db)
         }
         for object in record.deleted { try tombstone(object, clock: clock, db) }
+        // Merged copies were tombstoned when merged, before the save had its reading.
+        for merge in record.merged {
+            try db.executeCached("UPDATE \(EngineTables.tombstone) SET clock = ? WHERE objectID = ?",
+                                 [clock.description, merge.object.id.description])
+        }
     }
 
     // MARK: - Tombstones
 
-    static func tombstone(_ object: ObjectID, clock: HLC, _ db: Database) throws {
-        try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock) VALUES (?, ?, ?)",
-                       [object.id.description, object.entity, clock.description])
+    /// Marks an object deleted, or merged into another copy (`mergedInto`); the first mark stays.
+    static func tombstone(_ object: ObjectID, clock: HLC, mergedInto: GlobalID? = nil, _ db: Database) throws {
+        try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
+                       [object.id.description, object.entity, clock.description, mergedInto?.description])
         try db.executeCached("DELETE FROM \(EngineTables.objectClock) WHERE objectID = ?", [object.id.description])
     }
 
