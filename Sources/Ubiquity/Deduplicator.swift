@@ -167,6 +167,7 @@ public struct Deduplicator: Sendable {
         return reading > other
     }
 
+    /// No value, or only spaces: what the seeder fills from a copy.
     static func isEmpty(_ value: PropertyValue?) -> Bool {
         switch value {
         case nil, .null?: true

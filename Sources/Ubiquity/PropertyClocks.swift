@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The clock readings that order changes: per object, the reading of the last write of each
-/// property; per deleted object, a tombstone; per store, the device's clock (``LocalClock``).
+/// property; per deleted object, a tombstone (whether an ID is deleted or merged: ``MergedCopies``);
+/// per store, the device's clock (``LocalClock``).
 enum PropertyClocks {
     private static let clockKey = "hlc"
 
@@ -87,9 +88,5 @@ enum PropertyClocks {
         try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
                        [object.id.description, object.entity, clock.description, mergedInto?.description])
         try db.executeCached("DELETE FROM \(EngineTables.objectClock) WHERE objectID = ?", [object.id.description])
-    }
-
-    static func isDeleted(_ id: GlobalID, _ db: Database) throws -> Bool {
-        try Bool.fetchCached(db, "SELECT 1 FROM \(EngineTables.tombstone) WHERE objectID = ?", [id.description]) ?? false
     }
 }
