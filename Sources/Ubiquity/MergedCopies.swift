@@ -77,28 +77,36 @@ enum MergedCopies {
         return outcome
     }
 
-    /// The survivor takes each property of `gone` whose reading is later than its own.
+    /// The survivor takes each property of `gone` whose reading is later than its own. Where
+    /// neither has a reading (a plain store, which keeps none), it takes only what it lacks.
     private static func fold(_ gone: GlobalID, into kept: GlobalID, entity: EntityDescription, policy: any MergePolicy,
                              changes: inout ImportedChanges, _ db: Database) throws -> [String] {
         guard let values = try RowWriter.values(entity, id: gone, db) else { return [] }
         let readings = try PropertyClocks.clocks(of: gone, db)
         let object = ObjectID(entity: entity.name, id: kept)
-        guard var clocks = try PropertyClocks.clockRow(of: kept, db) else {
+        guard let current = try RowWriter.values(entity, id: kept, db) else {
             // The survivor has not arrived here yet: this copy's row is its row until it does.
             try RowWriter.insert(entity, id: kept, values: values, db)
             try PropertyClocks.setClocks(readings, of: kept, db)
             changes.inserted.insert(object)
             return readings.keys.sorted()
         }
+        var clocks = try PropertyClocks.clocks(of: kept, db)
         var taken: [String: PropertyValue] = [:]
-        for (property, reading) in readings {
+        for property in entity.propertyNames {
             guard let value = values[property] else { continue }
-            if let stored = clocks[property],
-               !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: reading) {
+            switch (readings[property], clocks[property]) {
+            case let (reading?, stored?):
+                guard policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: reading) else { continue }
+            case (.some, nil):
+                break
+            case (nil, .some):
                 continue
+            case (nil, nil):
+                guard current[property] == .null, value != .null else { continue }
             }
             taken[property] = value
-            clocks[property] = reading
+            if let reading = readings[property] { clocks[property] = reading }
         }
         guard !taken.isEmpty else { return [] }
         try RowWriter.update(entity, id: kept, values: taken, db)
@@ -112,7 +120,7 @@ enum MergedCopies {
     private static func retire(_ id: GlobalID, of entity: EntityDescription, into target: GlobalID, pointingAt: GlobalID?,
                                clock: HLC, schema: Schema, changes: inout ImportedChanges, _ db: Database) throws {
         let object = ObjectID(entity: entity.name, id: id)
-        let existed = try PropertyClocks.clockRow(of: id, db) != nil
+        let existed = try RowWriter.values(entity, id: id, db) != nil
         try RowWriter.delete(entity, id: id, db)
         try PropertyClocks.tombstone(object, clock: clock, mergedInto: target, db)
         changes.updated.formUnion(try repoint(object, to: pointingAt, schema: schema, db))

@@ -116,6 +116,20 @@ struct DeduplicationTests {
         #expect(survivor.item.note == "decaf")
     }
 
+    /// A store that sync no longer manages (`cloud disable` writes it without readings) is
+    /// deduplicated too: the survivor takes what it lacks.
+    @Test func aPlainStoreWithoutReadingsIsDeduplicatedToo() throws {
+        let synced = try GroceryStore.temporary(in: directory)
+        try insert(synced, "Item", id: id(1), ["name": .string("Milk")])
+        try insert(synced, "Item", id: id(2), ["name": .string("MILK"), "note": .string("oat"), "quantity": .double(2)])
+        let copy = directory.file("plain.sqlite")
+        try synced.objects.writePlainCopy(to: copy)
+        let plain = try GroceryStore(path: copy.path, defaultData: false)
+        #expect(try Deduplicator(store: plain.objects).run().mergedCount == 1)
+        let milk = try #require(try plain.item(id: id(1)))
+        #expect(milk.item.note == "oat" && milk.name == "Milk" && milk.item.quantity == 1, "what it lacked, and nothing else")
+    }
+
     @Test func twoPeersDeduplicatingAtOnceConvergeWithNothingLost() throws {
         let cloud = TemporaryDirectory("dedupe-cloud")
         func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
