@@ -8,8 +8,8 @@ import GRDB
 /// - Merging two copies folds the one with the greater ID into the other, property by property,
 ///   each keeping the value with the later clock reading (as an imported change would; where
 ///   neither has a reading, the survivor takes only what it lacks), then gives it a tombstone
-///   naming the copy it went into. Whatever pointed at it points at the
-///   survivor; no reading changes, as nothing was edited.
+///   naming the copy it went into. Whatever pointed at it points at the survivor; no reading
+///   changes, as nothing was edited.
 /// - A change that arrives later for a merged copy (an edit made offline, a late insert) lands
 ///   on the copy that holds it now, through chains of merges; so does a reference to it.
 /// - A delete of any copy deletes the object, and a merge with a deleted copy deletes the other:

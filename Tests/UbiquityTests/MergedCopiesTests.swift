@@ -268,4 +268,28 @@ struct MergedCopiesTests {
         #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("merged"), "written as before merges existed")
         #expect(try TransactionRecord(jsonData: plain.jsonData()).merged.isEmpty)
     }
+
+    /// A merge from a file is input: a copy merged into itself, chosen values that break their
+    /// rules or come without a reading, an unknown entity — the log is refused.
+    @Test func aMergeThatBreaksTheRulesIsRefused() throws {
+        let schema = TestModel.schema(version: 2)
+        let a = GlobalID("11111111-0000-4000-8000-000000000001")!, b = GlobalID("22222222-0000-4000-8000-000000000001")!
+        let reading = HLC(wall: 1_800_000_000_000, counter: 0, peer: "peer-p1")
+        func record(_ merge: ObjectMerge) -> TransactionRecord {
+            TransactionRecord(transactionID: a, timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "dedupe",
+                              inserted: [], updated: [], deleted: [merge.object], merged: [merge], clock: reading)
+        }
+        let folder = ObjectID(entity: "Folder", id: b)
+        #expect(throws: Never.self) { try schema.check(record(ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")], reading: reading))) }
+        for (merge, reason) in [
+            (ObjectMerge(object: folder, into: b), "into itself"),
+            (ObjectMerge(object: folder, into: a, chosen: ["name": .integer(3)], reading: reading), "is not a string"),
+            (ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")]), "without a reading"),
+            (ObjectMerge(object: ObjectID(entity: "Shelf", id: b), into: a), "unknown entity"),
+            (ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")], reading: HLC(wall: -1, counter: 0, peer: "p")), "not a valid reading"),
+        ] {
+            let error = #expect(throws: RuleViolation.self, "\(reason)") { try schema.check(record(merge)) }
+            #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "")")
+        }
+    }
 }
