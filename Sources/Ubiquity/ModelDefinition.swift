@@ -47,6 +47,7 @@ public struct ModelDefinition: Sendable {
         // The engine's later tables come after the model's versions: a store of any version
         // gets them, and an older build sees a migration it does not know and refuses the store.
         migrator.registerMigration("ubiquity-v2", migrate: EngineTables.createRefusedFiles)
+        migrator.registerMigration("ubiquity-v3", migrate: EngineTables.addMergedInto)
         return migrator
     }
 }
