@@ -14,7 +14,9 @@ struct MigrationTests {
         #expect(old.modelVersion == 1)
         var draft = ItemDraft(name: "Oat Milk")
         draft.unit = "L"
-        draft.note = "ignored at version 1"
+        draft.note = "no place for it at version 1"
+        #expect(throws: GroceryError.notInModelVersion(property: "note", since: 2, store: 1)) { try old.addItem(draft) }
+        draft.note = nil
         _ = try old.addItem(draft)
         let before = try old.exportArchive()
         #expect(before.items.allSatisfy { $0.note == nil })
