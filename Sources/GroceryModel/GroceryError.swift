@@ -38,9 +38,11 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
 }
 
 extension String {
-    /// "an item", "a unit".
+    /// "an item", "a unit", "a home location", "an aisle": by the sound, so a "u" said "you" takes "a".
     var withArticle: String {
-        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
-        return (first.map { vowels.contains(Character($0.lowercased())) } ?? false ? "an " : "a ") + self
+        let word = lowercased()
+        let vowelSound = word.first.map { "aeio".contains($0) } == true
+            || word.hasPrefix("u") && !word.hasPrefix("uni") && !word.hasPrefix("us")
+        return (vowelSound ? "an " : "a ") + self
     }
 }

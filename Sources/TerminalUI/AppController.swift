@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import Ubiquity
 import ViewModels
 
 /// Turns keys into actions on the app model: the keyboard side of the full-screen app, with no
@@ -131,7 +132,13 @@ public final class AppController {
             if prompt.kind == .newEntry { app.editor?.cancelPicker() }
         case .enter:
             ui.prompt = nil
-            submit(prompt.kind, prompt.field.text)
+            do {
+                try submit(prompt.kind, prompt.field.text)
+            } catch {
+                // Refused: the line stays open with what was typed, and says why.
+                prompt.error = ErrorText.reason(error)
+                ui.prompt = prompt
+            }
         default:
             guard prompt.field.apply(key) else { return .ignored }
             ui.prompt = prompt
@@ -140,22 +147,24 @@ public final class AppController {
         return .handled
     }
 
-    private func submit(_ kind: UIState.PromptKind, _ text: String) {
+    /// Acts on a line typed; throws when the action refuses it. A blank line does nothing.
+    private func submit(_ kind: UIState.PromptKind, _ text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .search: break  // already applied as typed
         case .addItem:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.currentList?.addItem(named: text)
-        case .addEntry: app.currentCatalog?.add(text)
-        case .renameEntry: app.currentCatalog?.renameSelected(to: text)
-        case .editField(let field): app.editor?.set(field, text)
-        case .newEntry: app.editor?.nameNewEntry(text)
+            guard !trimmed.isEmpty else { return }
+            try app.currentList?.addItem(named: text)
+        case .addEntry: try app.currentCatalog?.add(text)
+        case .renameEntry: try app.currentCatalog?.renameSelected(to: text)
+        case .editField(let field): try app.editor?.set(field, text)
+        case .newEntry: try app.editor?.nameNewEntry(text)
         case .photoPath:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.editor?.attachPhoto(fromFile: text.trimmingCharacters(in: .whitespaces))
+            guard !trimmed.isEmpty else { return }
+            try app.editor?.attachPhoto(fromFile: trimmed)
         case .signIn:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.cloud.signIn(text.trimmingCharacters(in: .whitespaces))
+            guard !trimmed.isEmpty else { return }
+            try app.cloud.signIn(trimmed)
         }
     }
 
@@ -172,7 +181,9 @@ public final class AppController {
         case .end, .character("G"): model.moveSelection(to: model.rowCount - 1)
         case .character(" "): model.toggleSelected()
         case .enter, .character("e"):
-            if let id = model.selectedID { app.openEditor(id) }
+            guard let id = model.selectedID else { return .ignored }
+            app.openEditor(id)
+            ui.editorRow = 0
         case .character("a"): ask(.addItem, "Add item:")
         case .character("d"): model.requestDeleteSelected()
         case .character("+"), .character("="): model.changeQuantity(by: 1)
@@ -222,15 +233,13 @@ public final class AppController {
         case .enter, .character("e"):
             switch rows[ui.editorRow] {
             case .field(let field) where ItemEditorViewModel.kind(of: field) != nil: editor.openPicker(for: field)
-            case .field(let field): ask(.editField(field), "\(EditorView.label(field)):", editor.values[field] ?? "")
+            case .field(let field): ask(.editField(field), "\(field.label):", editor.values[field] ?? "")
             case .photo: ask(.photoPath, "Photo file:")
             }
         case .character("p"): ask(.photoPath, "Photo file:")
         case .character("x"): editor.removePhoto()
         case .character("s"): editor.save()
-        case .character("q"), .escape:
-            app.closeEditor()
-            ui.editorRow = 0
+        case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
         case .character("?"):
             ui.helpVisible = true
             ui.helpScroll = 0
@@ -245,7 +254,7 @@ public final class AppController {
         case .down, .character("j"): editor.movePicker(by: 1)
         case .enter, .character(" "):
             editor.choosePickedOption()
-            if let field = editor.namingNewEntry { ask(.newEntry, "New \(EditorView.label(field).lowercased()):") }
+            if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
         case .escape, .character("q"): editor.cancelPicker()
         default: return .ignored
         }

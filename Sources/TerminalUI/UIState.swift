@@ -20,6 +20,9 @@ public struct UIState: Equatable, Sendable {
         public var kind: PromptKind
         public var label: String
         public var field: TextField
+        /// Why the last Enter was refused ("a unit named "kg" exists already"), shown above the
+        /// line; the text stays to be fixed.
+        public var error: String?
     }
 
     public var prompt: Prompt?

@@ -45,8 +45,10 @@ public final class AppModel {
     public private(set) var changingNotice: String?
     /// An app-wide notice with [OK] ("your preference on cloud sync changed").
     public private(set) var notice: Dialog?
-    /// The latest app-wide line for the status bar (imports, problems, transitions).
-    public private(set) var statusMessage: String?
+    /// The latest app-wide message (imports, problems, transitions, undo), shown on every screen.
+    public private(set) var latestStatus: Message?
+    /// Its words.
+    public var statusMessage: String? { latestStatus?.text }
 
     /// What the status line says about the device: kept up to date by ``update()``.
     public private(set) var summary: DeviceSummary
@@ -198,10 +200,9 @@ public final class AppModel {
         return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
     }
 
-    /// Puts a line on the status bar of every screen.
+    /// Puts a message on the message line of every screen.
     private func say(_ text: String) {
-        statusMessage = text
-        for list in [prepare, shop] { list.show(text) }
+        latestStatus = Message(text)
     }
 
     // MARK: - Navigation
@@ -236,15 +237,19 @@ public final class AppModel {
         }
     }
 
-    /// The latest message of the screen shown (the editor's when it is open), for the line a
-    /// message shares with the key hints.
-    public var screenMessage: String? {
-        if let editor { return editor.message ?? statusMessage }
-        if tab == .cloud { return cloud.message ?? statusMessage }
-        return currentList?.message ?? currentCatalog?.message
+    /// The newest message for the screen shown: its own (the editor's when it is open) or an
+    /// app-wide one, for the line a message shares with the key hints. How long it shows is the
+    /// terminal's business (it fades a few seconds after it was made).
+    public var screenMessage: Message? {
+        let own = if let editor { editor.latestMessage } else if tab == .cloud { cloud.latestMessage }
+            else { currentList?.latestMessage ?? currentCatalog?.latestMessage }
+        return Message.newest(own, latestStatus)
     }
 
     /// Opens the item editor on an item (marking it modified, as the book does).
+    ///
+    /// In the editor `s` saves and stays; `q` or Esc leave (``leaveEditor()``), asking first when
+    /// there are unsaved changes.
     public func openEditor(_ id: GlobalID) {
         guard isInputEnabled, editor == nil else { return }
         do {
@@ -254,12 +259,26 @@ public final class AppModel {
         }
     }
 
-    /// Closes the editor, saving its edits first unless `discard`. It stays open when saving fails.
+    /// `q` or Esc in the editor: it closes at once when nothing is unsaved; otherwise it asks
+    /// "Unsaved changes to …": Save (``answerDialog(_:)`` with `true`), Discard (`false`), or Esc
+    /// back to editing (``cancelDialog()``).
+    public func leaveEditor() {
+        guard let editor else { return }
+        if editor.hasUnsavedChanges { editor.askBeforeLeaving() } else { closeEditor() }
+    }
+
+    /// Closes the editor, saving its edits first unless `discard`. When the save fails the
+    /// editor stays open, as it was, saying which field is wrong; discarding always closes it.
     public func closeEditor(discard: Bool = false) {
         guard let editor else { return }
-        if !discard, editor.hasUnsavedChanges {
-            editor.save()
-            guard !editor.hasUnsavedChanges else { return }
+        editor.dismissDialog()
+        if editor.hasUnsavedChanges {
+            if discard {
+                say("Changes to \(editor.savedName) discarded")
+            } else {
+                guard editor.save() else { return }
+                say(editor.message ?? "Saved")
+            }
         }
         self.editor = nil
         refreshList()
@@ -283,11 +302,11 @@ public final class AppModel {
     // MARK: - Dialogs
 
     /// The dialog shown now: long work's progress and the merge prompt first (over any screen),
-    /// then an app-wide notice, then the screen's own.
+    /// then an app-wide notice, then the screen's own (the editor's when it is open).
     public var dialog: Dialog? {
         if isCloudDialogShown { return cloud.dialog }
         if let notice { return notice }
-        guard editor == nil else { return nil }
+        if let editor { return editor.dialog }
         return currentList?.dialog ?? currentCatalog?.dialog
     }
 
@@ -299,7 +318,10 @@ public final class AppModel {
             cloud.answerDialog(accepted)
         } else if notice != nil {
             notice = nil
-        } else if editor == nil {
+        } else if let editor {
+            // "Unsaved changes to …": Save, or Discard.
+            if editor.dialog != nil { closeEditor(discard: !accepted) }
+        } else {
             if let list = currentList { list.answerDialog(accepted) } else { currentCatalog?.answerDialog(accepted) }
         }
     }
@@ -311,7 +333,9 @@ public final class AppModel {
             cloud.cancelDialog()
         } else if notice != nil {
             notice = nil
-        } else if editor == nil {
+        } else if let editor {
+            editor.dismissDialog()  // back to editing, the edits kept
+        } else {
             if let list = currentList { list.answerDialog(false) } else { currentCatalog?.answerDialog(false) }
         }
     }
@@ -358,7 +382,7 @@ public final class AppModel {
             editor?.storeChangePostponed()
             for list in [prepare, shop] { list.storeChangePostponed() }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
-            say("\(change.transition.rawValue) waits: \(editor?.message ?? "unsaved changes")")
+            say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
         case .didImportContentChanges:
             break
         }

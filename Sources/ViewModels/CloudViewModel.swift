@@ -24,7 +24,13 @@ public final class CloudViewModel {
     public private(set) var status: CloudStatus?
     public private(set) var recentImports: [ImportNote] = []
     public private(set) var dialog: Dialog?
-    public private(set) var message: String?
+    /// The last message of this screen, with when it was made.
+    public private(set) var latestMessage: Message?
+    /// Its words; setting them makes a new message, stamped now.
+    public private(set) var message: String? {
+        get { latestMessage?.text }
+        set { latestMessage = newValue.map { Message($0) } }
+    }
     /// A merge with the cloud runs in the background.
     public private(set) var isMerging = false
     /// While this screen changes the settings or the store itself: the transitions that follow
@@ -106,14 +112,10 @@ public final class CloudViewModel {
     // MARK: - Account
 
     /// Signs in to `account` (or switches to it): the store changes to the account's.
-    public func signIn(_ typed: String) {
-        let account: String
-        do {
-            account = try CloudLayout.checkedAccountName(typed)
-        } catch {
-            message = ErrorText.reason(error)
-            return
-        }
+    ///
+    /// - Throws: why the account name is refused: the caller keeps what was typed.
+    public func signIn(_ typed: String) throws {
+        let account = try CloudLayout.checkedAccountName(typed)
         changeSettings { $0.account = account }
     }
 

@@ -67,7 +67,7 @@ struct FullScreenTests {
         try tmux.waitFor { $0.contains("Quantity: 1") }
         try tmux.sendKeys("C-u")
         try tmux.type("3")
-        try tmux.sendKeys("Enter", "q")
+        try tmux.sendKeys("Enter", "s", "q")  // s saves; with nothing unsaved, q leaves at once
         screen = try tmux.waitFor { $0.contains("[x] 3 Tea") }
         #expect(screen.contains("[x] 3 Tea"), "\(screen)")
 

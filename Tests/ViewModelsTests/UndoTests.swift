@@ -31,7 +31,7 @@ struct UndoTests {
         app.answerDialog(true)
         #expect(try store.shoppingListIDs().isEmpty)
         app.openEditor(milk.id)
-        app.editor?.set(.quantity, "3")
+        try app.editor?.set(.quantity, "3")
         app.closeEditor()
         #expect(try store.item(id: milk.id)?.item.quantity == 3)
         app.prepare.select(milk.id)
