@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints how long one command takes on a store of N items (DESIGN §8: ≤ 30 ms at 10k items).
+# Prints how long one command takes on a store of N items (the target: ≤ 30 ms at 10k items).
 # Usage: scripts/bench-cli.sh [items=10000] [runs=20]   (builds a static release binary first)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -58,7 +58,7 @@ struct CloudCommand: ParsableCommand {
             if let count = localItems, !merge && !noMerge {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw ValidationErrorMessage(
-                        "this device has local data (\(count) items); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
+                        "this device has local data (\(counted(count, "item"))); pass --merge to copy it into the cloud, or --no-merge to keep it in the local store only")
                 }
                 mergeLocal = try Self.askMergeWithCloud()
             }
@@ -75,6 +75,9 @@ struct CloudCommand: ParsableCommand {
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
+            if let reason = CloudLayout.unreachableReason(configuration.cloud) {
+                print("But \(reason). Until then this device works offline and keeps its changes.")
+            }
             print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal
                 ? " (the cloud store is set up in the background; until then changes are kept in a fallback store)" : ""))
         }
@@ -192,13 +195,13 @@ struct CloudCommand: ParsableCommand {
     struct Rebuild: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rebuild this device's cloud store from the cloud folder (after exporting what is pending).",
-            discussion: "The old store file is kept beside the new one as store-before-rebuild.sqlite.")
+            discussion: "The old store file is kept in <data-dir>/devices/<device>/ubiquity/<account>/<store>/kept/ as before-rebuild-<time>.sqlite; the command prints its path.")
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
             let device = try root.global.openDevice(command: "cloud rebuild", prepare: false)
             let kept = try device.coordinator.rebuild()
-            print("Rebuilt from the cloud: \(try device.store.items().count) items. The old store is kept at \(kept?.path ?? "?").")
+            print("Rebuilt from the cloud: \(counted(try device.store.items().count, "item")). The old store is kept at \(kept?.path ?? "?").")
         }
     }
 
@@ -280,17 +283,30 @@ struct CloudCommand: ParsableCommand {
             settings.offline = false
             try settings.save(to: sandbox)
             logger.info("cloud online")
+            let journal = TransitionJournal(sandbox: sandbox)
+            let since = TransitionJournal.format(Date())
             let device = try root.global.openDevice(command: "cloud online")
-            guard let sync = device.sync else {
+            guard settings.cloudEnabled else {
                 print("Online. (Cloud sync is disabled on this device: grocery-dude cloud enable.)")
                 return
             }
-            guard sync.layout.isReachable else {
-                print("Online, but the cloud folder \(sync.layout.cloud.path) is not reachable yet: changes keep waiting.")
+            if let reason = CloudLayout.unreachableReason(device.coordinator.configuration.cloud) {
+                print("Online, but \(reason): changes keep waiting on this device.")
                 return
             }
+            guard let sync = device.sync else {
+                print("Online: the cloud store is being set up; changes keep waiting until it is (grocery-dude cloud status).")
+                return
+            }
+            // A peer may have started over meanwhile: what this device held then is kept, not exported.
+            if let removed = journal.entries(limit: 20).first(where: { $0.at >= since && $0.transition == "contentRemoved" }) {
+                print("Online. \(removed.detail.prefix(1).uppercased() + removed.detail.dropFirst()).")
+                print("Changes made meanwhile were not exported to the new content: grocery-dude cloud merge-kept FILE brings them in.")
+                return
+            }
+            let imported = device.coordinator.preparation.imported?.appliedLogs ?? 0
             let waiting = try sync.pendingExports()
-            print(waiting == 0 ? "Online: changes made meanwhile are exported, and what arrived is imported."
+            print(waiting == 0 ? "Online: nothing made on this device waits to be exported; imported \(imported) log\(imported == 1 ? "" : "s") from other devices."
                                : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")
         }
     }

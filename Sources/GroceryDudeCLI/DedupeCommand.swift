@@ -3,12 +3,16 @@ import Foundation
 import Ubiquity
 
 /// `grocery-dude dedupe`: merge items, units and locations whose names differ only in case or
-/// spaces, keeping one of each — the same one on every device.
+/// spaces into one of each — the same one on every device (``Deduplicator``).
 struct DedupeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dedupe",
         abstract: "Merge duplicate items, units and locations (names equal ignoring case and spaces).",
-        discussion: "The survivor takes what the duplicates had and it lacked; whatever pointed at a duplicate points at it.")
+        discussion: """
+            The survivor keeps, property by property, the newest value any copy had; a unit or location is spelled as the \
+            copies most items use. Whatever pointed at a duplicate points at the survivor, and an edit made elsewhere to a \
+            duplicate lands on it when it arrives.
+            """)
     @ParentCommand var root: GroceryDudeCommand
     @Flag(help: "Print what was merged as JSON.") var json = false
 

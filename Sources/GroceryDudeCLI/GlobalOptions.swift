@@ -170,6 +170,9 @@ struct OpenDevice {
     func requireSync() throws -> CloudSync {
         guard let sync else {
             if coordinator.current.role == .fallback {
+                if let reason = CloudLayout.unreachableReason(coordinator.configuration.cloud) {
+                    throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
+                }
                 throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")
             }
             throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")

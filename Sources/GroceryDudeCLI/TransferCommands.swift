@@ -5,25 +5,37 @@ import Ubiquity
 
 extension ArchiveFormat: ExpressibleByArgument {}
 
+/// The formats `export` writes: its help lists only these.
+struct WritableFormat: ExpressibleByArgument {
+    let format: ArchiveFormat
+
+    init?(argument: String) {
+        guard let format = ArchiveFormat(rawValue: argument), format.isWritable else { return nil }
+        self.format = format
+    }
+
+    static var allValueStrings: [String] { ArchiveFormat.allCases.filter(\.isWritable).map(\.rawValue) }
+}
+
 /// `grocery-dude export`: everything, as JSON or CSV, to stdout or a file.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every item, unit and location as JSON or CSV (what import reads back).")
     @ParentCommand var root: GroceryDudeCommand
-    @Option(help: "json or csv; default: from --output's extension, else json.") var format: ArchiveFormat?
+    @Option(help: "json or csv; default: from --output's extension, else json.") var format: WritableFormat?
     @Option(name: [.short, .long], help: "The file to write (replaced atomically); default: standard output.")
     var output: String?
 
     func run() throws {
-        let format = try format ?? output.map { try? ArchiveFormat.detect(path: $0) }.flatMap { $0 } ?? .json
+        let format = format?.format ?? output.map { try? ArchiveFormat.detect(path: $0) }.flatMap { $0 } ?? .json
         guard format.isWritable else { throw ValidationError("export writes json or csv, not \(format.rawValue)") }
         let device = try root.global.openDevice(command: "export")
         let archive = try device.store.exportArchive()
         let data = try format.write(archive)
         if let output {
             try AtomicFile.write(data, to: URL(fileURLWithPath: output))
-            FileHandle.standardError.write(Data("Exported \(archive.items.count) items to \(output)\n".utf8))
+            FileHandle.standardError.write(Data("Exported \(counted(archive.items.count, "item")) to \(output)\n".utf8))
         } else {
             FileHandle.standardOutput.write(data)
         }

@@ -12,6 +12,8 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
     case alreadyExists(kind: String, name: String)
     case importFailed(file: String, reason: String)
     case unknownFormat(file: String)
+    /// A property the store's model version does not have.
+    case notInModelVersion(property: String, since: Int, store: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
                 + "made on several devices or spelled differently; grocery-dude dedupe merges them (or use an ID)"
         case .alreadyExists(let kind, let name): "\(kind.withArticle) named \(name.debugDescription) exists already"
         case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
+        case .notInModelVersion(let property, let since, let store):
+            "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed — run without --model-version \(store) to upgrade"
         case .unknownFormat(let file):
             "cannot tell the format of \(file) from its name; pass --format json|csv|xml|coredata"
         }
@@ -34,9 +38,11 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
 }
 
 extension String {
-    /// "an item", "a unit".
+    /// "an item", "a unit", "a home location", "an aisle": by the sound, so a "u" said "you" takes "a".
     var withArticle: String {
-        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
-        return (first.map { vowels.contains(Character($0.lowercased())) } ?? false ? "an " : "a ") + self
+        let word = lowercased()
+        let vowelSound = word.first.map { "aeio".contains($0) } == true
+            || word.hasPrefix("u") && !word.hasPrefix("uni") && !word.hasPrefix("us")
+        return (vowelSound ? "an " : "a ") + self
     }
 }

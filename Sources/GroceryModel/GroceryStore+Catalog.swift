@@ -3,7 +3,7 @@ import GRDB
 import Ubiquity
 
 extension GroceryStore {
-    /// Every unit, home location or shop aisle, sorted by name (ignoring case).
+    /// Every unit, home location or shop aisle, in reading order of names (``NameOrder``).
     public func entries(_ kind: CatalogKind) throws -> [CatalogEntry] {
         try objects.read { db in
             let sql = """
@@ -11,10 +11,11 @@ extension GroceryStore {
                        (SELECT count(*) FROM item WHERE item.\(kind.itemRelationship) = e.id) AS itemCount
                 FROM \(kind.table) e ORDER BY name COLLATE NOCASE, e.id
                 """
-            return try Row.fetchAll(db, sql: sql).map { row in
+            let entries = try Row.fetchAll(db, sql: sql).map { row in
                 CatalogEntry(kind: kind, id: row["id"], name: row["name"] ?? "",
                              modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
             }
+            return NameOrder.sorted(entries, name: \.name)
         }
     }
 

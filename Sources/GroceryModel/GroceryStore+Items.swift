@@ -30,7 +30,7 @@ public struct ItemChanges: Sendable {
 extension GroceryStore {
     // MARK: - Reading
 
-    /// Every item, sorted by name (ignoring case), or only those on the shopping list.
+    /// Every item, in reading order of names (``NameOrder``), or only those on the shopping list.
     public func items(listedOnly: Bool = false) throws -> [ItemRow] {
         try objects.read { db in
             let filter = listedOnly ? " WHERE item.listed" : ""
@@ -38,7 +38,7 @@ extension GroceryStore {
             let rows = try Row.fetchCursor(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
             var items: [ItemRow] = []
             while let row = try rows.next() { items.append(try ItemRow(row: row)) }
-            return items
+            return NameOrder.sorted(items, name: \.name)
         }
     }
 
@@ -92,6 +92,7 @@ extension GroceryStore {
         let name = try Validation.name(draft.name, field: "item name")
         let quantity = try Validation.quantity(draft.quantity)
         let note = try draft.note.map { try Validation.name($0, field: "note") }
+        if note != nil { try requireNotes() }
         return try objects.save(author: "item add") { context in
             try ReferenceResolver.ensureNameIsFree(name, kind: "item", table: "item", nameColumn: "name", db: context.db)
             var values: [String: PropertyValue] = [
@@ -108,12 +109,19 @@ extension GroceryStore {
         }
     }
 
+    /// Notes came with model version 2: a store at version 1 has nowhere to keep one, and must
+    /// say so rather than drop it.
+    private func requireNotes() throws {
+        guard modelVersion >= 2 else { throw GroceryError.notInModelVersion(property: "note", since: 2, store: modelVersion) }
+    }
+
     /// Changes an item's properties.
     @discardableResult
     public func editItem(_ reference: String, _ changes: ItemChanges) throws -> ItemRow {
         let name = try changes.name.map { try Validation.name($0, field: "item name") }
         let quantity = try changes.quantity.map { try Validation.quantity($0) }
         let note = try changes.note.map { $0.isEmpty ? $0 : try Validation.name($0, field: "note") }
+        if note != nil { try requireNotes() }
         return try objects.save(author: "item edit") { context in
             let row = try Self.resolveItem(reference, context.db)
             var values: [String: PropertyValue] = [:]

@@ -23,12 +23,27 @@ extension GroceryStore {
 
     /// Puts items back as they were, in one save: an item that still exists takes its old values
     /// (its unit and locations by ID, or by name when those were deleted since); a deleted one
-    /// comes back under its own global ID, with its photo.
+    /// comes back as a new object (a delete is final on every device: the same ID inserted again
+    /// would be ignored by the peers that saw the delete), with its photo.
     ///
+    /// - Parameters:
+    ///   - absent: items that were not there in the state restored (a delete redone): deleted in
+    ///     the same save.
+    ///   - aliases: the IDs items came back under, earlier ones included: read to find an item
+    ///     brought back before, and added to.
     /// - Returns: how many items were restored.
     @discardableResult
-    public func restore(_ snapshots: [ItemSnapshot], author: String = "undo") throws -> Int {
-        try objects.save(author: author) { context in
+    public func restore(_ snapshots: [ItemSnapshot], removing absent: [GlobalID] = [],
+                        aliases: inout [GlobalID: GlobalID], author: String = "undo") throws -> Int {
+        var found = aliases
+        defer { aliases = found }
+        func current(_ id: GlobalID) -> GlobalID {
+            var id = id
+            while let next = found[id], next != id { id = next }
+            return id
+        }
+        return try objects.save(author: author) { context in
+            for id in absent { try context.delete(GrocerySchema.Entity.item, id: current(id)) }
             for snapshot in snapshots {
                 let row = snapshot.row, item = row.item
                 var values: [String: PropertyValue] = [
@@ -46,13 +61,14 @@ extension GroceryStore {
                         values[kind.itemRelationship] = .null
                     }
                 }
-                if try context.values(of: GrocerySchema.Entity.item, id: item.id) != nil {
-                    try context.update(GrocerySchema.Entity.item, id: item.id, values: values)
+                let id = current(item.id)
+                if try context.values(of: GrocerySchema.Entity.item, id: id) != nil {
+                    try context.update(GrocerySchema.Entity.item, id: id, values: values)
                 } else {
                     if let photo = snapshot.photo {
                         values["photo"] = .reference(try context.insert(GrocerySchema.Entity.itemPhoto, values: Self.photoValues(photo, context)))
                     }
-                    try context.insert(GrocerySchema.Entity.item, id: item.id, values: values)
+                    found[id] = try context.insert(GrocerySchema.Entity.item, values: values)
                 }
             }
             return snapshots.count

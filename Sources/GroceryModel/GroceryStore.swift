@@ -66,7 +66,7 @@ public final class GroceryStore: Sendable {
 
     private static func loadDefaultDataOnFirstLaunch(_ objects: ObjectStore, enabled: Bool, logger: Logger) throws {
         guard try objects.metadata(Self.defaultDataKey) == nil else { return }
-        let summary = try objects.save(author: "default data") { context -> ImportSummary? in
+        let summary = try objects.saveShipped(author: "default data", reading: DefaultData.reading) { context -> ImportSummary? in
             // Checked again inside the write, in case the store's folder could not be locked.
             guard try String.fetchOne(context.db, sql: "SELECT 1 FROM ubiquity_metadata WHERE key = ?",
                                       arguments: [Self.defaultDataKey]) == nil else { return nil }
@@ -74,10 +74,20 @@ public final class GroceryStore: Sendable {
                 try context.setMetadata(Self.defaultDataKey, "skipped")
                 return nil
             }
-            let summary = try ArchiveImporter.apply(try DefaultData.archive(), in: context)
+            let summary = try DefaultDataLoader.insertMissing(try DefaultData.archive(), in: context)
             try context.setMetadata(Self.defaultDataKey, "loaded")
             return summary
         }
         if let summary { logger.info("first launch: loaded default data (\(summary.description))") }
+    }
+
+    /// Adds the shipped default data: each shipped object the store neither holds nor deleted,
+    /// under its shipped ID, date and clock reading (``DefaultData``). Objects the store holds
+    /// keep what they have, edits included.
+    @discardableResult
+    public func addDefaultData() throws -> ImportSummary {
+        try objects.saveShipped(author: "default data", reading: DefaultData.reading) { context in
+            try DefaultDataLoader.insertMissing(try DefaultData.archive(), in: context)
+        }
     }
 }

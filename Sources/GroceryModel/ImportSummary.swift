@@ -33,11 +33,11 @@ public struct ImportSummary: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         func line(_ counts: Counts, _ noun: String) -> String {
-            "\(counts.total) \(noun) (\(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged)"
+            "\(counted(counts.total, noun)) (\(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged)"
         }
         return [
-            line(items, "items"), line(units, "units"),
-            line(homeLocations, "home locations"), line(shopLocations, "shop aisles"),
+            line(items, "item"), line(units, "unit"),
+            line(homeLocations, "home location"), line(shopLocations, "shop aisle"),
         ].joined(separator: ", ")
     }
 }

@@ -90,17 +90,18 @@ extension GroceryStore {
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // Entries keep their place in the scan, so buckets merged later stay in name order.
             typealias Entry = (position: Int, id: GlobalID, listed: Bool)
+            typealias Scanned = (id: GlobalID, location: String?, listed: Bool, name: String)
             var buckets: [String: [Entry]] = [:]
             var unknown: [Entry] = []
-            var position = 0
+            var scanned: [Scanned] = []
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, \(kind.itemRelationship), listed FROM item INDEXED BY item_list_order\(filter)
+                SELECT id, \(kind.itemRelationship), listed, name FROM item INDEXED BY item_list_order\(filter)
                 ORDER BY name COLLATE NOCASE, id
                 """, arguments: arguments)
-            while let row = try rows.next() {
-                let entry: Entry = (position, row[0], row[2])
-                position += 1
-                if let location: String = row[1] { buckets[location, default: []].append(entry) } else { unknown.append(entry) }
+            while let row = try rows.next() { scanned.append((row[0], row[1], row[2], row[3])) }
+            for (position, item) in NameOrder.sorted(scanned, name: \.name).enumerated() {
+                let entry: Entry = (position, item.id, item.listed)
+                if let location = item.location { buckets[location, default: []].append(entry) } else { unknown.append(entry) }
             }
             var index = ItemListIndex()
             func add(_ title: String, _ entries: [Entry]) {
@@ -111,13 +112,12 @@ extension GroceryStore {
                     if entry.listed { index.listedCount += 1 }
                 }
             }
-            let locations = try Row.fetchAll(db, sql: """
+            let locations = NameOrder.sorted(try Row.fetchAll(db, sql: """
                 SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
-                """)
+                """).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
             for location in locations {
-                let id: String = location[0]
-                guard let entries = buckets.removeValue(forKey: id) else { continue }
-                add(location[1] ?? ItemListIndex.unknownLocation, entries)
+                guard let entries = buckets.removeValue(forKey: location.id) else { continue }
+                add(location.name ?? ItemListIndex.unknownLocation, entries)
             }
             // Links to a location not here (not arrived yet from its peer) read as no location.
             for (_, entries) in buckets { unknown.append(contentsOf: entries) }

@@ -63,15 +63,16 @@ public enum CloudSetup {
 
     /// The data shipped with the app goes to an account's cloud once: the first device to set
     /// its cloud store up adds it and sets `SEEDED_DATA` in the synced key-value store; a device
-    /// that finds the flag set adds nothing. (Two devices setting up at the same moment may both
-    /// add it; deduplication makes one copy of it.)
+    /// that finds the flag set adds nothing. Two devices setting up at the same moment may both
+    /// add it: the same objects (shipped IDs and readings), so one set of them, with any edit
+    /// or delete of them made meanwhile winning.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
         let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
         if let seeded = values.value(forKey: StoreCoordinator.seededDataKey) {
             configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")
             return
         }
-        let summary = try store.importArchive(try DefaultData.archive(), source: "default data")
+        let summary = try store.addDefaultData()
         try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: StoreCoordinator.seededDataKey)
         configuration.logger.info("seeded the default data to account \(account): \(summary.description)")
     }

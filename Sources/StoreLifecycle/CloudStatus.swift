@@ -59,11 +59,11 @@ extension StoreCoordinator {
         // the cloud folder waits for the one-time setup.
         status.cloud = CloudStatus.Cloud(
             offline: offline,
-            offlineReason: offline ? (layout.isReachable ? "cloud offline" : "the cloud folder is not reachable") : nil,
+            offlineReason: offline ? (CloudLayout.unreachableReason(layout.cloud) ?? "cloud offline") : nil,
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
-            lastSync: try store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
+            lastSync: try sync?.lastSync() ?? store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
             refused: try sync?.refusedFiles() ?? [],
             lastVerify: try sync?.lastVerify(),
             clocksAhead: try sync?.clocksAhead() ?? [])

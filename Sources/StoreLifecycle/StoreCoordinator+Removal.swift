@@ -13,7 +13,7 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
         switch self {
         case .cloudDisabled: "cloud sync is disabled on this device: grocery-dude cloud enable"
         case .deviceInUse: "the app is running on this device; quit it first (or do this from its menu)"
-        case .offline(let path): "the cloud folder \(path) is not reachable, or the device is offline (grocery-dude cloud online)"
+        case .offline(let path): CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the device is offline (grocery-dude cloud online)"
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
         }
@@ -159,6 +159,7 @@ extension StoreCoordinator {
             let files = layout.filesOfEpochs(before: result.epoch)
             progress(0, files.count)
             for file in files {
+                if result.deletedFiles == files.count / 2 { FaultInjection.crash(at: FaultInjection.midStartOver) }
                 try? FileManager.default.removeItem(at: file)
                 result.deletedFiles += 1
                 if result.deletedFiles % 50 == 0 || result.deletedFiles == files.count { progress(result.deletedFiles, files.count) }
@@ -167,5 +168,27 @@ extension StoreCoordinator {
             return try openAfterSetup(account: account)
         }
         return result
+    }
+
+    /// A start over deletes the older epochs' files after it starts the new epoch; one cut short
+    /// (the process killed, the machine turned off) leaves some behind, and files of an older
+    /// epoch may still arrive late from a file-sync engine. The device that started the current
+    /// epoch deletes them at its next start, and journals it (`contentRemoved`).
+    ///
+    /// - Returns: how many files it deleted.
+    @discardableResult
+    public func finishInterruptedStartOver() throws -> Int {
+        guard let sync = current.sync, !current.isOffline else { return 0 }
+        let layout = sync.layout
+        let folders = layout.foldersOfEpochs(before: layout.epoch)
+        guard !folders.isEmpty,
+              layout.epochMarkers().valid.contains(where: { $0.epoch == layout.epoch && $0.peer == configuration.peer }) else { return 0 }
+        let files = layout.filesOfEpochs(before: layout.epoch)
+        var deleted = 0
+        for file in files where (try? FileManager.default.removeItem(at: file)) != nil { deleted += 1 }
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+        let change = StoreChange(transition: .contentRemoved, removed: [], added: [current.description])
+        try record(change, detail: "finished the start over of epoch \(layout.epoch): \(deleted) file(s) of older epochs were left in the cloud folder (an interrupted start over, or files that arrived late) and are deleted now")
+        return deleted
     }
 }

@@ -22,19 +22,6 @@ public enum SeedError: Error, Equatable, CustomStringConvertible, LocalizedError
     public var errorDescription: String? { description }
 }
 
-/// What a seed did.
-public struct SeedResult: Sendable {
-    /// Objects inserted or completed in the cloud store.
-    public var copied = 0
-    /// Objects read from the seeded store.
-    public var total = 0
-    /// Whether the seeded store was removed (the seed is over).
-    public var finished = false
-    /// Why it is not over yet ("the cloud store is not set up: offline", "waiting to export").
-    public var waiting: String?
-    public var deduplication = DeduplicationReport()
-}
-
 /// "Merge with Cloud?": a store's data (the local store, or a store kept aside by a start over)
 /// moves into the account's cloud store. Crash-safe: the copy is committed in batches that a
 /// second run finds again; the seeded store is removed only once the copy is exported; the
@@ -117,13 +104,12 @@ extension StoreCoordinator {
         if StoreFiles.exists(source) {
             let store = try configuration.openStore(at: source)
             let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
-            result.copied = try seeder.run(author: "seed") { done, total in
-                result.total = total
+            result.objects = try seeder.run(author: "seed") { done, total in
                 progress(done, total)
                 if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
             }
             try store.objects.close()
-            logger.info("seeded the cloud store from \(source.path): \(result.copied) of \(result.total) object(s) copied or completed")
+            logger.info("seeded the cloud store from \(source.path): \(result.objectsText)")
             target.exportPending()
             let pending = try sync.pendingExports()
             guard pending == 0 else {

@@ -109,6 +109,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             _ = try finishSetup()
         }
         if current.sync != nil {
+            try finishInterruptedStartOver()
             preparation.exported += current.exportPending()  // saves an earlier export could not write
             if let report = current.importPending() {
                 preparation.imported = (preparation.imported ?? ImportReport())
@@ -132,6 +133,11 @@ public final class StoreCoordinator: @unchecked Sendable {
     public func startBackgroundSync(wake: @escaping @Sendable () -> Void,
                                     onImport: @escaping @Sendable (ImportReport) -> Void,
                                     onProblem: @escaping @Sendable (String) -> Void) {
+        do {
+            try finishInterruptedStartOver()
+        } catch {
+            onProblem("cannot finish an interrupted start over: \(ErrorText.reason(error))")
+        }
         background = BackgroundSync(wake: wake, onImport: { [weak self] report in
             onImport(report)
             self?.notifyImport(report.changes)

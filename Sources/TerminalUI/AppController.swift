@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import Ubiquity
 import ViewModels
 
 /// Turns keys into actions on the app model: the keyboard side of the full-screen app, with no
@@ -13,6 +14,14 @@ public final class AppController {
 
     public let app: AppModel
     public private(set) var ui = UIState()
+    /// The terminal's size: keys scroll by it (the help), and none acts on a screen too small
+    /// to show what it would change.
+    public var screenHeight = 24
+    public var screenWidth = 80
+
+    private var isScreenTooSmall: Bool {
+        screenWidth < AppScreen.minimumSize.width || screenHeight < AppScreen.minimumSize.height
+    }
 
     public init(app: AppModel) {
         self.app = app
@@ -30,11 +39,14 @@ public final class AppController {
     @discardableResult
     public func handle(_ key: Key) -> Outcome {
         guard app.isInputEnabled else { return .ignored }
-        syncDialogFocus()
-        if ui.helpVisible {
-            ui.helpVisible = false
-            return .handled
+        // "Terminal too small" hides everything: only q (quit, saving an open edit) acts.
+        if isScreenTooSmall {
+            guard key == .character("q") else { return .ignored }
+            app.closeEditor()
+            return app.editor == nil ? .quit : .ignored
         }
+        syncDialogFocus()
+        if ui.helpVisible { return handleHelp(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
         if let editor = app.editor {
@@ -44,11 +56,15 @@ public final class AppController {
         switch key {
         case .character("?"):
             ui.helpVisible = true
+            ui.helpScroll = 0
             return .handled
         case .character("q"), .character("Q"):
             return .quit
         case .character("u"):
             app.undo()
+            return .handled
+        case .character("U"), .control("r"):
+            app.redo()
             return .handled
         case .character(let digit) where ("1"..."6").contains(digit):
             app.show(AppModel.Tab(rawValue: Int(String(digit))! - 1)!)
@@ -78,7 +94,7 @@ public final class AppController {
         if case .typedConfirmation = dialog {
             switch key {
             case .enter: app.answerTyped(ui.dialogField.text)
-            case .escape: app.answerTyped("")
+            case .escape: app.cancelDialog()
             default: return ui.dialogField.apply(key) ? .handled : .ignored
             }
             return .handled
@@ -88,9 +104,13 @@ public final class AppController {
         case .left, .backTab: ui.dialogFocus = (ui.dialogFocus + buttons.count - 1) % buttons.count
         case .right, .tab: ui.dialogFocus = (ui.dialogFocus + 1) % buttons.count
         case .enter, .character(" "): app.answerDialog(buttons[min(ui.dialogFocus, buttons.count - 1)].accepts)
-        case .escape: app.answerDialog(false)
+        case .escape: app.cancelDialog()
         case .character(let character):
-            guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else { return .ignored }
+            // Only an explicit choice acts; `q` (unless a button's key) cancels, as Esc does.
+            guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else {
+                if character == "q" { app.cancelDialog(); return .handled }
+                return .ignored
+            }
             app.answerDialog(button.accepts)
         default: return .ignored
         }
@@ -112,7 +132,13 @@ public final class AppController {
             if prompt.kind == .newEntry { app.editor?.cancelPicker() }
         case .enter:
             ui.prompt = nil
-            submit(prompt.kind, prompt.field.text)
+            do {
+                try submit(prompt.kind, prompt.field.text)
+            } catch {
+                // Refused: the line stays open with what was typed, and says why.
+                prompt.error = ErrorText.reason(error)
+                ui.prompt = prompt
+            }
         default:
             guard prompt.field.apply(key) else { return .ignored }
             ui.prompt = prompt
@@ -121,22 +147,24 @@ public final class AppController {
         return .handled
     }
 
-    private func submit(_ kind: UIState.PromptKind, _ text: String) {
+    /// Acts on a line typed; throws when the action refuses it. A blank line does nothing.
+    private func submit(_ kind: UIState.PromptKind, _ text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .search: break  // already applied as typed
         case .addItem:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.currentList?.addItem(named: text)
-        case .addEntry: app.currentCatalog?.add(text)
-        case .renameEntry: app.currentCatalog?.renameSelected(to: text)
-        case .editField(let field): app.editor?.set(field, text)
-        case .newEntry: app.editor?.nameNewEntry(text)
+            guard !trimmed.isEmpty else { return }
+            try app.currentList?.addItem(named: text)
+        case .addEntry: try app.currentCatalog?.add(text)
+        case .renameEntry: try app.currentCatalog?.renameSelected(to: text)
+        case .editField(let field): try app.editor?.set(field, text)
+        case .newEntry: try app.editor?.nameNewEntry(text)
         case .photoPath:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.editor?.attachPhoto(fromFile: text.trimmingCharacters(in: .whitespaces))
+            guard !trimmed.isEmpty else { return }
+            try app.editor?.attachPhoto(fromFile: trimmed)
         case .signIn:
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            app.cloud.signIn(text.trimmingCharacters(in: .whitespaces))
+            guard !trimmed.isEmpty else { return }
+            try app.cloud.signIn(trimmed)
         }
     }
 
@@ -153,9 +181,13 @@ public final class AppController {
         case .end, .character("G"): model.moveSelection(to: model.rowCount - 1)
         case .character(" "): model.toggleSelected()
         case .enter, .character("e"):
-            if let id = model.selectedID { app.openEditor(id) }
+            guard let id = model.selectedID else { return .ignored }
+            app.openEditor(id)
+            ui.editorRow = 0
         case .character("a"): ask(.addItem, "Add item:")
         case .character("d"): model.requestDeleteSelected()
+        case .character("+"), .character("="): model.changeQuantity(by: 1)
+        case .character("-"): model.changeQuantity(by: -1)
         case .character("C"): model.requestClear()
         case .character("/"): ask(.search, "Search:", model.searchText)
         case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)
@@ -170,6 +202,27 @@ public final class AppController {
 
     // MARK: - Editor
 
+    /// Keys over the help: arrows, j k, pages and g G scroll it; any other key closes it.
+    private func handleHelp(_ key: Key) -> Outcome {
+        let current = HelpView.section(for: app.tab, editing: app.editor != nil)
+        let last = HelpView.maximumScroll(height: screenHeight, total: HelpView.lines(first: current).count)
+        let page = max(1, screenHeight - 6)
+        switch key {
+        case .down, .character("j"): ui.helpScroll += 1
+        case .up, .character("k"): ui.helpScroll -= 1
+        case .pageDown, .character(" "): ui.helpScroll += page
+        case .pageUp: ui.helpScroll -= page
+        case .home, .character("g"): ui.helpScroll = 0
+        case .end, .character("G"): ui.helpScroll = last
+        case .resize: break
+        default:
+            ui.helpVisible = false
+            ui.helpScroll = 0
+        }
+        ui.helpScroll = min(max(0, ui.helpScroll), last)
+        return .handled
+    }
+
     private func handleEditor(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
         let rows = EditorView.rows(of: editor)
         ui.editorRow = min(ui.editorRow, rows.count - 1)
@@ -180,16 +233,16 @@ public final class AppController {
         case .enter, .character("e"):
             switch rows[ui.editorRow] {
             case .field(let field) where ItemEditorViewModel.kind(of: field) != nil: editor.openPicker(for: field)
-            case .field(let field): ask(.editField(field), "\(EditorView.label(field)):", editor.values[field] ?? "")
+            case .field(let field): ask(.editField(field), "\(field.label):", editor.values[field] ?? "")
             case .photo: ask(.photoPath, "Photo file:")
             }
         case .character("p"): ask(.photoPath, "Photo file:")
         case .character("x"): editor.removePhoto()
         case .character("s"): editor.save()
-        case .character("q"), .escape:
-            app.closeEditor()
-            ui.editorRow = 0
-        case .character("?"): ui.helpVisible = true
+        case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
+        case .character("?"):
+            ui.helpVisible = true
+            ui.helpScroll = 0
         default: return .ignored
         }
         return .handled
@@ -201,7 +254,7 @@ public final class AppController {
         case .down, .character("j"): editor.movePicker(by: 1)
         case .enter, .character(" "):
             editor.choosePickedOption()
-            if let field = editor.namingNewEntry { ask(.newEntry, "New \(EditorView.label(field).lowercased()):") }
+            if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
         case .escape, .character("q"): editor.cancelPicker()
         default: return .ignored
         }

@@ -7,9 +7,6 @@ import ViewModels
 /// pipe, updates the app model (mailbox events, due transitions, refreshes), hands
 /// keys to the ``AppController``, and redraws what changed.
 public enum TerminalApp {
-    /// How long a message replaces the key hints.
-    static let messageSeconds: TimeInterval = 5
-
     public static func run(app: AppModel, logger: Logger) throws {
         let terminal = try CursesTerminal()
         defer { terminal.end() }
@@ -44,6 +41,9 @@ public enum TerminalApp {
             case .control("l"): terminal.invalidate()
             case .resize: break
             default:
+                let size = terminal.size
+                controller.screenHeight = size.height
+                controller.screenWidth = size.width
                 if controller.handle(key) == .quit {
                     logger.info("full-screen app closed")
                     return
@@ -51,23 +51,5 @@ public enum TerminalApp {
             }
         }
         logger.info("full-screen app closed by a signal")
-    }
-}
-
-/// Shows a message for a few seconds after it changes, then gives the line back to the hints.
-struct MessageTimer {
-    private var last: String?
-    private var shownAt = Date.distantPast
-    private(set) var visible: String?
-
-    /// Returns whether what is visible changed.
-    mutating func update(_ latest: String?, now: Date = Date()) -> Bool {
-        if latest != last {
-            last = latest
-            shownAt = now
-        }
-        let next = latest != nil && now.timeIntervalSince(shownAt) < TerminalApp.messageSeconds ? latest : nil
-        defer { visible = next }
-        return next != visible
     }
 }

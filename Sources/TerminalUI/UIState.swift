@@ -20,10 +20,15 @@ public struct UIState: Equatable, Sendable {
         public var kind: PromptKind
         public var label: String
         public var field: TextField
+        /// Why the last Enter was refused ("a unit named "kg" exists already"), shown above the
+        /// line; the text stays to be fixed.
+        public var error: String?
     }
 
     public var prompt: Prompt?
     public var helpVisible = false
+    /// The first line of the help shown: it scrolls when the terminal is smaller than it.
+    public var helpScroll = 0
     /// The focused button of the dialog shown.
     public var dialogFocus = 0
     /// The phrase typed into a typed confirmation.

@@ -33,6 +33,11 @@ public final class TmuxSession: @unchecked Sendable {
         return "\(name):0.1"
     }
 
+    /// Resizes the window, as a user dragging the terminal's corner would.
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Types text literally (no key names).
     public func type(_ text: String, target: String? = nil) throws {
         try tmux(["send-keys", "-l", "-t", target ?? name, text])

@@ -18,6 +18,9 @@ public struct Baseline: Codable, Equatable, Sendable {
     public struct Tombstone: Codable, Equatable, Sendable {
         public var object: ObjectID
         public var clock: HLC
+        /// The copy the object was merged into by a deduplication; `nil`: it was deleted.
+        /// Absent from baselines written before merges existed.
+        public var mergedInto: GlobalID?
     }
 
     public static let magic = "GDBASE 1"
@@ -67,10 +70,10 @@ public struct Baseline: Codable, Equatable, Sendable {
                                   values: Dictionary(object.values.map { ($0.property, PropertyValue.blob($0.hash)) }) { _, last in last },
                                   clocks: Dictionary(object.values.map { ($0.property, $0.clock) }) { _, last in last }))
         }
-        let tombstones = try Row.fetchAll(db, sql: "SELECT objectID, entity, clock FROM \(EngineTables.tombstone) ORDER BY objectID")
+        let tombstones = try Row.fetchAll(db, sql: "SELECT objectID, entity, clock, mergedInto FROM \(EngineTables.tombstone) ORDER BY objectID")
             .compactMap { row -> Tombstone? in
                 guard let id = GlobalID(row[0] as String), let clock = HLC(row[2] as String) else { return nil }
-                return Tombstone(object: ObjectID(entity: row[1], id: id), clock: clock)
+                return Tombstone(object: ObjectID(entity: row[1], id: id), clock: clock, mergedInto: (row[3] as String?).flatMap(GlobalID.init))
             }
         return Baseline(covers: covers, created: now, objects: objects, tombstones: tombstones)
     }
@@ -270,10 +273,19 @@ extension CloudSync {
                 let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
                 let merger = Merger(schema: store.schema, policy: policy, db: db)
                 let now = store.clock.now()
-                for tombstone in baseline.tombstones { try merger.check(tombstone.object, values: [:]) }
+                for tombstone in baseline.tombstones {
+                    try merger.check(tombstone.object, values: [:])
+                    if let target = tombstone.mergedInto { try merger.check(ObjectID(entity: tombstone.object.entity, id: target), values: [:]) }
+                }
                 for object in baseline.objects { try merger.check(object.object, values: object.values) }
                 var changes = ImportedChanges()
-                for tombstone in baseline.tombstones { try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes) }
+                for tombstone in baseline.tombstones {
+                    if let target = tombstone.mergedInto {
+                        _ = try merger.merge(ObjectMerge(object: tombstone.object, into: target), clock: tombstone.clock, into: &changes)
+                    } else {
+                        try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes)
+                    }
+                }
                 for object in baseline.objects {
                     var stamped: [String: (PropertyValue, HLC)] = [:]
                     for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }

@@ -32,7 +32,7 @@ extension CloudSync {
         return TransactionRecord(
             transactionID: record.transactionID, timestamp: record.timestamp, author: record.author,
             inserted: try record.inserted.map(convert), updated: try record.updated.map(convert),
-            deleted: record.deleted, clock: record.clock)
+            deleted: record.deleted, merged: record.merged, clock: record.clock)
     }
 
     /// The record with every blob whose file is here (and whole) turned back into data.
@@ -47,7 +47,7 @@ extension CloudSync {
         return TransactionRecord(
             transactionID: record.transactionID, timestamp: record.timestamp, author: record.author,
             inserted: record.inserted.map(convert), updated: record.updated.map(convert),
-            deleted: record.deleted, clock: record.clock)
+            deleted: record.deleted, merged: record.merged, clock: record.clock)
     }
 
     /// The largest blob read, in bytes; a larger file is left unread, its value waiting.

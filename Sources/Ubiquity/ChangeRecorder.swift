@@ -2,10 +2,12 @@ import Foundation
 
 /// Accumulates the changes of one save, coalescing several operations on the same object:
 /// insert + update is one insert, update + update one update, insert + delete nothing at all.
+/// Merges of copies are kept in the order they were made.
 struct ChangeRecorder {
     private var inserted: [ObjectID: [String: PropertyValue]] = [:]
     private var updated: [ObjectID: [String: PropertyValue]] = [:]
     private var deleted: Set<ObjectID> = []
+    private var merged: [ObjectMerge] = []
     /// Order of first appearance, so that records list objects in the order they were touched.
     private var order: [ObjectID] = []
 
@@ -32,6 +34,17 @@ struct ChangeRecorder {
         }
     }
 
+    /// A copy merged into another: listed as deleted too, for builds that know no merges.
+    mutating func recordMerge(_ merge: ObjectMerge) {
+        recordDelete(merge.object)
+        merged.append(merge)
+    }
+
+    /// Whether the save changed `object` so far.
+    func touched(_ object: ObjectID) -> Bool {
+        inserted[object] != nil || updated[object] != nil || deleted.contains(object)
+    }
+
     private mutating func remember(_ object: ObjectID) {
         if inserted[object] == nil, updated[object] == nil, !deleted.contains(object) {
             order.append(object)
@@ -46,6 +59,7 @@ struct ChangeRecorder {
             inserted: order.compactMap { id in inserted[id].map { ObjectChange(object: id, values: $0) } },
             updated: order.compactMap { id in updated[id].map { ObjectChange(object: id, values: $0) } },
             deleted: order.filter { deleted.contains($0) },
+            merged: merged,
             clock: clock
         )
     }

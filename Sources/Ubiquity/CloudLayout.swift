@@ -49,10 +49,19 @@ public struct CloudLayout: Sendable {
     public var isReachable: Bool { Self.isReachable(cloud) }
 
     /// Whether `cloud` is an existing folder this process may read and write.
-    public static func isReachable(_ cloud: URL) -> Bool {
+    public static func isReachable(_ cloud: URL) -> Bool { unreachableReason(cloud) == nil }
+
+    /// Why `cloud` cannot be used as the cloud folder, with what to do; nil when it can.
+    public static func unreachableReason(_ cloud: URL) -> String? {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory) && isDirectory.boolValue
-            && access(cloud.path, R_OK | W_OK | X_OK) == 0
+        guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory) else {
+            return "the cloud folder \(cloud.path) does not exist: create it (mkdir -p \(cloud.path)) or mount the share it lives on"
+        }
+        guard isDirectory.boolValue else { return "the cloud folder \(cloud.path) is not a folder" }
+        guard access(cloud.path, R_OK | W_OK | X_OK) == 0 else {
+            return "the cloud folder \(cloud.path) cannot be read and written by this user (\(String(cString: strerror(errno))))"
+        }
+        return nil
     }
 
     /// Creates a folder inside the cloud folder (never the cloud folder itself).
@@ -176,7 +185,8 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
         case .invalidAccountName(let name):
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes, control characters or a leading period, at most \(CloudLayout.maximumNameBytes) bytes"
         case .unreachable(let path):
-            "the cloud folder \(path) is missing or cannot be written (offline)"
+            (CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the cloud folder \(path) cannot be used")
+                + "; until it can, this device works offline and keeps its changes"
         case .ownLogUnreadable(let seq):
             "this device's own log \(seq) in the cloud folder cannot be read (see cloud status); its new saves wait until it can"
         case .exportInProgress(let pid, let command):

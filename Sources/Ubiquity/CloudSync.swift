@@ -62,7 +62,10 @@ public final class CloudSync: @unchecked Sendable {
     /// How many peer folders the last import listed, of how many there are.
     private var lastListings = (listed: 0, of: 0)
     private var clone: CloneEvidence?
-    /// Guards the four fields above.
+    /// When this process last read the cloud folder without trouble (the store keeps it at
+    /// most once a minute).
+    private var lastImport: Date?
+    /// Guards the five fields above.
     private let stateLock = NSLock()
 
     /// The most logs one import transaction applies.
@@ -88,6 +91,13 @@ public final class CloudSync: @unchecked Sendable {
     public var listingsAtLastImport: (listed: Int, of: Int) { stateLock.withLock { lastListings } }
 
     var stateLockedClone: CloneEvidence? { stateLock.withLock { clone } }
+
+    /// The last time the cloud folder was read without trouble, by this process or any other.
+    public func lastSync() throws -> Date? {
+        let stored = try store.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+        let here = stateLock.withLock { lastImport }
+        return [stored, here].compactMap { $0 }.max()
+    }
 
     func setCloneIfFirst(_ evidence: CloneEvidence) {
         stateLock.withLock { if clone == nil { clone = evidence } }
@@ -296,6 +306,7 @@ public final class CloudSync: @unchecked Sendable {
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
         let now = Date().timeIntervalSince1970
+        stateLock.withLock { lastImport = Date(timeIntervalSince1970: now) }
         let last = try store.metadata("lastSync").flatMap(Double.init) ?? 0
         if report.appliedLogs > 0 || report.loadedBaselines > 0 || now - last >= 60 {
             try store.write { db in

@@ -23,10 +23,18 @@ public struct DeduplicationReport: Equatable, Sendable {
 }
 
 /// Finds objects whose unique attribute has the same key (``UniqueKey``) and merges each group
-/// into one survivor, chosen alike on every peer: the newest modification date; on a tie, the
-/// most non-empty properties; on a tie, the greatest global ID. Before a duplicate is deleted,
-/// the survivor takes every property it lacks from it, and everything that pointed at it points
-/// at the survivor — nothing is lost, unlike the book's deduplicator.
+/// of copies into one (``SaveContext/merge(_:id:with:chosen:reading:)``), alike on every peer:
+///
+/// - the copy with the smallest global ID holds the object: IDs never change, so two peers
+///   deduplicating at once, whatever each has seen, keep the same copy — never both deleted;
+/// - it keeps, property by property, the newest value any copy had (by clock reading), so no
+///   edit is lost; an edit made elsewhere to a copy merged away lands on it, whenever it comes;
+/// - an object that others point at (a unit, a location) is spelled as the copies that the most
+///   objects point at (on a tie, the newest spelling): "kg" used by five items wins over "KG"
+///   used by one. The spelling is written with a reading just after the spellings it chose
+///   among, so a rename made anywhere later still wins.
+///
+/// Everything that pointed at a copy merged away points at the survivor.
 ///
 /// One grouped query per entity finds the duplicated keys; only their objects are read, a batch
 /// of keys per save. A run when nothing changed since the last one costs one read.
@@ -95,75 +103,71 @@ public struct Deduplicator: Sendable {
         return merges
     }
 
-    /// Merges one group of duplicates into its survivor.
+    /// Merges one group of copies into the one with the smallest ID.
     private func merge(_ ids: [GlobalID], of entity: EntityDescription, in context: SaveContext) throws -> DeduplicationReport.Merge? {
-        var objects: [(id: GlobalID, values: [String: PropertyValue])] = []
-        for id in ids {
-            if let values = try context.values(of: entity.name, id: id) { objects.append((id, values)) }
+        let copies = ids.sorted()
+        guard copies.count > 1, let survivor = copies.first else { return nil }
+        let (chosen, reading) = try spelling(of: copies, entity: entity, in: context)
+        var carried: Set<String> = []
+        for copy in copies.dropFirst() {
+            carried.formUnion(try context.merge(entity.name, id: copy, with: survivor, chosen: chosen, reading: reading).carried)
         }
-        guard objects.count > 1 else { return nil }
-        let ranked = objects.sorted { Self.ranks($0, above: $1, entity: entity) }
-        let winner = ranked[0]
-        let losers = Array(ranked.dropFirst())
-        let modified = entity.modificationDateAttribute
-
-        // The survivor takes what it lacks, from the best-ranked duplicate that has it.
-        var carried: [String: PropertyValue] = [:]
-        for name in entity.propertyNames where name != modified && Self.isEmpty(winner.values[name]) {
-            if let value = losers.lazy.compactMap({ Self.isEmpty($0.values[name]) ? nil : $0.values[name] }).first {
-                carried[name] = value
-            }
+        if let modified = entity.modificationDateAttribute { carried.remove(modified) }
+        if !chosen.isEmpty, let unique = entity.uniqueAttribute { carried.insert(unique) }
+        var spelled = ""
+        if let unique = entity.uniqueAttribute, case .string(let text)? = try context.values(of: entity.name, id: survivor)?[unique] {
+            spelled = text
         }
-        if !carried.isEmpty {
-            var values = carried
-            if let modified { values[modified] = winner.values[modified] }  // merging is not an edit
-            try context.update(entity.name, id: winner.id, values: values)
-        }
-        for loser in losers {
-            // Everything that pointed at the duplicate points at the survivor.
-            for (source, relationship) in store.schema.relationships(pointingAt: entity.name) {
-                let pointing = try GlobalID.fetchAll(context.db, sql: """
-                    SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
-                    """, arguments: [loser.id.description])
-                for sourceID in pointing {
-                    var values: [String: PropertyValue] = [relationship.name: .reference(winner.id)]
-                    if let sourceModified = source.modificationDateAttribute,
-                       let current = try context.values(of: source.name, id: sourceID)?[sourceModified] {
-                        values[sourceModified] = current
-                    }
-                    try context.update(source.name, id: sourceID, values: values)
-                }
-            }
-            // What the survivor took must not go with the duplicate's cascading delete.
-            var detach: [String: PropertyValue] = [:]
-            for relationship in entity.relationships where relationship.deleteRule == .cascade {
-                if let value = loser.values[relationship.name], value != .null, carried[relationship.name] == value {
-                    detach[relationship.name] = .null
-                }
-            }
-            if !detach.isEmpty { try context.update(entity.name, id: loser.id, values: detach) }
-            try context.delete(entity.name, id: loser.id)
-        }
-        let spelled: String
-        if case .string(let text) = winner.values[entity.uniqueAttribute ?? ""] { spelled = text } else { spelled = "" }
-        return DeduplicationReport.Merge(entity: entity.name, value: spelled, winner: winner.id, losers: losers.map(\.id),
-                                         carried: carried.keys.sorted())
+        return DeduplicationReport.Merge(entity: entity.name, value: spelled, winner: survivor, losers: Array(copies.dropFirst()),
+                                         carried: carried.sorted())
     }
 
-    /// The survivor rule: newest modification date, then most non-empty properties, then the
-    /// greatest global ID.
-    static func ranks(_ a: (id: GlobalID, values: [String: PropertyValue]), above b: (id: GlobalID, values: [String: PropertyValue]),
-                      entity: EntityDescription) -> Bool {
-        if let modified = entity.modificationDateAttribute,
-           case .date(let left)? = a.values[modified], case .date(let right)? = b.values[modified], left != right {
-            return left > right
+    /// For an object others point at: the spelling of the copies that the most objects point
+    /// at, then the newest — with the reading to write it at, or nothing when merging gives that
+    /// spelling anyway (it keeps the newest).
+    private func spelling(of copies: [GlobalID], entity: EntityDescription, in context: SaveContext) throws
+        -> (chosen: [String: PropertyValue], reading: HLC?) {
+        let pointing = store.schema.relationships(pointingAt: entity.name)
+        guard let unique = entity.uniqueAttribute, !pointing.isEmpty else { return ([:], nil) }
+        struct Spelling { var uses = 0; var newest: HLC? }
+        var spellings: [String: Spelling] = [:]
+        // What merging gives: the spelling with the latest reading (a copy without one keeps
+        // the survivor's, the first).
+        var merged: (text: String, reading: HLC?)?
+        for copy in copies {
+            guard case .string(let text)? = try context.values(of: entity.name, id: copy)?[unique] else { continue }
+            var uses = 0
+            for (source, relationship) in pointing {
+                uses += try Int.fetchOne(context.db, sql: """
+                    SELECT count(*) FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
+                    """, arguments: [copy.description]) ?? 0
+            }
+            let reading = try PropertyClocks.clocks(of: copy, context.db)[unique]
+            var spelling = spellings[text] ?? Spelling()
+            spelling.uses += uses
+            if Self.isLater(reading, than: spelling.newest) { spelling.newest = reading }
+            spellings[text] = spelling
+            if merged == nil || Self.isLater(reading, than: merged?.reading) { merged = (text, reading) }
         }
-        let filledA = a.values.values.filter { !isEmpty($0) }.count
-        let filledB = b.values.values.filter { !isEmpty($0) }.count
-        if filledA != filledB { return filledA > filledB }
-        return a.id.description > b.id.description
+        let ranked = spellings.sorted { a, b in
+            if a.value.uses != b.value.uses { return a.value.uses > b.value.uses }
+            if a.value.newest != b.value.newest { return Self.isLater(a.value.newest, than: b.value.newest) }
+            return a.key < b.key
+        }
+        guard let merged, let best = ranked.first?.key, best != merged.text else { return ([:], nil) }
+        let latest = spellings.values.compactMap(\.newest).max()
+        guard let reading = HLC.next(after: latest, now: Date(timeIntervalSince1970: 0), peer: store.peer) else { return ([:], nil) }
+        return ([unique: .string(best)], reading)
     }
 
+    /// Whether a reading is later than another; no reading is the earliest.
+    static func isLater(_ reading: HLC?, than other: HLC?) -> Bool {
+        guard let reading else { return false }
+        guard let other else { return true }
+        return reading > other
+    }
+
+    /// No value, or only spaces: what the seeder fills from a copy.
     static func isEmpty(_ value: PropertyValue?) -> Bool {
         switch value {
         case nil, .null?: true

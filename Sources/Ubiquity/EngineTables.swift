@@ -11,6 +11,7 @@ enum EngineTables {
     /// Per object, the clock reading of the last write of each property (JSON object).
     static let objectClock = "ubiquity_object_clock"
     /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
+    /// A copy merged into another (``MergedCopies``) has one naming the copy (`mergedInto`).
     static let tombstone = "ubiquity_tombstone"
     /// Per other peer, the last log applied (the import watermark).
     static let peerState = "ubiquity_peer_state"
@@ -54,7 +55,15 @@ enum EngineTables {
         }
     }
 
-    /// The third engine migration, `ubiquity-v3`: remembered listings of peer folders.
+    /// The third engine migration, `ubiquity-v3`: a tombstone may name the copy its object was
+    /// merged into (NULL: deleted).
+    static func addMergedInto(_ db: Database) throws {
+        try db.alter(table: tombstone) { table in
+            table.add(column: "mergedInto", .text)
+        }
+    }
+
+    /// The fourth engine migration, `ubiquity-v4`: remembered listings of peer folders.
     static func createFolderScans(_ db: Database) throws {
         try db.create(table: folderScan, options: .withoutRowID) { table in
             // Per folder of logs (model version and epoch), as the watermarks.

@@ -13,6 +13,8 @@ public enum FaultInjection {
     /// Just before a log is written to the cloud folder: the process stops there (SIGSTOP), as
     /// one whose network mount hangs would, until it is sent SIGCONT.
     static let beforeLogWrite = "before-log-write"
+    /// Half-way through deleting the older epochs' files in a start over.
+    public static let midStartOver = "mid-start-over"
     /// After the first batch of a seed is committed, before the rest.
     public static let midSeed = "mid-seed"
     /// After a seeded store's main file is removed, before its `-wal` and `-shm`.

@@ -2,7 +2,8 @@
 /// `NSMergePolicy` subclasses were. The default is per-property last-writer-wins by clock.
 ///
 /// A policy must decide the same way on every peer (use only its arguments), or peers will not
-/// converge.
+/// converge. It also decides which copy's value a property keeps when copies merge
+/// (``MergedCopies``) on import; a deduplication on this device folds with ``LastWriterWins``.
 public protocol MergePolicy: Sendable {
     func importedValueWins(entity: String, property: String, stored: HLC, imported: HLC) -> Bool
 }

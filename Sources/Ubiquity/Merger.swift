@@ -27,7 +27,10 @@ public struct ImportedChanges: Equatable, Sendable {
 /// - a property takes the imported value when the merge policy says so (by default, when the
 ///   imported clock reading is later than the one of the stored value);
 /// - a delete is final: the object's tombstone stops later or concurrent changes;
-/// - a reference to a deleted object reads as null, on every peer;
+/// - copies merged by a deduplication become one object, and a change for a merged copy lands
+///   on the copy that holds it now (``MergedCopies``);
+/// - a reference to a deleted object reads as null, on every peer; one to a merged copy points
+///   at the copy that holds it now;
 /// - an update to an object not seen yet creates it with defaults for the other properties,
 ///   which its insert, when it arrives, fills in (they carry no clock yet).
 ///
@@ -43,7 +46,10 @@ struct Merger {
         let clock = Self.reading(of: record, from: peer)
         var changes = ImportedChanges()
 
-        for object in record.deleted { try delete(object, clock: clock, into: &changes) }
+        // A merged copy is listed as deleted too, for builds that know no merges.
+        let merged = Set(record.merged.map(\.object))
+        for object in record.deleted where !merged.contains(object) { try delete(object, clock: clock, into: &changes) }
+        for merge in record.merged { _ = try self.merge(merge, clock: clock, into: &changes) }
 
         for change in record.inserted + record.updated {
             let stamped = change.values.mapValues { ($0, clock) }
@@ -64,8 +70,10 @@ struct Merger {
     func merge(_ object: ObjectID, properties: [String: (PropertyValue, HLC)], fallback: [String: PropertyValue] = [:],
                into changes: inout ImportedChanges) throws {
         guard let entity = schema.entity(named: object.entity) else { return }
-        let id = object.id
-        guard try !PropertyClocks.isDeleted(id, db) else { return }
+        // A change for a copy merged away lands on the copy that holds it now.
+        let survivor = try MergedCopies.survivor(of: object.id, db)
+        guard !survivor.deleted else { return }
+        let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
         let existing = try PropertyClocks.clockRow(of: id, db)
         var clocks = existing ?? [:]
         var winners: [String: PropertyValue] = [:]
@@ -89,8 +97,9 @@ struct Merger {
                     """, arguments: [id.description, entity.name, property, hash, clock.description])
                 continue
             }
-            if case .reference(let target) = value, try PropertyClocks.isDeleted(target, db) {
-                winners[property] = .null
+            if case .reference(let target) = value {
+                let survivor = try MergedCopies.survivor(of: target, db)
+                winners[property] = survivor.deleted ? .null : .reference(survivor.id)
             } else {
                 winners[property] = value
             }
@@ -109,28 +118,36 @@ struct Merger {
         try PropertyClocks.setClocks(clocks, of: id, db)
     }
 
-    /// Applies a delete that another peer made (or a baseline holds).
+    /// Applies a delete that another peer made (or a baseline holds). Deleting a copy merged
+    /// away deletes the object it became: they are one.
     func delete(_ object: ObjectID, clock: HLC, into changes: inout ImportedChanges) throws {
+        guard schema.entity(named: object.entity) != nil else { return }
+        let survivor = try MergedCopies.survivor(of: object.id, db)
+        guard !survivor.deleted else { return }
+        try delete(ObjectID(entity: object.entity, id: survivor.id), clock: clock, changes: &changes)
+    }
+
+    private func delete(_ object: ObjectID, clock: HLC, changes: inout ImportedChanges) throws {
         guard let entity = schema.entity(named: object.entity) else { return }
-        guard try !PropertyClocks.isDeleted(object.id, db) else { return }
         let existed = try RowWriter.values(entity, id: object.id, db) != nil
         try RowWriter.delete(entity, id: object.id, db)
         try PropertyClocks.tombstone(object, clock: clock, db)
-        changes.updated.formUnion(try nullifyReferences(to: object))
+        // Set to null without being recorded: each peer does the same when it learns of the delete.
+        changes.updated.formUnion(try MergedCopies.repoint(object, to: nil, schema: schema, db))
         if existed { changes.deleted.insert(object) }
     }
 
-    /// Sets every reference to a deleted object to null, without recording it: each peer does
-    /// the same when it learns of the delete.
-    private func nullifyReferences(to object: ObjectID) throws -> Set<ObjectID> {
-        var touched: Set<ObjectID> = []
-        for (source, relationship) in schema.relationships(pointingAt: object.entity) {
-            let column = relationship.name.quotedDatabaseIdentifier
-            let table = source.table.quotedDatabaseIdentifier
-            let ids = try GlobalID.fetchAll(db, sql: "SELECT id FROM \(table) WHERE \(column) = ?", arguments: [object.id.description])
-            try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [object.id.description])
-            touched.formUnion(ids.map { ObjectID(entity: source.name, id: $0) })
+    /// Applies a merge of two copies (``MergedCopies``), then the values the deduplication chose
+    /// for the object, as writes with their reading.
+    ///
+    /// - Returns: the copy that holds the object now (`nil`: it is deleted), and what it took.
+    func merge(_ merge: ObjectMerge, clock: HLC, into changes: inout ImportedChanges) throws -> MergedCopies.Outcome {
+        let outcome = try MergedCopies.merge(merge.object, with: merge.into, clock: clock, schema: schema, policy: policy, db)
+        changes.formUnion(outcome.changes)
+        if let survivor = outcome.survivor, let reading = merge.reading, !merge.chosen.isEmpty {
+            try self.merge(ObjectID(entity: merge.object.entity, id: survivor), properties: merge.chosen.mapValues { ($0, reading) },
+                           into: &changes)
         }
-        return touched
+        return outcome
     }
 }

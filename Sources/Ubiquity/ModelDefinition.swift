@@ -47,7 +47,8 @@ public struct ModelDefinition: Sendable {
         // The engine's later tables come after the model's versions: a store of any version
         // gets them, and an older build sees a migration it does not know and refuses the store.
         migrator.registerMigration("ubiquity-v2", migrate: EngineTables.createRefusedFiles)
-        migrator.registerMigration("ubiquity-v3", migrate: EngineTables.createFolderScans)
+        migrator.registerMigration("ubiquity-v3", migrate: EngineTables.addMergedInto)
+        migrator.registerMigration("ubiquity-v4", migrate: EngineTables.createFolderScans)
         return migrator
     }
 }

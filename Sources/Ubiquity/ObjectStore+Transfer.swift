@@ -30,7 +30,8 @@ extension ObjectStore {
     }
 
     /// Copies every object of `source` into this store in one save, keeping global IDs: an
-    /// object this store lacks is inserted, one it has takes the source's values. Only
+    /// object this store lacks is inserted (unless it deleted it), one it has takes the
+    /// source's values. Only
     /// properties both stores' schemas declare are copied. Copying twice changes nothing the
     /// second time, so a copy interrupted before its source was removed can simply run again.
     ///
@@ -41,7 +42,8 @@ extension ObjectStore {
         return try save(author: author) { context in
             var count = 0
             for (object, values) in objects {
-                guard let entity = schema.entity(named: object.entity) else { continue }
+                // Deleted here since an earlier copy: a delete is final.
+                guard let entity = schema.entity(named: object.entity), try !context.isDeleted(object.id) else { continue }
                 let shared = values.filter { entity.type(of: $0.key) != nil }
                 if try context.values(of: object.entity, id: object.id) == nil {
                     try context.insert(object.entity, id: object.id, values: shared)

@@ -136,16 +136,44 @@ public final class ObjectStore: Sendable {
     /// - Parameter author: a short label for the record ("item add", "import").
     /// - Returns: what `body` returned.
     public func save<T>(author: String, _ body: (SaveContext) throws -> T) throws -> T {
+        try save(author: author, shipped: nil, body)
+    }
+
+    /// Saves objects shipped with the app (default data): like ``save(author:_:)``, but every
+    /// property it writes carries `reading`, a fixed reading the app ships with, instead of one
+    /// of this device's clock. Every device that inserts the same shipped objects (under IDs
+    /// derived from them, ``GlobalID/derived(from:in:)``) then holds the same values with the
+    /// same readings: one set of objects, and any edit, made later by a clock reading after
+    /// them, wins over them.
+    ///
+    /// `body` may only insert: a shipped reading must never stand for a change of something
+    /// the device holds. The device's clock does not follow `reading`.
+    ///
+    /// - Throws: ``StoreError/shippedSaveChanges(_:)`` when `body` updated or deleted an object
+    ///   (nothing is written).
+    public func saveShipped<T>(author: String, reading: HLC, _ body: (SaveContext) throws -> T) throws -> T {
+        try save(author: author, shipped: reading, body)
+    }
+
+    private func save<T>(author: String, shipped: HLC?, _ body: (SaveContext) throws -> T) throws -> T {
         let (result, record) = try write { db in
             // A wall clock before 1970 or after 9999 still dates the save as peers accept.
             let context = SaveContext(db: db, schema: schema, now: LocalClock.readable(clock.now()), ids: ids)
             let result = try body(context)
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
             guard !unstamped.isEmpty else { return (result, unstamped) }
-            let reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, db)
+            let reading: HLC
+            if let shipped {
+                guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
+                    throw StoreError.shippedSaveChanges((unstamped.updated.map(\.object) + unstamped.deleted)[0])
+                }
+                reading = shipped
+            } else {
+                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, db)
+            }
             let record = unstamped.stamped(reading)
             try PropertyClocks.stamp(record, clock: reading, db)
-            try LocalClock.observe(reading, now: context.now, peer: peer, db)
+            if shipped == nil { try LocalClock.observe(reading, now: context.now, peer: peer, db) }
             try Outbox.append(record, modelVersion: schema.version, in: db)
             return (result, record)
         }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The clock readings that order changes: per object, the reading of the last write of each
-/// property; per deleted object, a tombstone; per store, the device's clock (``LocalClock``).
+/// property; per deleted object, a tombstone (whether an ID is deleted or merged: ``MergedCopies``);
+/// per store, the device's clock (``LocalClock``).
 enum PropertyClocks {
     private static let clockKey = "hlc"
 
@@ -62,7 +63,8 @@ enum PropertyClocks {
 
     /// Marks the properties a local save wrote with its clock reading.
     static func stamp(_ record: TransactionRecord, clock: HLC, _ db: Database) throws {
-        // An insert writes every property: nothing earlier to keep.
+        // An insert writes every property it records (not the nulls it was created with):
+        // nothing earlier to keep.
         for change in record.inserted {
             try setClocks(change.values.mapValues { _ in clock }, of: change.object.id, db)
         }
@@ -72,16 +74,23 @@ enum PropertyClocks {
             try setClocks(clocks, of: change.object.id, db)
         }
         for object in record.deleted { try tombstone(object, clock: clock, db) }
+        // Merged copies were tombstoned when merged, before the save had its reading.
+        for merge in record.merged {
+            try db.executeCached("UPDATE \(EngineTables.tombstone) SET clock = ? WHERE objectID = ?",
+                                 [clock.description, merge.object.id.description])
+        }
     }
 
     // MARK: - Tombstones
 
-    static func tombstone(_ object: ObjectID, clock: HLC, _ db: Database) throws {
-        try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock) VALUES (?, ?, ?)",
-                       [object.id.description, object.entity, clock.description])
+    /// Marks an object deleted, or merged into another copy (`mergedInto`); the first mark stays.
+    static func tombstone(_ object: ObjectID, clock: HLC, mergedInto: GlobalID? = nil, _ db: Database) throws {
+        try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
+                       [object.id.description, object.entity, clock.description, mergedInto?.description])
         try db.executeCached("DELETE FROM \(EngineTables.objectClock) WHERE objectID = ?", [object.id.description])
     }
 
+    /// Whether `id` has a tombstone: deleted here or on a peer, or merged into another copy.
     static func isDeleted(_ id: GlobalID, _ db: Database) throws -> Bool {
         try Bool.fetchCached(db, "SELECT 1 FROM \(EngineTables.tombstone) WHERE objectID = ?", [id.description]) ?? false
     }

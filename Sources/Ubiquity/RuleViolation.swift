@@ -37,6 +37,24 @@ extension Schema {
             try check(change.object, values: change.values)
             try claim(change.object)
         }
+        for merge in record.merged {
+            try check(merge, claim: claim)
+        }
+    }
+
+    /// Checks a merge: two different copies of a known entity, chosen values as a change's,
+    /// with a sane reading.
+    private func check(_ merge: ObjectMerge, claim: (ObjectID) throws(RuleViolation) -> Void) throws(RuleViolation) {
+        guard merge.object.id != merge.into else { throw RuleViolation("it merges \(merge.object.id) into itself") }
+        let target = ObjectID(entity: merge.object.entity, id: merge.into)
+        try check(target, values: merge.chosen)
+        switch merge.reading {
+        case let reading?: try check(reading, what: "a merge's reading")
+        case nil where !merge.chosen.isEmpty: throw RuleViolation("a merge chooses values without a reading")
+        case nil: break
+        }
+        try claim(merge.object)
+        try claim(target)
     }
 
     /// Checks one object's values against its entity's properties and rules.
@@ -76,6 +94,15 @@ extension Schema {
             }
             try check(tombstone.clock, what: "a tombstone's reading")
             entities[tombstone.object.id] = tombstone.object.entity
+            if tombstone.mergedInto == tombstone.object.id {
+                throw RuleViolation("a tombstone says \(tombstone.object.id) was merged into itself")
+            }
+        }
+        for tombstone in baseline.tombstones {
+            guard let target = tombstone.mergedInto else { continue }
+            if let other = entities.updateValue(tombstone.object.entity, forKey: target), other != tombstone.object.entity {
+                throw RuleViolation("object \(target) is both a \(other) and a \(tombstone.object.entity)")
+            }
         }
         for object in baseline.objects {
             try check(object.object, values: object.values)
@@ -115,6 +142,10 @@ extension Merger {
     func check(_ record: TransactionRecord) throws {
         for object in record.deleted { try check(object, values: [:]) }
         for change in record.inserted + record.updated { try check(change.object, values: change.values) }
+        for merge in record.merged {
+            try check(merge.object, values: [:])
+            try check(ObjectID(entity: merge.object.entity, id: merge.into), values: merge.chosen)
+        }
     }
 
     /// The entity this store holds `id` as (a row or a tombstone), or `nil` when it has never

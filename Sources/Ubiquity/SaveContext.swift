@@ -25,6 +25,8 @@ public final class SaveContext {
     // MARK: - Insert
 
     /// Inserts an object. Missing attributes take their defaults; the modification date is now.
+    /// A null it is created with (where the default is null) is not recorded as a write: it
+    /// never wins over a value of a copy this object is merged with later (``MergedCopies``).
     ///
     /// - Returns: the new object's global ID (`id`, or a fresh one).
     /// - Throws: ``StoreError`` for an unknown entity or property, a mistyped value, or an ID
@@ -33,6 +35,7 @@ public final class SaveContext {
     public func insert(_ entityName: String, id: GlobalID? = nil, values: [String: PropertyValue]) throws -> GlobalID {
         let entity = try entityDescription(entityName)
         try check(values, for: entity)
+        let values = try resolvingMerges(values)
         let id = id ?? ids.next()
         let object = ObjectID(entity: entity.name, id: id)
         var row: [String: PropertyValue] = [:]
@@ -45,7 +48,7 @@ public final class SaveContext {
             // The primary key says it: no lookup before every insert.
             throw StoreError.duplicateID(object)
         }
-        recorder.recordInsert(object, values: row)
+        recorder.recordInsert(object, values: row.filter { name, value in value != .null || entity.defaultValue(of: name) != .null })
         return id
     }
 
@@ -61,6 +64,7 @@ public final class SaveContext {
         try check(values, for: entity)
         let object = ObjectID(entity: entity.name, id: id)
         guard let current = try fetchValues(object, entity: entity) else { throw StoreError.objectNotFound(object) }
+        let values = try resolvingMerges(values)
 
         var changes = values.filter { current[$0.key] != $0.value }
         guard !changes.isEmpty else { return false }
@@ -98,7 +102,49 @@ public final class SaveContext {
         }
     }
 
+    // MARK: - Merge
+
+    /// Merges two copies of an object (a deduplication): the one with the greater ID is merged
+    /// into the other, which takes, property by property, the value with the later clock
+    /// reading, and then `chosen` written at `reading` (see ``ObjectMerge``); whatever pointed
+    /// at the merged copy points at the survivor. Every peer that applies the save does the
+    /// same (``MergedCopies``). Nothing is edited: no modification date or reading changes.
+    ///
+    /// A merge comes before any other change of either copy in the save.
+    ///
+    /// - Returns: the survivor, and the properties it took from the other copy.
+    /// - Throws: ``StoreError`` for an unknown entity, a copy that is not here, or chosen values
+    ///   that do not fit.
+    @discardableResult
+    public func merge(_ entityName: String, id: GlobalID, with other: GlobalID, chosen: [String: PropertyValue] = [:],
+                      reading: HLC? = nil) throws -> (survivor: GlobalID, carried: [String]) {
+        let entity = try entityDescription(entityName)
+        try check(chosen, for: entity)
+        precondition(chosen.isEmpty || reading != nil, "chosen values need a reading")
+        for copy in [id, other] {
+            let object = ObjectID(entity: entity.name, id: copy)
+            guard try fetchValues(object, entity: entity) != nil else { throw StoreError.objectNotFound(object) }
+            precondition(!recorder.touched(object), "merge \(object) before any other change of it in the save")
+        }
+        guard id != other else { return (id, []) }
+        let merge = ObjectMerge(object: ObjectID(entity: entity.name, id: max(id, other)), into: min(id, other),
+                                chosen: chosen, reading: chosen.isEmpty ? nil : reading)
+        // The tombstone takes the save's reading when the save has one (PropertyClocks.stamp).
+        let placeholder = HLC(wall: 0, counter: 0, peer: "pending")
+        var changes = ImportedChanges()
+        let outcome = try Merger(schema: schema, policy: LastWriterWins(), db: db).merge(merge, clock: placeholder, into: &changes)
+        recorder.recordMerge(merge)
+        return (outcome.survivor ?? merge.into, outcome.carried)
+    }
+
     // MARK: - Reading objects
+
+    /// Whether the store holds a tombstone for `id`: the object was deleted here or on a peer,
+    /// for good. Peers ignore an insert under its ID, so inserting it again would make this
+    /// store differ from theirs.
+    public func isDeleted(_ id: GlobalID) throws -> Bool {
+        try PropertyClocks.isDeleted(id, db)
+    }
 
     /// Every property of an object, or `nil` when there is no such object.
     public func values(of entityName: String, id: GlobalID) throws -> [String: PropertyValue]? {
@@ -115,6 +161,22 @@ public final class SaveContext {
     private func entityDescription(_ name: String) throws -> EntityDescription {
         guard let entity = schema.entity(named: name) else { throw StoreError.unknownEntity(name) }
         return entity
+    }
+
+    /// References to a copy merged away point at the copy that holds it now (null when it is
+    /// deleted), as on every peer that applies the save.
+    private func resolvingMerges(_ values: [String: PropertyValue]) throws -> [String: PropertyValue] {
+        var resolved = values
+        for (name, value) in values {
+            guard case .reference(let target) = value else { continue }
+            let survivor = try MergedCopies.survivor(of: target, db)
+            if survivor.deleted {
+                resolved[name] = .null
+            } else if survivor.id != target {
+                resolved[name] = .reference(survivor.id)
+            }
+        }
+        return resolved
     }
 
     private func check(_ values: [String: PropertyValue], for entity: EntityDescription) throws {

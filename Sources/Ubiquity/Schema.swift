@@ -88,6 +88,11 @@ public struct EntityDescription: Sendable, Equatable {
         attributes.first { $0.name == property }?.rule ?? .any
     }
 
+    /// The value a property takes when an insert gives none (relationships: null).
+    public func defaultValue(of property: String) -> PropertyValue {
+        attributes.first { $0.name == property }?.defaultValue ?? .null
+    }
+
     /// The type of a property, or `nil` when the entity has no such property.
     public func type(of property: String) -> PropertyType? {
         if let attribute = attributes.first(where: { $0.name == property }) { return attribute.type }

@@ -9,6 +9,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case invalidValue(entity: String, property: String, reason: String)
     case objectNotFound(ObjectID)
     case duplicateID(ObjectID)
+    /// A save of shipped data (``ObjectStore/saveShipped(author:reading:_:)``) changed or deleted
+    /// an object instead of only inserting.
+    case shippedSaveChanges(ObjectID)
     case newerModelVersion(store: Int, app: Int, path: String)
     case unknownModelVersion(Int)
     case notAStore(path: String, reason: String)
@@ -32,6 +35,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
         case .invalidValue(let entity, let property, let reason): "\(entity).\(property): \(reason)"
         case .objectNotFound(let object): "no object \(object)"
         case .duplicateID(let object): "an object \(object) exists already"
+        case .shippedSaveChanges(let object): "a save of shipped data may only insert, and it changed \(object)"
         case .newerModelVersion(let store, let app, let path):
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownModelVersion(let version): "unknown model version \(version)"

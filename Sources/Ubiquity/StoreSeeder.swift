@@ -5,11 +5,16 @@ import GRDB
 /// attributes so that nothing is copied twice and relationships point at the right objects
 /// (the book's "Merge with Cloud?", and merging a kept store back).
 ///
-/// - Objects with a unique attribute are matched by its key (``UniqueKey``); a match takes the
-///   properties it lacks from the copy, anything else is inserted under its own global ID with
-///   its modification date set to now.
-/// - Objects without one (photos) are copied only with the object that owns them through a
-///   cascading relationship, when that object needs one.
+/// - An object is matched by its global ID, then by the key of its unique attribute
+///   (``UniqueKey``). A match takes, property by property, the copy's value when the copy's
+///   clock reading of it is later than the match's — an edit made on the source store after
+///   the target's value was written, such as a user's change of shipped default data, which
+///   both stores hold under the same IDs. A property the source holds no reading of (a store
+///   `cloud disable` wrote without sync metadata) only fills what the match lacks.
+/// - An object the target deleted stays deleted: a delete is final, as in every merge.
+/// - Anything else is inserted under its own global ID with its modification date set to now.
+/// - Objects without a unique attribute (photos) are copied only with the object that owns them
+///   through a cascading relationship, when that object takes them.
 /// - Saves a batch at a time: a copy interrupted anywhere and run again finds what the earlier
 ///   run committed (by key or by ID) and copies only the rest.
 public struct StoreSeeder {
@@ -37,48 +42,90 @@ public struct StoreSeeder {
         return ordered
     }
 
-    /// Copies everything. `progress` is called after each batch with (objects done, total).
+    /// What a copy did with each object of the source (objects owned by others, such as
+    /// photos, are counted with their owners).
+    public struct Counts: Equatable, Sendable {
+        /// Inserted: the target had no such object.
+        public var inserted = 0
+        /// Matched, and took values: later ones, or ones the match lacked.
+        public var updated = 0
+        /// Matched, with nothing to take: already in the target, as new.
+        public var unchanged = 0
+        /// Deleted in the target: left deleted.
+        public var deleted = 0
+
+        public init() {}
+
+        public var total: Int { inserted + updated + unchanged + deleted }
+        /// Objects the target changed for.
+        public var changed: Int { inserted + updated }
+
+        mutating func add(_ outcome: Outcome) {
+            switch outcome {
+            case .inserted: inserted += 1
+            case .updated: updated += 1
+            case .unchanged: unchanged += 1
+            case .deleted: deleted += 1
+            }
+        }
+    }
+
+    enum Outcome { case inserted, updated, unchanged, deleted }
+
+    /// An object of the source: its values and the clock readings of its properties.
+    struct SourceObject {
+        let entity: EntityDescription
+        let id: GlobalID
+        let values: [String: PropertyValue]
+        let clocks: [String: HLC]
+    }
+
+    /// Copies everything. `afterBatch` is called after each batch with (objects done, total).
     ///
-    /// - Returns: how many objects were inserted or changed in the target.
+    /// - Returns: what became of the source's objects.
     @discardableResult
-    public func run(author: String = "seed", afterBatch: (Int, Int) throws -> Void = { _, _ in }) throws -> Int {
+    public func run(author: String = "seed", afterBatch: (Int, Int) throws -> Void = { _, _ in }) throws -> Counts {
         let entities = order
-        var work: [(EntityDescription, GlobalID, [String: PropertyValue])] = []
+        var work: [SourceObject] = []
         for entity in entities {
             guard let sourceEntity = source.schema.entity(named: entity.name) else { continue }
             let objects = try source.read { db in
                 try GlobalID.fetchAll(db, sql: "SELECT id FROM \(sourceEntity.table.quotedDatabaseIdentifier) ORDER BY id").compactMap { id in
-                    try RowWriter.values(sourceEntity, id: id, db).map { (entity, id, $0) }
+                    try Self.sourceObject(entity, sourceEntity, id: id, db)
                 }
             }
             work += objects
         }
         var state = CopyState()
-        var changed = 0
+        var counts = Counts()
         var done = 0
         while done < work.count {
             let batch = work[done..<min(done + batchSize, work.count)]
-            changed += try target.save(author: author) { context in
-                var count = 0
-                for (entity, id, values) in batch {
-                    count += try copy(entity, id: id, values: values, state: &state, in: context) ? 1 : 0
-                }
-                return count
+            let outcomes = try target.save(author: author) { context in
+                try batch.map { object in try copy(object, state: &state, in: context) }
             }
+            for outcome in outcomes { counts.add(outcome) }
             done += batch.count
             try afterBatch(done, work.count)
         }
-        return changed
+        return counts
     }
 
-    /// Copies or matches one object; returns whether the target changed.
-    private func copy(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue],
-                      state: inout CopyState, in context: SaveContext) throws -> Bool {
+    /// The source's object `id`, described as the target's `entity`.
+    private static func sourceObject(_ entity: EntityDescription, _ sourceEntity: EntityDescription, id: GlobalID,
+                                     _ db: Database) throws -> SourceObject? {
+        guard let values = try RowWriter.values(sourceEntity, id: id, db) else { return nil }
+        return SourceObject(entity: entity, id: id, values: values, clocks: try PropertyClocks.clocks(of: id, db))
+    }
+
+    /// Copies or matches one object.
+    private func copy(_ object: SourceObject, state: inout CopyState, in context: SaveContext) throws -> Outcome {
+        let entity = object.entity, id = object.id
         // Properties this version of the model knows, with references to what they now are;
         // owned objects (cascading relationships) are copied only when needed, below.
         var wanted: [String: PropertyValue] = [:]
         var owned: [String: GlobalID] = [:]
-        for (name, value) in values where entity.type(of: name) != nil && name != entity.modificationDateAttribute {
+        for (name, value) in object.values where entity.type(of: name) != nil && name != entity.modificationDateAttribute {
             if case .reference(let target) = value {
                 guard let relationship = entity.relationships.first(where: { $0.name == name }) else { continue }
                 if relationship.deleteRule == .cascade {
@@ -94,26 +141,37 @@ public struct StoreSeeder {
             guard let destination = entity.relationships.first(where: { $0.name == name })?.destination else { return .null }
             return try self.copyOwned(destination, id: target, state: &state, in: context).map(PropertyValue.reference) ?? .null
         }
-        if let existing = try match(entity, id: id, values: values, state: &state, in: context) {
+        if let existing = try match(entity, id: id, values: object.values, state: &state, in: context) {
             state.mapped[id] = existing.id
-            // The match keeps what it has, and takes what it lacks.
-            var missing = wanted.filter { name, value in
-                !Deduplicator.isEmpty(value) && Deduplicator.isEmpty(existing.values[name])
+            let readings = try PropertyClocks.clocks(of: existing.id, context.db)
+            // Whether the source's value of a property replaces the match's.
+            func takes(_ name: String, _ value: PropertyValue) -> Bool {
+                guard existing.values[name] != value else { return false }
+                if let reading = object.clocks[name] { return readings[name].map { reading > $0 } ?? true }
+                return !Deduplicator.isEmpty(value) && Deduplicator.isEmpty(existing.values[name])
             }
-            for (name, target) in owned where Deduplicator.isEmpty(existing.values[name]) {
-                missing[name] = try copyOwned(name, target, state: &state)
+            var changes = wanted.filter { takes($0.key, $0.value) }
+            for (name, target) in owned where takes(name, .reference(target)) {
+                changes[name] = try copyOwned(name, target, state: &state)
             }
-            guard !missing.isEmpty else { return false }
-            try context.update(entity.name, id: existing.id, values: missing)
-            return true
+            guard !changes.isEmpty else { return .unchanged }
+            try context.update(entity.name, id: existing.id, values: changes)
+            // An owned object the match no longer points at belongs to no one: it goes.
+            for relationship in entity.relationships where relationship.deleteRule == .cascade && changes[relationship.name] != nil {
+                if case .reference(let replaced)? = existing.values[relationship.name], changes[relationship.name] != .reference(replaced) {
+                    try context.delete(relationship.destination, id: replaced)
+                }
+            }
+            return .updated
         }
+        if try context.isDeleted(id) { return .deleted }
         for (name, target) in owned { wanted[name] = try copyOwned(name, target, state: &state) }
         try context.insert(entity.name, id: id, values: wanted)
         state.mapped[id] = id
-        if let unique = entity.uniqueAttribute, case .string(let text)? = values[unique] {
+        if let unique = entity.uniqueAttribute, case .string(let text)? = object.values[unique] {
             state.keys[entity.name]?[UniqueKey.normalize(text)] = id
         }
-        return true
+        return .inserted
     }
 
     /// What a run has learned: where each source object went, and the target's keys per entity.
@@ -122,11 +180,12 @@ public struct StoreSeeder {
         var keys: [String: [String: GlobalID]] = [:]
     }
 
-    /// The target's object for a source object: same ID, or same key of its unique attribute.
+    /// The target's object for a source object: same ID, or same key of its unique attribute —
+    /// unless the target deleted the object of that ID.
     private func match(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], state: inout CopyState,
                        in context: SaveContext) throws -> (id: GlobalID, values: [String: PropertyValue])? {
         if let current = try context.values(of: entity.name, id: id) { return (id, current) }
-        guard let unique = entity.uniqueAttribute, case .string(let text)? = values[unique] else { return nil }
+        guard try !context.isDeleted(id), let unique = entity.uniqueAttribute, case .string(let text)? = values[unique] else { return nil }
         if state.keys[entity.name] == nil {
             // Read once per entity: one pass over the target's table, first ID per key.
             var keys: [String: GlobalID] = [:]
@@ -150,8 +209,8 @@ public struct StoreSeeder {
     private func copyOwned(_ entityName: String, id: GlobalID, state: inout CopyState, in context: SaveContext) throws -> GlobalID? {
         if let done = state.mapped[id] { return done }
         guard let entity = target.schema.entity(named: entityName), let sourceEntity = source.schema.entity(named: entityName),
-              let values = try source.read({ db in try RowWriter.values(sourceEntity, id: id, db) }) else { return nil }
-        _ = try copy(entity, id: id, values: values, state: &state, in: context)
+              let object = try source.read({ db in try Self.sourceObject(entity, sourceEntity, id: id, db) }) else { return nil }
+        _ = try copy(object, state: &state, in: context)
         return state.mapped[id]
     }
 }

@@ -10,6 +10,8 @@ extension TransactionRecord {
         if let clock { out += ",\"clock\":" + Self.quoted(clock.description) }
         out += ",\"deleted\":[" + deleted.map(Self.object).joined(separator: ",") + "]"
         out += ",\"inserted\":[" + inserted.map(Self.change).joined(separator: ",") + "]"
+        // Only when there are merges: records without them read as before, by every build.
+        if !merged.isEmpty { out += ",\"merged\":[" + merged.map(Self.merge).joined(separator: ",") + "]" }
         out += ",\"timestamp\":" + Self.number(timestamp.timeIntervalSinceReferenceDate)
         out += ",\"transactionID\":" + Self.quoted(transactionID.description)
         out += ",\"updated\":[" + updated.map(Self.change).joined(separator: ",") + "]"
@@ -84,18 +86,33 @@ extension TransactionRecord {
                 return ObjectChange(object: try object(change["object"]), values: try values.mapValues(property))
             }
         }
-        guard case .array(let deleted)? = fields["deleted"] else { throw RecordJSONError.malformed("no deleted list") }
-        var clock: HLC?
-        if let value = fields["clock"], value != .null {
-            guard let reading = HLC(try string(value, "the clock")) else { throw RecordJSONError.malformed("a bad clock reading") }
-            clock = reading
+        func reading(_ value: JSONValue?) throws -> HLC? {
+            guard let value, value != .null else { return nil }
+            guard let reading = HLC(try string(value, "a clock reading")) else { throw RecordJSONError.malformed("a bad clock reading") }
+            return reading
         }
+        func merges(_ value: JSONValue?) throws -> [ObjectMerge] {
+            guard let value else { return [] }  // written before merges existed
+            guard case .array(let list) = value else { throw RecordJSONError.malformed("the merge list is not an array") }
+            return try list.map { item in
+                guard case .object(let merge) = item else { throw RecordJSONError.malformed("a merge is not an object") }
+                var chosen: [String: PropertyValue] = [:]
+                if let values = merge["chosen"] {
+                    guard case .object(let fields) = values else { throw RecordJSONError.malformed("a merge's chosen values are not an object") }
+                    chosen = try fields.mapValues(property)
+                }
+                return ObjectMerge(object: try object(merge["object"]), into: try id(merge["into"]), chosen: chosen,
+                                   reading: try reading(merge["reading"]))
+            }
+        }
+        guard case .array(let deleted)? = fields["deleted"] else { throw RecordJSONError.malformed("no deleted list") }
+        let clock = try reading(fields["clock"])
         self.init(
             transactionID: try id(fields["transactionID"]),
             timestamp: Date(timeIntervalSinceReferenceDate: try double(fields["timestamp"], "the timestamp")),
             author: try string(fields["author"], "the author"),
             inserted: try changes(fields["inserted"]), updated: try changes(fields["updated"]),
-            deleted: try deleted.map(object), clock: clock)
+            deleted: try deleted.map(object), merged: try merges(fields["merged"]), clock: clock)
     }
 
     private static func object(_ object: ObjectID) -> String {
@@ -105,6 +122,16 @@ extension TransactionRecord {
     private static func change(_ change: ObjectChange) -> String {
         let values = change.values.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + value($0.value) }
         return "{\"object\":" + object(change.object) + ",\"values\":{" + values.joined(separator: ",") + "}}"
+    }
+
+    private static func merge(_ merge: ObjectMerge) -> String {
+        var out = "{"
+        if !merge.chosen.isEmpty {
+            out += "\"chosen\":{" + merge.chosen.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + value($0.value) }.joined(separator: ",") + "},"
+        }
+        out += "\"into\":" + quoted(merge.into.description) + ",\"object\":" + object(merge.object)
+        if let reading = merge.reading { out += ",\"reading\":" + quoted(reading.description) }
+        return out + "}"
     }
 
     private static func value(_ value: PropertyValue) -> String {

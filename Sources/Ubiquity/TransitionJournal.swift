@@ -63,7 +63,7 @@ public struct TransitionJournal: Sendable {
         return result
     }
 
-    static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)

@@ -45,8 +45,10 @@ public final class AppModel {
     public private(set) var changingNotice: String?
     /// An app-wide notice with [OK] ("your preference on cloud sync changed").
     public private(set) var notice: Dialog?
-    /// The latest app-wide line for the status bar (imports, problems, transitions).
-    public private(set) var statusMessage: String?
+    /// The latest app-wide message (imports, problems, transitions, undo), shown on every screen.
+    public private(set) var latestStatus: Message?
+    /// Its words.
+    public var statusMessage: String? { latestStatus?.text }
 
     /// What the status line says about the device: kept up to date by ``update()``.
     public private(set) var summary: DeviceSummary
@@ -139,12 +141,15 @@ public final class AppModel {
         lastSummaryRead = Date()
         let current = coordinator.current
         var latest = DeviceSummary(device: summary.device)
-        latest.account = (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account ?? current.account
+        // The account whose data is on screen: while a switch waits (an edit to save first),
+        // still the old one. With cloud sync off, the account the device is signed in to.
+        latest.account = current.role == .local
+            ? (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account
+            : current.account
         latest.cloudOn = current.role != .local
         latest.usingLocalStorage = current.usingLocalStorage
         latest.offline = current.role != .local && coordinator.configuration.isOffline
-        latest.lastSync = (try? current.store.objects.metadata("lastSync")).flatMap { $0.flatMap(Double.init) }
-            .map { Date(timeIntervalSince1970: $0) }
+        latest.lastSync = try? current.sync?.lastSync()
         // From the last import in the background: the UI thread never reads the cloud folder
         // for the status line (a hung mount would freeze the app).
         latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
@@ -195,10 +200,9 @@ public final class AppModel {
         return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
     }
 
-    /// Puts a line on the status bar of every screen.
+    /// Puts a message on the message line of every screen.
     private func say(_ text: String) {
-        statusMessage = text
-        for list in [prepare, shop] { list.show(text) }
+        latestStatus = Message(text)
     }
 
     // MARK: - Navigation
@@ -233,15 +237,19 @@ public final class AppModel {
         }
     }
 
-    /// The latest message of the screen shown (the editor's when it is open), for the line a
-    /// message shares with the key hints.
-    public var screenMessage: String? {
-        if let editor { return editor.message ?? statusMessage }
-        if tab == .cloud { return cloud.message ?? statusMessage }
-        return currentList?.message ?? currentCatalog?.message
+    /// The newest message for the screen shown: its own (the editor's when it is open) or an
+    /// app-wide one, for the line a message shares with the key hints. How long it shows is the
+    /// terminal's business (it fades a few seconds after it was made).
+    public var screenMessage: Message? {
+        let own = if let editor { editor.latestMessage } else if tab == .cloud { cloud.latestMessage }
+            else { currentList?.latestMessage ?? currentCatalog?.latestMessage }
+        return Message.newest(own, latestStatus)
     }
 
     /// Opens the item editor on an item (marking it modified, as the book does).
+    ///
+    /// In the editor `s` saves and stays; `q` or Esc leave (``leaveEditor()``), asking first when
+    /// there are unsaved changes.
     public func openEditor(_ id: GlobalID) {
         guard isInputEnabled, editor == nil else { return }
         do {
@@ -251,12 +259,26 @@ public final class AppModel {
         }
     }
 
-    /// Closes the editor, saving its edits first unless `discard`. It stays open when saving fails.
+    /// `q` or Esc in the editor: it closes at once when nothing is unsaved; otherwise it asks
+    /// "Unsaved changes to …": Save (``answerDialog(_:)`` with `true`), Discard (`false`), or Esc
+    /// back to editing (``cancelDialog()``).
+    public func leaveEditor() {
+        guard let editor else { return }
+        if editor.hasUnsavedChanges { editor.askBeforeLeaving() } else { closeEditor() }
+    }
+
+    /// Closes the editor, saving its edits first unless `discard`. When the save fails the
+    /// editor stays open, as it was, saying which field is wrong; discarding always closes it.
     public func closeEditor(discard: Bool = false) {
         guard let editor else { return }
-        if !discard, editor.hasUnsavedChanges {
-            editor.save()
-            guard !editor.hasUnsavedChanges else { return }
+        editor.dismissDialog()
+        if editor.hasUnsavedChanges {
+            if discard {
+                say("Changes to \(editor.savedName) discarded")
+            } else {
+                guard editor.save() else { return }
+                say(editor.message ?? "Saved")
+            }
         }
         self.editor = nil
         refreshList()
@@ -270,14 +292,21 @@ public final class AppModel {
         refreshVisible()
     }
 
+    /// Redoes the last change undone (`U`, Ctrl-R).
+    public func redo() {
+        guard isInputEnabled, editor == nil else { return }
+        say(undoHistory.redoLast(in: coordinator.current.store))
+        refreshVisible()
+    }
+
     // MARK: - Dialogs
 
     /// The dialog shown now: long work's progress and the merge prompt first (over any screen),
-    /// then an app-wide notice, then the screen's own.
+    /// then an app-wide notice, then the screen's own (the editor's when it is open).
     public var dialog: Dialog? {
         if isCloudDialogShown { return cloud.dialog }
         if let notice { return notice }
-        guard editor == nil else { return nil }
+        if let editor { return editor.dialog }
         return currentList?.dialog ?? currentCatalog?.dialog
     }
 
@@ -289,8 +318,25 @@ public final class AppModel {
             cloud.answerDialog(accepted)
         } else if notice != nil {
             notice = nil
-        } else if editor == nil {
+        } else if let editor {
+            // "Unsaved changes to …": Save, or Discard.
+            if editor.dialog != nil { closeEditor(discard: !accepted) }
+        } else {
             if let list = currentList { list.answerDialog(accepted) } else { currentCatalog?.answerDialog(accepted) }
+        }
+    }
+
+    /// Closes the dialog shown without acting: Esc or `q`. A choice is not answered (no merge,
+    /// and cloud sync stays as it was), a confirmation is declined, a notice is dismissed.
+    public func cancelDialog() {
+        if isCloudDialogShown {
+            cloud.cancelDialog()
+        } else if notice != nil {
+            notice = nil
+        } else if let editor {
+            editor.dismissDialog()  // back to editing, the edits kept
+        } else {
+            if let list = currentList { list.answerDialog(false) } else { currentCatalog?.answerDialog(false) }
         }
     }
 
@@ -336,7 +382,7 @@ public final class AppModel {
             editor?.storeChangePostponed()
             for list in [prepare, shop] { list.storeChangePostponed() }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
-            say("\(change.transition.rawValue) waits: \(editor?.message ?? "unsaved changes")")
+            say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
         case .didImportContentChanges:
             break
         }
@@ -345,7 +391,9 @@ public final class AppModel {
     /// After a transition: the notice of a preference changed elsewhere, the merge prompt or the
     /// merge itself, and Prepare's deduplication on the new store.
     private func didChange(_ transition: StoreTransition) {
-        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled, .accountAdded, .accountRemoved, .accountChanged]
+        // Apple's notice is for the cloud sync preference changed elsewhere; an account switch
+        // is no such change: the status line names the account, the message says what changed.
+        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled]
         if preference.contains(transition), !cloud.isChangingSettings {
             notice = .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
             // Turned on by another terminal: this device's local data may want to come along.

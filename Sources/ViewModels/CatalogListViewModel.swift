@@ -8,7 +8,13 @@ public final class CatalogListViewModel {
     public let kind: CatalogKind
     public private(set) var entries: [CatalogEntry] = []
     public private(set) var selection = 0
-    public private(set) var message: String?
+    /// The last message of this screen, with when it was made.
+    public private(set) var latestMessage: Message?
+    /// Its words; setting them makes a new message, stamped now.
+    public private(set) var message: String? {
+        get { latestMessage?.text }
+        set { latestMessage = newValue.map { Message($0) } }
+    }
     public private(set) var dialog: Dialog?
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
@@ -45,20 +51,25 @@ public final class CatalogListViewModel {
         selection = min(max(selection + delta, 0), entries.count - 1)
     }
 
-    public func add(_ name: String) {
-        perform { _ in
-            let added = try store.addEntry(kind, name: name)
-            return "Added \(added.name)"
-        }
-        if let index = entries.firstIndex(where: { $0.name == name.trimmingCharacters(in: .whitespaces) }) { selection = index }
+    /// Adds an entry and selects it.
+    ///
+    /// - Throws: why the name is refused (in use, too long): the caller keeps what was typed.
+    public func add(_ name: String) throws {
+        guard !isStoreChanging else { return }
+        let added = try store.addEntry(kind, name: name)
+        message = "Added \(added.name)"
+        refreshIfChanged()
+        if let index = entries.firstIndex(where: { $0.id == added.id }) { selection = index }
     }
 
-    public func renameSelected(to name: String) {
-        perform { entry in
-            guard let entry else { return nil }
-            let renamed = try store.renameEntry(kind, entry.id.description, to: name)
-            return "Renamed \(entry.name) to \(renamed.name)"
-        }
+    /// Renames the selected entry.
+    ///
+    /// - Throws: why the name is refused (in use, too long): the caller keeps what was typed.
+    public func renameSelected(to name: String) throws {
+        guard !isStoreChanging, let entry = selectedEntry else { return }
+        let renamed = try store.renameEntry(kind, entry.id.description, to: name)
+        message = "Renamed \(entry.name) to \(renamed.name)"
+        refreshIfChanged()
     }
 
     /// Asks first: deleting takes the entry off every item that uses it.

@@ -24,7 +24,13 @@ public final class CloudViewModel {
     public private(set) var status: CloudStatus?
     public private(set) var recentImports: [ImportNote] = []
     public private(set) var dialog: Dialog?
-    public private(set) var message: String?
+    /// The last message of this screen, with when it was made.
+    public private(set) var latestMessage: Message?
+    /// Its words; setting them makes a new message, stamped now.
+    public private(set) var message: String? {
+        get { latestMessage?.text }
+        set { latestMessage = newValue.map { Message($0) } }
+    }
     /// A merge with the cloud runs in the background.
     public private(set) var isMerging = false
     /// While this screen changes the settings or the store itself: the transitions that follow
@@ -81,7 +87,7 @@ public final class CloudViewModel {
             return
         }
         guard !device.isOffline else {
-            message = sync.layout.isReachable ? "Offline: go online first" : "The cloud folder \(sync.layout.cloud.path) is not reachable"
+            message = CloudLayout.unreachableReason(sync.layout.cloud).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
             return
         }
         message = "Syncing…"
@@ -106,14 +112,10 @@ public final class CloudViewModel {
     // MARK: - Account
 
     /// Signs in to `account` (or switches to it): the store changes to the account's.
-    public func signIn(_ typed: String) {
-        let account: String
-        do {
-            account = try CloudLayout.checkedAccountName(typed)
-        } catch {
-            message = ErrorText.reason(error)
-            return
-        }
+    ///
+    /// - Throws: why the account name is refused: the caller keeps what was typed.
+    public func signIn(_ typed: String) throws {
+        let account = try CloudLayout.checkedAccountName(typed)
         changeSettings { $0.account = account }
     }
 
@@ -227,6 +229,23 @@ public final class CloudViewModel {
 
     // MARK: - Answers
 
+    /// Closes the dialog without acting (Esc, `q`): nothing changes. "Merge with Cloud?" asked
+    /// when turning sync on leaves sync off; asked because another terminal turned it on, it
+    /// leaves the local data where it is, to be merged later.
+    public func cancelDialog() {
+        guard let dialog else { return }
+        if case .progress = dialog { return }  // long work cannot be cancelled halfway
+        let action = pending
+        self.dialog = nil
+        pending = nil
+        if case .typedConfirmation = dialog { message = "Not confirmed; nothing was deleted" }
+        if case .merge? = action {
+            message = coordinator.current.role == .local
+                ? "Cloud sync stays off; nothing changed"
+                : "Not merged: your local data stays on this device (turn cloud sync off and on again to be asked again)"
+        }
+    }
+
     /// The answer to a confirm or choice dialog (`true`: its action), or OK to a message.
     public func answerDialog(_ accepted: Bool) {
         guard let dialog else { return }
@@ -307,7 +326,7 @@ public final class CloudViewModel {
                 switch result {
                 case .success(let seed):
                     mailbox.post(.seedEnded(finished: seed.finished, message: seed.waiting.map { "Merging with the cloud: \($0)" }
-                        ?? "Merged with the cloud: \(seed.copied) object\(seed.copied == 1 ? "" : "s") copied"))
+                        ?? "Merged with the cloud: \(seed.objectsText)"))
                 case .failure(let error):
                     mailbox.post(.seedEnded(finished: false, message: "Merge with the cloud not finished: \(ErrorText.reason(error))"))
                 }

@@ -35,8 +35,13 @@ public final class ItemListViewModel {
     public private(set) var scrollTop = 0
     /// How many lines the screen shows.
     public private(set) var viewportHeight = 20
-    /// A one-line message for the status line (the last action, or an error).
-    public private(set) var message: String?
+    /// The last message of this screen (the last action, or an error), with when it was made.
+    public private(set) var latestMessage: Message?
+    /// Its words; setting them makes a new message, stamped now.
+    public private(set) var message: String? {
+        get { latestMessage?.text }
+        set { latestMessage = newValue.map { Message($0) } }
+    }
     /// The items whose rows on screen changed in the last refresh (the ones to redraw).
     public private(set) var changedRows: Set<GlobalID> = []
     /// Deduplication runs in the background since Prepare last appeared.
@@ -254,11 +259,6 @@ public final class ItemListViewModel {
         self.message = message
     }
 
-    /// Shows a line on the status bar ("3 changes from kitchen").
-    public func show(_ message: String) {
-        self.message = message
-    }
-
     // MARK: - Input
 
     public func moveSelection(by delta: Int) {
@@ -300,25 +300,45 @@ public final class ItemListViewModel {
         }
     }
 
-    /// Adds an item and selects it. Prepare files it under the selected item's home location;
-    /// Shop lists it, under the selected item's aisle.
-    @discardableResult
-    public func addItem(named name: String) -> GlobalID? {
-        guard !isStoreChanging else { return nil }
-        var draft = ItemDraft(name: name)
-        let selected = selectedRow
-        draft.listed = screen == .shop
-        if screen == .prepare { draft.homeLocation = selected?.homeLocationName } else { draft.shopLocation = selected?.shopLocationName }
+    /// Changes the selected item's quantity by `delta` (`+` and `-`), never below 0; undoable.
+    public func changeQuantity(by delta: Double) {
+        guard !isStoreChanging, let row = selectedRow else { return }
+        let quantity = max(0, row.item.quantity + delta)
+        guard quantity != row.item.quantity else {
+            message = "\(row.name): the quantity is already 0"
+            return
+        }
         do {
-            let added = try store.addItem(draft)
-            message = "Added \(added.name)"
+            message = try undo.recording(store, ids: [row.id], label: { $0 }) {
+                var changes = ItemChanges()
+                changes.quantity = quantity
+                let updated = try store.editItem(row.id.description, changes)
+                return "\(updated.name): \(Self.quantityText(updated.item.quantity))"
+            }
             refreshIfChanged()
-            select(added.id)
-            return added.id
         } catch {
             message = ErrorText.reason(error)
-            return nil
         }
+    }
+
+    /// A quantity as the lists show it: whole numbers without ".0".
+    static func quantityText(_ quantity: Double) -> String {
+        quantity == quantity.rounded() && abs(quantity) < 1e15 ? String(Int64(quantity)) : String(quantity)
+    }
+
+    /// Adds an item, on the shopping list (Model 9's default, as `item add` does), with no home
+    /// location or aisle until the user picks one (`e`), and selects it.
+    ///
+    /// - Throws: why the name is refused (too long, in use): the caller keeps what was typed.
+    /// - Returns: the new item, or `nil` while the store changes.
+    @discardableResult
+    public func addItem(named name: String) throws -> GlobalID? {
+        guard !isStoreChanging else { return nil }
+        let added = try store.addItem(ItemDraft(name: name))  // listed, no locations
+        message = "Added \(added.name)"
+        refreshIfChanged()
+        select(added.id)
+        return added.id
     }
 
     /// Asks before deleting the selected item.

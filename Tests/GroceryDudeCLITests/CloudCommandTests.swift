@@ -195,7 +195,7 @@ struct CloudCommandTests {
         let result = try kitchen.run(["--cloud", mount, "item", "add", "While Unmounted"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mount), "nothing was written where the share should be")
-        #expect(try kitchen.output(["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder is not reachable)"))
+        #expect(try kitchen.output(["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder \(mount) does not exist: create it"))
         // Mounted again: the change goes out with the next command.
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         try kitchen.output(["--cloud", mount, "item", "ls"])

@@ -52,13 +52,12 @@ struct FullScreenTests {
     @Test func keysAddToggleEditClearAndUndo() throws {
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
         try tmux.waitFor { $0.contains("No items") }
+        // A new item goes on the shopping list, as `item add` does.
         try tmux.sendKeys("a")
         try tmux.type("Tea")
         try tmux.sendKeys("Enter")
-        var screen = try tmux.waitFor { $0.contains("[ ] Tea") }
+        var screen = try tmux.waitFor { $0.contains("[x] Tea") }
         #expect(screen.contains("Unknown location"))
-        try tmux.sendKeys("Space")
-        try tmux.waitFor { $0.contains("[x] Tea") }
         #expect(try listed() == ["Tea"])
 
         // Edit: the quantity field, typed over in place.
@@ -68,7 +67,7 @@ struct FullScreenTests {
         try tmux.waitFor { $0.contains("Quantity: 1") }
         try tmux.sendKeys("C-u")
         try tmux.type("3")
-        try tmux.sendKeys("Enter", "q")
+        try tmux.sendKeys("Enter", "s", "q")  // s saves; with nothing unsaved, q leaves at once
         screen = try tmux.waitFor { $0.contains("[x] 3 Tea") }
         #expect(screen.contains("[x] 3 Tea"), "\(screen)")
 
@@ -88,6 +87,65 @@ struct FullScreenTests {
         screen = try tmux.waitFor { $0.contains("[x] 3 Tea") && $0.contains("Undid") }
         #expect(screen.contains("Undid Cleared 1 item from the shopping list"))
         #expect(try listed() == ["Tea"])
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
+    @Test func aNewItemGetsNoHomeLocationItWasNotGiven() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand())
+        try tmux.waitFor { $0.contains("Soap") }
+        try tmux.sendKeys("j")  // the cursor on Soap, in Bathroom
+        try tmux.sendKeys("a")
+        try tmux.type("Oat Milk")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Oat Milk") }
+        let items = try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let oatMilk = try #require(items.first { $0["name"] as? String == "Oat Milk" })
+        #expect(oatMilk["homeLocation"] is NSNull, "\(oatMilk)")
+        #expect(oatMilk["listed"] as? Bool == true)
+        try tmux.sendKeys("q")
+        try tmux.waitFor { $0.contains("EXITED") }
+    }
+
+    @Test func keysDoNothingWhileTheTerminalIsTooSmall() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        #expect(try cli.run(["item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
+        let tmux = try TmuxSession(command: appCommand())
+        try tmux.waitFor { $0.contains("Milk") }
+        try tmux.resize(width: 39, height: 9)
+        try tmux.waitFor { $0.contains("Terminal too small") }
+        try tmux.sendKeys("j", "Space", "d", "y", "C", "y", "a")
+        try tmux.type("Ghost")
+        try tmux.sendKeys("Enter", "Space")
+        try tmux.resize(width: 80, height: 24)
+        let screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        #expect(!screen.contains("Add item"), "\(screen)")
+        #expect(try listed().isEmpty, "nothing was put on the list unseen")
+        let names = (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]).map { $0["name"] as! String }
+        #expect(names.sorted() == ["Milk", "Soap"])
+        // q still quits while the notice is up.
+        try tmux.resize(width: 30, height: 8)
+        try tmux.waitFor { $0.contains("Terminal too small") }
+        try tmux.sendKeys("q")
+        #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
+    @Test func escAndQCancelTheMergeDialogAndChangeNothing() throws {
+        #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
+        try tmux.waitFor { $0.contains("Local Milk") }
+        for cancel in ["Escape", "q"] {
+            try tmux.sendKeys("6", "c")
+            try tmux.waitFor { $0.contains("Merge with Cloud?") && $0.contains("[m] Merge") }
+            try tmux.sendKeys(cancel)
+            // The message of the first round may still show: wait for the dialog to go too.
+            let screen = try tmux.waitFor { $0.contains("Cloud sync stays off") && !$0.contains("Merge with Cloud?") }
+            #expect(screen.contains("cloud off"), "\(cancel): \(screen)")
+        }
+        try tmux.sendKeys("1")
+        try tmux.waitFor { $0.contains("Local Milk") }
+        #expect(try cli.output(["cloud", "status", "--json"]).contains("\"enabled\": false"))
         try tmux.sendKeys("q")
         #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
     }

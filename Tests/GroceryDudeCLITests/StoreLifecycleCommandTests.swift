@@ -101,10 +101,10 @@ struct StoreLifecycleCommandTests {
         #expect(screen.contains("Alpha Item"))
         #expect(!screen.contains("Bravo Item"))
 
-        // Changed from another terminal: the app says so, and OK (Enter) dismisses it.
-        #expect(screen.contains("Cloud Sync Preference Changed"))
-        try tmux.sendKeys("Enter")
-        try tmux.waitFor { !$0.contains("Cloud Sync Preference Changed") }
+        // Changed from another terminal: the app says whose data it shows, with no dialog in
+        // the way (an account switch is not a change of the cloud sync preference).
+        screen = try tmux.waitFor { $0.contains("Account changed: now on the") }
+        #expect(!screen.contains("Cloud Sync Preference Changed"), "\(screen)")
         try tmux.sendKeys("q")
         #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
         let journal = try transitions(kitchen)
@@ -154,6 +154,28 @@ struct StoreLifecycleCommandTests {
         // Nothing of epoch 1 is left in the cloud folder, or came back.
         let cloudFiles = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud")
         #expect(!cloudFiles.contains { $0.contains("epoch-1") }, "\(cloudFiles)")
+    }
+
+    @Test func anInterruptedStartOverFinishesItsCleanupAtTheNextStart() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        for peer in [kitchen, phone] { try peer.output(["cloud", "enable"]) }
+        for index in 1...6 { try kitchen.output(["item", "add", "Old \(index)"]) }
+        let killed = try kitchen.run(["cloud", "start-over", "--yes"], environment: ["GROCERY_DUDE_FAULT": "mid-start-over"])
+        #expect(killed.status != 0, "killed half-way")
+        func leftovers() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud").filter { $0.contains("epoch-1/") }
+        }
+        #expect(try !leftovers().isEmpty, "half of epoch 1 is still there")
+        // The other device moves to the new epoch and leaves the old files alone.
+        #expect(try names(phone).isEmpty)
+        #expect(try !leftovers().isEmpty)
+
+        try kitchen.output(["item", "ls"])
+        #expect(try leftovers().isEmpty, "the device that started over finished deleting")
+        let finished = (try status(kitchen)["transitions"] as! [[String: Any]]).first { ($0["detail"] as? String)?.contains("finished the start over") == true }
+        #expect(finished?["transition"] as? String == "contentRemoved")
+        try kitchen.output(["item", "add", "Fresh"])
+        #expect(try names(phone) == ["Fresh"])
     }
 
     // 5. is `modelVersionsDoNotSyncUntilTheOlderPeerUpgrades` in CloudCommandTests.

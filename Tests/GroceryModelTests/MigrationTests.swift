@@ -14,14 +14,18 @@ struct MigrationTests {
         #expect(old.modelVersion == 1)
         var draft = ItemDraft(name: "Oat Milk")
         draft.unit = "L"
-        draft.note = "ignored at version 1"
+        draft.note = "refused at version 1"
+        #expect(throws: GroceryError.notInModelVersion(property: "note", since: 2, store: 1)) { try old.addItem(draft) }
+        draft.note = nil
         _ = try old.addItem(draft)
         let before = try old.exportArchive()
         #expect(before.items.allSatisfy { $0.note == nil })
         let columns = try old.objects.read { db in try db.columns(in: "item").map(\.name) }
         #expect(!columns.contains("note"))
 
-        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true)
+        // Another process: IDs of its own (sequential ones from 1 again would repeat the first
+        // process's transaction IDs, which random ones never do).
+        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true, ids: SequentialIDs(prefix: "00000002"))
         #expect(new.modelVersion == 2)
         #expect(try new.exportArchive() == before)
         var changes = ItemChanges()

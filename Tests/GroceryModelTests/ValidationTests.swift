@@ -54,4 +54,13 @@ struct ValidationTests {
         #expect(try Validation.importedName(" Tin", field: "x") == " Tin")
         #expect(Validation.normalized("  Kg ") == Validation.normalized("kg"))
     }
+
+    @Test func aNameInUseIsSaidWithTheRightArticle() {
+        let said = ["item", "unit", "home location", "shop aisle", "aisle", "user"].map {
+            GroceryError.alreadyExists(kind: $0, name: "X").description
+        }
+        #expect(said == ["an item named \"X\" exists already", "a unit named \"X\" exists already",
+                         "a home location named \"X\" exists already", "a shop aisle named \"X\" exists already",
+                         "an aisle named \"X\" exists already", "a user named \"X\" exists already"])
+    }
 }

@@ -90,6 +90,35 @@ struct AppScreenTests {
         }
     }
 
+    /// The help scrolls at any size, with the current screen's keys first; any other key closes it.
+    @Test func helpScrollsToItsLastLineAndShowsTheCurrentScreensKeysFirst() throws {
+        let controller = try controller()
+        controller.handle(.character("6"))
+        controller.handle(.character("?"))
+        for (width, height) in [(40, 10), (100, 30)] {
+            controller.screenHeight = height
+            var text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
+            #expect(text.contains("Cloud") && text.contains("cloud sync"), "the Cloud screen's keys come first:\n\(text)")
+            controller.handle(.character("G"))
+            text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
+            #expect(text.contains("done, canc"), "the last line shows at \(width)×\(height):\n\(text)")
+            controller.handle(.character("g"))
+            #expect(controller.ui.helpVisible)
+        }
+        var seen = Set<String>()
+        controller.screenHeight = 10
+        for _ in 0..<60 {
+            AppScreen.frame(controller, width: 40, height: 10).lines.forEach { seen.insert($0) }
+            controller.handle(.down)
+        }
+        for key in ["switch screen", "attach, remo", "add, rename", "cut to end"] {
+            #expect(seen.contains { $0.contains(key) }, "\(key) can be scrolled to")
+        }
+        controller.handle(.character("q"))
+        #expect(!controller.ui.helpVisible)
+        #expect(controller.app.tab == .cloud, "closing the help does nothing else")
+    }
+
     /// Every kind of dialog, and the store-change notice, at both sizes.
     @Test func everyDialogAt80x24And40x10() throws {
         let controller = try controller()
@@ -224,5 +253,81 @@ struct AppScreenTests {
         screen = ScreenBuffer(width: 40, height: 10)
         AppScreen.drawNotice("Updating from the cloud…", into: &screen)
         try expectSnapshot("notice-changing-40x10", screen)
+    }
+
+    /// A line refused stays open with what was typed and says why above it; fixed, it goes in.
+    @Test func aRefusedLineKeepsItsTextAndSaysWhy() throws {
+        let controller = try controller()
+        func type(_ text: String) { for character in text { controller.handle(.character(character)) } }
+        controller.handle(.character("a"))
+        type(String(repeating: "Milk-", count: 41) + "xx")  // 207 characters
+        controller.handle(.enter)
+        let prompt = try #require(controller.ui.prompt)
+        #expect(prompt.field.text.count == 207, "the text stays")
+        #expect(prompt.error == "invalid item name: it is 207 characters long; the limit is 200")
+        try expectSnapshot("prompt-refused-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        for _ in 0..<7 { controller.handle(.backspace) }
+        controller.handle(.enter)
+        #expect(controller.ui.prompt == nil)
+        #expect(controller.app.prepare.selectedRow?.name.count == 200, "fixed, it is added")
+
+        // A unit that exists; a photo that is not there; an account name that cannot be one.
+        controller.handle(.character("3"))
+        controller.handle(.character("a"))
+        type("KG")
+        controller.handle(.enter)
+        #expect(controller.ui.prompt?.field.text == "KG")
+        #expect(controller.ui.prompt?.error == "a unit named \"kg\" exists already")
+        controller.handle(.escape)
+        #expect(controller.ui.prompt == nil, "Esc still cancels")
+        controller.handle(.character("1"))
+        controller.handle(.enter)
+        controller.handle(.character("p"))
+        type("/no/such/photo.jpg")
+        controller.handle(.enter)
+        #expect(controller.ui.prompt?.error == "No such file: /no/such/photo.jpg")
+        controller.handle(.escape)
+        controller.handle(.down)
+        controller.handle(.enter)
+        controller.handle(.control("u"))
+        type("two")
+        controller.handle(.enter)
+        #expect(controller.ui.prompt?.error == "Quantity: \"two\" is not a number")
+        try expectSnapshot("prompt-refused-quantity-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.escape)
+        controller.handle(.character("q"))
+        #expect(controller.app.editor == nil, "nothing was changed: q leaves at once")
+        controller.handle(.character("6"))
+        controller.handle(.character("i"))
+        controller.handle(.control("u"))
+        type("../evil")
+        controller.handle(.enter)
+        #expect(controller.ui.prompt?.field.text == "../evil")
+        #expect(controller.ui.prompt?.error?.isEmpty == false)
+    }
+
+    /// The editor's question before leaving, and a save refused for one field.
+    @Test func theEditorAsksBeforeLeavingAndMarksTheFieldASaveWasRefusedFor() throws {
+        let controller = try controller()
+        func type(_ text: String) { for character in text { controller.handle(.character(character)) } }
+        controller.handle(.enter)  // Crème fraîche, the first row
+        controller.handle(.enter)
+        controller.handle(.control("u"))
+        type("milk")
+        controller.handle(.enter)
+        controller.handle(.down)
+        controller.handle(.escape)
+        try expectSnapshot("dialog-unsaved-changes-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.character("s"))  // Save: "Milk" is taken
+        #expect(controller.app.editor?.fieldError?.field == .name)
+        #expect(controller.ui.editorRow == 1, "the selected field stays where it was")
+        try expectSnapshot("editor-field-error-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.character("?"))
+        try expectSnapshot("help-editor-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        controller.handle(.escape)
+        #expect(controller.app.editor != nil && !controller.ui.helpVisible, "Esc closes the help, not the editor")
+        controller.handle(.character("q"))
+        controller.handle(.character("d"))
+        #expect(controller.app.editor == nil, "Discard leaves")
     }
 }

@@ -6,7 +6,9 @@ import TestSupport
 
 /// Property-based: random operations on 3 peers, each with its own replica of the cloud folder;
 /// a random "network" copies log files between replicas out of order, again, or late, and
-/// peers restart in between. Once everything is delivered, all peers hold identical data.
+/// peers restart in between. Operations include deduplications, which merge notes and folders
+/// whose names differ only in case while other peers edit, delete and point at the copies.
+/// Once everything is delivered, all peers hold identical data.
 ///
 /// 40 seeds × 3 peers × 60 steps = 7,200 random steps per run (seeds 1…40, replayable).
 @Suite("Peers converge whatever the delivery")
@@ -89,16 +91,20 @@ struct ConvergenceTests {
     func randomOperation(on peer: TestPeer, using random: inout SeededRandom) throws {
         let notes = try peer.ids(of: "note")
         let folders = try peer.ids(of: "folder")
+        if Int.random(in: 0..<8, using: &random) == 0 {
+            try Deduplicator(store: peer.store).run()
+            return
+        }
         try peer.store.save(author: "random") { context in
             switch Int.random(in: 0..<10, using: &random) {
             case 0...2:
-                var values: [String: PropertyValue] = ["title": .string(["Milk", "Eggs", "Tea"].randomElement(using: &random)!)]
+                var values: [String: PropertyValue] = ["title": .string(["Milk", "Eggs", "Tea", "milk", "TEA"].randomElement(using: &random)!)]
                 if let folder = folders.randomElement(using: &random), Bool.random(using: &random) { values["folder"] = .reference(folder) }
                 try context.insert("Note", values: values)
             case 3...5:
                 guard let note = notes.randomElement(using: &random) else { return }
                 let values: [String: PropertyValue] = switch Int.random(in: 0..<4, using: &random) {
-                case 0: ["title": .string("T\(Int.random(in: 0..<5, using: &random))")]
+                case 0: ["title": .string(["T", "t"].randomElement(using: &random)! + "\(Int.random(in: 0..<5, using: &random))")]
                 case 1: ["count": .integer(Int64.random(in: 0..<100, using: &random))]
                 case 2: ["pinned": .bool(Bool.random(using: &random))]
                 default: ["folder": folders.randomElement(using: &random).map(PropertyValue.reference) ?? .null]
@@ -108,10 +114,14 @@ struct ConvergenceTests {
                 guard let note = notes.randomElement(using: &random) else { return }
                 try context.delete("Note", id: note)
             case 7, 8:
-                try context.insert("Folder", values: ["name": .string("F\(Int.random(in: 0..<3, using: &random))")])
+                try context.insert("Folder", values: ["name": .string(["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")])
             default:
                 guard let folder = folders.randomElement(using: &random) else { return }
-                try context.delete("Folder", id: folder)
+                if Bool.random(using: &random) {
+                    try context.update("Folder", id: folder, values: ["name": .string(["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")])
+                } else {
+                    try context.delete("Folder", id: folder)
+                }
             }
         }
     }

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 @testable import Ubiquity
 
-/// A small model of its own, to show the engine is generic: notes with a folder (nullify) and
-/// an attachment (cascade). Version 2 adds `Note.pinned`. Titles are names (something
-/// visible, at most 100 characters); counts go from 0 to 1000.
+/// A small model of its own, to show the engine is generic: notes (unique by title) with a
+/// folder (unique by name; nullify) and an attachment (cascade). Version 2 adds `Note.pinned`.
+/// Titles are names (something visible, at most 100 characters); counts go from 0 to 1000.
 enum TestModel {
     static func schema(version: Int) -> Schema {
         var noteAttributes = [
@@ -21,7 +21,7 @@ enum TestModel {
                     RelationshipDescription("attachment", to: "Attachment", deleteRule: .cascade),
                 ],
                 uniqueAttribute: "title", modificationDateAttribute: "modified"),
-            EntityDescription(name: "Folder", table: "folder", attributes: [AttributeDescription("name", .string)]),
+            EntityDescription(name: "Folder", table: "folder", attributes: [AttributeDescription("name", .string)], uniqueAttribute: "name"),
             EntityDescription(name: "Attachment", table: "attachment", attributes: [AttributeDescription("bytes", .data)]),
         ])
     }

@@ -37,7 +37,7 @@ struct AppModelTests {
         app.prepare.select(milk.id)
         app.openEditor(milk.id)
         let editor = try #require(app.editor)
-        editor.set(.quantity, "6")
+        try editor.set(.quantity, "6")
 
         // What the screens see during the transition.
         var seen: [String] = []
@@ -61,9 +61,8 @@ struct AppModelTests {
         #expect(app.editor == nil)
         #expect(app.statusMessage?.contains("not in this store") == true)
         #expect(app.prepare.rowCount == 0, "Prepare refetched from the new store")
-        #expect(app.notice == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation))
-        app.answerDialog(true)
-        #expect(app.notice == nil)
+        #expect(app.notice == nil, "an account switch is not a change of the cloud sync preference")
+        #expect(app.summary.account == "bravo")
     }
 
     @Test func theEditorsUnsavedEditsHoldATransitionBackWhileTheyCannotBeSaved() throws {
@@ -73,18 +72,120 @@ struct AppModelTests {
         let milk = try store.addItem(ItemDraft(name: "Milk"))
         try store.addItem(ItemDraft(name: "Eggs"))
         app.openEditor(milk.id)
-        app.editor?.set(.name, "Eggs")  // taken: the save fails, the edit stays unsaved
+        try app.editor?.set(.name, "Eggs")  // taken: the save fails, the edit stays unsaved
         #expect(app.editor?.hasUnsavedChanges == true)
         try config.changeSettings { $0.account = "bravo"; $0.cloudEnabled = true }
         app.update()
         #expect(app.coordinator.current.role == .local, "the transition waits rather than lose the edit")
         #expect(app.isInputEnabled, "input is back on, so the edit can be fixed")
         #expect(app.statusMessage?.contains("waits") == true)
-        app.editor?.set(.name, "Whole Milk")
+        try app.editor?.set(.name, "Whole Milk")
         app.update()
         #expect(app.coordinator.current.role == .fallback, "once saved, the transition goes ahead")
         let local = try GroceryStore(path: config.localStoreURL.path, defaultData: false)
         #expect(try local.item(id: milk.id)?.name == "Whole Milk")
+    }
+
+    /// `q` or Esc leave at once with nothing unsaved; otherwise they ask: Save, Discard, or back
+    /// to editing. A failed save keeps the editor as it was; Discard always leaves.
+    @Test func leavingTheEditorAsksSaveOrDiscardAndNeverTrapsTheUser() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        let store = app.coordinator.current.store
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        let eggs = try store.addItem(ItemDraft(name: "Eggs"))
+        app.show(.prepare)
+        app.openEditor(milk.id)
+        app.leaveEditor()
+        #expect(app.editor == nil && app.dialog == nil, "nothing unsaved: it leaves at once")
+
+        app.openEditor(milk.id)
+        try app.editor?.set(.quantity, "4")
+        app.leaveEditor()
+        #expect(app.dialog?.title == "Unsaved changes to Milk")
+        app.cancelDialog()
+        #expect(app.dialog == nil && app.editor?.values[.quantity] == "4", "Esc goes back to editing, the edit intact")
+        app.leaveEditor()
+        app.answerDialog(false)
+        #expect(app.editor == nil && app.statusMessage == "Changes to Milk discarded")
+        #expect(try store.item(id: milk.id)?.item.quantity == 1, "Discard saves nothing")
+
+        app.openEditor(milk.id)
+        try app.editor?.set(.name, "Eggs")
+        app.leaveEditor()
+        app.answerDialog(true)  // Save: refused, the name is in use
+        let editor = try #require(app.editor, "a failed save keeps the editor open")
+        #expect(app.dialog == nil && editor.fieldError?.field == .name && editor.values[.name] == "Eggs")
+        app.prepare.select(eggs.id)
+        app.leaveEditor()
+        app.answerDialog(false)
+        #expect(app.editor == nil, "Discard leaves, whatever is wrong")
+        #expect(try store.items().map(\.name).sorted() == ["Eggs", "Milk"])
+        #expect(app.prepare.selectedID == milk.id, "back on the item edited")
+
+        app.openEditor(milk.id)
+        try app.editor?.set(.quantity, "2")
+        app.leaveEditor()
+        app.answerDialog(true)
+        #expect(app.editor == nil && app.statusMessage == "Saved Milk")
+        #expect(try store.item(id: milk.id)?.item.quantity == 2)
+    }
+
+    /// Only the newest message shows: the screen's own or an app-wide one, whichever is newer.
+    @Test func theScreensMessageIsTheNewestOfItsOwnAndTheAppWideOnes() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = try app(config)
+        app.show(.prepare)
+        try app.prepare.addItem(named: "Tea")
+        #expect(app.screenMessage?.text == "Added Tea")
+        app.undo()
+        #expect(app.screenMessage?.text == app.statusMessage, "the app-wide message is newer")
+        app.prepare.toggleSelected()
+        #expect(app.screenMessage?.text == app.prepare.message, "the screen's own is newer again")
+        app.show(.units)
+        #expect(app.screenMessage?.text == app.statusMessage, "another screen: only the app-wide one")
+        try app.units.add("tin")
+        #expect(app.screenMessage?.text == "Added tin")
+    }
+
+    @Test func theStatusLineNamesTheAccountOnScreenWhileASwitchWaits() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        try config.changeSettings { $0.account = "alpha"; $0.cloudEnabled = true }
+        let app = try app(config)
+        app.refreshSummary(force: true)
+        #expect(app.summary.account == "alpha")
+        let store = app.coordinator.current.store
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        try store.addItem(ItemDraft(name: "Eggs"))
+        app.openEditor(milk.id)
+        try app.editor?.set(.name, "Eggs")  // cannot be saved: the switch waits
+        try config.changeSettings { $0.account = "bravo" }
+        app.update()
+        app.refreshSummary(force: true)
+        #expect(app.coordinator.current.account == "alpha")
+        #expect(app.summary.account == "alpha", "the data on screen is still alpha's")
+        try app.editor?.set(.name, "Whole Milk")
+        app.update()
+        app.refreshSummary(force: true)
+        #expect(app.summary.account == "bravo")
+        #expect(app.notice == nil, "no \"preference changed\" dialog for an account switch")
+    }
+
+    @Test func lastSyncFollowsEveryImportNotOnlyOneAMinute() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        try config.changeSettings { $0.cloudEnabled = true }
+        try FileManager.default.createDirectory(at: config.cloud, withIntermediateDirectories: true)
+        let app = try app(config)
+        try app.coordinator.prepareForCommand()  // sets the cloud store up
+        let sync = try #require(app.coordinator.current.sync)
+        _ = try sync.importPending()
+        app.refreshSummary(force: true)
+        let first = try #require(app.summary.lastSync)
+        usleep(50_000)
+        _ = try sync.importPending()  // back online a moment later: nothing new arrived
+        app.refreshSummary(force: true)
+        #expect(try #require(app.summary.lastSync) > first)
+        #expect(try app.coordinator.status().cloud?.lastSync == app.summary.lastSync)
     }
 
     @Test func prepareDeduplicatesEachTimeItAppears() throws {

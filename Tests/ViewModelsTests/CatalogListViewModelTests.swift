@@ -16,13 +16,14 @@ struct CatalogListViewModelTests {
         let units = CatalogListViewModel(store: store, kind: .unit)
         units.refreshIfChanged()
         #expect(units.entries.map(\.name) == ["kg"])
-        units.add("g")
+        try units.add("g")
         #expect(units.entries.map(\.name) == ["g", "kg"])
         #expect(units.selectedEntry?.name == "g")
-        units.add("KG")
-        #expect(units.message?.contains("kg") == true, "a name in use is refused: \(units.message ?? "")")
+        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "kg"), "a name in use is refused") { try units.add("KG") }
+        #expect(units.message == "Added g", "the refusal is the caller's to show, beside what was typed")
         units.moveSelection(by: 1)
-        units.renameSelected(to: "kilogram")
+        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "g")) { try units.renameSelected(to: "G") }
+        try units.renameSelected(to: "kilogram")
         #expect(units.selectedEntry?.name == "kilogram", "the selection follows the entry")
         units.requestDeleteSelected()
         #expect(units.dialog == .confirm(title: "Delete kilogram?", message: "1 item will lose it; the items are kept.", action: "Delete"))

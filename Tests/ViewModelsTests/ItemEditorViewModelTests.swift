@@ -27,7 +27,7 @@ struct ItemEditorViewModelTests {
 
         let editor = try ItemEditorViewModel(store: here, id: milk.id)
         #expect(editor.values[.unit] == "L")
-        editor.set(.note, "whole")
+        try editor.set(.note, "whole")
         var remote = ItemChanges()
         remote.note = "oat"
         remote.quantity = 3
@@ -39,7 +39,7 @@ struct ItemEditorViewModelTests {
         #expect(editor.values[.note] == "whole", "the user's edit is kept")
         #expect(editor.values[.quantity] == "3" && editor.values[.unit] == "carton", "untouched fields follow")
         editor.save()
-        #expect(editor.message == "Saved")
+        #expect(editor.message == "Saved Milk")
         let saved = try #require(try here.item(id: milk.id))
         #expect(saved.item.note == "whole" && saved.item.quantity == 3 && saved.unitName == "carton",
                 "saving wrote only the edited field, not stale values over the imported ones")
@@ -50,7 +50,7 @@ struct ItemEditorViewModelTests {
         let bread = try here.addItem(ItemDraft(name: "Bread"))
         try hereSync.sync(); try thereSync.sync()
         let editor = try ItemEditorViewModel(store: here, id: bread.id)
-        editor.set(.name, "Rye Bread")
+        try editor.set(.name, "Rye Bread")
         try there.removeItem(bread.id.description)
         try thereSync.sync(); try hereSync.sync()
         editor.refreshIfChanged()
@@ -67,24 +67,21 @@ struct ItemEditorViewModelTests {
         clock.advance(by: 60)
         let editor = try ItemEditorViewModel(store: store, id: tea.id)
         #expect(try store.item(id: tea.id)?.item.modified == clock.now())
-        editor.set(.name, "   ")
+        try editor.set(.name, "   ")
         editor.save()
         #expect(try store.item(id: tea.id)?.name == "New Item")
-        editor.set(.quantity, "lots")
-        editor.save()
-        #expect(editor.message?.hasPrefix("invalid quantity") == true)
     }
 
     @Test func aTransitionMidEditSavesTheEditThenRefetchesFromTheNewStore() throws {
         let old = try GroceryStore.temporary(in: directory, name: "old")
         let eggs = try old.addItem(ItemDraft(name: "Eggs"))
         let editor = try ItemEditorViewModel(store: old, id: eggs.id)
-        editor.set(.quantity, "12")
+        try editor.set(.quantity, "12")
         #expect(editor.hasUnsavedChanges)
         editor.storeWillChange()
         #expect(!editor.hasUnsavedChanges, "saved into the store that is going away")
         #expect(try old.item(id: eggs.id)?.item.quantity == 12)
-        editor.set(.note, "ignored")
+        try editor.set(.note, "ignored")
         #expect(editor.values[.note] == "", "input is off during the transition")
 
         // The new store holds the same object (the fallback's records moved into the cloud store).
@@ -92,7 +89,7 @@ struct ItemEditorViewModelTests {
         try new.objects.copyObjects(from: old.objects, author: "move")
         editor.storeDidChange(to: new)
         #expect(editor.isOpen && editor.values[.quantity] == "12")
-        editor.set(.note, "free range")
+        try editor.set(.note, "free range")
         editor.save()
         #expect(try new.item(id: eggs.id)?.item.note == "free range")
 
@@ -123,7 +120,7 @@ struct ItemEditorViewModelTests {
         editor.movePicker(by: 5)
         editor.choosePickedOption()
         #expect(editor.namingNewEntry == .homeLocation)
-        editor.nameNewEntry("  Pantry ")
+        try editor.nameNewEntry("  Pantry ")
         #expect(editor.values[.homeLocation] == "Pantry")
         editor.save()
         let saved = try #require(try store.item(id: flour.id))
@@ -143,23 +140,111 @@ struct ItemEditorViewModelTests {
         let editor = try ItemEditorViewModel(store: store, id: cake.id)
         #expect(editor.photoDescription == "No photo")
         let photo = directory.file("cake.jpg")
-        try Data(repeating: 0xFF, count: 2048).write(to: photo)
-        editor.attachPhoto(fromFile: photo.path)
+        try (Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0, count: 2044)).write(to: photo)  // a JPEG's start
+        try editor.attachPhoto(fromFile: photo.path)
         #expect(editor.photoSize == 2048)
         #expect(editor.photoDescription == "Photo: 2 KB")
         #expect(try store.item(id: cake.id)?.photoSize == 2048)
 
-        editor.attachPhoto(fromFile: directory.file("missing.jpg").path)
-        #expect(editor.message == "No such file: \(directory.file("missing.jpg").path)")
-        editor.attachPhoto(fromFile: directory.url.path)
-        #expect(editor.message?.hasPrefix("No such file") == true, "a folder is not a photo")
+        // Each refusal says why, for the line the path was typed on.
+        let missing = directory.file("missing.jpg").path
+        #expect(throws: PhotoFile.Refusal(description: "No such file: \(missing)")) { try editor.attachPhoto(fromFile: missing) }
+        #expect(throws: PhotoFile.Refusal(description: "\(directory.url.path) is a folder, not a photo")) {
+            try editor.attachPhoto(fromFile: directory.url.path)
+        }
         try Data().write(to: directory.file("empty.jpg"))
-        editor.attachPhoto(fromFile: directory.file("empty.jpg").path)
-        #expect(editor.message == "Photo not attached: invalid photo: the file is empty")
+        #expect(throws: PhotoFile.Refusal(description: "\(directory.file("empty.jpg").path) is empty")) {
+            try editor.attachPhoto(fromFile: directory.file("empty.jpg").path)
+        }
+        try Data("shopping list\n".utf8).write(to: directory.file("notes.jpg"))
+        #expect(throws: PhotoFile.Refusal.self, "a name ending in .jpg does not make a photo") {
+            try editor.attachPhoto(fromFile: directory.file("notes.jpg").path)
+        }
         #expect(editor.photoSize == 2048, "a bad file changes nothing")
 
         editor.removePhoto()
         #expect(editor.photoSize == nil)
         #expect(try store.item(id: cake.id)?.photoSize == nil)
+    }
+
+    // MARK: - Refusals that name the field
+
+    @Test func valuesThatCanNeverBeSavedAreRefusedWhenTypedAndTheFieldKeepsItsValue() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let tea = try store.addItem(ItemDraft(name: "Tea"))
+        let editor = try ItemEditorViewModel(store: store, id: tea.id)
+        typealias FieldError = ItemEditorViewModel.FieldError
+        #expect(throws: FieldError(field: .quantity, reason: "\"lots\" is not a number")) { try editor.set(.quantity, "lots") }
+        #expect(throws: FieldError(field: .quantity, reason: "-1 is negative")) { try editor.set(.quantity, "-1") }
+        let long = String(repeating: "x", count: 207)
+        #expect(throws: FieldError(field: .name, reason: "it is 207 characters long; the limit is 200")) { try editor.set(.name, long) }
+        #expect(throws: FieldError(field: .note, reason: "it is 201 characters long; the limit is 200")) {
+            try editor.set(.note, String(repeating: "n", count: 201))
+        }
+        #expect(FieldError(field: .quantity, reason: "\"lots\" is not a number").description == "Quantity: \"lots\" is not a number")
+        #expect(editor.values[.quantity] == "1" && editor.values[.name] == "Tea" && editor.touched.isEmpty, "nothing was taken")
+        try editor.set(.quantity, "0,5")
+        #expect(editor.save())
+        #expect(try store.item(id: tea.id)?.item.quantity == 0.5, "the same parser as the command line's")
+
+        // A new unit's name, typed after "new…", is checked alike and still asked for.
+        editor.openPicker(for: .unit)
+        editor.movePicker(by: 10)
+        editor.choosePickedOption()
+        #expect(throws: FieldError.self) { try editor.nameNewEntry(long) }
+        #expect(editor.namingNewEntry == .unit, "the name is still asked for")
+        try editor.nameNewEntry("tin")
+        #expect(editor.namingNewEntry == nil && editor.values[.unit] == "tin")
+    }
+
+    @Test func aSaveTheStoreRefusesNamesTheFieldAndKeepsEveryEdit() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        try store.addItem(ItemDraft(name: "Eggs"))
+        let editor = try ItemEditorViewModel(store: store, id: milk.id)
+        try editor.set(.name, "eggs")
+        try editor.set(.quantity, "2")
+        #expect(!editor.save())
+        let error = try #require(editor.fieldError)
+        #expect(error.field == .name)
+        #expect(error.description == "Name: an item named \"Eggs\" exists already")
+        #expect(editor.message == "Not saved: Name: an item named \"Eggs\" exists already")
+        #expect(editor.hasUnsavedChanges && editor.values[.name] == "eggs" && editor.values[.quantity] == "2", "the edits are kept")
+        #expect(try store.item(id: milk.id)?.item.quantity == 1, "nothing was written")
+
+        try editor.set(.quantity, "3")
+        #expect(editor.fieldError?.field == .name, "another field's change leaves the name wrong")
+        try editor.set(.name, "Oat Milk")
+        #expect(editor.fieldError == nil)
+        #expect(editor.save())
+        #expect(editor.message == "Saved Oat Milk")
+        let saved = try #require(try store.item(id: milk.id))
+        #expect(saved.name == "Oat Milk" && saved.item.quantity == 3)
+    }
+
+    @Test func leavingWithUnsavedChangesAsksFirst() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        let editor = try ItemEditorViewModel(store: store, id: milk.id)
+        editor.askBeforeLeaving()
+        #expect(editor.dialog == nil, "nothing to ask about")
+        try editor.set(.quantity, "2")
+        try editor.set(.name, "Oat Milk")
+        editor.askBeforeLeaving()
+        #expect(editor.dialog == .choice(title: "Unsaved changes to Milk", message: "Changed: Name, Quantity. Esc goes back to editing.",
+                                         decline: "Discard", accept: "Save"))
+        editor.storeWillChange()
+        #expect(editor.dialog == nil, "a transition saves the edits: nothing is left to ask about")
+    }
+
+    @Test func photoFilesAreKnownByTheirFirstBytes() {
+        let ascii = { (text: String) in Data(text.utf8) }
+        for image in [Data([0xFF, 0xD8, 0xFF, 0xDB]), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), ascii("GIF89a..."),
+                      ascii("RIFF\0\0\0\0WEBPVP8 "), ascii("\0\0\0\u{18}ftypheic"), ascii("BM6\0"), Data([0x49, 0x49, 0x2A, 0x00, 8])] {
+            #expect(PhotoFile.isImage(image), "\([UInt8](image))")
+        }
+        for other in [ascii("%PDF-1.7"), ascii("\0\0\0\u{18}ftypisom"), ascii("hello"), Data([0xFF])] {
+            #expect(!PhotoFile.isImage(other), "\([UInt8](other))")
+        }
     }
 }

@@ -61,7 +61,7 @@ public enum AppScreen {
         } else if let dialog = app.dialog {
             DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, into: &screen)
         } else if ui.helpVisible {
-            HelpView.draw(into: &screen)
+            HelpView.draw(into: &screen, current: HelpView.section(for: app.tab, editing: app.editor != nil), scroll: ui.helpScroll)
         }
         return screen
     }
@@ -81,7 +81,7 @@ public enum AppScreen {
             x += screen.put(label, row: 0, column: x, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
         }
         if let list = app.currentList, app.editor == nil {
-            let counts = "\(list.rowCount) items, \(list.listedCount) listed "
+            let counts = "\(counted(list.rowCount, "item")), \(list.listedCount) listed "
             if x + TextWidth.columns(of: counts) + 2 <= screen.width { screen.putRight(counts, row: 0, margin: 0, style: bar) }
         }
     }
@@ -93,6 +93,7 @@ public enum AppScreen {
             screen.put(label, row: row, column: 1, style: CellStyle(bold: true))
             let column = 1 + TextWidth.columns(of: label)
             DialogView.drawField(prompt.field, into: &screen, row: row, column: column, width: screen.width - column - 1)
+            if let error = prompt.error { drawPromptError(error, above: row, into: &screen) }
             return
         }
         if let message, !message.isEmpty {
@@ -102,13 +103,25 @@ public enum AppScreen {
         screen.put(TextWidth.truncate(hints(controller.app), to: screen.width - 1), row: row, column: 0, style: CellStyle(color: .hint))
     }
 
+    /// Why the line typed was refused, over the screen's last lines, right above the line: the
+    /// field keeps its whole width, and the reason is wrapped, never cut (up to three lines).
+    static func drawPromptError(_ error: String, above row: Int, into screen: inout ScreenBuffer) {
+        let lines = TextWrap.lines(error, width: screen.width - 4).prefix(3)
+        for (index, line) in lines.enumerated() {
+            let y = row - lines.count + index
+            screen.put(String(repeating: " ", count: screen.width), row: y, column: 0)
+            screen.put((index == 0 ? " ! " : "   ") + line, row: y, column: 0, style: CellStyle(bold: true, color: .warning))
+        }
+    }
+
     /// The most useful keys of the screen shown.
     static func hints(_ app: AppModel) -> String {
         if app.editor?.picker != nil { return " ↑↓ choose  Enter pick  Esc cancel" }
-        if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q back  ? help" }
+        if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q Esc leave (asks if unsaved)  ? help" }
         switch app.tab {
-        case .prepare: return " Space list  a add  e edit  d del  / search  C clear  u undo  ? help  q quit"
-        case .shop: return " Space collected  e edit  / search  C clear  u undo  ? help  q quit"
+        // What the screen is for first, then help: a narrow terminal cuts the end of the line.
+        case .prepare: return " Space list  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
+        case .shop: return " Space collected  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
         case .cloud: return " c on/off  s sync  o offline  i account  R rebuild  X start over  ? help"
         }

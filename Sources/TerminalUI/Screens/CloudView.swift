@@ -8,6 +8,15 @@ import ViewModels
 /// last sync, pending logs, devices whose clocks are far ahead, refused files, recent
 /// transitions and imports, and the actions' keys.
 enum CloudView {
+    /// Core Data's words, as its log said them, with what they mean beside them.
+    static func usingLocalStorage(_ status: CloudStatus) -> String {
+        switch (status.usingLocalStorage, status.enabled) {
+        case (false, _): "0  (this device works on the account's cloud store)"
+        case (true, true): "1  (changes stay on this device until its cloud store is set up)"
+        case (true, false): "1  (cloud sync is off: this device's own store)"
+        }
+    }
+
     static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
         guard let status = model.status else {
@@ -18,7 +27,7 @@ enum CloudView {
             ("Enable cloud sync", status.enabled ? "on   (c turns it off)" : "off  (c turns it on)", CellStyle(bold: true)),
             ("Account", status.account ?? "(signed out)   (i sign in)", .plain),
             ("Device", status.device, .plain),
-            ("Using local storage", status.usingLocalStorage ? "1" : "0", status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain),
+            ("Using local storage", Self.usingLocalStorage(status), status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain),
             ("Store", status.store, .plain),
             ("Peer ID", status.peerID, .plain),
             ("Model version", "\(status.modelVersion)", .plain),

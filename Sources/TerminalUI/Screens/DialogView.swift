@@ -67,30 +67,69 @@ enum DialogView {
 /// Every key, over the screen (`?`).
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
-        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"),
+        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"), ("U Ctrl-R", "redo what was undone"),
                         ("q", "back, or quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
-                              ("Enter e", "edit"), ("a", "add"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
+                              ("Enter e", "edit"), ("a", "add (on the list)"), ("+ -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("C", "clear (asks on Prepare)"), ("Esc", "clear the search")]),
-        ("Item editor", [("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save"), ("q Esc", "save and close")]),
+        ("Item editor", [("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save, and stay"),
+                         ("q Esc", "leave (asks if unsaved)")]),
         ("Units, Home, Aisles", [("a r d", "add, rename, delete")]),
         ("Cloud", [("c", "cloud sync on / off"), ("s", "sync now"), ("o", "offline / online"), ("i O", "sign in or switch, sign out"),
                    ("R", "rebuild from the cloud"), ("X", "start over (asks to type it)"), ("K", "skip a refused log (asks)")]),
         ("Typing", [("← → Ctrl-A Ctrl-E", "move"), ("Ctrl-K Ctrl-W Ctrl-U", "cut to end, word, line"), ("Enter Esc", "done, cancel")]),
     ]
 
-    static func draw(into screen: inout ScreenBuffer) {
-        var lines: [(String, CellStyle)] = []
-        for (title, keys) in sections {
-            lines.append((title, CellStyle(bold: true, color: .section)))
-            for (key, what) in keys { lines.append(("  " + TextWidth.pad(key, to: 22) + what, .plain)) }
+    /// The section of the keys of `tab`, or of the item editor.
+    static func section(for tab: AppModel.Tab, editing: Bool) -> String {
+        if editing { return "Item editor" }
+        switch tab {
+        case .prepare, .shop: return "Prepare and Shop"
+        case .units, .homeLocations, .shopAisles: return "Units, Home, Aisles"
+        case .cloud: return "Cloud"
         }
-        let width = min(screen.width - 2, 60), height = min(screen.height - 2, lines.count + 3)
+    }
+
+    /// The help's lines: the current screen's keys first, then the keys that work everywhere,
+    /// then the rest.
+    static func lines(first current: String, width: Int = 60) -> [(String, CellStyle)] {
+        // The keys' column narrows on a small terminal, so that what they do still shows.
+        let keyColumn = min(22, max(8, (width - 4) / 2))
+        let ordered = sections.filter { $0.0 == current } + sections.filter { $0.0 == "Everywhere" && $0.0 != current }
+            + sections.filter { $0.0 != current && $0.0 != "Everywhere" }
+        var lines: [(String, CellStyle)] = []
+        for (title, keys) in ordered {
+            if !lines.isEmpty { lines.append(("", .plain)) }
+            lines.append((title, CellStyle(bold: true, color: .section)))
+            for (key, what) in keys { lines.append(("  " + TextWidth.pad(key, to: keyColumn) + what, .plain)) }
+        }
+        return lines
+    }
+
+    /// How many lines of the help fit on `screen`, inside its box.
+    static func visibleLineCount(on screen: ScreenBuffer, total: Int) -> Int {
+        max(1, min(screen.height - 2, total + 3) - 3)
+    }
+
+    /// The largest useful scroll: the last line at the bottom of the box.
+    static func maximumScroll(height: Int, total: Int) -> Int {
+        max(0, total - max(1, min(height - 2, total + 3) - 3))
+    }
+
+    static func draw(into screen: inout ScreenBuffer, current: String, scroll: Int) {
+        let width = min(screen.width - 2, 60)
+        let lines = lines(first: current, width: width)
+        let height = min(screen.height - 2, lines.count + 3)
         let top = max(0, (screen.height - height) / 2), left = max(0, (screen.width - width) / 2)
+        let shown = visibleLineCount(on: screen, total: lines.count)
+        let first = min(max(0, scroll), maximumScroll(height: screen.height, total: lines.count))
         screen.box(top: top, left: left, width: width, height: height, title: "Keys")
-        for (index, line) in lines.prefix(height - 3).enumerated() {
+        for (index, line) in lines.dropFirst(first).prefix(shown).enumerated() {
             screen.put(TextWidth.truncate(line.0, to: width - 4), row: top + 1 + index, column: left + 2, style: line.1)
         }
-        screen.put("any key closes", row: top + height - 2, column: left + width - 17, style: CellStyle(dim: true))
+        let more = first + shown < lines.count
+        let footer = first > 0 || more ? (more ? "↓ more  " : "") + (first > 0 ? "↑ back  " : "") + "q closes" : "any key closes"
+        let fitted = TextWidth.truncate(footer, to: max(1, width - 4))
+        screen.put(fitted, row: top + height - 2, column: max(left + 2, left + width - 2 - TextWidth.columns(of: fitted)), style: CellStyle(dim: true))
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import GroceryModel
 import ViewModels
 
-/// The item editor: one row per field, the selected one highlighted, a * on edited ones; the
-/// picker of unit and locations opens over it.
+/// The item editor: one row per field, the selected one highlighted, a * on edited ones, a !
+/// on the one a save was refused for, with the reason under the title; the picker of unit and
+/// locations opens over it.
 public enum EditorView {
     public enum Row: Equatable, Sendable {
         case field(ItemEditorViewModel.Field)
@@ -14,20 +15,12 @@ public enum EditorView {
         editor.fields.map(Row.field) + [.photo]
     }
 
-    public static func label(_ field: ItemEditorViewModel.Field) -> String {
-        switch field {
-        case .name: "Name"
-        case .quantity: "Quantity"
-        case .unit: "Unit"
-        case .homeLocation: "Home location"
-        case .shopLocation: "Shop aisle"
-        case .note: "Note"
-        }
-    }
-
     static func draw(_ editor: ItemEditorViewModel, selected: Int, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
         screen.put(" Edit item" + (editor.hasUnsavedChanges ? " (edited)" : ""), row: top, column: 0, style: CellStyle(bold: true, color: .section))
+        if let error = editor.fieldError {
+            screen.put(" ! " + TextWidth.truncate(error.description, to: width - 4), row: top + 1, column: 0, style: CellStyle(bold: true, color: .warning))
+        }
         let labelWidth = width >= 60 ? 16 : 10
         for (index, row) in rows(of: editor).enumerated() {
             let y = top + 2 + index
@@ -36,16 +29,19 @@ public enum EditorView {
             let style = CellStyle(reverse: isSelected)
             if isSelected { screen.fill(row: y, style: style) }
             let label: String, value: String
+            var isWrong = false
             switch row {
             case .field(let field):
-                label = self.label(field) + (editor.touched.contains(field) ? "*" : "")
+                isWrong = editor.fieldError?.field == field
+                label = field.label + (isWrong ? "!" : editor.touched.contains(field) ? "*" : "")
                 let text = editor.values[field] ?? ""
                 value = text.isEmpty ? (ItemEditorViewModel.kind(of: field) != nil ? "(none) ▸" : "") : text + (ItemEditorViewModel.kind(of: field) != nil ? " ▸" : "")
             case .photo:
                 label = "Photo"
                 value = editor.photoDescription + (width >= 60 ? "   (Enter/p attach, x remove)" : "")
             }
-            screen.put(" " + TextWidth.truncate(label, to: labelWidth - 1), row: y, column: 0, style: CellStyle(reverse: isSelected, dim: !isSelected))
+            let labelStyle = isWrong ? CellStyle(bold: true, reverse: isSelected, color: .warning) : CellStyle(reverse: isSelected, dim: !isSelected)
+            screen.put(" " + TextWidth.truncate(label, to: labelWidth - 1), row: y, column: 0, style: labelStyle)
             screen.put(TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
         }
         if let picker = editor.picker { drawPicker(picker, into: &screen, top: top, height: height) }
@@ -56,7 +52,7 @@ public enum EditorView {
         let rows = min(picker.options.count, max(1, height - 2))
         let left = (screen.width - width) / 2
         let boxTop = top + max(0, (height - rows - 2) / 2)
-        screen.box(top: boxTop, left: left, width: width, height: rows + 2, title: label(picker.field))
+        screen.box(top: boxTop, left: left, width: width, height: rows + 2, title: picker.field.label)
         let first = min(max(0, picker.selection - rows / 2), max(0, picker.options.count - rows))
         for (offset, option) in picker.options[first..<(first + rows)].enumerated() {
             let index = first + offset

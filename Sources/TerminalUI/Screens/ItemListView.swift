@@ -34,7 +34,18 @@ enum ItemListView {
                 let mark = model.screen == .prepare ? (row.item.listed ? "[x]" : "[ ]") : (row.item.collected ? "[✓]" : "[ ]")
                 var text = "  \(mark) \(row.summary)"
                 if row.photoSize != nil { text += " ▣" }
-                screen.put(TextWidth.truncate(text, to: width - 1), row: y, column: 0, style: style)
+                let shown = TextWidth.truncate(text, to: width - 1)
+                screen.put(shown, row: y, column: 0, style: style)
+                if let match = SearchMatch.range(of: model.searchText, in: String(text.dropFirst(6))) {
+                    // The search's match, in the name or summary (after the mark), stands out.
+                    let characters = Array(shown)
+                    let start = min(characters.count, 6 + match.lowerBound), end = min(characters.count, 6 + match.upperBound)
+                    let column = TextWidth.columns(of: String(characters[..<start]))
+                    var highlight = style
+                    highlight.bold = true
+                    highlight.color = .hint
+                    screen.put(String(characters[start..<end]), row: y, column: column, style: highlight)
+                }
             }
             y += 1
         }

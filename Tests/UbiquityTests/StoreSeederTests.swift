@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// The seed ("Merge with Cloud?") on the test model: what a matched object takes from the
+/// source, property by property, and what it leaves.
+@Suite("Seeding one store into another")
+struct StoreSeederTests {
+    let directory = TemporaryDirectory("seeder")
+    let clock = TestClock()
+
+    func store(_ name: String, peer: String) throws -> ObjectStore {
+        try ObjectStore(path: directory.file("\(name).sqlite").path, model: TestModel.definition, version: 2, peer: peer,
+                        clock: clock, ids: SequentialIDs(prefix: peer == "source" ? "11111111" : "22222222"))
+    }
+
+    func values(_ title: String, in store: ObjectStore) throws -> Row? {
+        try store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [ShippedDataTests.shippedID(title)]) }
+    }
+
+    func edit(_ store: ObjectStore, _ title: String, _ values: [String: PropertyValue]) throws {
+        _ = try store.save(author: "edit") { try $0.update("Note", id: ShippedDataTests.shippedID(title), values: values) }
+    }
+
+    @Test func aMatchTakesTheSourcesLaterValuesPropertyByProperty() throws {
+        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        for store in [source, target] {
+            try ShippedDataTests.ship("Milk", into: store)
+            try ShippedDataTests.ship("Eggs", into: store)
+            try ShippedDataTests.ship("Flour", into: store)
+        }
+        try edit(source, "Milk", ["pinned": .bool(true)])
+        try edit(source, "Eggs", ["count": .integer(3)])
+        clock.advance(by: 60)
+        try edit(target, "Milk", ["count": .integer(4)])
+        try edit(target, "Eggs", ["count": .integer(9)])
+
+        let counts = try StoreSeeder(source: source, target: target).run()
+        #expect(counts.updated == 1 && counts.unchanged == 2 && counts.inserted == 0 && counts.total == 3)
+        let milk = try #require(try values("Milk", in: target))
+        #expect(milk["pinned"] == true, "the source's edit of a property the target did not change")
+        #expect(milk["count"] == 4, "the target's later edit")
+        #expect(try values("Eggs", in: target)?["count"] == 9, "the target's edit came after the source's")
+        #expect(try values("Flour", in: target)?["count"] == 1)
+
+        // Run again (as after a crash): everything is there.
+        let again = try StoreSeeder(source: source, target: target).run()
+        #expect(again.unchanged == 3 && again.changed == 0)
+    }
+
+    @Test func aSourceWithoutReadingsOnlyFillsWhatTheMatchLacks() throws {
+        let original = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        try ShippedDataTests.ship("Milk", into: original)
+        try ShippedDataTests.ship("Milk", into: target)
+        try original.save(author: "edit") { context in
+            let folder = try context.insert("Folder", values: ["name": .string("Dairy")])
+            try context.update("Note", id: ShippedDataTests.shippedID("Milk"), values: ["count": .integer(5), "folder": .reference(folder)])
+        }
+        // What `cloud disable` leaves: the same objects, no readings.
+        let plain = directory.file("plain.sqlite")
+        try original.writePlainCopy(to: plain)
+        let source = try ObjectStore(path: plain.path, model: TestModel.definition, version: 2, peer: "source", clock: clock)
+
+        let counts = try StoreSeeder(source: source, target: target).run()
+        #expect(counts.inserted == 1 && counts.updated == 1, "the folder, and Milk")
+        let milk = try #require(try values("Milk", in: target))
+        #expect(milk["folder"] as String? != nil, "the folder it lacked")
+        #expect(milk["count"] == 1, "no reading says the source's count is later")
+    }
+
+    @Test func anObjectTheTargetDeletedStaysDeleted() throws {
+        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        try ShippedDataTests.ship("Milk", into: source)
+        try ShippedDataTests.ship("Milk", into: target)
+        try ShippedDataTests.ship("Eggs", into: target)
+        _ = try target.save(author: "delete") { try $0.delete("Note", id: ShippedDataTests.shippedID("Milk")) }
+        clock.advance(by: 60)
+        // Even edited on the source later: a delete is final, as in every merge.
+        try edit(source, "Milk", ["count": .integer(2)])
+
+        let counts = try StoreSeeder(source: source, target: target).run()
+        #expect(counts.deleted == 1 && counts.total == 1)
+        #expect(try values("Milk", in: target) == nil)
+        #expect(try target.outbox().last?.author == "delete", "the seed saved nothing")
+    }
+
+    @Test func aLaterOwnedObjectReplacesTheMatchesWhichGoes() throws {
+        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        try ShippedDataTests.ship("Milk", into: source)
+        try ShippedDataTests.ship("Milk", into: target)
+        func attach(_ bytes: [UInt8], to store: ObjectStore) throws -> GlobalID {
+            try store.save(author: "attach") { context in
+                let attachment = try context.insert("Attachment", values: ["bytes": .data(Data(bytes))])
+                try context.update("Note", id: ShippedDataTests.shippedID("Milk"), values: ["attachment": .reference(attachment)])
+                return attachment
+            }
+        }
+        let old = try attach([1], to: target)
+        clock.advance(by: 60)
+        let new = try attach([2], to: source)
+
+        let counts = try StoreSeeder(source: source, target: target).run()
+        #expect(counts.updated == 1)
+        #expect(try values("Milk", in: target)?["attachment"] == new.description)
+        let attachments = try target.read { db in try String.fetchAll(db, sql: "SELECT id FROM attachment") }
+        #expect(attachments == [new.description], "the replaced attachment \(old) belongs to no one and goes")
+    }
+}
