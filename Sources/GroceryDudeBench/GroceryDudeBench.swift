@@ -9,7 +9,7 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|all] [--changes N]
+/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|departed|all] [--changes N] [--json]
 /// ```
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
@@ -29,6 +29,8 @@ enum GroceryDudeBench {
             changes = Int(arguments[index + 1])
             arguments.removeSubrange(index...index + 1)
         }
+        let json = arguments.contains("--json")
+        arguments.removeAll { $0 == "--json" }
         let which = arguments.first ?? "all"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -39,6 +41,9 @@ enum GroceryDudeBench {
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
         if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
         if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
+        if which == "departed" || which == "all" {
+            try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000, json: json)
+        }
     }
 
     static func now() -> Double {

@@ -90,17 +90,25 @@ extension CloudLayout {
 
     /// Every baseline file present: (peer, number, url), any peer.
     func baselineFiles() -> [(peer: String, number: Int64, url: URL)] {
-        let peers = (try? FileManager.default.contentsOfDirectory(atPath: baselinesFolder.path)) ?? []
-        return peers.filter { !$0.hasPrefix(".") }.flatMap { peer -> [(peer: String, number: Int64, url: URL)] in
-            let folder = baselinesFolder.appendingPathComponent(peer, isDirectory: true)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            return names.compactMap { name in
-                guard name.hasSuffix("." + Baseline.fileExtension) else { return nil }
-                let stem = name.dropLast(Baseline.fileExtension.count + 1)
-                guard stem.count == 10, stem.allSatisfy(\.isNumber), let number = Int64(stem) else { return nil }
-                return (peer, number, folder.appendingPathComponent(name))
-            }
+        let peers = folderEntries(baselinesFolder.path) ?? []
+        return peers.filter { !$0.hasPrefix(".") }.flatMap { peer in
+            baselineNumbers(of: peer).map { (peer, $0, baselineURL(peer: peer, number: $0)) }
         }
+    }
+
+    /// The numbers of a peer's baselines present now, ascending.
+    func baselineNumbers(of peer: String) -> [Int64] {
+        Self.baselineNumbers(in: folderEntries(baselinesFolder.appendingPathComponent(peer, isDirectory: true).path) ?? [])
+    }
+
+    /// The baseline numbers that file names give, ascending.
+    static func baselineNumbers(in names: [String]) -> [Int64] {
+        names.compactMap { name in
+            guard name.hasSuffix("." + Baseline.fileExtension) else { return nil }
+            let stem = name.dropLast(Baseline.fileExtension.count + 1)
+            guard stem.count == 10, stem.allSatisfy(\.isNumber) else { return nil }
+            return Int64(stem)
+        }.sorted()
     }
 }
 
@@ -120,7 +128,7 @@ extension CloudSync {
                                          ownExported: exported, now: LocalClock.readable(Date()), db)
         }
         guard let snapshot else { return nil }
-        let number = (layout.baselineFiles().filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
+        let number = (layout.baselineNumbers(of: peer).last ?? 0) + 1
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try LogFile.seal(try encoder.encode(snapshot), magic: Baseline.magic, layout: layout,
@@ -170,66 +178,90 @@ extension CloudSync {
     /// is remembered of it while the file stays the same.
     ///
     /// - Returns: how many baselines were merged.
-    func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile]) throws -> Int {
+    func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile], folders: inout PeerFolders) throws -> Int {
         var loaded = 0
-        for file in layout.baselineFiles().sorted(by: { ($0.peer, $0.number) < ($1.peer, $1.number) }) {
-            let seenKey = "baselineSeen.\(file.peer).\(file.number)"
-            guard try store.metadata(seenKey) == nil, try !isCoveredByEarlierScheme(file) else { continue }
-            let path = layout.relativePath(file.url)
-            let stamp = (try? FileStamp.of(file.url).get()) ?? FileStamp(size: -1, modified: 0)
-            if let refused = remembered[path], refused.isUnchanged(stamp) {
-                report.refused.append(refused)
-                report.rejected.append(refused.summary)
+        // Which baselines were merged, read once: "baselineSeen.<peer>.<number>", and from the
+        // earlier scheme "baselineSeen.<peer>" with the newest number merged.
+        let seen = try store.read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key LIKE 'baselineSeen.%'")
+                .map { ($0[0] as String, $0[1] as String) }) { first, _ in first }
+        }
+        for other in folders.changed {
+            // A folder whose baselines were all merged, unchanged since, is not listed again.
+            guard let names = folderEntries(folders.path(other)) else {
+                folders.forget(other)
                 continue
             }
-            var device: String?
-            let outcome: Result<ImportedChanges, RuleViolation>
-            do {
-                let (header, payload) = try EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
-                                                               expecting: layout, peer: file.peer, seq: file.number)
-                device = header.device
-                let baseline: Baseline
-                do {
-                    baseline = try JSONDecoder().decode(Baseline.self, from: payload)
-                } catch {
-                    throw RuleViolation("its content cannot be read")
+            let numbers = CloudLayout.baselineNumbers(in: names)
+            var allMerged = true
+            for number in numbers {
+                let file = (peer: other, number: number, url: layout.baselineURL(peer: other, number: number))
+                let seenKey = "baselineSeen.\(file.peer).\(file.number)"
+                guard seen[seenKey] == nil, number > (seen["baselineSeen.\(other)"].flatMap { Int64($0) } ?? 0) else { continue }
+                if try loadBaseline(file, seenKey: seenKey, into: &report, remembered: remembered) {
+                    loaded += 1
+                } else {
+                    allMerged = false
                 }
-                try store.schema.check(baseline)
-                outcome = try merge(baseline, seenKey: seenKey, from: file.peer, device: header.device, number: file.number)
-            } catch let failure as LogFileFailure {
-                outcome = .failure(RuleViolation(failure.error.description))
-                device = failure.header.device
-            } catch let error as LogFileError {
-                outcome = .failure(RuleViolation(error.description))
-            } catch let violation as RuleViolation {
-                outcome = .failure(violation)
             }
-            switch outcome {
-            case .success(let changes):
-                try store.write { db in try RefusedFiles.forget(path, db) }
-                loaded += 1
-                report.loadedBaselines += 1
-                report.changes.formUnion(changes)
-                if !changes.isEmpty {
-                    if let device { report.devices.insert(device) }
-                    notifyImport(changes)
-                }
-            case .failure(let violation):
-                let refusal = RefusedFile(path: path, kind: .baseline, peer: file.peer, seq: file.number, device: device,
-                                          reason: violation.reason, size: stamp.size, modified: stamp.modified, refusedAt: Date())
-                try store.write { db in try RefusedFiles.record(refusal, db) }
-                report.refused.append(refusal)
-                report.rejected.append(refusal.summary)
-                logger.warning("refused \(refusal.summary); tried again when it changes")
-            }
+            if allMerged { folders.remember(other, newest: numbers.last ?? 0) } else { folders.forget(other) }
         }
         return loaded
     }
 
-    /// Stores written before baselines were remembered one by one kept only the newest number
-    /// seen per peer: those are merged already.
-    private func isCoveredByEarlierScheme(_ file: (peer: String, number: Int64, url: URL)) throws -> Bool {
-        file.number <= (try store.metadata("baselineSeen.\(file.peer)").flatMap { Int64($0) } ?? 0)
+    /// Merges one baseline not merged before, or refuses it.
+    ///
+    /// - Returns: whether it was merged.
+    private func loadBaseline(_ file: (peer: String, number: Int64, url: URL), seenKey: String, into report: inout ImportReport,
+                              remembered: [String: RefusedFile]) throws -> Bool {
+        let path = layout.relativePath(file.url)
+        let stamp = (try? FileStamp.of(file.url).get()) ?? FileStamp(size: -1, modified: 0)
+        if let refused = remembered[path], refused.isUnchanged(stamp) {
+            report.refused.append(refused)
+            report.rejected.append(refused.summary)
+            return false
+        }
+        var device: String?
+        let outcome: Result<ImportedChanges, RuleViolation>
+        do {
+            let (header, payload) = try EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
+                                                           expecting: layout, peer: file.peer, seq: file.number)
+            device = header.device
+            let baseline: Baseline
+            do {
+                baseline = try JSONDecoder().decode(Baseline.self, from: payload)
+            } catch {
+                throw RuleViolation("its content cannot be read")
+            }
+            try store.schema.check(baseline)
+            outcome = try merge(baseline, seenKey: seenKey, from: file.peer, device: header.device, number: file.number)
+        } catch let failure as LogFileFailure {
+            outcome = .failure(RuleViolation(failure.error.description))
+            device = failure.header.device
+        } catch let error as LogFileError {
+            outcome = .failure(RuleViolation(error.description))
+        } catch let violation as RuleViolation {
+            outcome = .failure(violation)
+        }
+        switch outcome {
+        case .success(let changes):
+            try store.write { db in try RefusedFiles.forget(path, db) }
+            report.loadedBaselines += 1
+            report.changes.formUnion(changes)
+            if !changes.isEmpty {
+                if let device { report.devices.insert(device) }
+                notifyImport(changes)
+            }
+            return true
+        case .failure(let violation):
+            let refusal = RefusedFile(path: path, kind: .baseline, peer: file.peer, seq: file.number, device: device,
+                                      reason: violation.reason, size: stamp.size, modified: stamp.modified, refusedAt: Date())
+            try store.write { db in try RefusedFiles.record(refusal, db) }
+            report.refused.append(refusal)
+            report.rejected.append(refusal.summary)
+            logger.warning("refused \(refusal.summary); tried again when it changes")
+            return false
+        }
     }
 
     /// Merges a checked baseline in one transaction, marking it merged in the same one; a

@@ -142,8 +142,7 @@ public struct CloudLayout: Sendable {
     /// count (``HLC/isPeerName(_:)``): sync engines' temp and conflict folders, and anything
     /// else, are not peers.
     func peers() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: logsFolder.path)) ?? []
-        return names.filter(HLC.isPeerName).sorted()
+        (folderEntries(logsFolder.path) ?? []).filter(HLC.isPeerName).sorted()
     }
 
     /// A file's path relative to the cloud folder: how refused files are remembered.
@@ -160,8 +159,7 @@ public struct CloudLayout: Sendable {
 
     /// The sequence numbers of a peer's logs present now, ascending.
     func sequenceNumbers(of peer: String) -> [Int64] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: peerFolder(peer).path)) ?? []
-        return names.compactMap(Self.seq(ofLogNamed:)).sorted()
+        (folderEntries(peerFolder(peer).path) ?? []).compactMap(Self.seq(ofLogNamed:)).sorted()
     }
 }
 

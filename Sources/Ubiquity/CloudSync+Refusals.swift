@@ -41,17 +41,18 @@ extension CloudSync {
         if !stale.isEmpty {
             try store.write { db in for path in stale { try RefusedFiles.forget(path, db) } }
         }
-        return current + refusedMarkers() + unlistableFolders()
+        return current + refusedMarkers() + unlistableFolders(try survey())
     }
 
     /// The folders of this store's place in the cloud folder that exist but cannot be listed
-    /// (permissions, a file where a folder belongs, a broken mount): read live, they are few.
-    /// What they hold is invisible, so they are reported rather than taken for empty.
-    func unlistableFolders() -> [RefusedFile] {
+    /// (permissions, a file where a folder belongs, a broken mount): read live. What they hold
+    /// is invisible, so they are reported rather than taken for empty. A peer folder an earlier
+    /// import listed, unchanged since (not even its permissions), is not opened again.
+    func unlistableFolders(_ survey: FolderSurvey) -> [RefusedFile] {
         var folders = [layout.logsFolder, layout.baselinesFolder, layout.epochsFolder, blobsFolder]
-        for parent in [layout.logsFolder, layout.baselinesFolder] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-            folders += names.filter(HLC.isPeerName).map { parent.appendingPathComponent($0, isDirectory: true) }
+        for parent in [survey.logs, survey.baselines] {
+            folders += parent.changed.filter(HLC.isPeerName)
+                .map { URL(fileURLWithPath: parent.path($0), isDirectory: true) }
         }
         return folders.compactMap { folder in
             guard FileStamp.exists(folder) else { return nil }  // not made yet: nothing in it
@@ -127,24 +128,30 @@ extension CloudSync {
     }
 
     /// The newest of this peer's logs that another peer refused for what it holds, from the
-    /// notices' names alone.
-    func newestOwnLogRefusedElsewhere() -> Int64? {
-        let manager = FileManager.default
+    /// notices' names alone. A peer's folder of notices unchanged since an earlier import read
+    /// it is not listed again.
+    func newestOwnLogRefusedElsewhere(folders: inout PeerFolders) -> Int64? {
         let prefix = peer + "-"
-        var newest: Int64?
-        for other in (try? manager.contentsOfDirectory(atPath: refusalsFolder.path)) ?? [] where HLC.isPeerName(other) && other != peer {
-            let folder = refusalsFolder.appendingPathComponent(other, isDirectory: true)
-            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".gdrefusal") {
-                if let seq = Int64(name.dropFirst(prefix.count).dropLast(".gdrefusal".count)), seq > 0 { newest = max(newest ?? 0, seq) }
+        var newest = folders.newestUnchanged
+        for other in folders.changed {
+            guard let names = folderEntries(folders.path(other)) else {
+                folders.forget(other)
+                continue
             }
+            var inFolder: Int64 = 0
+            for name in names where name.hasPrefix(prefix) && name.hasSuffix(".gdrefusal") {
+                if let seq = Int64(name.dropFirst(prefix.count).dropLast(".gdrefusal".count)), seq > 0 { inFolder = max(inFolder, seq) }
+            }
+            folders.remember(other, newest: inFolder)
+            newest = max(newest, inFolder)
         }
-        return newest
+        return newest > 0 ? newest : nil
     }
 
     /// Publishes a baseline when another peer refused one of this peer's logs (an older build
     /// wrote it, say) and no baseline since covers it.
-    func republishIfRefusedElsewhere() throws {
-        guard let refused = newestOwnLogRefusedElsewhere() else { return }
+    func republishIfRefusedElsewhere(folders: inout PeerFolders) throws {
+        guard let refused = newestOwnLogRefusedElsewhere(folders: &folders) else { return }
         let key = "republishedAfterRefusalOf"
         guard refused > (try store.metadata(key).flatMap { Int64($0) } ?? 0) else { return }
         guard try watermark(of: peer) >= refused, try writeBaseline() != nil else { return }

@@ -59,11 +59,13 @@ public final class CloudSync: @unchecked Sendable {
     private let recoveriesLock = NSLock()
     private var lastRefusals = 0
     private var leftoversRemoved = false
+    /// How many peer folders the last import listed, of how many there are.
+    private var lastListings = (listed: 0, of: 0)
     private var clone: CloneEvidence?
     /// When this process last read the cloud folder without trouble (the store keeps it at
     /// most once a minute).
     private var lastImport: Date?
-    /// Guards the two fields above.
+    /// Guards the five fields above.
     private let stateLock = NSLock()
 
     /// The most logs one import transaction applies.
@@ -80,6 +82,13 @@ public final class CloudSync: @unchecked Sendable {
     }
 
     public var peer: String { store.peer }
+
+    /// The time a listing of the cloud folder is made at, in seconds since 1970 (tests move it).
+    var folderClock: () -> Double = { Date().timeIntervalSince1970 }
+
+    /// How many peer folders (of logs, baselines and refusal notices) the last import listed,
+    /// of how many there are: the others had not changed since an earlier import read them.
+    public var listingsAtLastImport: (listed: Int, of: Int) { stateLock.withLock { lastListings } }
 
     var stateLockedClone: CloneEvidence? { stateLock.withLock { clone } }
 
@@ -133,7 +142,7 @@ public final class CloudSync: @unchecked Sendable {
         // rebuilt or lost): learn this peer's own logs and baselines first, so that numbering
         // continues after them and what they hold comes back.
         if try store.metadata(exportedSeqKey(modelVersion: layout.modelVersion)) == nil,
-           !layout.sequenceNumbers(of: peer).isEmpty || layout.baselineFiles().contains(where: { $0.peer == peer }) {
+           !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty {
             _ = try importPending()
         }
         guard try pendingExports() > 0 else { return 0 }
@@ -269,21 +278,30 @@ public final class CloudSync: @unchecked Sendable {
     public func importPending() throws -> ImportReport {
         if stateLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
-        for refused in refusedMarkers() + unlistableFolders() {
+        // Every peer folder is stamped; only those that changed since an earlier import read
+        // them are listed (departed devices' folders cost a stat each).
+        var survey = try survey()
+        for refused in refusedMarkers() + unlistableFolders(survey) {
             report.refused.append(refused)
             report.rejected.append(refused.summary)
         }
         // Refusals read once: each file's is compared with the file as it is now.
         let remembered = Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first }
-        _ = try loadBaselines(into: &report, remembered: remembered)
+        _ = try loadBaselines(into: &report, remembered: remembered, folders: &survey.baselines)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
-        for other in layout.peers() {
-            try importLogs(of: other, into: &report, remembered: remembered)
+        var listed = survey.baselines.changed.count + survey.refusals.changed.count
+        for other in survey.logsToRead {
+            listed += 1
+            try importLogs(of: other, into: &report, remembered: remembered, folders: &survey.logs)
         }
+        let folders = survey.count
+        stateLock.withLock { lastListings = (listed, folders) }
+        logger.debug("listed \(listed) of \(folders) peer folders (the others had not changed since they were read)")
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
-        try republishIfRefusedElsewhere()
+        try republishIfRefusedElsewhere(folders: &survey.refusals)
+        try remember(survey)
         stateLock.withLock { lastRefusals = report.refused.count }
         // The last time the folder was read without trouble; written when something arrived, or
         // at most once a minute otherwise (the live watcher rescans every few seconds).
@@ -298,10 +316,14 @@ public final class CloudSync: @unchecked Sendable {
         return report
     }
 
-    private func importLogs(of other: String, into report: inout ImportReport, remembered: [String: RefusedFile]) throws {
-        let available = layout.sequenceNumbers(of: other)
-        guard let newest = available.last else { return }
+    private func importLogs(of other: String, into report: inout ImportReport, remembered: [String: RefusedFile],
+                            folders: inout PeerFolders) throws {
+        guard let names = folderEntries(folders.path(other)) else { return folders.forget(other) }
+        let available = names.compactMap(CloudLayout.seq(ofLogNamed:)).sorted()
+        guard let newest = available.last else { return folders.remember(other, newest: 0) }
         var applied = try watermark(of: other)
+        // Remembered as listed; done with once every log in it is applied.
+        defer { folders.remember(other, newest: newest, isDone: applied >= newest) }
         let present = Set(available)
         while applied < newest {
             var batch: [LogFile] = []
@@ -476,10 +498,11 @@ public final class CloudSync: @unchecked Sendable {
 
     /// How many logs are present and not applied yet (this peer's own only after a store lost them).
     public func pendingImports() throws -> Int {
+        let survey = try survey()
         var count = 0
-        for other in layout.peers() {
+        for other in survey.logsToRead {
             let applied = try watermark(of: other)
-            count += layout.sequenceNumbers(of: other).filter { $0 > applied }.count
+            count += (folderEntries(survey.logs.path(other)) ?? []).compactMap(CloudLayout.seq(ofLogNamed:)).filter { $0 > applied }.count
         }
         return count
     }

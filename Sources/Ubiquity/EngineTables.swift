@@ -20,6 +20,9 @@ enum EngineTables {
     /// Files of the cloud folder refused, remembered by name, size and modification time so
     /// that they are not read again until they change.
     static let refusedFile = "ubiquity_refused_file"
+    /// Per peer folder of the cloud folder, what the last listing found and the folder's stamp
+    /// then: a folder whose stamp has not changed is not listed again (``FolderScans``).
+    static let folderScan = "ubiquity_folder_scan"
 
     static func create(_ db: Database) throws {
         try db.create(table: outbox) { table in
@@ -57,6 +60,21 @@ enum EngineTables {
     static func addMergedInto(_ db: Database) throws {
         try db.alter(table: tombstone) { table in
             table.add(column: "mergedInto", .text)
+        }
+    }
+
+    /// The fourth engine migration, `ubiquity-v4`: remembered listings of peer folders.
+    static func createFolderScans(_ db: Database) throws {
+        try db.create(table: folderScan, options: .withoutRowID) { table in
+            // Per folder of logs (model version and epoch), as the watermarks.
+            table.column("folder", .text).notNull()
+            // logs, baselines or refusals.
+            table.column("kind", .text).notNull()
+            table.column("peer", .text).notNull()
+            // The folder's stamp (st_dev, st_ino, mtime and ctime in nanoseconds), who listed
+            // it (effective uid), what it found and when: ``FolderScan/encoded``.
+            table.column("listing", .blob).notNull()
+            table.primaryKey(["folder", "kind", "peer"])
         }
     }
 

@@ -48,6 +48,7 @@ public struct ModelDefinition: Sendable {
         // gets them, and an older build sees a migration it does not know and refuses the store.
         migrator.registerMigration("ubiquity-v2", migrate: EngineTables.createRefusedFiles)
         migrator.registerMigration("ubiquity-v3", migrate: EngineTables.addMergedInto)
+        migrator.registerMigration("ubiquity-v4", migrate: EngineTables.createFolderScans)
         return migrator
     }
 }

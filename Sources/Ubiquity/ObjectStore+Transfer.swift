@@ -70,7 +70,7 @@ extension ObjectStore {
         let copy = try DatabaseQueue(path: temp.path)
         try copy.write { db in
             for table in [EngineTables.outbox, EngineTables.objectClock, EngineTables.tombstone, EngineTables.peerState,
-                          EngineTables.pendingBlob] {
+                          EngineTables.pendingBlob, EngineTables.folderScan] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             // Only what the store itself needs survives: whether it had its default data, and

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Real processes: a device that left stops costing commands, and its folder is still read
+/// when it changes — a new log, or a chmod that makes it unreadable.
+@Suite("Departed devices, from the command line")
+struct DepartedPeersCommandTests {
+    let directory = TemporaryDirectory("departed-cli")
+
+    /// Tests run as root, whom permissions do not stop: the commands then run as user nobody
+    /// (through `setpriv`), in a folder nobody owns.
+    static let asNobody = geteuid() == 0
+
+    init() throws {
+        if Self.asNobody {
+            #expect(chown(directory.path, 65534, 65534) == 0)
+        }
+    }
+
+    /// Runs `grocery-dude --data-dir … --device <device> <arguments>`.
+    func run(_ device: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        let command = [CommandRunner.binary.path, "--data-dir", directory.path, "--device", device] + arguments
+        if Self.asNobody {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        } else {
+            process.executableURL = CommandRunner.binary
+            process.arguments = Array(command.dropFirst())
+        }
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("GROCERY_DUDE_") { environment[key] = nil }
+        environment.merge(CommandRunner.withoutDefaultData) { _, new in new }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errReader.isFinished { usleep(1000) }
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @discardableResult
+    func ok(_ device: String, _ arguments: [String]) throws -> String {
+        let result = try run(device, arguments)
+        #expect(result.status == 0, "\(device) \(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    /// What the device's last import said about the peer folders it listed.
+    func lastListing(_ device: String) throws -> String? {
+        let log = try String(contentsOfFile: directory.path + "/devices/\(device)/grocery-dude.log", encoding: .utf8)
+        return log.split(separator: "\n").last { $0.contains("peer folders") }.map(String.init)
+    }
+
+    /// Checks that a command on `device` lists no peer folder: none changed since it last looked.
+    func expectNothingListed(_ device: String) throws {
+        try ok(device, ["--log-level", "debug", "item", "ls"])
+        let listing = try lastListing(device) ?? ""
+        #expect(listing.contains("listed 0 of"), "\(listing)")
+    }
+
+    @Test func aDepartedDevicesFolderCostsAStatAndIsReadAgainWhenItChanges() throws {
+        if Self.asNobody { try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")) }
+        try ok("kitchen", ["cloud", "enable"])
+        try ok("phone", ["cloud", "enable"])
+        try ok("phone", ["item", "add", "Milk"])
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let phoneFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first)
+        // Listings are trusted once folders are older than two seconds (same-tick changes).
+        sleep(3)
+        #expect(try ok("kitchen", ["item", "ls"]).contains("Milk"))
+        try ok("kitchen", ["item", "ls"])
+        // The phone has left: its folder is stamped, not listed.
+        try expectNothingListed("kitchen")
+
+        // It comes back with a change: found by the next command. Then it leaves again.
+        try ok("phone", ["item", "add", "Bread"])
+        #expect(try ok("kitchen", ["item", "ls"]).contains("Bread"))
+        sleep(3)
+        try ok("kitchen", ["item", "ls"])
+        try expectNothingListed("kitchen")
+
+        // Its folder made unreadable after it was remembered: reported, not taken for empty.
+        let folder = logs.appendingPathComponent(phoneFolder).path
+        #expect(chmod(folder, 0) == 0)
+        defer { _ = chmod(folder, 0o755) }
+        let sync = try run("kitchen", ["cloud", "sync"])
+        #expect(sync.status != 0, "an unreadable folder makes cloud sync fail")
+        #expect(sync.stderr.contains("\(phoneFolder): cannot be listed (Permission denied)"), "\(sync.stderr)")
+        #expect(try ok("kitchen", ["cloud", "status"]).contains("cannot be listed (Permission denied)"))
+        #expect(try run("kitchen", ["cloud", "sync"]).status != 0, "at every command until it is fixed")
+
+        #expect(chmod(folder, 0o755) == 0)
+        try ok("phone", ["item", "add", "Tea"])
+        #expect(try run("kitchen", ["cloud", "sync"]).status == 0)
+        #expect(try ok("kitchen", ["item", "ls"]).contains("Tea"))
+    }
+}
