@@ -33,6 +33,7 @@ extension AppScreenTests {
         let lines = FullTextView.lines(controller, width: 40).map(\.0)
         let joined = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(joined.contains("Added \(name)"), "the message in full:\n\(lines.joined(separator: "\n"))")
+        #expect(joined.contains("Using local storage: 1"), "the status line in full")
         #expect(joined.contains("\(transition.transition): \(transition.detail)".split(separator: " ").joined(separator: " ")),
                 "the transition in full:\n\(lines.joined(separator: "\n"))")
         #expect(lines.allSatisfy { TextWidth.columns(of: $0) <= ScrollingBox.width(screen: 40) - 4 }, "wrapped, never cut")

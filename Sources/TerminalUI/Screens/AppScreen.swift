@@ -139,6 +139,12 @@ public enum AppScreen {
         let row = screen.height - 1
         let style = CellStyle(reverse: true, color: .status)
         screen.fill(row: row, style: style)
+        screen.put(TextWidth.truncate(" " + statusText(summary), to: screen.width - 1), row: row, column: 0, style: style)
+    }
+
+    /// The status line's words: the device, the account, cloud on or off, "Using local storage",
+    /// offline, the last sync, refused files.
+    static func statusText(_ summary: DeviceSummary) -> String {
         var parts = [summary.device, summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
         if summary.offline { parts.append("offline") }
@@ -146,8 +152,7 @@ public enum AppScreen {
         if summary.refusedFiles > 0 {
             parts.append("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)")
         }
-        let text = " " + parts.joined(separator: " · ")
-        screen.put(TextWidth.truncate(text, to: screen.width - 1), row: row, column: 0, style: style)
+        return parts.joined(separator: " · ")
     }
 
     /// The centred notice while the store changes: input waits.
