@@ -131,7 +131,7 @@ public enum AppScreen {
         let row = screen.height - 1
         let style = CellStyle(reverse: true, color: .status)
         screen.fill(row: row, style: style)
-        var parts = [summary.device, summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
+        var parts = [summary.device] + (summary.list.map { ["list \($0)"] } ?? []) + [summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
         if summary.offline { parts.append("offline") }
         if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }
