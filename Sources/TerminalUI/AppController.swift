@@ -49,6 +49,7 @@ public final class AppController {
         if ui.helpVisible { return handleHelp(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
+        if app.listSwitcher != nil { return handleListSwitcher(key) }
         if let editor = app.editor {
             if editor.picker != nil { return handlePicker(key, editor) }
             return handleEditor(key, editor)
@@ -65,6 +66,9 @@ public final class AppController {
             return .handled
         case .character("U"), .control("r"):
             app.redo()
+            return .handled
+        case .character("L"):
+            app.openListSwitcher()
             return .handled
         case .character(let digit) where ("1"..."6").contains(digit):
             app.show(AppModel.Tab(rawValue: Int(String(digit))! - 1)!)
@@ -165,6 +169,8 @@ public final class AppController {
         case .signIn:
             guard !trimmed.isEmpty else { return }
             try app.cloud.signIn(trimmed)
+        case .newList:
+            try app.createList(named: text)
         }
     }
 
@@ -256,6 +262,29 @@ public final class AppController {
             editor.choosePickedOption()
             if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
         case .escape, .character("q"): editor.cancelPicker()
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    // MARK: - Lists of lists
+
+    /// Keys over the list switcher: move, page, first, last, type-ahead; Enter opens the list or
+    /// asks the new list's name; Esc or `q` closes it.
+    private func handleListSwitcher(_ key: Key) -> Outcome {
+        let page = max(1, screenHeight - AppScreen.chrome - 3)
+        switch key {
+        case .up, .character("k"): app.moveListSwitcher(by: -1)
+        case .down, .character("j"): app.moveListSwitcher(by: 1)
+        case .pageUp: app.moveListSwitcher(by: -page)
+        case .pageDown: app.moveListSwitcher(by: page)
+        case .home, .character("g"): app.moveListSwitcher(to: 0)
+        case .end, .character("G"): app.moveListSwitcher(to: Int.max)
+        case .enter, .character(" "):
+            if app.chooseInListSwitcher() { ask(.newList, "New list:") }
+        case .escape, .character("q"): app.closeListSwitcher()
+        case .character(let character) where character.isLetter || character.isNumber:
+            app.typeAheadInListSwitcher(character)
         default: return .ignored
         }
         return .handled

@@ -53,6 +53,10 @@ public enum AppScreen {
             case .shopAisles: CatalogView.draw(app.shopAisles, into: &screen, top: top, height: contentHeight)
             case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight)
             }
+            if let switcher = app.listSwitcher {
+                screen.pickerBox(title: "Lists", labels: switcher.options.map(\.label), selection: switcher.selection,
+                                 dimmed: { switcher.options[$0] == .new }, top: top, height: contentHeight)
+            }
         }
         drawHintLine(controller, message: message, into: &screen)
         drawStatusLine(app.summary, into: &screen)

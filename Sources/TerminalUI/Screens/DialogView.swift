@@ -68,7 +68,7 @@ enum DialogView {
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"), ("U Ctrl-R", "redo what was undone"),
-                        ("q", "back, or quit"), ("Ctrl-L", "redraw")]),
+                        ("L", "lists: open another, or make one"), ("q", "back, or quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
                               ("Enter e", "edit"), ("a", "add (on the list)"), ("+ -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("C", "clear (asks on Prepare)"), ("Esc", "clear the search")]),
