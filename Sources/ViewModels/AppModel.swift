@@ -319,7 +319,11 @@ public final class AppModel {
     public func openListSwitcher() {
         guard isInputEnabled, editor == nil, dialog == nil else { return }
         do {
-            listSwitcher = ListSwitcher(lists: try namedLists.all(), current: coordinator.configuration.storeName)
+            let lists = try namedLists.all()
+            let current = coordinator.configuration.storeName
+            listSwitcher = ListSwitcher(lists: lists, current: current)
+            // Renamed on another device meanwhile: the status line follows.
+            if let shown = lists.first(where: { $0.storeName == current }) { listName = shown.name }
         } catch {
             say("Cannot read the lists: \(ErrorText.reason(error))")
         }
