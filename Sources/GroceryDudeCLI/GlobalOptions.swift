@@ -35,6 +35,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
                                valueName: "name"))
     var storeName: String?
 
+    @Option(help: ArgumentHelp("The list to act on, by its name (grocery-dude lists ls). Env: GROCERY_DUDE_LIST; default: the default list.",
+                               valueName: "name"))
+    var list: String?
+
     @Flag(name: .customLong("no-default-data"),
           help: "Start new stores empty instead of with the default groceries (local store, and an account's first cloud store). Env: GROCERY_DUDE_NO_DEFAULT_DATA=1.")
     var noDefaultData = false
@@ -107,12 +111,32 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// Where the device's stores are, for the store layer.
     func storeConfiguration(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
+        var configuration = try storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command)
+        if let list = requestedList() {
+            let listStore = try NamedLists(configuration: configuration).resolve(list).storeName
+            let storeNameGiven = storeName != nil || environment["GROCERY_DUDE_STORE_NAME"].map { !$0.isEmpty } == true
+            if storeNameGiven, listStore != configuration.storeName {
+                throw ValidationError("--list \(list.debugDescription) and --store-name \(configuration.storeName.debugDescription) name different stores; give one")
+            }
+            configuration.storeName = listStore
+        }
+        return configuration
+    }
+
+    /// The device's stores with the store named by `--store-name` (or the default), whatever
+    /// `--list` says: what the lists themselves are read from.
+    func storeConfigurationIgnoringList(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
         var configuration = StoreConfiguration(
             sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
             modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
             peer: try sandbox.peerID().description, process: command, logger: logger)
         configuration.mayCreateCloudFolder = cloud == nil && ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil
         return configuration
+    }
+
+    /// The list named by `--list` or `GROCERY_DUDE_LIST`, if any.
+    func requestedList() -> String? {
+        list ?? environment["GROCERY_DUDE_LIST"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Opens the store the device's settings ask for: its local store, or its cloud store

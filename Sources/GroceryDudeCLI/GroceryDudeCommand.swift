@@ -14,7 +14,7 @@ public struct GroceryDudeCommand: ParsableCommand {
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
             CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self, CloudCommand.self,
-            BackupCommand.self, RestoreCommand.self,
+            BackupCommand.self, RestoreCommand.self, ListsCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

@@ -68,12 +68,13 @@ public enum CloudSetup {
     /// or delete of them made meanwhile winning.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
         let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
-        if let seeded = values.value(forKey: StoreCoordinator.seededDataKey) {
+        let key = StoreCoordinator.seededDataKey(storeName: configuration.storeName)
+        if let seeded = values.value(forKey: key) {
             configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")
             return
         }
         let summary = try store.addDefaultData()
-        try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: StoreCoordinator.seededDataKey)
+        try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: key)
         configuration.logger.info("seeded the default data to account \(account): \(summary.description)")
     }
 

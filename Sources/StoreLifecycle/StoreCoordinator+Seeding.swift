@@ -30,6 +30,13 @@ extension StoreCoordinator {
     /// The name of the shipped default data's flag in the synced key-value store.
     public static let seededDataKey = "SEEDED_DATA"
 
+    /// The key that says a store of the account has its default data: `SEEDED_DATA` for the
+    /// default list (as Core Data's apps named it), `SEEDED_DATA.<store>` for every other list,
+    /// so that each list is seeded once, on its own.
+    public static func seededDataKey(storeName: String) -> String {
+        storeName == GroceryStore.defaultStoreName ? seededDataKey : "\(seededDataKey).\(storeName)"
+    }
+
     /// Remembers `source` as the store to seed from, then seeds (now, if the cloud store is
     /// set up; else as soon as it is).
     public func startSeed(from source: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult {

@@ -14,7 +14,9 @@ import Ubiquity
 /// Only the process that holds the device (``claimDevice``) runs on the fallback store, moves
 /// it, or moves a store aside; others share the cloud store through SQLite.
 public final class StoreCoordinator: @unchecked Sendable {
-    public let configuration: StoreConfiguration
+    /// Where the device's stores are; its store name changes when the app opens another list
+    /// (``switchStore(named:)``), on the thread that runs transitions.
+    public private(set) var configuration: StoreConfiguration
     /// The store the app runs on now.
     public private(set) var current: DeviceStore
     /// The settings the current store was chosen by.
@@ -223,6 +225,34 @@ public final class StoreCoordinator: @unchecked Sendable {
         logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
         notify(.storesDidChange(change))
         return true
+    }
+
+    /// Moves the app to the store named `storeName` (another named list), with the same settings:
+    /// its local store, or the account's cloud store of that name — set up like any other (the
+    /// fallback store stands in until it is). A transition like an account switch: will-change,
+    /// the old store closed, did-change.
+    ///
+    /// - Returns: whether the app moved (`false`: already there, or unsaved changes made it wait).
+    @discardableResult
+    public func switchStore(named storeName: String) throws -> Bool {
+        let storeName = try CloudLayout.checkedStoreName(storeName)
+        guard storeName != configuration.storeName else { return false }
+        var next = configuration
+        next.storeName = storeName
+        let choice = StoreChoice(settings)
+        // Opened before the old store goes, so that a list that cannot be opened changes nothing.
+        let opened = try Self.open(choice, next, claimDevice: claimDevice)
+        let change = StoreChange(transition: .storeSwitched, removed: [current.description], added: [opened.description])
+        let done = try transition(change) {
+            configuration = next
+            return opened
+        }
+        if done {
+            journal(event: "storeSwitched", detail: "opened the store \(storeName)")
+        } else {
+            try? opened.store.objects.close()
+        }
+        return done
     }
 
     /// Settings changed: another account, signed out, cloud sync turned on or off.

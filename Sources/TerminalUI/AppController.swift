@@ -62,7 +62,9 @@ public final class AppController {
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
         let outcome: Outcome
-        if let editor = app.editor {
+        if app.listSwitcher != nil {
+            outcome = handleListSwitcher(key)
+        } else if let editor = app.editor {
             outcome = editor.picker != nil ? handlePicker(key, editor) : handleEditor(key, editor)
         } else {
             outcome = handleScreenKey(key)
@@ -101,6 +103,9 @@ public final class AppController {
             return .handled
         case .character("U"), .control("r"):
             app.redo()
+            return .handled
+        case .character("L"):
+            app.openListSwitcher()
             return .handled
         case .character(let digit) where ("1"..."6").contains(digit):
             app.show(AppModel.Tab(rawValue: Int(String(digit))! - 1)!)
@@ -252,6 +257,8 @@ public final class AppController {
         case .signIn:
             guard !trimmed.isEmpty else { return }
             try app.cloud.signIn(trimmed)
+        case .newList:
+            try app.createList(named: text)
         }
     }
 
@@ -349,6 +356,29 @@ public final class AppController {
         guard !editor.typeAheadInPicker(character) else { return }
         let typed = editor.picker?.typeAhead.text ?? String(character)
         app.hint("No \(editor.picker.map { $0.field.label.lowercased() } ?? "entry") matches \"\(typed)\"")
+    }
+
+    // MARK: - Lists of lists
+
+    /// Keys over the list switcher: move, page, first, last, type-ahead; Enter opens the list or
+    /// asks the new list's name; Esc or `q` closes it.
+    private func handleListSwitcher(_ key: Key) -> Outcome {
+        let page = max(1, screenHeight - AppScreen.chrome - 3)
+        switch key {
+        case .up, .character("k"): app.moveListSwitcher(by: -1)
+        case .down, .character("j"): app.moveListSwitcher(by: 1)
+        case .pageUp: app.moveListSwitcher(by: -page)
+        case .pageDown: app.moveListSwitcher(by: page)
+        case .home, .character("g"): app.moveListSwitcher(to: 0)
+        case .end, .character("G"): app.moveListSwitcher(to: Int.max)
+        case .enter, .character(" "):
+            if app.chooseInListSwitcher() { ask(.newList, "New list:") }
+        case .escape, .character("q"): app.closeListSwitcher()
+        case .character(let character) where character.isLetter || character.isNumber:
+            app.typeAheadInListSwitcher(character)
+        default: return .ignored
+        }
+        return .handled
     }
 
     // MARK: - Units, locations, aisles

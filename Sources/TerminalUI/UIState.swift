@@ -14,6 +14,7 @@ public struct UIState: Equatable, Sendable {
         case newEntry
         case photoPath
         case signIn
+        case newList
     }
 
     public struct Prompt: Equatable, Sendable {

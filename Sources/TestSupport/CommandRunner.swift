@@ -63,7 +63,7 @@ public struct CommandRunner: Sendable {
         }
         var environment = ProcessInfo.processInfo.environment
         for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
-                    "GROCERY_DUDE_NO_DEFAULT_DATA"] {
+                    "GROCERY_DUDE_NO_DEFAULT_DATA", "GROCERY_DUDE_LIST", "GROCERY_DUDE_STORE_NAME"] {
             environment[key] = nil
         }
         environment.merge(self.environment) { _, new in new }

@@ -73,6 +73,7 @@ public final class AppModel {
         if coordinator.current.role == .fallback {
             say("Setting up the cloud store… (Using local storage: 1)")
         }
+        refreshListName()
         refreshSummary(force: true)
         coordinator.observe { [weak self] notification in self?.receive(notification) }
         // Core Data's save loop: a transition waits while the editor has unsaved edits.
@@ -153,6 +154,7 @@ public final class AppModel {
         // From the last import in the background: the UI thread never reads the cloud folder
         // for the status line (a hung mount would freeze the app).
         latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
+        latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
         defer { summary = latest }
         return latest != summary
     }
@@ -305,6 +307,73 @@ public final class AppModel {
         refreshVisible()
     }
 
+    // MARK: - Named lists
+
+    /// The list switcher, while it is open.
+    public private(set) var listSwitcher: ListSwitcher?
+    /// The name of the list on screen ("Groceries" for the default list).
+    public private(set) var listName = NamedLists.defaultDisplayName
+
+    private var namedLists: NamedLists { NamedLists(configuration: coordinator.configuration) }
+
+    /// Reads the name of the list on screen again (it may have been renamed on another device).
+    public func refreshListName() {
+        listName = (try? namedLists.resolve(coordinator.configuration.storeName).name) ?? coordinator.configuration.storeName
+    }
+
+    /// `L`: the device's lists, to switch to another or make a new one.
+    public func openListSwitcher() {
+        guard isInputEnabled, editor == nil, dialog == nil else { return }
+        do {
+            let lists = try namedLists.all()
+            let current = coordinator.configuration.storeName
+            listSwitcher = ListSwitcher(lists: lists, current: current)
+            // Renamed on another device meanwhile: the status line follows.
+            if let shown = lists.first(where: { $0.storeName == current }) { listName = shown.name }
+        } catch {
+            say("Cannot read the lists: \(ErrorText.reason(error))")
+        }
+    }
+
+    public func closeListSwitcher() { listSwitcher = nil }
+
+    public func moveListSwitcher(by delta: Int) { listSwitcher?.move(by: delta) }
+    public func moveListSwitcher(to index: Int) { listSwitcher?.move(to: index) }
+    public func typeAheadInListSwitcher(_ character: Character) { listSwitcher?.typeAhead(character) }
+
+    /// Enter in the switcher: opens the selected list, or — on "new list…" — returns `true`: a
+    /// name is needed (``createList(named:)``).
+    public func chooseInListSwitcher() -> Bool {
+        guard let switcher = listSwitcher else { return false }
+        switch switcher.selected {
+        case .new: return true
+        case .list(let list):
+            listSwitcher = nil
+            switchList(to: list)
+            return false
+        }
+    }
+
+    /// Makes a new list and opens it. Throws when the name is refused (the line stays open).
+    public func createList(named name: String) throws {
+        let list = try namedLists.create(name)
+        listSwitcher = nil
+        switchList(to: list)
+    }
+
+    /// Opens `list` through a transition like an account switch: input waits, the screens drop
+    /// their rows, and refetch from the list's store.
+    private func switchList(to list: NamedList) {
+        do {
+            if try coordinator.switchStore(named: list.storeName) {
+                listName = list.name
+                say("List: \(list.name)")
+            }
+        } catch {
+            say("Cannot open the list \(list.name): \(ErrorText.reason(error))")
+        }
+    }
+
     // MARK: - Dialogs
 
     /// The dialog shown now: long work's progress and the merge prompt first (over any screen),
@@ -417,6 +486,7 @@ public final class AppModel {
         case .cloudEnabled: "Turning on cloud sync…"
         case .cloudDisabled: "Turning off cloud sync…"
         case .rebuilt: "Rebuilding from the cloud…"
+        case .storeSwitched: "Opening the list…"
         }
     }
 }
@@ -432,4 +502,6 @@ public struct DeviceSummary: Equatable, Sendable {
     public var lastSync: Date?
     /// Files of the cloud folder refused (the Cloud tab lists them).
     public var refusedFiles = 0
+    /// The named list on screen, when it is not the default one.
+    public var list: String?
 }

@@ -53,6 +53,10 @@ public enum AppScreen {
             case .shopAisles: CatalogView.draw(app.shopAisles, into: &screen, top: top, height: contentHeight)
             case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight)
             }
+            if let switcher = app.listSwitcher {
+                screen.pickerBox(title: "Lists", labels: switcher.options.map(\.label), selection: switcher.selection,
+                                 dimmed: { switcher.options[$0] == .new }, top: top, height: contentHeight)
+            }
         }
         drawHintLine(controller, message: message, into: &screen)
         drawStatusLine(app.summary, into: &screen)
@@ -145,7 +149,7 @@ public enum AppScreen {
     /// The status line's words: the device, the account, cloud on or off, "Using local storage",
     /// offline, the last sync, refused files.
     static func statusText(_ summary: DeviceSummary) -> String {
-        var parts = [summary.device, summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
+        var parts = [summary.device] + (summary.list.map { ["list \($0)"] } ?? []) + [summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
         if summary.offline { parts.append("offline") }
         if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }

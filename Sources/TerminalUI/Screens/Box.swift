@@ -17,6 +17,23 @@ extension ScreenBuffer {
         }
     }
 
+    /// A picker: a framed list of `labels` centred in the rows from `top` (`height` of them), the
+    /// `selection` reversed and kept in view; `dimmed` labels (such as "new…") drawn dim.
+    public mutating func pickerBox(title: String, labels: [String], selection: Int, dimmed: (Int) -> Bool, top: Int, height: Int) {
+        let width = min(self.width - 4, 36)
+        let rows = min(labels.count, max(1, height - 2))
+        let left = (self.width - width) / 2
+        let boxTop = top + max(0, (height - rows - 2) / 2)
+        box(top: boxTop, left: left, width: width, height: rows + 2, title: title)
+        let first = min(max(0, selection - rows / 2), max(0, labels.count - rows))
+        for (offset, label) in labels[first..<(first + rows)].enumerated() {
+            let index = first + offset
+            let style = CellStyle(reverse: index == selection, dim: dimmed(index))
+            put(" " + TextWidth.pad(TextWidth.truncate(label, to: width - 4), to: width - 4) + " ",
+                row: boxTop + 1 + offset, column: left + 1, style: style)
+        }
+    }
+
     /// Writes `text` ending at the right edge (minus `margin`); returns the column it starts at.
     @discardableResult
     public mutating func putRight(_ text: String, row: Int, margin: Int = 1, style: CellStyle = .plain) -> Int {

@@ -67,17 +67,7 @@ public enum EditorView {
     }
 
     static func drawPicker(_ picker: CatalogPicker, into screen: inout ScreenBuffer, top: Int, height: Int) {
-        let width = min(screen.width - 4, 36)
-        let rows = pickerRows(picker, height: height)
-        let left = (screen.width - width) / 2
-        let boxTop = top + max(0, (height - rows - 2) / 2)
-        screen.box(top: boxTop, left: left, width: width, height: rows + 2, title: picker.field.label)
-        let first = min(max(0, picker.selection - rows / 2), max(0, picker.options.count - rows))
-        for (offset, option) in picker.options[first..<(first + rows)].enumerated() {
-            let index = first + offset
-            let style = CellStyle(reverse: index == picker.selection, dim: option == .clear || option == .new)
-            screen.put(" " + TextWidth.pad(TextWidth.truncate(option.label, to: width - 4), to: width - 4) + " ",
-                       row: boxTop + 1 + offset, column: left + 1, style: style)
-        }
+        screen.pickerBox(title: picker.field.label, labels: picker.options.map(\.label), selection: picker.selection,
+                         dimmed: { picker.options[$0] == .clear || picker.options[$0] == .new }, top: top, height: height)
     }
 }

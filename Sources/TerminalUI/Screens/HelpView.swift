@@ -6,7 +6,7 @@ import ViewModels
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"), ("U Ctrl-R", "redo what was undone"),
-                        ("m", "messages, transitions in full"), ("q", "back, or quit"), ("Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
+                        ("m", "messages, transitions in full"), ("L", "lists: open another, or make one"), ("q", "back, or quit"), ("Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
                               ("Enter e", "edit"), ("a", "add (on the list)"), ("+ = -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("o", "Prepare: by location / by name"), ("f", "Prepare: only listed, or all"),

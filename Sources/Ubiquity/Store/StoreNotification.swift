@@ -19,6 +19,9 @@ public enum StoreTransition: String, Sendable, Equatable, CaseIterable {
     case cloudDisabled
     /// The cloud store was rebuilt from the cloud folder.
     case rebuilt
+    /// The app moved to a store of another name (another document: a named list), on the same
+    /// account and settings.
+    case storeSwitched
 }
 
 /// One store a device may run on.
@@ -78,6 +81,7 @@ extension StoreChange {
         case .cloudEnabled: "Cloud sync on"
         case .cloudDisabled: "Cloud sync off"
         case .rebuilt: "Rebuilt from the cloud"
+        case .storeSwitched: "Another store"
         }
         return added.first.map { "\(what): now on the \($0)" } ?? what
     }

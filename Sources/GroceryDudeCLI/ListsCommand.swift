@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import TerminalUI
+import Ubiquity
+
+/// `grocery-dude lists …`: the device's named lists, each a store of its own (`--list NAME`
+/// picks one for any command).
+struct ListsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lists", abstract: "Several named lists: list, make, rename and remove them.",
+        discussion: """
+            Each list is a store of its own, synced on its own: a list made on one device is found \
+            by the others through the cloud folder, with who made it; renames sync. Pick a list for \
+            any command with --list NAME (or GROCERY_DUDE_LIST).
+            """,
+        subcommands: [Ls.self, New.self, Rename.self, Rm.self])
+
+    /// The device's lists, read through the store layer.
+    static func lists(_ root: GroceryDudeCommand, command: String) throws -> NamedLists {
+        let (sandbox, logger) = try root.global.openSandbox(command: command)
+        return NamedLists(configuration: try root.global.storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command))
+    }
+
+    struct Ls: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "Show the lists.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let lists = try ListsCommand.lists(root, command: "lists ls")
+            let all = try lists.all()
+            let current = try? root.global.requestedList().map { try lists.resolve($0).storeName }
+            let active = (current ?? nil) ?? GroceryStore.defaultStoreName
+            if json {
+                var writer = JSONWriter()
+                for list in all {
+                    writer.appendObject([
+                        "name": .string(list.name), "storeName": .string(list.storeName),
+                        "createdBy": .string(list.createdBy), "created": .string(list.created.map(Timestamp.string)),
+                        "default": .bool(list.isDefault), "current": .bool(list.storeName == active),
+                    ])
+                }
+                print(writer.text, terminator: "")
+                return
+            }
+            let nameWidth = all.map { TextWidth.columns(of: $0.name) }.max() ?? 0
+            for list in all {
+                let marker = list.storeName == active ? "*" : " "
+                var origin = list.isDefault ? "default list" : ""
+                if let device = list.createdBy { origin = "made by \(device)" + (list.created.map { " on \(Self.day($0))" } ?? "") }
+                print("\(marker) \(TextWidth.pad(list.name, to: nameWidth))  \(origin)")
+            }
+        }
+
+        static func day(_ date: Date) -> String { String(Timestamp.string(date).prefix(10)) }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Make a new list.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "Its name: free text (periods, apostrophes, any language).") var name: String
+
+        func run() throws {
+            let list = try ListsCommand.lists(root, command: "lists new").create(name)
+            print("Made the list \(list.name.quotedName): use it with --list \(Self.shellWord(list.name)).")
+        }
+
+        static func shellWord(_ text: String) -> String {
+            text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0) }
+                ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a list a new name, on every device.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The list's name now.") var name: String
+        @Argument(help: "Its new name.") var newName: String
+
+        func run() throws {
+            let lists = try ListsCommand.lists(root, command: "lists rename")
+            let renamed = try lists.rename(try lists.resolve(name), to: newName)
+            print("Renamed \(name.quotedName) to \(renamed.name.quotedName).")
+        }
+    }
+
+    struct Rm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a list from every device's lists; its data is kept aside.",
+            discussion: "Without --yes, asks first. This device's copy moves to <data-dir>/<device>/removed-lists/; the cloud folder keeps its logs.")
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The list's name.") var name: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run() throws {
+            let lists = try ListsCommand.lists(root, command: "lists rm")
+            let list = try lists.resolve(name)
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw ValidationErrorMessage("lists rm removes \(list.name.quotedName) from every device; pass --yes to do it from a script")
+                }
+                print("Remove the list \(list.name.quotedName) from every device? This device's copy is kept aside. [y/N] ", terminator: "")
+                fflush(nil)
+                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
+                    throw ValidationErrorMessage("not confirmed; nothing was removed")
+                }
+            }
+            let kept = try lists.remove(list)
+            print("Removed the list \(list.name.quotedName)." + (kept.map { " This device's copy is kept at \($0.path)." } ?? ""))
+        }
+    }
+}
+
+extension String {
+    /// A list's name in quotes, as the user typed it (no escaped apostrophes).
+    fileprivate var quotedName: String { "\"\(self)\"" }
+}

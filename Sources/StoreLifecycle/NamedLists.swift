@@ -1,0 +1,325 @@
+import Foundation
+import GroceryModel
+import Ubiquity
+
+/// One grocery list the user sees. Core Data kept each document in a store of its own, with its
+/// own ubiquitous content name (`UIManagedDocument`); a list is the same: a store name, fixed
+/// when the list is made, and a display name anyone can type and change.
+public struct NamedList: Codable, Equatable, Sendable {
+    /// The store's name: folders and files on every device and in the cloud folder. Never
+    /// changes, so a rename moves nothing.
+    public var storeName: String
+    /// What the user called it: free text (periods, apostrophes, any language).
+    public var name: String
+    /// The device that made it, when known (lists made before lists had names have none).
+    public var createdBy: String?
+    public var created: Date?
+    /// Set when a device removed it: it leaves every device's list of lists; its data stays.
+    public var removedBy: String?
+    public var removed: Date?
+
+    public var isRemoved: Bool { removed != nil }
+    public var isDefault: Bool { storeName == GroceryStore.defaultStoreName }
+}
+
+extension String {
+    /// A list's name in quotes, as the user typed it (no escaped apostrophes).
+    fileprivate var quotedName: String { "\"\(self)\"" }
+}
+
+/// What refuses a list command, in words a user can act on.
+public enum NamedListError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidName(String, reason: String)
+    case nameInUse(String)
+    case unknown(String)
+    case removed(String, by: String?)
+    case defaultList
+    case deviceInUse(String)
+
+    public var description: String {
+        switch self {
+        case .invalidName(let name, let reason): "\(name.quotedName) cannot name a list: \(reason)"
+        case .nameInUse(let name): "a list named \(name.quotedName) exists already"
+        case .unknown(let name): "no list named \(name.quotedName) (grocery-dude lists ls shows them)"
+        case .removed(let name, let by):
+            "the list \(name.quotedName) was removed\(by.map { " by \($0)" } ?? ""); make a new one with grocery-dude lists new"
+        case .defaultList: "the default list cannot be removed (rename it instead)"
+        case .deviceInUse(let reason): reason
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+/// The device's lists: those it knows of in its own registry (`<sandbox>/lists.json`), those the
+/// account's synced key-value store announces (made or renamed on another device), and any
+/// store found on the device or in the account's cloud folder without a name (the default
+/// list, or one made with `--store-name`), named after its store.
+///
+/// Names travel in the key-value store, one key per list (`list.<store>`), last writer wins: a
+/// rename on one device reaches the others with the next command that reads the lists. A list
+/// made while the cloud folder is out of reach is announced the next time it is reachable.
+public struct NamedLists: Sendable {
+    /// What the default list is called until someone renames it.
+    public static let defaultDisplayName = "Groceries"
+    static let keyPrefix = "list."
+    static let maximumNameLength = 100
+
+    let configuration: StoreConfiguration
+    let now: @Sendable () -> Date
+
+    public init(configuration: StoreConfiguration, now: @escaping @Sendable () -> Date = Date.init) {
+        self.configuration = configuration
+        self.now = now
+    }
+
+    var registryURL: URL { configuration.sandbox.root.appendingPathComponent("lists.json") }
+
+    // MARK: - Reading
+
+    /// Every list not removed, the default first, then by name as a person reads them.
+    public func all() throws -> [NamedList] {
+        try known().values.filter { !$0.isRemoved }.sorted { a, b in
+            if a.isDefault != b.isDefault { return a.isDefault }
+            return (TextFolding.fold(a.name), a.name, a.storeName) < (TextFolding.fold(b.name), b.name, b.storeName)
+        }
+    }
+
+    /// The list a user means by `text`: its store name, its name as names compare (case and
+    /// spaces aside), or — when only one list matches so — its name with accents aside too
+    /// ("ete" finds "Été").
+    public func resolve(_ text: String) throws -> NamedList {
+        let lists = try known().values.sorted { $0.storeName < $1.storeName }
+        let key = UniqueKey.normalize(text), folded = TextFolding.fold(text)
+        var matches = lists.filter { $0.storeName == PathName.normalized(text) || UniqueKey.normalize($0.name) == key }
+        if matches.isEmpty {
+            let loose = lists.filter { !$0.isRemoved && TextFolding.fold($0.name) == folded }
+            if loose.count == 1 { matches = loose }
+        }
+        if let live = matches.first(where: { !$0.isRemoved }) { return live }
+        if let gone = matches.first { throw NamedListError.removed(gone.name, by: gone.removedBy) }
+        throw NamedListError.unknown(text)
+    }
+
+    // MARK: - Changing
+
+    /// Makes a new, empty list.
+    public func create(_ name: String) throws -> NamedList {
+        let name = try checkedName(name)
+        var lists = try known()
+        try requireUnused(name, in: lists, except: nil)
+        let list = NamedList(storeName: try Self.storeName(for: name, taken: Set(lists.keys)), name: name,
+                             createdBy: configuration.sandbox.device, created: now())
+        lists[list.storeName] = list
+        try record(list, in: lists)
+        return list
+    }
+
+    /// Gives `list` a new name on every device; its store stays where it is.
+    public func rename(_ list: NamedList, to newName: String) throws -> NamedList {
+        let name = try checkedName(newName)
+        var lists = try known()
+        try requireUnused(name, in: lists, except: list.storeName)
+        var renamed = lists[list.storeName] ?? list
+        renamed.name = name
+        lists[list.storeName] = renamed
+        try record(renamed, in: lists)
+        return renamed
+    }
+
+    /// Removes `list` from every device's list of lists. Nothing is deleted: this device's stores
+    /// of it move to `removed-lists/` in its folder, and the cloud folder keeps its logs (a
+    /// device that comes back still finds what it needs).
+    ///
+    /// - Returns: where this device's copy is kept, or `nil` when it had none.
+    public func remove(_ list: NamedList) throws -> URL? {
+        guard !list.isDefault else { throw NamedListError.defaultList }
+        let lock: DeviceLock
+        do { lock = try DeviceLock(sandbox: configuration.sandbox, command: "lists rm") } catch {
+            throw NamedListError.deviceInUse("\(error); quit the app first")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        var lists = try known()
+        var removed = lists[list.storeName] ?? list
+        removed.removedBy = configuration.sandbox.device
+        removed.removed = now()
+        lists[list.storeName] = removed
+        let kept = try setAside(list)
+        try record(removed, in: lists)
+        return kept
+    }
+
+    // MARK: - Where lists are found
+
+    /// Every list known here, removed ones included, by store name.
+    func known() throws -> [String: NamedList] {
+        let registered = readRegistry()
+        var named = registered
+        if let values = cloudValues() {
+            var announced: Set<String> = []
+            for (key, text) in values.all() where key.hasPrefix(Self.keyPrefix) {
+                guard let list = Self.decode(text), list.storeName == String(key.dropFirst(Self.keyPrefix.count)) else { continue }
+                named[list.storeName] = list
+                announced.insert(list.storeName)
+            }
+            // Made or renamed here while the cloud folder was out of reach: announced now.
+            for list in registered.values where !announced.contains(list.storeName) {
+                try? values.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
+            }
+        }
+        if named != registered { try? writeRegistry(named) }
+        var lists = named
+        for storeName in storeNamesOnDisk().union([GroceryStore.defaultStoreName]) where lists[storeName] == nil {
+            lists[storeName] = NamedList(storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? Self.defaultDisplayName : storeName)
+        }
+        return lists
+    }
+
+    /// Store names with a store on this device (its local stores, its account's cloud stores)
+    /// or a folder in the account's part of the cloud folder.
+    private func storeNamesOnDisk() -> Set<String> {
+        let files = FileManager.default
+        var names: Set<String> = []
+        let local = (try? files.contentsOfDirectory(atPath: configuration.sandbox.localStoreDirectory.path)) ?? []
+        for file in local where file.hasSuffix(".sqlite") { names.insert(String(file.dropLast(".sqlite".count))) }
+        if let account = cloudAccount() {
+            let onDevice = configuration.cloudStoreURL(account: account).deletingLastPathComponent().deletingLastPathComponent()
+            names.formUnion((try? files.contentsOfDirectory(atPath: onDevice.path)) ?? [])
+            if !configuration.isOffline {
+                let inCloud = CloudLayout.accountFolder(cloud: configuration.cloud, account: account)
+                for entry in (try? files.contentsOfDirectory(atPath: inCloud.path)) ?? [] {
+                    let versions = (try? files.contentsOfDirectory(atPath: inCloud.appendingPathComponent(entry).path)) ?? []
+                    if versions.contains(where: { $0.hasPrefix("v") && Int($0.dropFirst()) != nil }) { names.insert(entry) }
+                }
+            }
+        }
+        return Set(names.compactMap { try? CloudLayout.checkedStoreName($0) })
+    }
+
+    /// The account whose cloud the device syncs with, when cloud sync is on.
+    private func cloudAccount() -> String? {
+        guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled else { return nil }
+        return settings.account
+    }
+
+    /// The account's synced key-value store, when the device syncs and the folder is reachable.
+    private func cloudValues() -> KeyValueStore? {
+        guard let account = cloudAccount(), !configuration.isOffline else { return nil }
+        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
+    }
+
+    private func record(_ list: NamedList, in lists: [String: NamedList]) throws {
+        try writeRegistry(lists)
+        try cloudValues()?.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
+    }
+
+    /// Moves this device's stores of `list` (its local store, its cloud store of the current
+    /// account with its fallback and kept stores) into `removed-lists/<store> <time>/`.
+    private func setAside(_ list: NamedList) throws -> URL? {
+        let files = FileManager.default
+        var configuration = configuration
+        configuration.storeName = list.storeName
+        var moving: [URL] = []
+        for suffix in ["", "-wal", "-shm"] {
+            let url = URL(fileURLWithPath: configuration.localStoreURL.path + suffix)
+            if files.fileExists(atPath: url.path) { moving.append(url) }
+        }
+        if let account = (try? DeviceSettings.load(from: configuration.sandbox))?.account {
+            let folder = configuration.cloudStoreURL(account: account).deletingLastPathComponent()
+            if files.fileExists(atPath: folder.path) { moving.append(folder) }
+        }
+        guard !moving.isEmpty else { return nil }
+        let stamp = Timestamp.string(now()).replacingOccurrences(of: ":", with: "-")
+        let kept = configuration.sandbox.root.appendingPathComponent("removed-lists", isDirectory: true)
+            .appendingPathComponent("\(list.storeName) \(stamp)", isDirectory: true)
+        try files.createDirectory(at: kept, withIntermediateDirectories: true)
+        for url in moving { try files.moveItem(at: url, to: kept.appendingPathComponent(url.lastPathComponent)) }
+        return kept
+    }
+
+    // MARK: - The registry file
+
+    private func readRegistry() -> [String: NamedList] {
+        guard let data = try? Data(contentsOf: registryURL),
+              let lists = try? Self.decoder.decode([NamedList].self, from: data) else { return [:] }
+        return Dictionary(lists.map { ($0.storeName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func writeRegistry(_ lists: [String: NamedList]) throws {
+        let sorted = lists.values.sorted { $0.storeName < $1.storeName }
+        try AtomicFile.write(try Self.encoder.encode(sorted), to: registryURL)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    static func encode(_ list: NamedList) -> String {
+        (try? encoder.encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A list announced by a peer, checked as anything from the cloud folder is.
+    static func decode(_ text: String) -> NamedList? {
+        guard var list = try? decoder.decode(NamedList.self, from: Data(text.utf8)),
+              (try? CloudLayout.checkedStoreName(list.storeName)) == list.storeName else { return nil }
+        guard ValueRule.name(maximumLength: maximumNameLength).violation(of: .string(list.name)) == nil else { return nil }
+        list.name = PathName.normalized(list.name)
+        if let device = list.createdBy, device.count > 200 || ValueRule.name(maximumLength: 200).violation(of: .string(device)) != nil {
+            list.createdBy = nil
+        }
+        if let device = list.removedBy, device.count > 200 || ValueRule.name(maximumLength: 200).violation(of: .string(device)) != nil {
+            list.removedBy = nil
+        }
+        return list
+    }
+
+    // MARK: - Names
+
+    private func checkedName(_ text: String) throws -> String {
+        let name = PathName.normalized(text.trimmingCharacters(in: .whitespaces))
+        if let reason = ValueRule.name(maximumLength: Self.maximumNameLength).violation(of: .string(name)) {
+            throw NamedListError.invalidName(text, reason: reason)
+        }
+        return name
+    }
+
+    private func requireUnused(_ name: String, in lists: [String: NamedList], except storeName: String?) throws {
+        let key = UniqueKey.normalize(name)
+        if lists.values.contains(where: { !$0.isRemoved && $0.storeName != storeName && UniqueKey.normalize($0.name) == key }) {
+            throw NamedListError.nameInUse(name)
+        }
+    }
+
+    /// A store name for a list called `name`: its letters and digits (any script) joined by
+    /// dashes, at most 40 bytes, then a dash and six random hex digits — so two lists with the
+    /// same name on two devices, or a list made again after one was removed, never share a
+    /// store. Always a valid store name: no period, slash, control character or leading `~`.
+    static func storeName(for name: String, taken: Set<String>) throws -> String {
+        var slug = ""
+        var dash = false
+        for character in PathName.normalized(name) {
+            if character.isLetter || character.isNumber {
+                if dash, !slug.isEmpty { slug.append("-") }
+                dash = false
+                guard slug.utf8.count + String(character).utf8.count <= 40 else { break }
+                slug.append(character)
+            } else {
+                dash = true
+            }
+        }
+        if slug.isEmpty { slug = "List" }
+        while true {
+            let candidate = try CloudLayout.checkedStoreName("\(slug)-\(String(format: "%06x", UInt32.random(in: 0..<0x100_0000)))")
+            if !taken.contains(candidate) { return candidate }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import Testing
+import TestSupport
+import Ubiquity
+@testable import ViewModels
+
+/// The app's list switcher against a real coordinator and real stores: a named list opens
+/// through a transition like an account switch, and every screen refetches from its store.
+@Suite("Switching lists in the app")
+struct ListSwitcherTests {
+    let directory = TemporaryDirectory("list-switcher")
+
+    @Test func switchingGoesThroughWillAndDidChangeAndEveryScreenRefetches() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let camping = try NamedLists(configuration: config).create("Camping")
+        var campingConfig = config
+        campingConfig.storeName = camping.storeName
+        var tent = ItemDraft(name: "Tent pegs")
+        tent.homeLocation = "Shed"
+        let campingStore = try campingConfig.openStore(at: campingConfig.localStoreURL)
+        try campingStore.addItem(tent)
+        try campingStore.objects.close()
+        let app = AppModel(coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }))
+        try app.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        app.show(.prepare)
+        app.update()
+        #expect(app.prepare.rowCount == 1)
+        #expect(app.summary.list == nil, "the default list is not named on the status line")
+
+        var seen: [String] = []
+        app.coordinator.observe { notification in
+            switch notification {
+            case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
+            case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
+            case .storesChangePostponed, .didImportContentChanges: break
+            }
+        }
+        app.openListSwitcher()
+        let switcher = try #require(app.listSwitcher)
+        #expect(switcher.options.map(\.label) == ["Groceries", "Camping", "new list…"])
+        #expect(switcher.selection == 0, "the list on screen is selected")
+        app.typeAheadInListSwitcher("c")
+        #expect(app.listSwitcher?.selected.label == "Camping")
+        #expect(app.chooseInListSwitcher() == false)
+        #expect(app.listSwitcher == nil)
+        #expect(seen == ["will: input off, Opening the list…", "did: input on"])
+        #expect(app.coordinator.configuration.storeName == camping.storeName)
+        app.update()
+        #expect(app.prepare.rowCount == 1)
+        #expect(try app.coordinator.current.store.items().map(\.item.name) == ["Tent pegs"])
+        app.show(.homeLocations)
+        app.update()
+        #expect(app.homeLocations.entries.map(\.name) == ["Shed"], "every screen reads the new list's store")
+        app.refreshSummary(force: true)
+        #expect(app.summary.list == "Camping")
+        #expect(app.statusMessage == "List: Camping")
+    }
+
+    @Test func aNewListFromTheSwitcherOpensEmptyAndABadNameChangesNothing() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = AppModel(coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }))
+        try app.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        app.openListSwitcher()
+        app.moveListSwitcher(to: 99)
+        #expect(app.listSwitcher?.selected == .new)
+        #expect(app.chooseInListSwitcher() == true, "new list… asks for a name")
+        #expect(throws: NamedListError.self) { try app.createList(named: "groceries") }
+        #expect(throws: NamedListError.self) { try app.createList(named: "  ") }
+        #expect(app.coordinator.configuration.storeName == GroceryStore.defaultStoreName, "a refused name opens nothing")
+        #expect(app.listSwitcher != nil, "the switcher stays open")
+        try app.createList(named: "Week-end at Anna's")
+        #expect(app.listSwitcher == nil)
+        #expect(app.listName == "Week-end at Anna's")
+        #expect(try app.coordinator.current.store.items().isEmpty)
+        #expect(try NamedLists(configuration: config).all().map(\.name) == ["Groceries", "Week-end at Anna's"])
+    }
+}
