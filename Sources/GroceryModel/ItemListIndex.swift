@@ -13,15 +13,24 @@ public struct ItemListQuery: Hashable, Sendable {
         var kind: CatalogKind { self == .homeLocation ? .home : .shop }
     }
 
+    /// How rows are ordered: in a section per location (by name within it), or all by name.
+    public enum Order: Hashable, Sendable {
+        case byLocation
+        /// One section, ``ItemListIndex/byNameTitle``, every row by name.
+        case byName
+    }
+
     public var grouping: Grouping
-    /// Only the items on the shopping list (Shop).
+    public var order: Order
+    /// Only the items on the shopping list (Shop; Prepare's "only listed" filter).
     public var listedOnly: Bool
     /// Only items whose name contains this, ignoring case and diacritics ("creme" finds
     /// "Crème"); empty for all.
     public var search: String
 
-    public init(grouping: Grouping, listedOnly: Bool = false, search: String = "") {
+    public init(grouping: Grouping, order: Order = .byLocation, listedOnly: Bool = false, search: String = "") {
         self.grouping = grouping
+        self.order = order
         self.listedOnly = listedOnly
         self.search = search
     }
@@ -45,6 +54,8 @@ public struct ItemListSection: Hashable, Sendable {
 public struct ItemListIndex: Hashable, Sendable {
     /// The label of the group of items that have no location. A label, not a record (DECISIONS §4).
     public static let unknownLocation = "Unknown location"
+    /// The one section's title when a list is ordered by name, not by location.
+    public static let byNameTitle = "By name"
 
     public var ids: [GlobalID] = []
     public var sections: [ItemListSection] = []
@@ -72,7 +83,8 @@ public struct ItemListIndex: Hashable, Sendable {
 extension GroceryStore {
     /// The order and grouping of the items a list shows, reading only their IDs: sections by
     /// location name (ignoring ASCII case; items without a location last, as "Unknown
-    /// location"), rows by name within a section.
+    /// location"), rows by name within a section; or, ordered ``ItemListQuery/Order/byName``,
+    /// every row by name in one section.
     ///
     /// One scan of the items in name order (the `item_list_order` index: no sort), dealt into
     /// one bucket per location; then the locations, sorted by name.
@@ -99,11 +111,20 @@ extension GroceryStore {
                 ORDER BY name COLLATE NOCASE, id
                 """, arguments: arguments)
             while let row = try rows.next() { scanned.append((row[0], row[1], row[2], row[3])) }
-            for (position, item) in NameOrder.sorted(scanned, name: \.name).enumerated() {
+            let sorted = NameOrder.sorted(scanned, name: \.name)
+            var index = ItemListIndex()
+            if query.order == .byName {
+                if !sorted.isEmpty {
+                    index.sections = [ItemListSection(title: ItemListIndex.byNameTitle, start: 0, count: sorted.count)]
+                }
+                index.ids = sorted.map(\.id)
+                index.listedCount = sorted.count { $0.listed }
+                return index
+            }
+            for (position, item) in sorted.enumerated() {
                 let entry: Entry = (position, item.id, item.listed)
                 if let location = item.location { buckets[location, default: []].append(entry) } else { unknown.append(entry) }
             }
-            var index = ItemListIndex()
             func add(_ title: String, _ entries: [Entry]) {
                 guard !entries.isEmpty else { return }
                 index.sections.append(ItemListSection(title: title, start: index.ids.count, count: entries.count))

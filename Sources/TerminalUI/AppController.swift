@@ -27,13 +27,23 @@ public final class AppController {
         self.app = app
     }
 
-    /// The dialog shown now, with the focus reset when it is a new one.
+    /// The dialog shown now, with the focus reset (and its message scrolled to the top) when it
+    /// is a new one.
     public func syncDialogFocus() {
         let dialog = app.dialog
         guard dialog != ui.focusedDialog else { return }
         ui.focusedDialog = dialog
         ui.dialogFocus = dialog.map { DialogButton.buttons(for: $0).focus } ?? 0
         ui.dialogField = TextField()
+        ui.dialogScroll = 0
+    }
+
+    /// Keeps the message the message line shows now in the log `m` shows (the app's loop calls
+    /// it after each update; ``handle(_:)`` after each key).
+    public func noteMessage(_ message: Message?) {
+        guard let message, message.serial > (ui.messageLog.last?.serial ?? 0) else { return }
+        ui.messageLog.append(message)
+        if ui.messageLog.count > UIState.messageLogLimit { ui.messageLog.removeFirst(ui.messageLog.count - UIState.messageLogLimit) }
     }
 
     @discardableResult
@@ -46,18 +56,45 @@ public final class AppController {
             return app.editor == nil ? .quit : .ignored
         }
         syncDialogFocus()
+        defer { noteMessage(app.screenMessage) }
         if ui.helpVisible { return handleHelp(key) }
+        if ui.fullTextVisible { return handleFullText(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
-        if app.listSwitcher != nil { return handleListSwitcher(key) }
-        if let editor = app.editor {
-            if editor.picker != nil { return handlePicker(key, editor) }
-            return handleEditor(key, editor)
+        let outcome: Outcome
+        if app.listSwitcher != nil {
+            outcome = handleListSwitcher(key)
+        } else if let editor = app.editor {
+            outcome = editor.picker != nil ? handlePicker(key, editor) : handleEditor(key, editor)
+        } else {
+            outcome = handleScreenKey(key)
         }
+        if outcome == .ignored { sayNoAction(key) }
+        return outcome
+    }
+
+    /// A letter or Ctrl key that does nothing here says so, and where the keys are; it fades
+    /// like any message. Other keys (arrows at an end, Esc with nothing to cancel) stay quiet.
+    private func sayNoAction(_ key: Key) {
+        let name: String
+        switch key {
+        case .character(" "): name = "Space"
+        case .character(let character): name = String(character)
+        case .control(let character): name = "Ctrl-\(character.uppercased())"
+        default: return
+        }
+        app.hint("\(name): no action here — ? for help")
+    }
+
+    /// The keys of the screen shown, with no editor, dialog or overlay open.
+    private func handleScreenKey(_ key: Key) -> Outcome {
         switch key {
         case .character("?"):
             ui.helpVisible = true
             ui.helpScroll = 0
+            return .handled
+        case .character("m"):
+            openFullText()
             return .handled
         case .character("q"), .character("Q"):
             return .quit
@@ -91,10 +128,61 @@ public final class AppController {
         }
     }
 
+    // MARK: - Overlays
+
+    /// `m`: the latest messages and the recent transitions in full, read fresh.
+    private func openFullText() {
+        app.cloud.refresh(force: true)
+        ui.fullTextVisible = true
+        ui.fullTextScroll = 0
+    }
+
+    /// Keys over the help or the messages in full: arrows, j k, pages and g G scroll; any other
+    /// key closes. Returns whether the overlay stays open.
+    private func scrollOverlay(_ key: Key, _ scroll: inout Int, last: Int) -> Bool {
+        let page = max(1, screenHeight - 6)
+        switch key {
+        case .down, .character("j"): scroll += 1
+        case .up, .character("k"): scroll -= 1
+        case .pageDown, .character(" "): scroll += page
+        case .pageUp: scroll -= page
+        case .home, .character("g"): scroll = 0
+        case .end, .character("G"): scroll = last
+        case .resize: break
+        default:
+            scroll = 0
+            return false
+        }
+        scroll = min(max(0, scroll), last)
+        return true
+    }
+
+    private func handleHelp(_ key: Key) -> Outcome {
+        let current = HelpView.section(for: app.tab, editing: app.editor != nil)
+        ui.helpVisible = scrollOverlay(key, &ui.helpScroll, last: HelpView.maximumScroll(height: screenHeight, current: current))
+        return .handled
+    }
+
+    private func handleFullText(_ key: Key) -> Outcome {
+        let last = FullTextView.maximumScroll(self, width: screenWidth, height: screenHeight)
+        ui.fullTextVisible = scrollOverlay(key, &ui.fullTextScroll, last: last)
+        return .handled
+    }
+
     // MARK: - Dialogs
 
     private func handleDialog(_ key: Key, _ dialog: Dialog) -> Outcome {
         let (buttons, _) = DialogButton.buttons(for: dialog)
+        // A message taller than the terminal scrolls; the keys never answer the dialog.
+        let last = DialogView.maximumScroll(dialog, width: screenWidth, height: screenHeight)
+        let page = max(1, DialogView.visibleBodyCount(dialog, screenHeight: screenHeight) - 1)
+        switch key {
+        case .up: ui.dialogScroll = max(0, min(ui.dialogScroll, last) - 1); return .handled
+        case .down: ui.dialogScroll = min(last, ui.dialogScroll + 1); return .handled
+        case .pageUp: ui.dialogScroll = max(0, min(ui.dialogScroll, last) - page); return .handled
+        case .pageDown: ui.dialogScroll = min(last, ui.dialogScroll + page); return .handled
+        default: break
+        }
         if case .typedConfirmation = dialog {
             switch key {
             case .enter: app.answerTyped(ui.dialogField.text)
@@ -195,6 +283,8 @@ public final class AppController {
         case .character("+"), .character("="): model.changeQuantity(by: 1)
         case .character("-"): model.changeQuantity(by: -1)
         case .character("C"): model.requestClear()
+        case .character("o") where model.screen == .prepare: model.order = model.order == .byName ? .byLocation : .byName
+        case .character("f") where model.screen == .prepare: model.onlyListed.toggle()
         case .character("/"): ask(.search, "Search:", model.searchText)
         case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)
         case .character("N"): model.moveSelection(to: model.selection > 0 ? model.selection - 1 : model.rowCount - 1)
@@ -207,27 +297,6 @@ public final class AppController {
     }
 
     // MARK: - Editor
-
-    /// Keys over the help: arrows, j k, pages and g G scroll it; any other key closes it.
-    private func handleHelp(_ key: Key) -> Outcome {
-        let current = HelpView.section(for: app.tab, editing: app.editor != nil)
-        let last = HelpView.maximumScroll(height: screenHeight, total: HelpView.lines(first: current).count)
-        let page = max(1, screenHeight - 6)
-        switch key {
-        case .down, .character("j"): ui.helpScroll += 1
-        case .up, .character("k"): ui.helpScroll -= 1
-        case .pageDown, .character(" "): ui.helpScroll += page
-        case .pageUp: ui.helpScroll -= page
-        case .home, .character("g"): ui.helpScroll = 0
-        case .end, .character("G"): ui.helpScroll = last
-        case .resize: break
-        default:
-            ui.helpVisible = false
-            ui.helpScroll = 0
-        }
-        ui.helpScroll = min(max(0, ui.helpScroll), last)
-        return .handled
-    }
 
     private func handleEditor(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
         let rows = EditorView.rows(of: editor)
@@ -245,6 +314,7 @@ public final class AppController {
         case .character("p"): ask(.photoPath, "Photo file:")
         case .character("x"): editor.removePhoto()
         case .character("s"): editor.save()
+        case .character("m"): openFullText()
         case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
         case .character("?"):
             ui.helpVisible = true
@@ -254,17 +324,38 @@ public final class AppController {
         return .handled
     }
 
+    /// The unit and location picker: arrows, j k, pages, g G move; letters jump to the first
+    /// entry they spell (``TypeAhead``); while letters are being typed, j k g G q and Space are
+    /// letters too, and `/` starts typing for a name that begins with one of them.
     private func handlePicker(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
+        guard let picker = editor.picker else { return .ignored }
+        let page = max(1, EditorView.pickerRows(picker, height: screenHeight - AppScreen.chrome) - 1)
+        if case .character(let character) = key, picker.typeAhead.isUnderWay(now: Message.now), character != "/" {
+            typeAhead(character, editor)
+            return .handled
+        }
         switch key {
         case .up, .character("k"): editor.movePicker(by: -1)
         case .down, .character("j"): editor.movePicker(by: 1)
+        case .pageUp: editor.movePicker(by: -page)
+        case .pageDown: editor.movePicker(by: page)
+        case .home, .character("g"): editor.movePicker(by: -picker.options.count)
+        case .end, .character("G"): editor.movePicker(by: picker.options.count)
         case .enter, .character(" "):
             editor.choosePickedOption()
             if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
         case .escape, .character("q"): editor.cancelPicker()
+        case .character("/"): editor.beginTypeAheadInPicker()
+        case .character(let character): typeAhead(character, editor)
         default: return .ignored
         }
         return .handled
+    }
+
+    private func typeAhead(_ character: Character, _ editor: ItemEditorViewModel) {
+        guard !editor.typeAheadInPicker(character) else { return }
+        let typed = editor.picker?.typeAhead.text ?? String(character)
+        app.hint("No \(editor.picker.map { $0.field.label.lowercased() } ?? "entry") matches \"\(typed)\"")
     }
 
     // MARK: - Lists of lists

@@ -22,6 +22,7 @@ public enum TerminalApp {
 
         while !terminal.isTerminationRequested {
             if message.update(app.screenMessage) { needsDraw = true }
+            controller.noteMessage(app.screenMessage)
             if needsDraw {
                 let size = terminal.size
                 terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))

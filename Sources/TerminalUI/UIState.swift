@@ -30,6 +30,15 @@ public struct UIState: Equatable, Sendable {
     public var helpVisible = false
     /// The first line of the help shown: it scrolls when the terminal is smaller than it.
     public var helpScroll = 0
+    /// The latest messages and transitions in full (`m`), over the screen.
+    public var fullTextVisible = false
+    /// Its first line shown.
+    public var fullTextScroll = 0
+    /// The messages the message line took, oldest first (the last ``messageLogLimit``), for `m`.
+    public var messageLog: [Message] = []
+    public static let messageLogLimit = 30
+    /// The first line of the dialog's message shown: a message taller than the terminal scrolls.
+    public var dialogScroll = 0
     /// The focused button of the dialog shown.
     public var dialogFocus = 0
     /// The phrase typed into a typed confirmation.

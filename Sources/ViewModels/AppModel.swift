@@ -207,6 +207,12 @@ public final class AppModel {
         latestStatus = Message(text)
     }
 
+    /// A word about the last key ("x: no action here — ? for help"): a message like any other,
+    /// it fades and never comes back.
+    public func hint(_ text: String) {
+        say(text)
+    }
+
     // MARK: - Navigation
 
     /// Shows a screen. Prepare deduplicates in the background each time it appears.

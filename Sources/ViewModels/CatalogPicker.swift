@@ -1,8 +1,10 @@
 import Foundation
 import GroceryModel
+import Ubiquity
 
 /// The picker of the item editor's unit, home location and shop aisle: "clear", the entries by
-/// name, and "new…", which asks for a name (created when the item is saved).
+/// name, and "new…", which asks for a name (created when the item is saved). Typing letters
+/// jumps to the first entry they spell (``TypeAhead``).
 public struct CatalogPicker: Equatable, Sendable {
     public enum Option: Equatable, Sendable {
         /// Takes the link off the item.
@@ -23,6 +25,8 @@ public struct CatalogPicker: Equatable, Sendable {
     public let field: ItemEditorViewModel.Field
     public let options: [Option]
     public var selection: Int
+    /// The letters typed to jump to an entry.
+    public private(set) var typeAhead = TypeAhead()
 
     /// The options for `kind`, with the entry named `current` selected (or "clear" without one).
     init(field: ItemEditorViewModel.Field, entries: [CatalogEntry], current: String) {
@@ -35,5 +39,26 @@ public struct CatalogPicker: Equatable, Sendable {
 
     mutating func move(by delta: Int) {
         selection = min(max(selection + delta, 0), options.count - 1)
+        typeAhead.reset()
+    }
+
+    /// Jumps to the first entry the letters typed so far spell (the letter starting anew when
+    /// nothing matches with the earlier ones). Returns whether an entry matched; the selection
+    /// stays where it was when none does.
+    mutating func typeAhead(_ character: Character, now: TimeInterval) -> Bool {
+        let names = options.map { if case .entry(let name) = $0 { name } else { "" } }
+        let typed = typeAhead.add(character, now: now)
+        var match = TypeAhead.firstMatch(typed, in: names)
+        if match == nil, typed.count > 1 {
+            typeAhead.reset()
+            match = TypeAhead.firstMatch(typeAhead.add(character, now: now), in: names)
+        }
+        if let match { selection = match }
+        return match != nil
+    }
+
+    /// `/`: the next letters type ahead even when they are keys of their own.
+    mutating func beginTypeAhead(now: TimeInterval) {
+        typeAhead.begin(now: now)
     }
 }

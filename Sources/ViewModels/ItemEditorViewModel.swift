@@ -156,6 +156,18 @@ public final class ItemEditorViewModel {
         picker?.move(by: delta)
     }
 
+    /// A letter typed in the picker: jumps to the first entry the letters typed spell. Returns
+    /// whether one matched.
+    @discardableResult
+    public func typeAheadInPicker(_ character: Character, now: TimeInterval = Message.now) -> Bool {
+        picker?.typeAhead(character, now: now) ?? false
+    }
+
+    /// `/` in the picker: the next letters type ahead, even j, k, g and q.
+    public func beginTypeAheadInPicker(now: TimeInterval = Message.now) {
+        picker?.beginTypeAhead(now: now)
+    }
+
     /// Takes the picker's option: "clear" empties the field, an entry fills it, "new…" asks for
     /// a name (``nameNewEntry(_:)``).
     public func choosePickedOption() {

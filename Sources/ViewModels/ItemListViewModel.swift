@@ -25,6 +25,15 @@ public final class ItemListViewModel {
     public var searchText = "" {
         didSet { if searchText != oldValue { binding.invalidate(); refreshIfChanged() } }
     }
+    /// Prepare's order: by home location (the book's), or every item by name (`o`). Kept for the
+    /// session, across store changes.
+    public var order: ItemListQuery.Order = .byLocation {
+        didSet { if order != oldValue { refetchKeepingSelection() } }
+    }
+    /// Prepare shows only what is on the shopping list (`f`). Kept for the session.
+    public var onlyListed = false {
+        didSet { if onlyListed != oldValue { refetchKeepingSelection() } }
+    }
     /// The dialog the screen shows now, if any.
     public private(set) var dialog: Dialog?
     /// The list's order: every shown item's ID, and the sections.
@@ -77,7 +86,18 @@ public final class ItemListViewModel {
     }
 
     public var query: ItemListQuery {
-        ItemListQuery(grouping: screen == .prepare ? .homeLocation : .shopAisle, listedOnly: screen == .shop, search: searchText)
+        ItemListQuery(grouping: screen == .prepare ? .homeLocation : .shopAisle, order: order,
+                      listedOnly: screen == .shop || onlyListed, search: searchText)
+    }
+
+    /// Fetches again in a new order or with a new filter; the selected item stays selected when
+    /// still shown, scrolled into view.
+    private func refetchKeepingSelection() {
+        let selected = selectedID
+        binding.invalidate()
+        refreshIfChanged()
+        if let selected, select(selected) { return }
+        moveSelection(to: 0)
     }
 
     public var sections: [ItemListSection] { index.sections }

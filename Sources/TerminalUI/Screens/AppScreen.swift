@@ -63,9 +63,11 @@ public enum AppScreen {
         if let notice = app.changingNotice {
             drawNotice(notice, into: &screen)
         } else if let dialog = app.dialog {
-            DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, into: &screen)
+            DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, scroll: ui.dialogScroll, into: &screen)
         } else if ui.helpVisible {
             HelpView.draw(into: &screen, current: HelpView.section(for: app.tab, editing: app.editor != nil), scroll: ui.helpScroll)
+        } else if ui.fullTextVisible {
+            FullTextView.draw(controller, scroll: ui.fullTextScroll, into: &screen)
         }
         return screen
     }
@@ -101,11 +103,17 @@ public enum AppScreen {
             return
         }
         if let message, !message.isEmpty {
-            screen.put(" " + TextWidth.truncate(message, to: screen.width - 2), row: row, column: 0, style: CellStyle(bold: true))
+            // A message cut short says where the rest is.
+            let fits = TextWidth.columns(of: message) <= screen.width - 2
+            let shown = fits ? message : TextWidth.truncate(message, to: screen.width - 2 - fullTextKey.count) + fullTextKey
+            screen.put(" " + shown, row: row, column: 0, style: CellStyle(bold: true))
             return
         }
         screen.put(TextWidth.truncate(hints(controller.app), to: screen.width - 1), row: row, column: 0, style: CellStyle(color: .hint))
     }
+
+    /// Ends a message the line cuts short: `m` shows it in full.
+    static let fullTextKey = " m:all"
 
     /// Why the line typed was refused, over the screen's last lines, right above the line: the
     /// field keeps its whole width, and the reason is wrapped, never cut (up to three lines).
@@ -120,12 +128,12 @@ public enum AppScreen {
 
     /// The most useful keys of the screen shown.
     static func hints(_ app: AppModel) -> String {
-        if app.editor?.picker != nil { return " ↑↓ choose  Enter pick  Esc cancel" }
+        if app.editor?.picker != nil { return " ↑↓ choose  type to jump  Enter pick  Esc cancel  g G first last" }
         if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q Esc leave (asks if unsaved)  ? help" }
         switch app.tab {
         // What the screen is for first, then help: a narrow terminal cuts the end of the line.
-        case .prepare: return " Space list  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
-        case .shop: return " Space collected  ? help  a add  e edit  +- qty  d del  / search  C clear  u undo  q quit"
+        case .prepare: return " Space list  ? help  a add  e edit  d del  o sort  f listed  +- qty  / search  C clear  u undo  q quit"
+        case .shop: return " Space collected  ? help  a add  e edit  d del  +- qty  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
         case .cloud: return " c on/off  s sync  o offline  i account  R rebuild  X start over  ? help"
         }
@@ -135,6 +143,12 @@ public enum AppScreen {
         let row = screen.height - 1
         let style = CellStyle(reverse: true, color: .status)
         screen.fill(row: row, style: style)
+        screen.put(TextWidth.truncate(" " + statusText(summary), to: screen.width - 1), row: row, column: 0, style: style)
+    }
+
+    /// The status line's words: the device, the account, cloud on or off, "Using local storage",
+    /// offline, the last sync, refused files.
+    static func statusText(_ summary: DeviceSummary) -> String {
         var parts = [summary.device] + (summary.list.map { ["list \($0)"] } ?? []) + [summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
         if summary.offline { parts.append("offline") }
@@ -142,8 +156,7 @@ public enum AppScreen {
         if summary.refusedFiles > 0 {
             parts.append("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)")
         }
-        let text = " " + parts.joined(separator: " · ")
-        screen.put(TextWidth.truncate(text, to: screen.width - 1), row: row, column: 0, style: style)
+        return parts.joined(separator: " · ")
     }
 
     /// The centred notice while the store changes: input waits.

@@ -64,6 +64,7 @@ enum CloudView {
         y += 1
         if y < top + height {
             screen.put(" Recent transitions", row: y, column: 0, style: CellStyle(bold: true, color: .section))
+            screen.put("  (m: in full)", row: y, column: 20, style: CellStyle(dim: true))
             y += 1
         }
         for entry in status.transitions.prefix(3) where y < top + height {

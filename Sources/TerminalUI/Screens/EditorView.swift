@@ -4,7 +4,8 @@ import ViewModels
 
 /// The item editor: one row per field, the selected one highlighted, a * on edited ones, a !
 /// on the one a save was refused for, with the reason under the title; the picker of unit and
-/// locations opens over it.
+/// locations opens over it. When the terminal is too short for every field, the fields scroll so
+/// that the selected one always shows, and the title line says which of how many it is.
 public enum EditorView {
     public enum Row: Equatable, Sendable {
         case field(ItemEditorViewModel.Field)
@@ -22,9 +23,16 @@ public enum EditorView {
             screen.put(" ! " + TextWidth.truncate(error.description, to: width - 4), row: top + 1, column: 0, style: CellStyle(bold: true, color: .warning))
         }
         let labelWidth = width >= 60 ? 16 : 10
-        for (index, row) in rows(of: editor).enumerated() {
-            let y = top + 2 + index
-            guard y < top + height else { break }
+        let rows = rows(of: editor)
+        let visible = max(1, height - 2)
+        let first = firstShownRow(selected: selected, count: rows.count, visible: visible)
+        if rows.count > visible, editor.picker == nil {
+            screen.putRight("\(selected + 1)/\(rows.count) \(first > 0 ? "↑" : " ")\(first + visible < rows.count ? "↓" : " ")",
+                            row: top, style: CellStyle(dim: true))
+        }
+        for (offset, row) in rows.dropFirst(first).prefix(visible).enumerated() {
+            let index = first + offset
+            let y = top + 2 + offset
             let isSelected = index == selected
             let style = CellStyle(reverse: isSelected)
             if isSelected { screen.fill(row: y, style: style) }
@@ -45,6 +53,17 @@ public enum EditorView {
             screen.put(TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
         }
         if let picker = editor.picker { drawPicker(picker, into: &screen, top: top, height: height) }
+    }
+
+    /// The first field shown when `visible` of `count` fit: the selected one in the middle, as
+    /// the lists scroll.
+    static func firstShownRow(selected: Int, count: Int, visible: Int) -> Int {
+        min(max(0, selected - visible / 2), max(0, count - visible))
+    }
+
+    /// How many of the picker's options show in a content area `height` tall.
+    static func pickerRows(_ picker: CatalogPicker, height: Int) -> Int {
+        min(picker.options.count, max(1, height - 2))
     }
 
     static func drawPicker(_ picker: CatalogPicker, into screen: inout ScreenBuffer, top: Int, height: Int) {

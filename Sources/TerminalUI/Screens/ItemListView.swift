@@ -8,13 +8,14 @@ enum ItemListView {
     static func draw(_ model: ItemListViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
         var y = top
-        if !model.searchText.isEmpty {
-            screen.put(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)", row: y, column: 0, style: CellStyle(color: .hint))
+        for line in filterLines(model) {
+            screen.put(TextWidth.truncate(line, to: width - 1), row: y, column: 0, style: CellStyle(color: .hint))
             y += 1
         }
         if model.rowCount == 0 {
             let text = model.searchText.isEmpty
-                ? (model.screen == .prepare ? "No items. Press a to add one." : "Nothing on the list. Add items on Prepare (Space).")
+                ? (model.screen == .shop ? "Nothing on the list. Add items on Prepare (Space)."
+                    : model.onlyListed ? "Nothing is listed. f shows every item." : "No items. Press a to add one.")
                 : "No item matches."
             screen.put(TextWidth.truncate(text, to: width - 4), row: y + 1, column: 2, style: CellStyle(dim: true))
             return
@@ -51,8 +52,16 @@ enum ItemListView {
         }
     }
 
-    /// How many lines the list gets in a content area of `height` (one less with a search line).
+    /// What narrows the list, a line each above it: the search, Prepare's "only listed".
+    static func filterLines(_ model: ItemListViewModel) -> [String] {
+        var lines: [String] = []
+        if !model.searchText.isEmpty { lines.append(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)") }
+        if model.onlyListed { lines.append(" Only listed items  (f shows every item)") }
+        return lines
+    }
+
+    /// How many lines the list gets in a content area of `height` (less the filter lines).
     static func listHeight(_ model: ItemListViewModel, contentHeight: Int) -> Int {
-        max(1, contentHeight - (model.searchText.isEmpty ? 0 : 1))
+        max(1, contentHeight - filterLines(model).count)
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import ViewModels
+
+/// What the screen cuts with "…", in full (`m`): the latest messages, newest first, the store's
+/// recent transitions and the status line, each wrapped to the box's width. It scrolls as the help does.
+enum FullTextView {
+    static let title = "Messages and transitions"
+
+    static func lines(_ controller: AppController, width: Int) -> [(String, CellStyle)] {
+        let inner = max(10, ScrollingBox.width(screen: width) - 4)
+        var lines: [(String, CellStyle)] = [("Messages, newest first", CellStyle(bold: true, color: .section))]
+        /// `lead` (when) and `text`, wrapped; the lines after the first indented.
+        func add(_ lead: String, _ text: String) {
+            for (index, line) in TextWrap.lines(lead + text, width: inner - 2).enumerated() {
+                lines.append(((index == 0 ? "" : "  ") + line, .plain))
+            }
+        }
+        let now = Message.now
+        for message in controller.ui.messageLog.reversed() {
+            add(CloudView.time(Date().addingTimeInterval(message.made - now)) + "  ", message.text)
+        }
+        if controller.ui.messageLog.isEmpty { lines.append(("none yet", CellStyle(dim: true))) }
+        lines.append(("", .plain))
+        lines.append(("Recent transitions", CellStyle(bold: true, color: .section)))
+        let transitions = controller.app.cloud.status?.transitions ?? []
+        for entry in transitions.prefix(10) {
+            add(entry.at.prefix(19).replacingOccurrences(of: "T", with: " ") + "  ", "\(entry.transition): \(entry.detail)")
+        }
+        if transitions.isEmpty { lines.append(("none", CellStyle(dim: true))) }
+        lines.append(("", .plain))
+        lines.append(("Status", CellStyle(bold: true, color: .section)))
+        add("", AppScreen.statusText(controller.app.summary))
+        return lines
+    }
+
+    static func maximumScroll(_ controller: AppController, width: Int, height: Int) -> Int {
+        ScrollingBox.maximumScroll(height: height, total: lines(controller, width: width).count)
+    }
+
+    static func draw(_ controller: AppController, scroll: Int, into screen: inout ScreenBuffer) {
+        ScrollingBox.draw(title: title, lines: lines(controller, width: screen.width), scroll: scroll, into: &screen)
+    }
+}
