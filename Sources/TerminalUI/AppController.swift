@@ -360,10 +360,16 @@ public final class AppController {
 
     // MARK: - Lists of lists
 
-    /// Keys over the list switcher: move, page, first, last, type-ahead; Enter opens the list or
-    /// asks the new list's name; Esc or `q` closes it.
+    /// Keys over the list switcher, as over the editor's pickers: arrows, j k, pages, g G move;
+    /// letters jump to the list they spell (while typing, j k g G q and Space are letters too;
+    /// `/` starts typing); Enter opens the list or asks the new list's name; Esc or `q` closes.
     private func handleListSwitcher(_ key: Key) -> Outcome {
+        guard let switcher = app.listSwitcher else { return .ignored }
         let page = max(1, screenHeight - AppScreen.chrome - 3)
+        if case .character(let character) = key, switcher.typeAhead.isUnderWay(now: Message.now), character != "/" {
+            listTypeAhead(character, switcher)
+            return .handled
+        }
         switch key {
         case .up, .character("k"): app.moveListSwitcher(by: -1)
         case .down, .character("j"): app.moveListSwitcher(by: 1)
@@ -374,11 +380,16 @@ public final class AppController {
         case .enter, .character(" "):
             if app.chooseInListSwitcher() { ask(.newList, "New list:") }
         case .escape, .character("q"): app.closeListSwitcher()
-        case .character(let character) where character.isLetter || character.isNumber:
-            app.typeAheadInListSwitcher(character)
+        case .character("/"): app.beginTypeAheadInListSwitcher()
+        case .character(let character): listTypeAhead(character, switcher)
         default: return .ignored
         }
         return .handled
+    }
+
+    private func listTypeAhead(_ character: Character, _ switcher: ListSwitcher) {
+        guard !app.typeAheadInListSwitcher(character) else { return }
+        app.hint("No list matches \"\(app.listSwitcher?.typeAhead.text ?? String(character))\"")
     }
 
     // MARK: - Units, locations, aisles

@@ -339,7 +339,15 @@ public final class AppModel {
 
     public func moveListSwitcher(by delta: Int) { listSwitcher?.move(by: delta) }
     public func moveListSwitcher(to index: Int) { listSwitcher?.move(to: index) }
-    public func typeAheadInListSwitcher(_ character: Character) { listSwitcher?.typeAhead(character) }
+    /// A letter in the switcher: jumps to the list it spells; `false` when none matches.
+    public func typeAheadInListSwitcher(_ character: Character, now: TimeInterval = Message.now) -> Bool {
+        listSwitcher?.typeAhead(character, now: now) ?? false
+    }
+
+    /// `/` in the switcher: the next letters type ahead, even j, k, g and q.
+    public func beginTypeAheadInListSwitcher(now: TimeInterval = Message.now) {
+        listSwitcher?.beginTypeAhead(now: now)
+    }
 
     /// Enter in the switcher: opens the selected list, or — on "new list…" — returns `true`: a
     /// name is needed (``createList(named:)``).

@@ -47,12 +47,7 @@ public struct CatalogPicker: Equatable, Sendable {
     /// stays where it was when none does.
     mutating func typeAhead(_ character: Character, now: TimeInterval) -> Bool {
         let names = options.map { if case .entry(let name) = $0 { name } else { "" } }
-        let typed = typeAhead.add(character, now: now)
-        var match = TypeAhead.firstMatch(typed, in: names)
-        if match == nil, typed.count > 1 {
-            typeAhead.reset()
-            match = TypeAhead.firstMatch(typeAhead.add(character, now: now), in: names)
-        }
+        let match = typeAhead.jump(character, now: now, in: names)
         if let match { selection = match }
         return match != nil
     }

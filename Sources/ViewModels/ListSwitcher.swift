@@ -3,8 +3,7 @@ import StoreLifecycle
 import Ubiquity
 
 /// The list switcher (`L`): the device's named lists, the one on screen selected, and
-/// "new list…", which asks for a name. Type-ahead jumps to the first list whose name starts
-/// with what was typed (case and accents aside).
+/// "new list…", which asks for a name. Letters jump to a list as in the editor's pickers.
 public struct ListSwitcher: Equatable, Sendable {
     public enum Option: Equatable, Sendable {
         case list(NamedList)
@@ -22,8 +21,8 @@ public struct ListSwitcher: Equatable, Sendable {
     public var selection: Int
     /// The store name of the list on screen.
     public let current: String
-    /// What was typed to jump (cleared by a move).
-    public private(set) var typed = ""
+    /// The letters typed to jump to a list.
+    public private(set) var typeAhead = TypeAhead()
 
     init(lists: [NamedList], current: String) {
         self.current = current
@@ -35,27 +34,25 @@ public struct ListSwitcher: Equatable, Sendable {
 
     mutating func move(by delta: Int) {
         selection = min(max(selection + delta, 0), options.count - 1)
-        typed = ""
+        typeAhead.reset()
     }
 
     mutating func move(to index: Int) {
         selection = min(max(index, 0), options.count - 1)
-        typed = ""
+        typeAhead.reset()
     }
 
-    /// Jumps to the first list whose folded name starts with everything typed so far; a
-    /// character that matches nothing starts the search again from itself.
-    mutating func typeAhead(_ character: Character) {
-        for attempt in [typed + String(character), String(character)] {
-            let prefix = TextFolding.fold(attempt)
-            if let index = options.firstIndex(where: { option in
-                if case .list(let list) = option { return TextFolding.fold(list.name).hasPrefix(prefix) }
-                return false
-            }) {
-                typed = attempt
-                selection = index
-                return
-            }
-        }
+    /// Jumps to the first list the letters typed so far spell, as the editor's pickers do
+    /// (``TypeAhead``). Returns whether a list matched; the selection stays when none does.
+    mutating func typeAhead(_ character: Character, now: TimeInterval) -> Bool {
+        let names = options.map { if case .list(let list) = $0 { list.name } else { "" } }
+        let match = typeAhead.jump(character, now: now, in: names)
+        if let match { selection = match }
+        return match != nil
+    }
+
+    /// `/`: the next letters type ahead even when they are keys of their own.
+    mutating func beginTypeAhead(now: TimeInterval) {
+        typeAhead.begin(now: now)
     }
 }

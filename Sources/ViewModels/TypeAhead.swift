@@ -40,6 +40,17 @@ public struct TypeAhead: Equatable, Sendable {
         typedAt = -.infinity
     }
 
+    /// Adds a letter typed now and returns the index of the first of `names` that the letters
+    /// typed so far spell — the letter starting anew when nothing matches with the earlier
+    /// ones — or `nil` when none does.
+    public mutating func jump(_ character: Character, now: TimeInterval, in names: [String]) -> Int? {
+        let typed = add(character, now: now)
+        if let match = Self.firstMatch(typed, in: names) { return match }
+        guard typed.count > 1 else { return nil }
+        reset()
+        return Self.firstMatch(add(character, now: now), in: names)
+    }
+
     /// The first of `names` that starts with `typed`, folded; failing that, the first that
     /// contains it.
     public static func firstMatch(_ typed: String, in names: [String]) -> Int? {
