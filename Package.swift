@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
             name: "StoreLifecycleTests",
-            dependencies: ["StoreLifecycle", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreLifecycle", "Ubiquity", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

@@ -28,6 +28,7 @@ extension GroceryDudeCommand {
     /// Runs the command the arguments name, then closes every store it opened (which moves
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
+        FaultInjection.readRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
         StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("note: \(line)\n".utf8)) }
         do {
             var command = try parseAsRoot()

@@ -67,7 +67,8 @@ public enum CloudSetup {
     /// add it: the same objects (shipped IDs and readings), so one set of them, with any edit
     /// or delete of them made meanwhile winning.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
-        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
+        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer,
+                                   format: StoreCoordinator.keyValueFormat)
         if let seeded = values.value(forKey: StoreCoordinator.seededDataKey) {
             configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")
             return

@@ -60,7 +60,7 @@ public struct DeviceStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw SandboxError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
+            throw FileError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
         }
     }
 

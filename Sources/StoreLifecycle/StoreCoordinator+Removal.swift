@@ -116,7 +116,7 @@ extension StoreCoordinator {
                 try previous.objects.close()
                 if !result.returnedToLocalData { try StoreFiles.remove(local) }
             }
-            if !result.returnedToLocalData { try source.store.objects.writePlainCopy(to: local) }
+            if !result.returnedToLocalData { try source.store.writePlainCopy(to: local) }
             try source.store.objects.close()
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             settings.cloudEnabled = false

@@ -29,6 +29,8 @@ public enum SeedError: Error, Equatable, CustomStringConvertible, LocalizedError
 extension StoreCoordinator {
     /// The name of the shipped default data's flag in the synced key-value store.
     public static let seededDataKey = "SEEDED_DATA"
+    /// The name the app's files of the synced key-value store carry (``KeyValueStore``).
+    public static let keyValueFormat = "grocery-dude-kv"
 
     /// Remembers `source` as the store to seed from, then seeds (now, if the cloud store is
     /// set up; else as soon as it is).
@@ -137,7 +139,7 @@ final class SeedLock {
     init(sandbox: DeviceSandbox) throws {
         let path = sandbox.root.appendingPathComponent("seed.lock").path
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SandboxError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError.unwritable(path: path, reason: String(cString: strerror(errno))) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw SeedError.inProgress

@@ -317,8 +317,8 @@ struct KeyValueStoreTests {
 
     @Test func theLastWriterWinsPerKeyOnEveryPeer() throws {
         let clock = TestClock()
-        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", clock: clock)
-        let b = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-b", clock: clock)
+        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
+        let b = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-b", format: "notes-kv", clock: clock)
         #expect(a.value(forKey: "SEEDED_DATA") == nil)
         try a.set("1", forKey: "SEEDED_DATA")
         #expect(b.value(forKey: "SEEDED_DATA") == "1")
@@ -329,17 +329,17 @@ struct KeyValueStoreTests {
         try b.set(nil, forKey: "owner")
         #expect(a.value(forKey: "owner") == nil)
         // Another account sees nothing of it.
-        #expect(KeyValueStore(cloud: cloud.url, account: "work", peer: "peer-a").all().isEmpty)
+        #expect(KeyValueStore(cloud: cloud.url, account: "work", peer: "peer-a", format: "notes-kv").all().isEmpty)
     }
 
     @Test func damagedFilesAreSkipped() throws {
-        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a")
+        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv")
         try a.set("1", forKey: "SEEDED_DATA")
         let folder = a.folder.appendingPathComponent("peer-b", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("{\"format\":\"grocery-dude-kv\",".utf8).write(to: folder.appendingPathComponent("1.gdkv"))
+        try Data("{\"format\":\"notes-kv\",".utf8).write(to: folder.appendingPathComponent("1.gdkv"))
         // A file in b's folder claiming to be a's write is foreign.
-        try Data(#"{"format":"grocery-dude-kv","peer":"peer-a","number":9,"writes":{"SEEDED_DATA":{"clock":"9999999999999999.000000.peer-a"}}}"#.utf8)
+        try Data(#"{"format":"notes-kv","peer":"peer-a","number":9,"writes":{"SEEDED_DATA":{"clock":"9999999999999999.000000.peer-a"}}}"#.utf8)
             .write(to: folder.appendingPathComponent("2.gdkv"))
         #expect(a.all() == ["SEEDED_DATA": "1"])
     }

@@ -22,7 +22,7 @@ public struct LogFile: Equatable, Sendable {
         public var seq: Int64
         public var length: Int
         public var crc32: String
-        /// Which copy of the peer's data folder wrote the file (``DeviceSandbox/instance``):
+        /// Which copy of the peer's data folder wrote the file (given by the app):
         /// two copies of one device in use at once are told apart by it. Absent from files of
         /// earlier builds.
         public var instance: String?
@@ -227,7 +227,7 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notALog: "not a Grocery Dude log"
+        case .notALog: "not a transaction log"
         case .badHeader: "its header cannot be read"
         case .truncated(let expected, let found): "truncated: \(found) of \(expected) bytes"
         case .checksumMismatch: "its checksum does not match: the file is damaged"

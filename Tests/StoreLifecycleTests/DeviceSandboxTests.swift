@@ -1,7 +1,8 @@
 import Foundation
+import StoreLifecycle
 import Testing
 import TestSupport
-@testable import Ubiquity
+import Ubiquity
 
 @Suite("Device sandboxes")
 struct DeviceSandboxTests {
@@ -23,7 +24,7 @@ struct DeviceSandboxTests {
         let file = directory.file("a-file")
         try Data("x".utf8).write(to: file)
         let sandbox = try DeviceSandbox(dataDirectory: file, device: "kitchen")
-        #expect(throws: SandboxError.self) { try sandbox.prepare() }
+        #expect(throws: FileError.self) { try sandbox.prepare() }
     }
 
     @Test func aSecondLockOnADeviceNamesTheHolder() throws {
@@ -39,15 +40,32 @@ struct DeviceSandboxTests {
     @Test func aLockIsFreeAgainOnceReleased() throws {
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
         try sandbox.prepare()
-        do { _ = try DeviceLock(sandbox: sandbox, command: "first") }
-        _ = try DeviceLock(sandbox: sandbox, command: "second")
+        var first: DeviceLock? = try DeviceLock(sandbox: sandbox, command: "first")
+        #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "first")) {
+            _ = try DeviceLock(sandbox: sandbox, command: "second")
+        }
+        withExtendedLifetime(first) {}
+        first = nil
+        // Released: the next one takes it, and holds it in its turn.
+        let second = try DeviceLock(sandbox: sandbox, command: "second")
+        #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "second")) {
+            _ = try DeviceLock(sandbox: sandbox, command: "third")
+        }
+        withExtendedLifetime(second) {}
     }
 
-    @Test func atomicWritesLeaveNoTempFiles() throws {
-        let target = directory.file("file.json")
-        try AtomicFile.write(Data("one".utf8), to: target)
-        try AtomicFile.write(Data("two".utf8), to: target)
-        #expect(try String(contentsOf: target, encoding: .utf8) == "two")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file.json"])
+    @Test func devicesStartedTogetherShareOnePeerID() throws {
+        let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
+        try sandbox.prepare()
+        final class IDs: @unchecked Sendable {
+            let lock = NSLock()
+            var values: Set<String> = []
+        }
+        let ids = IDs()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            if let id = try? sandbox.peerID() { ids.lock.withLock { _ = ids.values.insert(id.description) } }
+        }
+        #expect(ids.values.count == 1)
+        #expect(ids.values.first == (try sandbox.peerID().description))
     }
 }
