@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreLifecycle
 import Ubiquity
 
 /// `grocery-dude`: the root command. Without a subcommand it opens the full-screen app.
@@ -29,7 +30,7 @@ extension GroceryDudeCommand {
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
         FaultInjection.readRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
-        StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("note: \(line)\n".utf8)) }
+        StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
         do {
             var command = try parseAsRoot()
             try command.run()

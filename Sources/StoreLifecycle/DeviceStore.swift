@@ -79,7 +79,7 @@ public struct DeviceStore: Sendable {
             let written = try sync.exportPending()
             for note in sync.takeRecoveryNotes() {
                 try? TransitionJournal(sandbox: configuration.sandbox).record(event: "historyRecovered", detail: note, by: configuration.process)
-                configuration.tell("note: \(note)")
+                configuration.tell(Notice(.note, note))
             }
             return written
         } catch StoreError.closed(_) {
@@ -87,7 +87,7 @@ public struct DeviceStore: Sendable {
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")
-            configuration.tell("warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device")
+            configuration.tell(Notice(.warning, "cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device"))
             return 0
         }
     }
@@ -117,7 +117,7 @@ public struct DeviceStore: Sendable {
             let note = "another copy of this device's data folder (running as device \(clone.device.debugDescription)) published log \(clone.seq) under the same identity: this copy now has its own (peer \(renewed)); its changes are published under it from the next command (or when the app is opened again)"
             try? TransitionJournal(sandbox: configuration.sandbox).record(event: "identityRenewed", detail: note, by: configuration.process)
             logger.warning("\(note)")
-            configuration.tell("note: \(note)")
+            configuration.tell(Notice(.note, note))
         } catch {
             logger.warning("cannot give this copy of the device an identity of its own: \(ErrorText.reason(error))")
         }

@@ -120,7 +120,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             } catch {
                 // The command goes on; the merge is tried again by the next one.
                 logger.warning("merge with the cloud not finished: \(ErrorText.reason(error))")
-                configuration.tell("warning: merge with the cloud not finished: \(ErrorText.reason(error))")
+                configuration.tell(Notice(.warning, "merge with the cloud not finished: \(ErrorText.reason(error))"))
             }
         }
     }

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// ```
 /// GDLOG 1
-/// {"crc32":"…","device":"kitchen","epoch":1,"length":1234,"modelVersion":2,"peer":"…","seq":17,"storeName":"GroceryDude"}
+/// {"crc32":"…","device":"kitchen","epoch":1,"length":1234,"modelVersion":2,"peer":"…","seq":17,"storeName":"Notes"}
 /// {…the TransactionRecord as JSON…}
 /// ```
 /// The header says what the file is; `length` and `crc32` cover the payload's bytes, so a
