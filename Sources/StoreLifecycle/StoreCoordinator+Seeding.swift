@@ -46,6 +46,10 @@ extension StoreCoordinator {
     ///
     /// - Throws: ``SeedError/notAStore(_:)`` when `source` is not a store.
     public func rememberSeed(from source: URL) throws {
+        try Self.rememberSeed(from: source, configuration)
+    }
+
+    static func rememberSeed(from source: URL, _ configuration: StoreConfiguration) throws {
         guard ObjectStore.isStore(at: source.path) else { throw SeedError.notAStore(source.path) }
         var settings = try DeviceSettings.load(from: configuration.sandbox)
         settings.seedSource = source.path

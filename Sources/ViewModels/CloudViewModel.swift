@@ -135,8 +135,7 @@ public final class CloudViewModel {
         if localStoreHasData() {
             askToMerge()
         } else {
-            configuration.createCloudFolderIfAllowed()
-            changeSettings { $0.cloudEnabled = true }
+            enable(merge: false)
         }
     }
 
@@ -296,16 +295,21 @@ public final class CloudViewModel {
     // MARK: - Merging
 
     private func enable(merge: Bool) {
-        if merge {
-            do {
-                try coordinator.rememberSeed(from: configuration.localStoreURL)
-            } catch {
-                message = "Cannot merge: \(ErrorText.reason(error))"
-                return
-            }
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        do {
+            try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge)
+        } catch {
+            message = merge ? "Cannot merge: \(ErrorText.reason(error))" : ErrorText.reason(error)
+            refresh(force: true)
+            return
         }
-        configuration.createCloudFolderIfAllowed()
-        changeSettings { $0.cloudEnabled = true }
+        do {
+            try coordinator.poll()
+        } catch {
+            message = ErrorText.reason(error)
+        }
+        refresh(force: true)
         if merge { resumeMerge() }
     }
 
@@ -398,11 +402,6 @@ public final class CloudViewModel {
     }
 
     private func localStoreHasData() -> Bool {
-        let url = configuration.localStoreURL
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
-        if coordinator.current.role == .local { return (try? coordinator.current.store.hasData()) ?? false }
-        guard let store = try? configuration.openStore(at: url) else { return false }
-        defer { try? store.objects.close() }
-        return (try? store.hasData()) ?? false
+        ((try? StoreCoordinator.localData(configuration, current: coordinator.current)) ?? nil) != nil
     }
 }
