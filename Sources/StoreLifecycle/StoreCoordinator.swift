@@ -29,6 +29,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     private var observers: [(StoreNotification) -> Void] = []
     private var background: BackgroundSync?
     private var lastEpochCheck = Date.distantPast
+    /// Paces the looks at the cloud folder's epoch markers (at most one a second); a test
+    /// moves it on instead of sleeping.
+    private let clock: any WallClock
 
     /// What ``prepareForCommand()`` exported and imported: a command that syncs counts it.
     public private(set) var preparation = Preparation()
@@ -56,9 +59,11 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Opens the store the device's settings ask for. Nothing slow: a cloud store not set up
     /// yet is replaced by the fallback store ("Using local storage: 1").
-    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool) throws {
+    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool,
+                clock: any WallClock = SystemWallClock()) throws {
         self.configuration = configuration
         self.claimDevice = claimDevice
+        self.clock = clock
         self.journal = TransitionJournal(sandbox: configuration.sandbox)
         settings = try DeviceSettings.load(from: configuration.sandbox)
         current = try Self.open(StoreChoice(settings), configuration, claimDevice: claimDevice)
@@ -269,8 +274,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     @discardableResult
     func checkContentRemoved(force: Bool) throws -> Bool {
         guard let sync = current.sync, let account = current.account else { return false }
-        if !force, Date().timeIntervalSince(lastEpochCheck) < 1 { return false }
-        lastEpochCheck = Date()
+        let now = clock.now()
+        if !force, now.timeIntervalSince(lastEpochCheck) < 1 { return false }
+        lastEpochCheck = now
         guard !current.isOffline, sync.layout.isSuperseded, claimDevice() else { return false }
         let epoch = sync.layout.currentEpoch()
         var kept: URL?
