@@ -57,6 +57,12 @@ public final class GroceryStore: Sendable {
         }
     }
 
+    /// Closes the store: its write-ahead log moves into the store file; later uses throw
+    /// ``StoreError/closed(path:)``.
+    public func close() throws {
+        try objects.close()
+    }
+
     /// Whether the store holds any item, unit or location.
     public func hasData() throws -> Bool {
         try objects.read { db in

@@ -18,6 +18,11 @@ public struct DeviceStore: Sendable {
     public var usingLocalStorage: Bool { role != .cloud }
     var logger: Logger { configuration.logger }
 
+    /// Closes the store (a transition moves away from it).
+    public func close() throws {
+        try store.close()
+    }
+
     // MARK: - Opening
 
     /// The device's own store (with the default data on its first launch, unless turned off).

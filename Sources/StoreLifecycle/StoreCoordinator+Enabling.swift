@@ -14,7 +14,7 @@ extension StoreCoordinator {
         }
         guard FileManager.default.fileExists(atPath: configuration.localStoreURL.path) else { return nil }
         let store = try configuration.openStore(at: configuration.localStoreURL)
-        defer { try? store.objects.close() }
+        defer { try? store.close() }
         return try store.hasData() ? try store.items().count : nil
     }
 

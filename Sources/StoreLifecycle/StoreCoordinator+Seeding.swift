@@ -114,7 +114,7 @@ extension StoreCoordinator {
                 progress(done, total)
                 if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
             }
-            try store.objects.close()
+            try store.close()
             logger.info("seeded the cloud store from \(source.path): \(result.objectsText)")
             target.exportPending()
             let pending = try sync.pendingExports()

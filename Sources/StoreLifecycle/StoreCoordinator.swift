@@ -94,7 +94,7 @@ public final class StoreCoordinator: @unchecked Sendable {
            StoreFiles.exists(configuration.cloudStoreURL(account: account)) {
             let cloud = try DeviceStore.openCloud(configuration, account: account)
             if try CloudSetup.isComplete(cloud.store) { return cloud }
-            try cloud.store.objects.close()
+            try cloud.close()
         }
         // Not set up yet, or set up with the fallback's records still to move.
         if claimDevice() { return try DeviceStore.openFallback(configuration, account: account) }
@@ -222,7 +222,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         }
         background?.stop()
         let next = try body()
-        if next.description.path != current.description.path { try? current.store.objects.close() }
+        if next.description.path != current.description.path { try? current.close() }
         current = next
         background?.start(for: current, configuration: configuration)
         logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
@@ -258,7 +258,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             let next = try DeviceStore.openCloud(configuration, account: account)
             moved = try next.store.objects.copyObjects(from: fallback.store.objects, author: "fallback store")
             // The records are committed in the cloud store (and its outbox): the fallback can go.
-            try fallback.store.objects.close()
+            try fallback.close()
             try StoreFiles.remove(URL(fileURLWithPath: fallback.description.path))
             return next
         }
@@ -295,7 +295,7 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Closes a store and moves its files into the account's kept stores.
     func setAside(_ store: DeviceStore, label: String) throws -> URL {
-        try store.store.objects.close()
+        try store.close()
         return try StoreFiles.setAside(URL(fileURLWithPath: store.description.path),
                                        into: configuration.keptStoresFolder(account: store.account ?? "local"), label: label)
     }
