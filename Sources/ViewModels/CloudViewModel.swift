@@ -295,22 +295,10 @@ public final class CloudViewModel {
     // MARK: - Merging
 
     private func enable(merge: Bool) {
-        isChangingSettings = true
-        defer { isChangingSettings = false }
-        do {
+        let enabled = changeSettings(failure: merge ? "Cannot merge: " : "") {
             try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge)
-        } catch {
-            message = merge ? "Cannot merge: \(ErrorText.reason(error))" : ErrorText.reason(error)
-            refresh(force: true)
-            return
         }
-        do {
-            try coordinator.poll()
-        } catch {
-            message = ErrorText.reason(error)
-        }
-        refresh(force: true)
-        if merge { resumeMerge() }
+        if enabled && merge { resumeMerge() }
     }
 
     /// Goes on with a merge the settings remember, in the background, once the device runs on
@@ -379,17 +367,29 @@ public final class CloudViewModel {
 
     /// Saves a change of the device settings, then performs the transition it causes now.
     private func changeSettings(_ change: (inout DeviceSettings) -> Void) {
-        isChangingSettings = true
-        defer { isChangingSettings = false }
-        do {
+        changeSettings {
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             change(&settings)
             try StoreCoordinator.saveSettings(settings, configuration)
+        }
+    }
+
+    /// Saves the device settings with `save`, then performs the transition it causes now.
+    /// Returns whether they were saved; if not, the message says why, after `failure`.
+    @discardableResult
+    private func changeSettings(failure: String = "", _ save: () throws -> Void) -> Bool {
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        var saved = false
+        do {
+            try save()
+            saved = true
             try coordinator.poll()
         } catch {
-            message = ErrorText.reason(error)
+            message = (saved ? "" : failure) + ErrorText.reason(error)
         }
         refresh(force: true)
+        return saved
     }
 
     private func loadSettings() -> DeviceSettings? {
