@@ -27,31 +27,21 @@ struct DeviceSandboxTests {
         #expect(throws: FileError.self) { try sandbox.prepare() }
     }
 
-    @Test func aSecondLockOnADeviceNamesTheHolder() throws {
+    @Test func aLockNamesItsHolderAndIsFreeOnceReleased() throws {
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
         try sandbox.prepare()
-        let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
+        var holder: DeviceLock? = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "grocery-dude tui")) {
             _ = try DeviceLock(sandbox: sandbox, command: "another")
         }
-        withExtendedLifetime(lock) {}
-    }
-
-    @Test func aLockIsFreeAgainOnceReleased() throws {
-        let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
-        try sandbox.prepare()
-        var first: DeviceLock? = try DeviceLock(sandbox: sandbox, command: "first")
-        #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "first")) {
-            _ = try DeviceLock(sandbox: sandbox, command: "second")
-        }
-        withExtendedLifetime(first) {}
-        first = nil
-        // Released: the next one takes it, and holds it in its turn.
-        let second = try DeviceLock(sandbox: sandbox, command: "second")
+        withExtendedLifetime(holder) {}
+        holder = nil
+        // Released: the next one takes it, and is named as the holder in its turn.
+        let next = try DeviceLock(sandbox: sandbox, command: "second")
         #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "second")) {
             _ = try DeviceLock(sandbox: sandbox, command: "third")
         }
-        withExtendedLifetime(second) {}
+        withExtendedLifetime(next) {}
     }
 
     @Test func devicesStartedTogetherShareOnePeerID() throws {
