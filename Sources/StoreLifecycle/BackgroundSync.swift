@@ -38,7 +38,7 @@ final class BackgroundSync: @unchecked Sendable {
             break
         case .cloud:
             guard let sync = store.sync else { return }
-            let live = LiveSync(sync: sync, logger: configuration.logger)
+            let live = LiveSync(sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
             do {
                 try live.start(isOnline: { !store.isOffline }, onImport: onImport, onProblem: onProblem)
                 lock.withLock { self.live = live }

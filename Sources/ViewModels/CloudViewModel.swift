@@ -135,8 +135,7 @@ public final class CloudViewModel {
         if localStoreHasData() {
             askToMerge()
         } else {
-            configuration.createCloudFolderIfAllowed()
-            changeSettings { $0.cloudEnabled = true }
+            enable(merge: false)
         }
     }
 
@@ -296,17 +295,10 @@ public final class CloudViewModel {
     // MARK: - Merging
 
     private func enable(merge: Bool) {
-        if merge {
-            do {
-                try coordinator.rememberSeed(from: configuration.localStoreURL)
-            } catch {
-                message = "Cannot merge: \(ErrorText.reason(error))"
-                return
-            }
+        let enabled = changeSettings(failure: merge ? "Cannot merge: " : "") {
+            try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge)
         }
-        configuration.createCloudFolderIfAllowed()
-        changeSettings { $0.cloudEnabled = true }
-        if merge { resumeMerge() }
+        if enabled && merge { resumeMerge() }
     }
 
     /// Goes on with a merge the settings remember, in the background, once the device runs on
@@ -375,17 +367,29 @@ public final class CloudViewModel {
 
     /// Saves a change of the device settings, then performs the transition it causes now.
     private func changeSettings(_ change: (inout DeviceSettings) -> Void) {
-        isChangingSettings = true
-        defer { isChangingSettings = false }
-        do {
+        changeSettings {
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             change(&settings)
             try StoreCoordinator.saveSettings(settings, configuration)
+        }
+    }
+
+    /// Saves the device settings with `save`, then performs the transition it causes now.
+    /// Returns whether they were saved; if not, the message says why, after `failure`.
+    @discardableResult
+    private func changeSettings(failure: String = "", _ save: () throws -> Void) -> Bool {
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        var saved = false
+        do {
+            try save()
+            saved = true
             try coordinator.poll()
         } catch {
-            message = ErrorText.reason(error)
+            message = (saved ? "" : failure) + ErrorText.reason(error)
         }
         refresh(force: true)
+        return saved
     }
 
     private func loadSettings() -> DeviceSettings? {
@@ -398,11 +402,6 @@ public final class CloudViewModel {
     }
 
     private func localStoreHasData() -> Bool {
-        let url = configuration.localStoreURL
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
-        if coordinator.current.role == .local { return (try? coordinator.current.store.hasData()) ?? false }
-        guard let store = try? configuration.openStore(at: url) else { return false }
-        defer { try? store.objects.close() }
-        return (try? store.hasData()) ?? false
+        ((try? StoreCoordinator.localData(configuration, current: coordinator.current)) ?? nil) != nil
     }
 }
