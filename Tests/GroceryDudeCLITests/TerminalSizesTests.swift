@@ -157,18 +157,19 @@ struct TerminalSizesTests {
 
     @Test func prepareSortsByNameAndShowsOnlyTheListedForTheSession() throws {
         let tmux = try app()
+        // Each wait is for the whole state expected: tmux may be read between two writes of a frame.
         try tmux.sendKeys("o")
-        var screen = try tmux.waitFor { $0.contains("By name") }
+        var screen = try tmux.waitFor { $0.contains("By name") && !$0.contains("Pantry") }
         let order = lines(screen).compactMap { line in ["Eggs", "Milk", "Tea"].first { line.contains($0) } }
         #expect(order == ["Eggs", "Milk", "Tea"] && !screen.contains("Pantry"), "one list by name:\n\(screen)")
         try tmux.sendKeys("f")
-        screen = try tmux.waitFor { $0.contains("Only listed items") }
+        screen = try tmux.waitFor { $0.contains("Only listed items") && !$0.contains("Tea") }
         #expect(screen.contains("Milk") && !screen.contains("Eggs") && !screen.contains("Tea"), "\(screen)")
         try tmux.sendKeys("3", "1")
         screen = try tmux.waitFor { $0.contains("Milk") }
         #expect(screen.contains("Only listed items") && screen.contains("By name"), "remembered:\n\(screen)")
         try tmux.sendKeys("f", "o")
-        screen = try tmux.waitFor { $0.contains("Pantry") }
+        screen = try tmux.waitFor { $0.contains("Pantry") && $0.contains("Eggs") && $0.contains("Fridge") }
         #expect(screen.contains("Eggs") && screen.contains("Fridge"), "\(screen)")
         try quit(tmux)
     }
