@@ -35,7 +35,7 @@ test: deps
 
 # The man page, generated from the argument parser's help by its generate-manual plugin.
 manual:
-	$(SWIFT) package plugin generate-manual --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" >/dev/null
+	$(SWIFT) package plugin generate-manual --configuration debug --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" >/dev/null
 	@test -s $(MANUAL) || { echo "generate-manual wrote no $(MANUAL)" >&2; exit 1; }
 
 install: deps manual

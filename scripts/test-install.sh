@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 check() { # check DESCRIPTION COMMAND...
   local description=$1; shift
-  if "$@" >/dev/null 2>&1; then echo "ok    $description"; else echo "FAIL  $description" >&2; failures=$((failures + 1)); fi
+  if "$@" >/dev/null 2>&1; then echo "ok    $description"; else echo "FAIL  $description"; failures=$((failures + 1)); fi
 }
 
 make --no-print-directory install PREFIX="$work/prefix" INSTALL_BINARY="$binary" >"$work/install.log" 2>&1 ||
@@ -31,9 +31,10 @@ check "the manual documents every subcommand (item edit, cloud start-over)" grep
 if command -v man >/dev/null; then
   check "man renders the manual" bash -c "MANWIDTH=80 man -l '$man' | grep -q 'grocery-dude'"
 fi
-check "bash completions complete grocery-dude" grep -q 'complete -F .* grocery-dude' "$work/prefix/share/bash-completion/completions/grocery-dude"
+check "bash completions complete grocery-dude" grep -q '^complete .*-F _grocery-dude grocery-dude$' "$work/prefix/share/bash-completion/completions/grocery-dude"
+check "bash loads them" bash -c "source '$work/prefix/share/bash-completion/completions/grocery-dude' && complete -p grocery-dude"
 check "zsh completions are a #compdef file" grep -q '^#compdef grocery-dude' "$work/prefix/share/zsh/site-functions/_grocery-dude"
-check "fish completions complete grocery-dude" grep -q 'complete -c grocery-dude' "$work/prefix/share/fish/vendor_completions.d/grocery-dude.fish"
+check "fish completions complete grocery-dude" grep -q "^complete -c 'grocery-dude' -n" "$work/prefix/share/fish/vendor_completions.d/grocery-dude.fish"
 
 # Moved elsewhere, and the project folder out of reach.
 mv "$work/prefix" "$work/moved"
