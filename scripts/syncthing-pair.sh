@@ -16,6 +16,8 @@
 #   PORT+2 and PORT+3.
 # The folder is watched with a 1 s delay (SYNCTHING_PAIR_WATCH_DELAY) and rescanned every
 # SYNCTHING_PAIR_RESCAN seconds (default 10) for what the watcher misses.
+# SYNCTHING_PAIR_OWNER=PID: the pair is stopped once that process is gone (a test run that is
+# interrupted leaves no instance behind).
 # Prints, once up: the two folders and the REST addresses with their API key (KEY=… lines).
 set -euo pipefail
 
@@ -34,11 +36,12 @@ port=${SYNCTHING_PAIR_PORT:-22470}
 watch_delay=${SYNCTHING_PAIR_WATCH_DELAY:-1}
 rescan=${SYNCTHING_PAIR_RESCAN:-10}
 timeout=${SYNCTHING_PAIR_TIMEOUT:-60}
+owner=${SYNCTHING_PAIR_OWNER:-}
 folder_id=grocery-dude-cloud
 api_key=grocery-dude-pair-key
 
-case "$port$watch_delay$rescan$timeout" in
-  *[!0-9]*) echo "SYNCTHING_PAIR_PORT, _WATCH_DELAY, _RESCAN and _TIMEOUT must be whole numbers" >&2; exit 2 ;;
+case "$port$watch_delay$rescan$timeout$owner" in
+  *[!0-9]*) echo "SYNCTHING_PAIR_PORT, _WATCH_DELAY, _RESCAN, _TIMEOUT and _OWNER must be whole numbers" >&2; exit 2 ;;
 esac
 if [ "$port" -lt 1024 ] || [ "$port" -gt 65532 ]; then
   echo "SYNCTHING_PAIR_PORT must be from 1024 to 65532 (it uses PORT to PORT+3): $port" >&2; exit 2
@@ -129,6 +132,10 @@ up() {
         --no-upgrade --logfile="$dir/$machine/syncthing.log" --log-max-old-files=0 </dev/null >/dev/null 2>&1 &
       echo $! >"$dir/$machine/syncthing.pid"
     done
+    if [ -n "$owner" ]; then
+      ( while kill -0 "$owner" 2>/dev/null && { running a || running b; }; do sleep 1; done; stop ) \
+        </dev/null >/dev/null 2>&1 &
+    fi
   fi
   # Connected to each other, and the folder scanned and idle on both.
   local deadline=$((SECONDS + timeout)) ready

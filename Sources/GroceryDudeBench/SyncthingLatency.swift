@@ -153,6 +153,8 @@ enum SyncthingLatency {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = arguments
+        // The pair stops with the bench, even when it is interrupted.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SYNCTHING_PAIR_OWNER": String(getpid())]) { _, new in new }
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors

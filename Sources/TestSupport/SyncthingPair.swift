@@ -53,10 +53,20 @@ public final class SyncthingPair: @unchecked Sendable {
     /// The base port the pair runs on.
     public private(set) var port = 0
 
-    deinit {
-        lock.withLock { watching = false }
-        _ = try? Self.script(["down", directory.path], port: port)
+    private var stopped = false
+
+    /// Stops both instances and waits for them: call it when done (`defer { pair.stop() }`).
+    /// The last reference may go on the watcher's thread, where a test run ending at once
+    /// would cut `deinit` short; `SYNCTHING_PAIR_OWNER` stops the pair even then, seconds later.
+    public func stop() {
+        let first = lock.withLock {
+            defer { watching = false; stopped = true }
+            return !stopped
+        }
+        if first { _ = try? Self.script(["down", directory.path], port: port) }
     }
+
+    deinit { stop() }
 
     /// Names of conflict copies seen in either copy since the pair started.
     public var conflicts: Set<String> { lock.withLock { conflictNames } }
@@ -131,6 +141,8 @@ public final class SyncthingPair: @unchecked Sendable {
         process.arguments = [script.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SYNCTHING_PAIR_PORT"] = String(port)
+        // Stopped with this process, even when the test run is interrupted.
+        environment["SYNCTHING_PAIR_OWNER"] = String(getpid())
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

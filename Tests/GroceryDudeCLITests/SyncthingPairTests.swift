@@ -54,6 +54,7 @@ struct SyncthingPairTests {
     @Test(.enabled(if: SyncthingPair.executable != nil, Comment(rawValue: notInstalled)))
     func twoMachinesConvergeWithoutConflictCopies() throws {
         let pair = try SyncthingPair()
+        defer { pair.stop() }
         let kitchen = CommandRunner(dataDirectory: pair.directory.file("a/data").path, device: "kitchen",
                                     environment: ["GROCERY_DUDE_CLOUD": pair.a.path])
         let phone = CommandRunner(dataDirectory: pair.directory.file("b/data").path, device: "phone",
