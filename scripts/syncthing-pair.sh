@@ -18,7 +18,8 @@
 # SYNCTHING_PAIR_RESCAN seconds (default 10) for what the watcher misses.
 # SYNCTHING_PAIR_OWNER=PID: the pair is stopped once that process is gone (a test run that is
 # interrupted leaves no instance behind).
-# Prints, once up: the two folders and the REST addresses with their API key (KEY=… lines).
+# Prints, once up: the two folders and the REST addresses with their API key (KEY=… lines;
+# the key is made for DIR and kept in DIR/api-key).
 set -euo pipefail
 
 # Descriptors this script inherited beyond stdin, stdout and stderr (a caller's pipes) are
@@ -38,7 +39,7 @@ rescan=${SYNCTHING_PAIR_RESCAN:-10}
 timeout=${SYNCTHING_PAIR_TIMEOUT:-60}
 owner=${SYNCTHING_PAIR_OWNER:-}
 folder_id=grocery-dude-cloud
-api_key=grocery-dude-pair-key
+api_key=  # made for each DIR, kept in DIR/api-key (anyone on the host can reach 127.0.0.1)
 
 case "$port$watch_delay$rescan$timeout$owner" in
   *[!0-9]*) echo "SYNCTHING_PAIR_PORT, _WATCH_DELAY, _RESCAN, _TIMEOUT and _OWNER must be whole numbers" >&2; exit 2 ;;
@@ -112,6 +113,8 @@ up() {
   command -v curl >/dev/null || { echo "curl is not installed: run scripts/install-deps.sh" >&2; exit 1; }
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
+  [ -s "$dir/api-key" ] || (umask 077 && od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$dir/api-key")
+  api_key=$(cat "$dir/api-key")
   if ! running a || ! running b; then
     stop
     for p in "$port" $((port + 1)) $((port + 2)) $((port + 3)); do
