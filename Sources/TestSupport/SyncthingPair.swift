@@ -34,8 +34,10 @@ public final class SyncthingPair: @unchecked Sendable {
         var port = fixed.flatMap(Int.init) ?? 23000 + Int(getpid() % 2000) * 4
         var attempt = 0
         while true {
-            let result = try Self.script(["up", directory.path], port: port)
+            let result = try Self.script(["up", directory.path], port: port, folder: directory)
             if result.status == 0 { break }
+            // Whatever it started before it failed goes too.
+            _ = try? Self.script(["down", directory.path], port: port, folder: directory)
             attempt += 1
             guard fixed == nil, attempt < 5, result.stderr.contains("in use") else {
                 throw SyncthingPairFailure(message: "syncthing-pair.sh up exited \(result.status): \(result.stderr)")
@@ -63,7 +65,7 @@ public final class SyncthingPair: @unchecked Sendable {
             defer { watching = false; stopped = true }
             return !stopped
         }
-        if first { _ = try? Self.script(["down", directory.path], port: port) }
+        if first { _ = try? Self.script(["down", directory.path], port: port, folder: directory) }
     }
 
     deinit { stop() }
@@ -135,7 +137,10 @@ public final class SyncthingPair: @unchecked Sendable {
         return true
     }
 
-    private static func script(_ arguments: [String], port: Int) throws -> CommandResult {
+    /// Runs `syncthing-pair.sh` with its output in files of `folder`, not pipes: a pipe's write
+    /// end leaks into whatever another test starts meanwhile (a tmux server, say), and reading
+    /// it to its end would wait for that process too.
+    private static func script(_ arguments: [String], port: Int, folder: TemporaryDirectory) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script.path] + arguments
@@ -144,16 +149,17 @@ public final class SyncthingPair: @unchecked Sendable {
         // Stopped with this process, even when the test run is interrupted.
         environment["SYNCTHING_PAIR_OWNER"] = String(getpid())
         process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let out = folder.file("pair-\(arguments[0]).out"), err = folder.file("pair-\(arguments[0]).err")
+        for file in [out, err] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        defer { try? outHandle.close(); try? errHandle.close() }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return CommandResult(status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }
 
