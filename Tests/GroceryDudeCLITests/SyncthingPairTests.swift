@@ -39,11 +39,17 @@ struct SyncthingPairTests {
     /// Waits until Syncthing has carried every file both ways and the devices hold the same
     /// data (their exports are byte for byte the same; every command imports first).
     func converge(_ pair: SyncthingPair, _ runners: [CommandRunner], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let deadline = Date().addingTimeInterval(60)
+        let started = Date(), deadline = started.addingTimeInterval(60)
         while true {
             try pair.settle(timeout: 60)
+            let carried = Date()
             let exports = try runners.map { try $0.output(["export"]) }
-            if Set(exports).count == 1 { return }
+            if Set(exports).count == 1 {
+                // Where the time goes, on a busy machine: Syncthing's, or the commands'.
+                print(String(format: "converged (line %d): carried in %.1f s, compared in %.1f s", sourceLocation.line,
+                             carried.timeIntervalSince(started), Date().timeIntervalSince(carried)))
+                return
+            }
             if Date() > deadline {
                 Issue.record("the devices did not converge: \(try runners.map { "\($0.device): \(try names($0))" })", sourceLocation: sourceLocation)
                 return
@@ -53,8 +59,12 @@ struct SyncthingPairTests {
 
     @Test(.enabled(if: SyncthingPair.executable != nil, Comment(rawValue: notInstalled)))
     func twoMachinesConvergeWithoutConflictCopies() throws {
+        // The body's own time (a run of every suite at once keeps a test waiting for a thread).
+        let started = Date()
         let pair = try SyncthingPair()
         defer { pair.stop() }
+        print(String(format: "Syncthing pair up on ports %d…%d in %.1f s", pair.port, pair.port + 3, Date().timeIntervalSince(started)))
+        defer { print(String(format: "two machines through Syncthing: %.1f s", Date().timeIntervalSince(started))) }
         let kitchen = CommandRunner(dataDirectory: pair.directory.file("a/data").path, device: "kitchen",
                                     environment: ["GROCERY_DUDE_CLOUD": pair.a.path])
         let phone = CommandRunner(dataDirectory: pair.directory.file("b/data").path, device: "phone",
