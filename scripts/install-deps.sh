@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Grocery Dude needs on Debian or Ubuntu, when it
 # is missing: ncursesw and SQLite headers, tmux (end-to-end tests), faketime (devices whose
-# clocks are wrong, in tests), a UTF-8 locale.
+# clocks are wrong, in tests), a UTF-8 locale, syncthing and curl (two machines sharing the cloud
+# folder, in tests: scripts/syncthing-pair.sh).
 # Swift itself is not a Debian package: it must be on PATH or at /opt/swift.
 set -euo pipefail
 
-packages=(libncursesw5-dev libsqlite3-dev tmux faketime pkg-config locales)
+packages=(libncursesw5-dev libsqlite3-dev tmux faketime pkg-config locales syncthing curl)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -10,7 +10,9 @@ import Glibc
 ///
 /// ```
 /// grocery-dude-bench [latency|import|capture|dedupe|digest|render|departed|all] [--changes N] [--json]
+/// grocery-dude-bench syncthing [--changes RUNS] [--json]
 /// ```
+/// `syncthing` (not part of `all`: it starts two Syncthing instances, `scripts/syncthing-pair.sh`)
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
 enum GroceryDudeBench {
@@ -32,6 +34,11 @@ enum GroceryDudeBench {
         let json = arguments.contains("--json")
         arguments.removeAll { $0 == "--json" }
         let which = arguments.first ?? "all"
+        let known = ["latency", "import", "capture", "dedupe", "digest", "render", "departed", "all", "syncthing"]
+        guard arguments.count <= 1, known.contains(which) else {
+            FileHandle.standardError.write(Data("usage: grocery-dude-bench [\(known.joined(separator: "|"))] [--changes N] [--json]\n".utf8))
+            exit(2)
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,6 +48,9 @@ enum GroceryDudeBench {
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
         if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
         if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
+        if which == "syncthing" {
+            try SyncthingLatency.run(folder: folder.appendingPathComponent("syncthing"), runs: changes ?? 5, json: json)
+        }
         if which == "departed" || which == "all" {
             try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000, json: json)
         }

@@ -135,6 +135,30 @@ struct HostileCloudFileTests {
 
     // MARK: - Baselines
 
+    /// Syncthing copies a file under a temporary name (`.syncthing.NAME.tmp`, `~syncthing~NAME.tmp`
+    /// on some systems) and renames it when whole: a half-copied baseline under such a name is
+    /// no baseline, neither merged nor refused.
+    @Test func syncthingsTemporaryCopiesOfABaselineAreIgnored() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
+        let url = try #require(try a.sync.writeBaseline())
+        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        let whole = try Data(contentsOf: url)
+        let folder = url.deletingLastPathComponent()
+        let next = url.lastPathComponent.replacingOccurrences(of: "0000000001", with: "0000000002")
+        for name in [".syncthing.\(next).tmp", "~syncthing~\(next).tmp"] {
+            try whole.prefix(whole.count / 2).write(to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent().appendingPathComponent(".stfolder"),
+                                                withIntermediateDirectories: true)
+
+        let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
+        let report = try c.sync.importPending()
+        #expect(report.loadedBaselines == 1 && report.refused.isEmpty, "\(report.refused)")
+        #expect(try c.titles() == ["in the baseline"])
+        #expect(try c.sync.refusedFiles().isEmpty)
+    }
+
     @Test func aHalfCopiedBaselineIsReadAgainOnceWhole() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
