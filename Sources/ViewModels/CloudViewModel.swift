@@ -125,6 +125,11 @@ public final class CloudViewModel {
 
     // MARK: - Enable, disable
 
+    /// `c`: turns cloud sync on when the device is on its local store, off otherwise.
+    public func toggleSync() {
+        if coordinator.current.role == .local { requestEnable() } else { requestDisable() }
+    }
+
     /// Turns cloud sync on. With data in the local store, asks "Merge with Cloud?" first.
     public func requestEnable() {
         guard let settings = loadSettings(), !settings.cloudEnabled else { return }
@@ -346,7 +351,7 @@ public final class CloudViewModel {
         case .synced(let text):
             message = text
             refresh(force: true)
-        case .imported(let count, let devices):
+        case .imported(let count, let devices, _):
             noteImport(changes: count, devices: devices)
         default:
             break

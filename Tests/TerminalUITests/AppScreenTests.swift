@@ -38,8 +38,8 @@ struct AppScreenTests {
         return AppController(app: app)
     }
 
-    /// Compares the screen's text with `Snapshots/<name>.txt`, after masking what differs per
-    /// run (peer IDs, times).
+    /// Compares the screen with `Snapshots/<name>.txt`: its text, after masking what differs per
+    /// run (peer IDs, times), then its styles, a letter per cell, and the letters' legend.
     func expectSnapshot(_ name: String, _ screen: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(screen.lines.allSatisfy { TextWidth.columns(of: $0) == screen.width }, "every line fills the width",
                 sourceLocation: sourceLocation)
@@ -49,6 +49,8 @@ struct AppScreenTests {
                         "[0-9]{2}:[0-9]{2}:[0-9]{2}", "20[0-9]{2}-[0-9-]*"] {
             text = text.replacingOccurrences(of: pattern, with: "#", options: .regularExpression)
         }
+        text += Self.stylesHeading + "\n" + screen.styleLines.joined(separator: "\n") + "\n"
+        text += screen.styleLegend.map { $0 + "\n" }.joined()
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -58,6 +60,9 @@ struct AppScreenTests {
         let expected = try String(contentsOf: file, encoding: .utf8)
         #expect(text == expected, "snapshot \(name) differs:\n\(text)", sourceLocation: sourceLocation)
     }
+
+    /// Between a snapshot's text and its styles.
+    static let stylesHeading = "-- styles --"
 
     func selectedLines(_ screen: ScreenBuffer) -> [Int] {
         (1..<(screen.height - 2)).filter { screen.cells[$0][2].style.reverse }
