@@ -3,8 +3,9 @@ import ViewModels
 
 /// A terminal in memory, as ratatui's `TestBackend`: it types the keys it was given, one at a
 /// time, and keeps every frame drawn, characters and styles. When its keys run out it asks the
-/// loop to end once the screen after the last key is drawn, so
-/// `TerminalApp.run(app:logger:backend:)` returns.
+/// loop to end once the loop is idle (it waited twice without drawing: the last key's screen
+/// and what the mailbox brought are drawn), so `TerminalApp.run(app:logger:backend:)` returns.
+/// Waiting never waits.
 public final class TestBackend: TerminalBackend {
     public var size: (width: Int, height: Int)
     /// Every frame drawn, oldest first.
@@ -13,7 +14,8 @@ public final class TestBackend: TerminalBackend {
     public private(set) var invalidations = 0
     public private(set) var isEnded = false
     private var keys: [Key]
-    private var drawnSinceLastKey = false
+    /// Waits since the last draw or key.
+    private var idleWaits = 0
     /// Called before each key is typed, with it: a test's chance to change the world between keys.
     public var beforeKey: (Key) -> Void = { _ in }
 
@@ -31,11 +33,11 @@ public final class TestBackend: TerminalBackend {
     /// Types text, a character at a time.
     public func type(_ text: String) { keys += text.map(Key.character) }
 
-    public var isTerminationRequested: Bool { keys.isEmpty && drawnSinceLastKey }
+    public var isTerminationRequested: Bool { keys.isEmpty && idleWaits >= 2 }
 
     public func draw(_ buffer: ScreenBuffer) {
         frames.append(buffer)
-        drawnSinceLastKey = true
+        idleWaits = 0
     }
 
     public func invalidate() { invalidations += 1 }
@@ -43,12 +45,15 @@ public final class TestBackend: TerminalBackend {
     public func readKey() -> Key? {
         guard !keys.isEmpty else { return nil }
         let key = keys.removeFirst()
-        drawnSinceLastKey = false
+        idleWaits = 0
         beforeKey(key)
         return key
     }
 
-    public func waitForInput(wake: WakePipe?, milliseconds: Int32) -> Bool { !keys.isEmpty }
+    public func waitForInput(wake: WakePipe?, milliseconds: Int32) -> Bool {
+        idleWaits += 1
+        return !keys.isEmpty
+    }
 
     public func end() { isEnded = true }
 }

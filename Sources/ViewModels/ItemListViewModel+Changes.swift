@@ -50,6 +50,7 @@ extension ItemListViewModel {
             if position + 1 < index.count { wanted.insert(index.ids[position + 1]) }
         }
         guard let rows = try? store.itemRows(wanted) else { return nil }
+        rowsRead += rows.count
         for id in ids {
             guard let row = rows[id] else { return nil }
             let shown = !query.listedOnly || row.item.listed

@@ -111,12 +111,20 @@ public final class ItemListViewModel {
 
     // MARK: - Rows and lines
 
-    /// The row at a position among all rows, read with its batch when not read yet (the
-    /// rows on screen are read already: ``readVisibleRows()``).
+    /// The row at a position among all rows. The rows on screen and around them are read
+    /// already (``readVisibleRows()``); another is read alone, leaving them in place.
     public func row(at position: Int) -> ItemRow? {
         guard index.ids.indices.contains(position) else { return nil }
-        if !cachedRange.contains(position) { readBatch(around: position) }
-        return cache[index.ids[position]]
+        let id = index.ids[position]
+        if let row = cache[id] { return row }
+        do {
+            let rows = try store.itemRows([id])
+            rowsRead += rows.count
+            return rows[id]
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+            return nil
+        }
     }
 
     /// The selected item, if any.

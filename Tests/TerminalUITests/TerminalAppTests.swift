@@ -37,6 +37,41 @@ struct TerminalAppTests {
         #expect(screen.styleLegend.contains("T = bold reverse title"), "the tab bar's style: \(screen.styleLegend)")
     }
 
+    @Test func anImportInTheMailboxIsDrawnReadingOnlyItsRow() throws {
+        let app = try screens.controller().app
+        let deadline = Date().addingTimeInterval(10)
+        while app.prepare.isDeduplicating, Date() < deadline { app.update(); usleep(5_000) }  // Prepare's appearance
+        let store = app.coordinator.current.store
+        let milk = try #require(app.prepare.row(at: 1))
+        #expect(milk.name == "Milk")
+        let before = try store.objects.changeToken()
+        var changes = ItemChanges()
+        changes.quantity = 5
+        try store.editItem(milk.id.description, changes)
+        let known = StoreChanges(updatedItems: [milk.id], tokenBefore: before, tokenAfter: try store.objects.changeToken())
+        app.mailbox.post(.imported(count: 1, devices: ["phone"], changes: known))
+        let fetches = app.prepare.indexFetches, rendered = app.prepare.rowsRead
+
+        let backend = TestBackend(width: 80, height: 24, keys: [.down])
+        TerminalApp.run(app: app, logger: .silent, backend: backend)
+        let screen = backend.buffer
+        #expect(screen.lines.contains { $0.contains("[x] 5 L Milk") }, "\(screen.lines.joined(separator: "\n"))")
+        #expect(screen.lines[22].contains("1 change from phone"))
+        #expect(app.prepare.indexFetches == fetches, "the list's order was not fetched again")
+        #expect(app.prepare.rowsRead == rendered + 3, "Milk and its two neighbours, read to check its place")
+    }
+
+    @Test func drawingReadsNothingFromTheStore() throws {
+        let controller = try screens.controller()
+        _ = AppScreen.frame(controller, width: 80, height: 24)
+        let read = controller.app.prepare.rowsRead
+        controller.app.prepare.moveSelection(to: 4)
+        let moved = controller.app.prepare.rowsRead
+        for _ in 0..<3 { _ = AppScreen.render(controller, width: 80, height: 24, message: nil) }
+        #expect(controller.app.prepare.rowsRead == moved, "rows are read when the lines move, never while drawing")
+        #expect(moved >= read)
+    }
+
     @Test func qEndsTheLoopAndCtrlLRepaints() throws {
         let app = try screens.controller().app
         let backend = TestBackend(width: 40, height: 10, keys: [.control("l"), .character("q"), .character("2")])
