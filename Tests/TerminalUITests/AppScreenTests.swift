@@ -8,8 +8,8 @@ import ViewModels
 @testable import TerminalUI
 
 /// Snapshots of every screen and dialog through the in-memory terminal, at 80×24 and 40×10,
-/// compared with the text files in `Snapshots/` (`RECORD_SNAPSHOTS=1` rewrites them; review the
-/// diff before committing). Styles are checked where they carry meaning (the selection).
+/// compared with the text files in `Snapshots/`, text and styles (`RECORD_SNAPSHOTS=1` rewrites
+/// them; review the diff before committing).
 @Suite("Snapshots of the full-screen app")
 struct AppScreenTests {
     let directory = TemporaryDirectory("app-screen")
