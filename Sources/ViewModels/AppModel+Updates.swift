@@ -122,6 +122,8 @@ extension AppModel {
         return refreshList()
     }
 
+    /// Refetches the list or catalog shown (the Cloud screen's status), if the store changed.
+    @discardableResult
     func refreshList() -> Bool {
         if tab == .cloud { return cloud.refresh() }
         return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
