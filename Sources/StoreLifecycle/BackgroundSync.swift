@@ -49,7 +49,7 @@ final class BackgroundSync: @unchecked Sendable {
             guard let sync = store.sync else { return }
             let live = LiveSync(sync: sync, logger: configuration.logger)
             let objects = store.store.objects, onImport = onImport
-            // The watcher's thread asks before each round: the token is read there, then after.
+            // The watcher's thread asks before each round: the counts are read there, then after the import.
             nonisolated(unsafe) var before: ChangeCounts?
             do {
                 try live.start(isOnline: {

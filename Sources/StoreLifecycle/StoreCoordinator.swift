@@ -132,8 +132,8 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Keeps the device in sync while the app runs: imports as logs arrive, retries exports,
     /// and runs the one-time setup in the background. `wake` is called (on another thread)
-    /// whenever ``poll()`` has something to do; `onImport` with each import's changes and the store's
-    /// change token around it, `onProblem` as for ``LiveSync``.
+    /// whenever ``poll()`` has something to do; `onImport` with each import and the store's
+    /// change counts around it (``BackgroundImport``); `onProblem` as for ``LiveSync``.
     public func startBackgroundSync(wake: @escaping @Sendable () -> Void,
                                     onImport: @escaping @Sendable (BackgroundImport) -> Void,
                                     onProblem: @escaping @Sendable (String) -> Void) {

@@ -208,6 +208,44 @@ struct KnownChangesTests {
         #expect(!units.refreshIfChanged(), "and the units screen is current")
     }
 
+    @Test func anEditOnAnotherDeviceReachesTheAppRunningLiveSyncAsOneRow() throws {
+        func device(_ name: String) throws -> AppModel {
+            let config = try StoreConfiguration.temporary(in: directory, device: name)
+            try config.changeSettings { $0.cloudEnabled = true }
+            let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true })
+            #expect(try CloudSetup.run(config, account: "default"))
+            try coordinator.finishSetup()
+            return AppModel(coordinator: coordinator)
+        }
+        func update(_ app: AppModel, until done: () -> Bool) {
+            let deadline = Date().addingTimeInterval(20)
+            while !done(), Date() < deadline {
+                _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
+                app.update()
+            }
+        }
+        let kitchen = try device("kitchen"), phone = try device("phone")
+        let oats = try phone.coordinator.current.store.addItem(ItemDraft(name: "Porridge oats"))
+        phone.coordinator.current.exportPending()
+        kitchen.coordinator.current.importPending()
+        kitchen.start()
+        defer { kitchen.stop() }
+        update(kitchen) { !kitchen.prepare.isDeduplicating }
+        #expect(kitchen.prepare.index.ids.contains(oats.id))
+
+        let fetches = kitchen.prepare.indexFetches
+        var changes = ItemChanges()
+        changes.quantity = 3
+        try phone.coordinator.current.store.editItem(oats.id.description, changes)
+        phone.coordinator.current.exportPending()
+        update(kitchen) { kitchen.prepare.inPlaceRefreshes > 0 || kitchen.prepare.indexFetches > fetches }
+        #expect(kitchen.prepare.inPlaceRefreshes == 1, "the import's one row was read")
+        #expect(kitchen.prepare.indexFetches == fetches, "not the list's order")
+        let position = try #require(kitchen.prepare.index.ids.firstIndex(of: oats.id))
+        #expect(kitchen.prepare.row(at: position)?.item.quantity == 3)
+        #expect(kitchen.statusMessage == "1 change from phone")
+    }
+
     @Test func theAppHandsAnImportToTheScreenShown() throws {
         let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
         let app = AppModel(coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }))
