@@ -91,7 +91,7 @@ let package = Package(
             dependencies: ["GroceryDudeCLI"]
         ),
 
-        /// The benchmarks of DESIGN §8: commands that print figures.
+        /// The benchmarks (README, "Benchmarks"): commands that print figures.
         .executableTarget(
             name: "GroceryDudeBench",
             dependencies: [
@@ -110,10 +110,14 @@ let package = Package(
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
             name: "StoreLifecycleTests",
-            dependencies: ["StoreLifecycle", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreLifecycle", "Ubiquity", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "TestSupport"],
+            exclude: ["Snapshots"]  // read and recorded at their place in the source tree (#filePath)
+        ),
         .testTarget(
             name: "GroceryDudeCLITests",
             dependencies: ["GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]

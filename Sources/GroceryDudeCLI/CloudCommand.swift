@@ -29,12 +29,8 @@ struct CloudCommand: ParsableCommand {
             guard let account = before.account else {
                 throw ValidationErrorMessage("this device is signed out; sign in first: grocery-dude account sign-in NAME")
             }
-            var localItems: Int?
-            if FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
-                let store = try configuration.openStore(at: configuration.localStoreURL)
-                if try store.hasData() { localItems = try store.items().count }
-                try store.objects.close()
-            } else {
+            let localItems = try StoreCoordinator.localData(configuration)
+            if !FileManager.default.fileExists(atPath: configuration.localStoreURL.path) {
                 logger.info("no local store: migration to the cloud skipped")
             }
             if before.cloudEnabled {
@@ -62,10 +58,7 @@ struct CloudCommand: ParsableCommand {
                 }
                 mergeLocal = try Self.askMergeWithCloud()
             }
-            configuration.createCloudFolderIfAllowed()
-            var after = before
-            after.cloudEnabled = true
-            try StoreCoordinator.saveSettings(after, configuration)
+            try StoreCoordinator.enableCloudSync(configuration)
             // Returns at once on the fallback store, unless merging: matching the local data
             // against the cloud's needs the cloud store set up (when online).
             let device = try global.openDevice(command: "cloud enable", prepare: localItems != nil && mergeLocal)

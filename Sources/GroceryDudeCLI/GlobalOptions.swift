@@ -131,6 +131,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
             peer: try sandbox.peerID().description, process: command, logger: logger)
         configuration.mayCreateCloudFolder = cloud == nil && ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil
+        configuration.onNotice = { notice in FileHandle.standardError.write(Data("\(notice)\n".utf8)) }
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreLifecycle
 import Ubiquity
 
 /// `grocery-dude`: the root command. Without a subcommand it opens the full-screen app.
@@ -28,7 +29,8 @@ extension GroceryDudeCommand {
     /// Runs the command the arguments name, then closes every store it opened (which moves
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
-        StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("note: \(line)\n".utf8)) }
+        FaultInjection.readRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
+        StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -19,7 +19,7 @@ struct TUICommand: ParsableCommand {
         let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
         var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
-        configuration.mayWriteToStandardError = false  // curses owns the terminal; the log file has it all
+        configuration.onNotice = nil  // curses owns the terminal; the log file has it all
         configuration.exportsInBackground = true  // the UI thread never waits on the cloud folder
         StoreWriter.onWaiting = { line in logger.notice("\(line)") }  // not over the screen
         let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })

@@ -14,6 +14,10 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
     case unknownFormat(file: String)
     /// A property the store's model version does not have.
     case notInModelVersion(property: String, since: Int, store: Int)
+    /// A file that is not a store (the engine's ``StoreError/notAStore(path:reason:)``, in the app's words).
+    case notAStore(path: String, reason: String)
+    /// A store written by a newer version of the app (``StoreError/newerModelVersion(store:app:path:)``).
+    case newerModelVersion(store: Int, app: Int, path: String)
 
     public var description: String {
         switch self {
@@ -29,6 +33,9 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
         case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
         case .notInModelVersion(let property, let since, let store):
             "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed — run without --model-version \(store) to upgrade"
+        case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        case .newerModelVersion(let store, let app, let path):
+            "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownFormat(let file):
             "cannot tell the format of \(file) from its name; pass --format json|csv|xml|coredata"
         }

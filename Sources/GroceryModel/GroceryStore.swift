@@ -30,11 +30,17 @@ public final class GroceryStore: Sendable {
     ) throws {
         // Before any other process uses the store: processes started at once on a new device
         // then find the default data loaded, and load it once.
-        objects = try ObjectStore(
-            path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
-            logger: logger) { objects in
-            try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
-            try Self.createListIndex(objects)
+        do {
+            objects = try ObjectStore(
+                path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
+                logger: logger) { objects in
+                try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
+                try Self.createListIndex(objects)
+            }
+        } catch StoreError.notAStore(let path, let reason) {
+            throw GroceryError.notAStore(path: path, reason: reason)
+        } catch StoreError.newerModelVersion(let store, let app, let path) {
+            throw GroceryError.newerModelVersion(store: store, app: app, path: path)
         }
     }
 
@@ -49,6 +55,12 @@ public final class GroceryStore: Sendable {
         try objects.write { db in
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS item_list_order ON item(name COLLATE NOCASE, id)")
         }
+    }
+
+    /// Closes the store: its write-ahead log moves into the store file; later uses throw
+    /// ``StoreError/closed(path:)``.
+    public func close() throws {
+        try objects.close()
     }
 
     /// Whether the store holds any item, unit or location.
@@ -68,8 +80,7 @@ public final class GroceryStore: Sendable {
         guard try objects.metadata(Self.defaultDataKey) == nil else { return }
         let summary = try objects.saveShipped(author: "default data", reading: DefaultData.reading) { context -> ImportSummary? in
             // Checked again inside the write, in case the store's folder could not be locked.
-            guard try String.fetchOne(context.db, sql: "SELECT 1 FROM ubiquity_metadata WHERE key = ?",
-                                      arguments: [Self.defaultDataKey]) == nil else { return nil }
+            guard try context.metadata(Self.defaultDataKey) == nil else { return nil }
             guard enabled else {
                 try context.setMetadata(Self.defaultDataKey, "skipped")
                 return nil
@@ -79,6 +90,12 @@ public final class GroceryStore: Sendable {
             return summary
         }
         if let summary { logger.info("first launch: loaded default data (\(summary.description))") }
+    }
+
+    /// Writes a copy of the store with no trace of syncing (``ObjectStore/writePlainCopy(to:keepingMetadata:)``),
+    /// which remembers whether the store had its default data.
+    public func writePlainCopy(to url: URL) throws {
+        try objects.writePlainCopy(to: url, keepingMetadata: [Self.defaultDataKey])
     }
 
     /// Adds the shipped default data: each shipped object the store neither holds nor deleted,

@@ -96,7 +96,7 @@ extension GroceryStore {
             if query.listedOnly { conditions.append("listed") }
             let search = TextFolding.fold(query.search.trimmingCharacters(in: .whitespaces))
             if !search.isEmpty {
-                conditions.append("instr(ubiquity_fold(name), ?) > 0")
+                conditions.append("instr(\(TextFolding.sqlName)(name), ?) > 0")
                 arguments += [search]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")

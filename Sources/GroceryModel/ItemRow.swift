@@ -48,14 +48,3 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
         item = Item(row: row, offset: 4, hasNote: row.count > 14)
     }
 }
-
-/// How quantities are written: no trailing ".0", at most three decimals.
-public enum QuantityFormat {
-    public static func string(_ quantity: Double) -> String {
-        if quantity == quantity.rounded(), abs(quantity) < 1e15 { return String(Int64(quantity)) }
-        var text = String(format: "%.3f", quantity)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
-}

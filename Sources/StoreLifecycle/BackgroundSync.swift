@@ -47,7 +47,7 @@ final class BackgroundSync: @unchecked Sendable {
             break
         case .cloud:
             guard let sync = store.sync else { return }
-            let live = LiveSync(sync: sync, logger: configuration.logger)
+            let live = LiveSync(sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
             let objects = store.store.objects, onImport = onImport
             // The watcher's thread asks before each round: the counts are read there, then after the import.
             nonisolated(unsafe) var before: ChangeCounts?

@@ -21,7 +21,7 @@ public enum CloudSetup {
         guard StoreFiles.exists(url),
               let store = try? configuration.openStore(at: url)
         else { return false }
-        defer { try? store.objects.close() }
+        defer { try? store.close() }
         return (try? isComplete(store)) ?? false
     }
 
@@ -39,12 +39,12 @@ public enum CloudSetup {
         let url = configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
         var store = try configuration.openStore(at: url)
-        defer { try? store.objects.close() }
+        defer { try? store.close() }
         if try isComplete(store) { return true }
 
         let current = try configuration.layout(account: account).currentEpoch()
         if let epoch = try store.objects.metadata(epochKey).flatMap(Int.init), epoch < current {
-            try store.objects.close()
+            try store.close()
             let kept = try StoreFiles.setAside(url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
             configuration.logger.notice("a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)")
             store = try configuration.openStore(at: url)
@@ -67,7 +67,8 @@ public enum CloudSetup {
     /// add it: the same objects (shipped IDs and readings), so one set of them, with any edit
     /// or delete of them made meanwhile winning.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
-        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
+        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer,
+                                   format: StoreCoordinator.keyValueFormat)
         let key = StoreCoordinator.seededDataKey(storeName: configuration.storeName)
         if let seeded = values.value(forKey: key) {
             configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")

@@ -153,7 +153,7 @@ public struct DeviceBackup: Sendable {
                 .appendingPathComponent("\(sandbox.device) \(stamp)", isDirectory: true)
             try manager.createDirectory(at: aside.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard rename(sandbox.root.path, aside.path) == 0 else {
-                throw SandboxError.unwritable(path: sandbox.root.path, reason: String(cString: strerror(errno)))
+                throw FileError.unwritable(path: sandbox.root.path, reason: String(cString: strerror(errno)))
             }
             keptAside = aside
         }
@@ -161,7 +161,7 @@ public struct DeviceBackup: Sendable {
         guard rename(staged.path, sandbox.root.path) == 0 else {
             let reason = String(cString: strerror(errno))
             if let keptAside { _ = rename(keptAside.path, sandbox.root.path) }  // as it was
-            throw SandboxError.unwritable(path: sandbox.root.path, reason: reason)
+            throw FileError.unwritable(path: sandbox.root.path, reason: reason)
         }
         return keptAside
     }

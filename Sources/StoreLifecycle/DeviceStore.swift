@@ -18,6 +18,11 @@ public struct DeviceStore: Sendable {
     public var usingLocalStorage: Bool { role != .cloud }
     var logger: Logger { configuration.logger }
 
+    /// Closes the store (a transition moves away from it).
+    public func close() throws {
+        try store.close()
+    }
+
     // MARK: - Opening
 
     /// The device's own store (with the default data on its first launch, unless turned off).
@@ -60,7 +65,7 @@ public struct DeviceStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw SandboxError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
+            throw FileError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
         }
     }
 
@@ -79,7 +84,7 @@ public struct DeviceStore: Sendable {
             let written = try sync.exportPending()
             for note in sync.takeRecoveryNotes() {
                 try? TransitionJournal(sandbox: configuration.sandbox).record(event: "historyRecovered", detail: note, by: configuration.process)
-                configuration.tell("note: \(note)")
+                configuration.tell(Notice(.note, note))
             }
             return written
         } catch StoreError.closed(_) {
@@ -87,7 +92,7 @@ public struct DeviceStore: Sendable {
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")
-            configuration.tell("warning: cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device")
+            configuration.tell(Notice(.warning, "cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device"))
             return 0
         }
     }
@@ -117,7 +122,7 @@ public struct DeviceStore: Sendable {
             let note = "another copy of this device's data folder (running as device \(clone.device.debugDescription)) published log \(clone.seq) under the same identity: this copy now has its own (peer \(renewed)); its changes are published under it from the next command (or when the app is opened again)"
             try? TransitionJournal(sandbox: configuration.sandbox).record(event: "identityRenewed", detail: note, by: configuration.process)
             logger.warning("\(note)")
-            configuration.tell("note: \(note)")
+            configuration.tell(Notice(.note, note))
         } catch {
             logger.warning("cannot give this copy of the device an identity of its own: \(ErrorText.reason(error))")
         }

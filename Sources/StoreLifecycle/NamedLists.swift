@@ -205,7 +205,7 @@ public struct NamedLists: Sendable {
     /// The account's synced key-value store, when the device syncs and the folder is reachable.
     private func cloudValues() -> KeyValueStore? {
         guard let account = cloudAccount(), !configuration.isOffline else { return nil }
-        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer)
+        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer, format: StoreCoordinator.keyValueFormat)
     }
 
     private func record(_ list: NamedList, in lists: [String: NamedList]) throws {

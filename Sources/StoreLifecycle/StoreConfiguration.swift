@@ -21,17 +21,16 @@ public struct StoreConfiguration: Sendable {
     /// turned on; a folder named by the user must exist (a missing mount point means offline,
     /// and must not be filled in its absence).
     public var mayCreateCloudFolder = false
-    /// Whether warnings and notes may go to standard error besides the log file: yes for a
-    /// command, never while the full-screen app owns the terminal.
-    public var mayWriteToStandardError = true
+    /// Who is told the notes and warnings a person running a command wants (besides the log
+    /// file): the command line shows them; nil (the full-screen app) tells nobody.
+    public var onNotice: (@Sendable (Notice) -> Void)?
     /// Whether saves are published to the cloud folder on a queue of their own rather than on
     /// the saving thread: for the app, whose UI thread must never wait on a slow cloud folder.
     public var exportsInBackground = false
 
-    /// Writes a line to standard error when ``mayWriteToStandardError``.
-    func tell(_ line: String) {
-        guard mayWriteToStandardError else { return }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// Tells ``onNotice``, when someone listens.
+    func tell(_ notice: Notice) {
+        onNotice?(notice)
     }
 
     public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,

@@ -104,7 +104,7 @@ extension StoreCoordinator {
                 // One store holds everything: the fallback's records join the cloud store's.
                 source = try DeviceStore.openCloud(configuration, account: account)
                 try source.store.objects.copyObjects(from: old.store.objects, author: "fallback store")
-                try old.store.objects.close()
+                try old.close()
                 try StoreFiles.remove(URL(fileURLWithPath: old.description.path))
             }
             source.exportPending()
@@ -113,11 +113,11 @@ extension StoreCoordinator {
             if StoreFiles.exists(local) {
                 let previous = try configuration.openStore(at: local)
                 result.returnedToLocalData = try previous.hasData()
-                try previous.objects.close()
+                try previous.close()
                 if !result.returnedToLocalData { try StoreFiles.remove(local) }
             }
-            if !result.returnedToLocalData { try source.store.objects.writePlainCopy(to: local) }
-            try source.store.objects.close()
+            if !result.returnedToLocalData { try source.store.writePlainCopy(to: local) }
+            try source.close()
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             settings.cloudEnabled = false
             try settings.save(to: configuration.sandbox)

@@ -29,6 +29,8 @@ public enum SeedError: Error, Equatable, CustomStringConvertible, LocalizedError
 extension StoreCoordinator {
     /// The name of the shipped default data's flag in the synced key-value store.
     public static let seededDataKey = "SEEDED_DATA"
+    /// The name the app's files of the synced key-value store carry (``KeyValueStore``).
+    public static let keyValueFormat = "grocery-dude-kv"
 
     /// The key that says a store of the account has its default data: `SEEDED_DATA` for the
     /// default list (as Core Data's apps named it), `SEEDED_DATA.<store>` for every other list,
@@ -51,6 +53,10 @@ extension StoreCoordinator {
     ///
     /// - Throws: ``SeedError/notAStore(_:)`` when `source` is not a store.
     public func rememberSeed(from source: URL) throws {
+        try Self.rememberSeed(from: source, configuration)
+    }
+
+    static func rememberSeed(from source: URL, _ configuration: StoreConfiguration) throws {
         guard ObjectStore.isStore(at: source.path) else { throw SeedError.notAStore(source.path) }
         var settings = try DeviceSettings.load(from: configuration.sandbox)
         settings.seedSource = source.path
@@ -115,7 +121,7 @@ extension StoreCoordinator {
                 progress(done, total)
                 if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
             }
-            try store.objects.close()
+            try store.close()
             logger.info("seeded the cloud store from \(source.path): \(result.objectsText)")
             target.exportPending()
             let pending = try sync.pendingExports()
@@ -144,7 +150,7 @@ final class SeedLock {
     init(sandbox: DeviceSandbox) throws {
         let path = sandbox.root.appendingPathComponent("seed.lock").path
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SandboxError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError.unwritable(path: path, reason: String(cString: strerror(errno))) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw SeedError.inProgress

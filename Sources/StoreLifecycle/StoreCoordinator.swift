@@ -31,6 +31,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     private var observers: [(StoreNotification) -> Void] = []
     private var background: BackgroundSync?
     private var lastEpochCheck = Date.distantPast
+    /// Paces the looks at the cloud folder's epoch markers (at most one a second); a test
+    /// moves it on instead of sleeping.
+    private let clock: any WallClock
 
     /// What ``prepareForCommand()`` exported and imported: a command that syncs counts it.
     public private(set) var preparation = Preparation()
@@ -58,9 +61,11 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Opens the store the device's settings ask for. Nothing slow: a cloud store not set up
     /// yet is replaced by the fallback store ("Using local storage: 1").
-    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool) throws {
+    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool,
+                clock: any WallClock = SystemWallClock()) throws {
         self.configuration = configuration
         self.claimDevice = claimDevice
+        self.clock = clock
         self.journal = TransitionJournal(sandbox: configuration.sandbox)
         settings = try DeviceSettings.load(from: configuration.sandbox)
         current = try Self.open(StoreChoice(settings), configuration, claimDevice: claimDevice)
@@ -92,7 +97,7 @@ public final class StoreCoordinator: @unchecked Sendable {
            StoreFiles.exists(configuration.cloudStoreURL(account: account)) {
             let cloud = try DeviceStore.openCloud(configuration, account: account)
             if try CloudSetup.isComplete(cloud.store) { return cloud }
-            try cloud.store.objects.close()
+            try cloud.close()
         }
         // Not set up yet, or set up with the fallback's records still to move.
         if claimDevice() { return try DeviceStore.openFallback(configuration, account: account) }
@@ -123,7 +128,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             } catch {
                 // The command goes on; the merge is tried again by the next one.
                 logger.warning("merge with the cloud not finished: \(ErrorText.reason(error))")
-                configuration.tell("warning: merge with the cloud not finished: \(ErrorText.reason(error))")
+                configuration.tell(Notice(.warning, "merge with the cloud not finished: \(ErrorText.reason(error))"))
             }
         }
     }
@@ -214,7 +219,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         }
         background?.stop()
         let next = try body()
-        if next.description.path != current.description.path { try? current.store.objects.close() }
+        if next.description.path != current.description.path { try? current.close() }
         current = next
         background?.start(for: current, configuration: configuration)
         logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
@@ -278,7 +283,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             let next = try DeviceStore.openCloud(configuration, account: account)
             moved = try next.store.objects.copyObjects(from: fallback.store.objects, author: "fallback store")
             // The records are committed in the cloud store (and its outbox): the fallback can go.
-            try fallback.store.objects.close()
+            try fallback.close()
             try StoreFiles.remove(URL(fileURLWithPath: fallback.description.path))
             return next
         }
@@ -294,8 +299,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     @discardableResult
     func checkContentRemoved(force: Bool) throws -> Bool {
         guard let sync = current.sync, let account = current.account else { return false }
-        if !force, Date().timeIntervalSince(lastEpochCheck) < 1 { return false }
-        lastEpochCheck = Date()
+        let now = clock.now()
+        if !force, now.timeIntervalSince(lastEpochCheck) < 1 { return false }
+        lastEpochCheck = now
         guard !current.isOffline, sync.layout.isSuperseded, claimDevice() else { return false }
         let epoch = sync.layout.currentEpoch()
         var kept: URL?
@@ -314,7 +320,7 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Closes a store and moves its files into the account's kept stores.
     func setAside(_ store: DeviceStore, label: String) throws -> URL {
-        try store.store.objects.close()
+        try store.close()
         return try StoreFiles.setAside(URL(fileURLWithPath: store.description.path),
                                        into: configuration.keptStoresFolder(account: store.account ?? "local"), label: label)
     }

@@ -70,8 +70,7 @@ extension CloudViewModel {
         if localStoreHasData() {
             askToMerge()
         } else {
-            configuration.createCloudFolderIfAllowed()
-            changeSettings { $0.cloudEnabled = true }
+            enable(merge: false)
         }
     }
 
@@ -186,17 +185,29 @@ extension CloudViewModel {
 
     /// Saves a change of the device settings, then performs the transition it causes now.
     func changeSettings(_ change: (inout DeviceSettings) -> Void) {
-        isChangingSettings = true
-        defer { isChangingSettings = false }
-        do {
+        changeSettings {
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             change(&settings)
             try StoreCoordinator.saveSettings(settings, configuration)
+        }
+    }
+
+    /// Saves the device settings with `save`, then performs the transition it causes now.
+    /// Returns whether they were saved; if not, the message says why, after `failure`.
+    @discardableResult
+    func changeSettings(failure: String = "", _ save: () throws -> Void) -> Bool {
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        var saved = false
+        do {
+            try save()
+            saved = true
             try coordinator.poll()
         } catch {
-            message = ErrorText.reason(error)
+            message = (saved ? "" : failure) + ErrorText.reason(error)
         }
         refresh(force: true)
+        return saved
     }
 
     func loadSettings() -> DeviceSettings? {
@@ -209,11 +220,6 @@ extension CloudViewModel {
     }
 
     func localStoreHasData() -> Bool {
-        let url = configuration.localStoreURL
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
-        if coordinator.current.role == .local { return (try? coordinator.current.store.hasData()) ?? false }
-        guard let store = try? configuration.openStore(at: url) else { return false }
-        defer { try? store.objects.close() }
-        return (try? store.hasData()) ?? false
+        ((try? StoreCoordinator.localData(configuration, current: coordinator.current)) ?? nil) != nil
     }
 }

@@ -6,17 +6,10 @@ import Ubiquity
 /// Merging with the cloud in the background, and what background work reports.
 extension CloudViewModel {
     func enable(merge: Bool) {
-        if merge {
-            do {
-                try coordinator.rememberSeed(from: configuration.localStoreURL)
-            } catch {
-                message = "Cannot merge: \(ErrorText.reason(error))"
-                return
-            }
+        let enabled = changeSettings(failure: merge ? "Cannot merge: " : "") {
+            try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge)
         }
-        configuration.createCloudFolderIfAllowed()
-        changeSettings { $0.cloudEnabled = true }
-        if merge { resumeMerge() }
+        if enabled && merge { resumeMerge() }
     }
 
     /// Goes on with a merge the settings remember, in the background, once the device runs on

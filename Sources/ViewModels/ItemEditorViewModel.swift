@@ -355,7 +355,7 @@ public final class ItemEditorViewModel {
     }
 
     static func fields(of row: ItemRow) -> [Field: String] {
-        let quantity = row.item.quantity == row.item.quantity.rounded() ? String(Int64(row.item.quantity)) : String(row.item.quantity)
+        let quantity = QuantityFormat.exact(row.item.quantity)
         return [.name: row.name, .quantity: quantity, .unit: row.unitName ?? "", .homeLocation: row.homeLocationName ?? "",
                 .shopLocation: row.shopLocationName ?? "", .note: row.item.note ?? ""]
     }

@@ -39,17 +39,12 @@ extension ItemListViewModel {
                 var changes = ItemChanges()
                 changes.quantity = quantity
                 let updated = try store.editItem(row.id.description, changes)
-                return "\(updated.name): \(Self.quantityText(updated.item.quantity))"
+                return "\(updated.name): \(QuantityFormat.exact(updated.item.quantity))"
             }
             refreshIfChanged()
         } catch {
             message = ErrorText.reason(error)
         }
-    }
-
-    /// A quantity as the lists show it: whole numbers without ".0".
-    static func quantityText(_ quantity: Double) -> String {
-        quantity == quantity.rounded() && abs(quantity) < 1e15 ? String(Int64(quantity)) : String(quantity)
     }
 
     /// Adds an item, on the shopping list (Model 9's default, as `item add` does), with no home

@@ -125,7 +125,7 @@ struct HostileCloudCommandTests {
         #expect(try tablet.items().isEmpty, "half a baseline gives nothing")
         let status = try tablet.output(["cloud", "status"])
         #expect(status.contains("baseline 1 from device \"kitchen\""))
-        #expect(status.contains("log 1 from peer evil: not a Grocery Dude log"))
+        #expect(status.contains("log 1 from peer evil: not a transaction log"))
         try whole.write(to: baseline)
         #expect(try tablet.items().map { $0["name"] as! String } == ["Rice", "Tea"])
         #expect(!(try tablet.output(["cloud", "status"])).contains("baseline 1 from"))

@@ -35,7 +35,7 @@ struct MigrationTests {
 
     @Test func aVersion2StoreIsRefusedAtVersion1() throws {
         _ = try GroceryStore.temporary(in: directory, modelVersion: 2)
-        #expect(throws: StoreError.self) { _ = try GroceryStore.temporary(in: directory, modelVersion: 1) }
+        #expect(throws: GroceryError.self) { _ = try GroceryStore.temporary(in: directory, modelVersion: 1) }
     }
 
     @Test func recordsCarryTheirModelVersion() throws {

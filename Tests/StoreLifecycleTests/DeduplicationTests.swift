@@ -123,7 +123,7 @@ struct DeduplicationTests {
         try insert(synced, "Item", id: id(1), ["name": .string("Milk")])
         try insert(synced, "Item", id: id(2), ["name": .string("MILK"), "note": .string("oat"), "quantity": .double(2)])
         let copy = directory.file("plain.sqlite")
-        try synced.objects.writePlainCopy(to: copy)
+        try synced.writePlainCopy(to: copy)
         let plain = try GroceryStore(path: copy.path, defaultData: false)
         #expect(try Deduplicator(store: plain.objects).run().mergedCount == 1)
         let milk = try #require(try plain.item(id: id(1)))
@@ -170,7 +170,7 @@ struct DeduplicationTests {
         let shipped = try firstStore.items().count
         #expect(shipped == 138)
         _ = try CloudSync(store: firstStore.objects, layout: first.layout(account: "default"), device: "first").exportPending()
-        let flag = KeyValueStore(cloud: cloud, account: "default", peer: "anyone").value(forKey: StoreCoordinator.seededDataKey)
+        let flag = KeyValueStore(cloud: cloud, account: "default", peer: "anyone", format: StoreCoordinator.keyValueFormat).value(forKey: StoreCoordinator.seededDataKey)
         #expect(flag?.hasPrefix("first ") == true)
 
         #expect(try CloudSetup.run(second, account: "default"))

@@ -9,7 +9,9 @@ import ViewModels
 
 /// Snapshots of every screen and dialog through the in-memory terminal, at 80×24 and 40×10,
 /// compared with the text files in `Snapshots/`, text and styles (`RECORD_SNAPSHOTS=1` rewrites
-/// them; review the diff before committing).
+/// them; review the diff before committing). A test that reaches a state the tour
+/// (``everyScreenAt80x24And40x10()``) records compares with the tour's file (`all-…`), so that no
+/// two files hold one screen; `prepare-40x10` has its own (another row is selected).
 @Suite("Snapshots of the full-screen app")
 struct AppScreenTests {
     let directory = TemporaryDirectory("app-screen")
@@ -71,7 +73,7 @@ struct AppScreenTests {
     @Test func prepareWithWideCharactersAt80x24And40x10() throws {
         let controller = try controller()
         let large = AppScreen.frame(controller, width: 80, height: 24)
-        try expectSnapshot("prepare-80x24", large)
+        try expectSnapshot("all-prepare-80x24", large)
         #expect(selectedLines(large) == [2], "the first row is selected")
         controller.handle(.down)
         controller.handle(.down)
@@ -158,7 +160,7 @@ struct AppScreenTests {
     @Test func shopSearchAndAResize() throws {
         let controller = try controller()
         controller.handle(.character("2"))
-        try expectSnapshot("shop-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        try expectSnapshot("all-shop-80x24", AppScreen.frame(controller, width: 80, height: 24))
         controller.handle(.character("1"))
         for key in [Key.character("/"), .character("c"), .character("r"), .character("e"), .character("m")] { controller.handle(key) }
         #expect(controller.app.prepare.rowCount == 1, "creme finds Crème fraîche")
@@ -179,7 +181,7 @@ struct AppScreenTests {
         let controller = try controller()
         controller.handle(.enter)
         #expect(controller.app.editor != nil)
-        try expectSnapshot("editor-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        try expectSnapshot("all-editor-80x24", AppScreen.frame(controller, width: 80, height: 24))
         controller.handle(.down)
         controller.handle(.down)
         controller.handle(.enter)
@@ -190,9 +192,9 @@ struct AppScreenTests {
     @Test func catalogsAndCloud() throws {
         let controller = try controller()
         controller.handle(.character("3"))
-        try expectSnapshot("units-40x10", AppScreen.frame(controller, width: 40, height: 10))
+        try expectSnapshot("all-units-40x10", AppScreen.frame(controller, width: 40, height: 10))
         controller.handle(.character("6"))
-        try expectSnapshot("cloud-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        try expectSnapshot("all-cloud-80x24", AppScreen.frame(controller, width: 80, height: 24))
     }
 
     @Test func aDeviceWhoseClockIsFarAheadIsShownOnTheCloudScreen() throws {
@@ -230,7 +232,7 @@ struct AppScreenTests {
         try expectSnapshot("dialog-clear-80x24", AppScreen.frame(controller, width: 80, height: 24))
         controller.handle(.escape)
         controller.handle(.character("?"))
-        try expectSnapshot("help-80x24", AppScreen.frame(controller, width: 80, height: 24))
+        try expectSnapshot("all-help-80x24", AppScreen.frame(controller, width: 80, height: 24))
         controller.handle(.character("x"))
         #expect(!controller.ui.helpVisible, "any key closes the help")
         controller.handle(.character("a"))

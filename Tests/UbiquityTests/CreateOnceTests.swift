@@ -28,19 +28,4 @@ struct CreateOnceTests {
         #expect(try AtomicFile.create(Data("later".utf8), at: target) == false)
         #expect(try Data(contentsOf: target) == written, "a later creator never replaces it")
     }
-
-    @Test func devicesStartedTogetherShareOnePeerID() throws {
-        let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
-        try sandbox.prepare()
-        final class IDs: @unchecked Sendable {
-            let lock = NSLock()
-            var values: Set<String> = []
-        }
-        let ids = IDs()
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            if let id = try? sandbox.peerID() { ids.lock.withLock { _ = ids.values.insert(id.description) } }
-        }
-        #expect(ids.values.count == 1)
-        #expect(ids.values.first == (try sandbox.peerID().description))
-    }
 }

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import Ubiquity
 
-/// Epoch markers, the transition journal, and moving a store's content elsewhere.
-@Suite("Epochs, journal and transfers")
+/// Epoch markers, and moving a store's content elsewhere.
+@Suite("Epochs and transfers")
 struct EpochAndTransferTests {
     let cloud = TemporaryDirectory("epochs")
     let clock = TestClock()
@@ -60,20 +60,5 @@ struct EpochAndTransferTests {
             #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
         }
         #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == ["createdAtVersion"])
-    }
-
-    @Test func theJournalListsTheMostRecentFirstAndSkipsDamagedLines() throws {
-        let sandbox = try DeviceSandbox(dataDirectory: cloud.url, device: "kitchen")
-        try sandbox.prepare()
-        let journal = TransitionJournal(sandbox: sandbox)
-        let cloudStore = StoreDescription(role: .cloud, account: "a", path: "/x")
-        try journal.record(StoreChange(transition: .accountAdded, removed: [], added: [cloudStore]), detail: "one", by: "test")
-        let handle = try FileHandle(forWritingTo: journal.url)
-        handle.seekToEndOfFile()
-        handle.write(Data("{\"truncated\n".utf8))
-        try handle.close()
-        try journal.record(StoreChange(transition: .contentRemoved, removed: [cloudStore], added: [cloudStore]), detail: "two", by: "test")
-        #expect(journal.entries().map(\.detail) == ["two", "one"])
-        #expect(journal.entries().first?.removed == ["cloud store of account \"a\""])
     }
 }

@@ -215,7 +215,7 @@ struct HostileCloudFileTests {
         let report = try b.sync.importPending()
         let reasons = report.refused.map(\.reason).sorted()
         #expect(reasons.count == 2)
-        #expect(reasons.contains("not a Grocery Dude log"))
+        #expect(reasons.contains("not a transaction log"))
         #expect(reasons.contains { $0.contains("200000000 bytes, more than") })
         #expect(try b.sync.importPending().refused.count == 2, "remembered, still reported")
     }
@@ -241,15 +241,15 @@ struct HostileCloudFileTests {
     }
 
     @Test func theKeyValueStoreReadsOnlySaneFiles() throws {
-        let values = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", clock: clock)
+        let values = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
         try values.set("first", forKey: "SEEDED_DATA")
         let own = values.folder.appendingPathComponent("peer-a")
         // In this peer's own folder: the largest number (the next write would overflow), a
         // reading from year 300000, a huge file and a link.
         let future = HLC(wall: 9_999_999_999_999_999, counter: 0, peer: "peer-a").description
-        try Data("{\"format\":\"grocery-dude-kv\",\"number\":9223372036854775807,\"peer\":\"peer-a\",\"writes\":{}}".utf8)
+        try Data("{\"format\":\"notes-kv\",\"number\":9223372036854775807,\"peer\":\"peer-a\",\"writes\":{}}".utf8)
             .write(to: own.appendingPathComponent("9223372036854775807.gdkv"))
-        try Data("{\"format\":\"grocery-dude-kv\",\"number\":5,\"peer\":\"peer-a\",\"writes\":{\"SEEDED_DATA\":{\"value\":\"forged\",\"clock\":\"\(future)\"}}}".utf8)
+        try Data("{\"format\":\"notes-kv\",\"number\":5,\"peer\":\"peer-a\",\"writes\":{\"SEEDED_DATA\":{\"value\":\"forged\",\"clock\":\"\(future)\"}}}".utf8)
             .write(to: own.appendingPathComponent("5.gdkv"))
         try Data(count: 1 << 20).write(to: own.appendingPathComponent("6.gdkv"))
         try FileManager.default.createSymbolicLink(atPath: own.appendingPathComponent("7.gdkv").path, withDestinationPath: "/etc/hostname")

@@ -317,8 +317,8 @@ struct KeyValueStoreTests {
 
     @Test func theLastWriterWinsPerKeyOnEveryPeer() throws {
         let clock = TestClock()
-        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", clock: clock)
-        let b = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-b", clock: clock)
+        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
+        let b = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-b", format: "notes-kv", clock: clock)
         #expect(a.value(forKey: "SEEDED_DATA") == nil)
         try a.set("1", forKey: "SEEDED_DATA")
         #expect(b.value(forKey: "SEEDED_DATA") == "1")
@@ -329,19 +329,27 @@ struct KeyValueStoreTests {
         try b.set(nil, forKey: "owner")
         #expect(a.value(forKey: "owner") == nil)
         // Another account sees nothing of it.
-        #expect(KeyValueStore(cloud: cloud.url, account: "work", peer: "peer-a").all().isEmpty)
+        #expect(KeyValueStore(cloud: cloud.url, account: "work", peer: "peer-a", format: "notes-kv").all().isEmpty)
     }
 
-    @Test func damagedFilesAreSkipped() throws {
-        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a")
+    @Test func damagedAndForeignFilesAreSkipped() throws {
+        let clock = TestClock()
+        let a = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
+        let b = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-b", format: "notes-kv", clock: clock)
         try a.set("1", forKey: "SEEDED_DATA")
+        try b.set("kitchen", forKey: "owner")  // b's folder is read: what is skipped below is skipped for itself
         let folder = a.folder.appendingPathComponent("peer-b", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("{\"format\":\"grocery-dude-kv\",".utf8).write(to: folder.appendingPathComponent("1.gdkv"))
-        // A file in b's folder claiming to be a's write is foreign.
-        try Data(#"{"format":"grocery-dude-kv","peer":"peer-a","number":9,"writes":{"SEEDED_DATA":{"clock":"9999999999999999.000000.peer-a"}}}"#.utf8)
-            .write(to: folder.appendingPathComponent("2.gdkv"))
-        #expect(a.all() == ["SEEDED_DATA": "1"])
+        try Data("{\"format\":\"notes-kv\",".utf8).write(to: folder.appendingPathComponent("90.gdkv"))
+        // A file in b's folder claiming to be a's write, sane in every other way (a later
+        // reading of a's, which would remove the key): only its folder gives it away.
+        let later = HLC(wall: Int64(clock.now().timeIntervalSince1970 * 1000) + 60_000, counter: 0, peer: "peer-a").description
+        let forged = Data(#"{"format":"notes-kv","peer":"peer-a","number":91,"writes":{"SEEDED_DATA":{"clock":"\#(later)"}}}"#.utf8)
+        try forged.write(to: folder.appendingPathComponent("91.gdkv"))
+        #expect(a.all() == ["SEEDED_DATA": "1", "owner": "kitchen"])
+        #expect(b.all() == a.all())
+        // The same file in a's own folder is a's write, and applies: the check above is the folder's.
+        try forged.write(to: a.folder.appendingPathComponent("peer-a").appendingPathComponent("91.gdkv"))
+        #expect(a.all() == ["owner": "kitchen"])
     }
 }
 

@@ -11,10 +11,10 @@ import Ubiquity
 struct CloudViewModelTests {
     let directory = TemporaryDirectory("cloud-screen")
 
-    func app(_ device: String, cloudEnabled: Bool = true) throws -> AppModel {
+    func app(_ device: String, cloudEnabled: Bool = true, clock: any WallClock = SystemWallClock()) throws -> AppModel {
         let config = try StoreConfiguration.temporary(in: directory, device: device)
         if cloudEnabled { try config.changeSettings { $0.cloudEnabled = true } }
-        let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true })
+        let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true }, clock: clock)
         if cloudEnabled {
             #expect(try CloudSetup.run(config, account: "default"))
             try coordinator.finishSetup()
@@ -100,7 +100,8 @@ struct CloudViewModelTests {
     }
 
     @Test func startOverNeedsThePhraseTypedAndEmptiesTheOtherDevice() throws {
-        let kitchen = try app("kitchen"), phone = try app("phone")
+        let pacing = TestClock()
+        let kitchen = try app("kitchen"), phone = try app("phone", clock: pacing)
         try kitchen.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
         kitchen.coordinator.current.exportPending()
         phone.coordinator.current.importPending()
@@ -128,7 +129,7 @@ struct CloudViewModelTests {
         #expect(try kitchen.coordinator.current.store.items().isEmpty)
 
         // The other device notices at its next poll: its store moves aside, Prepare empties.
-        Thread.sleep(forTimeInterval: 1.1)  // epoch markers are looked at once a second
+        pacing.advance(by: 1.1)  // epoch markers are looked at once a second
         phone.update()
         #expect(phone.prepare.rowCount == 0)
         #expect(phone.coordinator.transitions.first?.transition == "contentRemoved")

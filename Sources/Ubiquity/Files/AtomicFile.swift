@@ -19,7 +19,7 @@ public enum AtomicFile {
         let temp = try writeTemp(data, beside: url)
         defer { unlink(temp.path) }  // when the rename failed; after it, the name is gone
         guard rename(temp.path, url.path) == 0 else {
-            throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
         syncFolder(of: url)
     }
@@ -38,7 +38,7 @@ public enum AtomicFile {
             // which two processes at the same moment can both do.
             guard errno == EPERM || errno == EOPNOTSUPP, access(url.path, F_OK) != 0,
                   rename(temp.path, url.path) == 0 else {
-                throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+                throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
             }
         }
         syncFolder(of: url)
@@ -50,7 +50,7 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent()
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SandboxError.unwritable(path: temp.path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError.unwritable(path: temp.path, reason: String(cString: strerror(errno))) }
         var ok = false
         defer {
             if !ok { unlink(temp.path) }
@@ -63,13 +63,13 @@ public enum AtomicFile {
                     if errno == EINTR { continue }
                     let reason = String(cString: strerror(errno))
                     close(fd)
-                    throw SandboxError.unwritable(path: temp.path, reason: reason)
+                    throw FileError.unwritable(path: temp.path, reason: reason)
                 }
                 offset += written
             }
         }
         guard fsync(fd) == 0, close(fd) == 0 else {
-            throw SandboxError.unwritable(path: temp.path, reason: String(cString: strerror(errno)))
+            throw FileError.unwritable(path: temp.path, reason: String(cString: strerror(errno)))
         }
         ok = true
         return temp

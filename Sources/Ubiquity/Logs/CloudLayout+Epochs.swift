@@ -70,7 +70,7 @@ extension CloudLayout {
     public func startNextEpoch(peer: String, device: String, at date: Date = Date()) throws -> Int {
         let next = currentEpoch() + 1
         try makeFolder(epochsFolder)
-        let marker = EpochMarker(epoch: next, peer: peer, device: device, started: TransitionJournal.format(date))
+        let marker = EpochMarker(epoch: next, peer: peer, device: device, started: ISO8601DateFormatter.withFraction.string(from: date))
         try AtomicFile.write(marker.fileData(), to: markerURL(epoch: next))
         return next
     }

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// ```
 /// GDLOG 1
-/// {"crc32":"…","device":"kitchen","epoch":1,"length":1234,"modelVersion":2,"peer":"…","seq":17,"storeName":"GroceryDude"}
+/// {"crc32":"…","device":"kitchen","epoch":1,"length":1234,"modelVersion":2,"peer":"…","seq":17,"storeName":"Notes"}
 /// {…the TransactionRecord as JSON…}
 /// ```
 /// The header says what the file is; `length` and `crc32` cover the payload's bytes, so a
@@ -22,7 +22,7 @@ public struct LogFile: Equatable, Sendable {
         public var seq: Int64
         public var length: Int
         public var crc32: String
-        /// Which copy of the peer's data folder wrote the file (``DeviceSandbox/instance``):
+        /// Which copy of the peer's data folder wrote the file (given by the app):
         /// two copies of one device in use at once are told apart by it. Absent from files of
         /// earlier builds.
         public var instance: String?
@@ -227,7 +227,7 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notALog: "not a Grocery Dude log"
+        case .notALog: "not a transaction log"
         case .badHeader: "its header cannot be read"
         case .truncated(let expected, let found): "truncated: \(found) of \(expected) bytes"
         case .checksumMismatch: "its checksum does not match: the file is damaged"

@@ -84,7 +84,7 @@ struct Merger {
                 continue
             }
             if case .blob(let hash) = value {
-                // The blob has not arrived: only this property waits for it (see BlobStore),
+                // The blob has not arrived: only this property waits for it (see CloudSync+Blobs),
                 // unless a value with a later reading waits already. Readings are compared, not
                 // their texts, which sort alike only while counters have six digits.
                 let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",

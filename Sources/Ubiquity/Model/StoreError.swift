@@ -37,9 +37,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
         case .duplicateID(let object): "an object \(object) exists already"
         case .shippedSaveChanges(let object): "a save of shipped data may only insert, and it changed \(object)"
         case .newerModelVersion(let store, let app, let path):
-            "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
+            "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer version of the app"
         case .unknownModelVersion(let version): "unknown model version \(version)"
-        case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        case .notAStore(let path, let reason): "\(path) is not a store: \(reason)"
         case .noLaterClockReading(let what):
             "\(what) carries the last clock reading there can be (from a file of the cloud folder); a change of it would be lost on every other device, so it was not made"
         }

@@ -19,8 +19,11 @@ public enum TextFolding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `ubiquity_fold(text)` in SQL, registered on every connection of a store.
-    static let sqlFunction = DatabaseFunction("ubiquity_fold", argumentCount: 1, pure: true) { values in
+    /// The name of ``fold(_:)`` in a store's SQL: `ubiquity_fold(text)`.
+    public static let sqlName = "ubiquity_fold"
+
+    /// ``sqlName`` in SQL, registered on every connection of a store.
+    static let sqlFunction = DatabaseFunction(sqlName, argumentCount: 1, pure: true) { values in
         String.fromDatabaseValue(values[0]).map(fold)
     }
 }

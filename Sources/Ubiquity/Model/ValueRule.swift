@@ -40,7 +40,7 @@ public struct ValueRule: Sendable, Equatable {
     }
 
     /// Seconds since 1970 of the first and last instants a date may hold: 1970-01-01 to the end
-    /// of 9999. Later dates cannot be written as four-digit years; earlier ones are no grocery's.
+    /// of 9999. Later dates cannot be written as four-digit years; earlier ones come before any store was written.
     public static let dateRange: ClosedRange<Double> = 0...253_402_300_799.999
 
     // MARK: - Checking

@@ -60,7 +60,10 @@ extension ObjectStore {
     /// `NSPersistentStoreRemoveUbiquitousMetadataOption`): the same objects, but no outbox, no
     /// clocks or tombstones, no watermarks, no cloud facts. Written to a temp file and renamed,
     /// so `url` holds either its old file or the whole copy.
-    public func writePlainCopy(to url: URL) throws {
+    ///
+    /// - Parameter keptMetadata: the app's own metadata keys that the copy keeps (the version
+    ///   the store was created at is always kept).
+    public func writePlainCopy(to url: URL, keepingMetadata keptMetadata: [String] = []) throws {
         let manager = FileManager.default
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         defer { try? manager.removeItem(at: temp) }
@@ -73,15 +76,17 @@ extension ObjectStore {
                           EngineTables.pendingBlob, EngineTables.folderScan] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
-            // Only what the store itself needs survives: whether it had its default data, and
-            // the version it was created at.
-            try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN ('defaultData', 'createdAtVersion')")
+            // Only what the store itself needs survives: the version it was created at, and the
+            // app's keys (whether it had its default data).
+            let kept = ["createdAtVersion"] + keptMetadata
+            try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
+                           arguments: StatementArguments(kept))
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox])
         }
         try copy.close()
         for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
         if rename(temp.path, url.path) != 0 {
-            throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
     }
 }

@@ -260,6 +260,11 @@ public final class ObjectStore: Sendable {
 }
 
 extension SaveContext {
+    /// A local, never-synced fact about the store, read in the save's transaction.
+    public func metadata(_ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
+    }
+
     /// Sets a local, never-synced fact about the store, in the save's transaction.
     public func setMetadata(_ key: String, _ value: String) throws {
         try db.execute(

@@ -11,7 +11,7 @@ import Glibc
 /// It is an `flock` on the folder itself, so it leaves no file behind, and it is released as
 /// soon as the store is open (or when the process ends, however it ends): ordinary reads and
 /// saves never wait for it, they share the store through SQLite's locking. Not the running
-/// app's ``DeviceLock``, held for as long as the app runs.
+/// app's lock on its device, held for as long as the app runs.
 final class StoreOpenLock {
     /// How long a process waits for another to open the store before giving up.
     static let patience: TimeInterval = 30

@@ -9,7 +9,7 @@ import Glibc
 /// In WAL mode SQLite's writer holds a POSIX lock on byte 120 of the store's `-shm` file; Linux
 /// lists POSIX locks with their process in `/proc/locks`.
 public enum StoreWriter {
-    /// "process 1234 (grocery-dude cloud sync)", or nil when it cannot be told (another system,
+    /// "process 1234 (notes-app sync)", or nil when it cannot be told (another system,
     /// the lock already gone).
     static func describe(storePath: String) -> String? {
         var info = stat()

@@ -48,7 +48,7 @@ public final class CloudSync: @unchecked Sendable {
     public let store: ObjectStore
     public let layout: CloudLayout
     public let device: String
-    /// Which copy of the device's data folder this is (``DeviceSandbox/instance``), written in
+    /// Which copy of the device's data folder this is (the app tells it: a hash of the machine and the folder's path), written in
     /// every log; nil turns clone detection off.
     public let instance: String?
     let policy: any MergePolicy

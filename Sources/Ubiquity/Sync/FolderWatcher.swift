@@ -28,7 +28,7 @@ public final class FolderWatcher: @unchecked Sendable {
     public func start() throws {
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0, pipe(&stopPipe) == 0 else {
-            throw SandboxError.unwritable(path: root.path, reason: "cannot watch: \(String(cString: strerror(errno)))")
+            throw FileError.unwritable(path: root.path, reason: "cannot watch: \(String(cString: strerror(errno)))")
         }
         addWatches(under: root.path)
         let thread = Thread { [self] in run() }

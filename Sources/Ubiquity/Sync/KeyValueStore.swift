@@ -13,7 +13,7 @@ public final class KeyValueStore: @unchecked Sendable {
     }
 
     struct File: Codable {
-        var format = "grocery-dude-kv"
+        var format: String
         var peer: String
         var number: Int64
         var writes: [String: Entry]
@@ -31,13 +31,16 @@ public final class KeyValueStore: @unchecked Sendable {
     public let folder: URL
     private let cloud: URL
     private let peer: String
+    /// The name written in every file, which marks it as this app's (the app chooses it).
+    private let format: String
     private let clock: any WallClock
     private let lock = NSLock()
 
-    public init(cloud: URL, account: String, peer: String, clock: any WallClock = SystemWallClock()) {
+    public init(cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock()) {
         self.cloud = cloud
         self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent("kv", isDirectory: true)
         self.peer = peer
+        self.format = format
         self.clock = clock
     }
 
@@ -60,7 +63,7 @@ public final class KeyValueStore: @unchecked Sendable {
                 throw StoreError.noLaterClockReading("the synced key \(key.debugDescription)")
             }
             let number = (files.filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
-            let file = File(peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
+            let file = File(format: format, peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
             let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -95,7 +98,7 @@ public final class KeyValueStore: @unchecked Sendable {
                 guard case .success(let stamp) = FileStamp.of(url), stamp.size <= Self.maximumFileBytes,
                       let data = try? Data(contentsOf: url),
                       let file = try? decoder.decode(File.self, from: data),
-                      file.format == "grocery-dude-kv", file.peer == peerName, (1...Self.maximumNumber).contains(file.number),
+                      file.format == format, file.peer == peerName, (1...Self.maximumNumber).contains(file.number),
                       file.writes.values.allSatisfy({ Self.isSane($0.clock) && $0.clock.peer == peerName })
                 else { return nil }
                 return file

@@ -8,9 +8,12 @@ public final class LiveSync: @unchecked Sendable {
     public let sync: CloudSync
     private var watcher: FolderWatcher?
     private let logger: Logger
+    /// What the line about diverging data ends with: what to do about it, in the app's words.
+    private let divergenceAdvice: String?
 
-    public init(sync: CloudSync, logger: Logger = .silent) {
+    public init(sync: CloudSync, divergenceAdvice: String? = nil, logger: Logger = .silent) {
         self.sync = sync
+        self.divergenceAdvice = divergenceAdvice
         self.logger = logger
     }
 
@@ -67,7 +70,8 @@ public final class LiveSync: @unchecked Sendable {
         do {
             let report = try sync.verify()
             guard !report.diverging.isEmpty else { return nil }
-            return "data differs from \(report.diverging.map(\.device).joined(separator: ", ")) although the same logs were applied: run grocery-dude cloud verify"
+            let line = "data differs from \(report.diverging.map(\.device).joined(separator: ", ")) although the same logs were applied"
+            return divergenceAdvice.map { "\(line): \($0)" } ?? line
         } catch {
             logger.warning("digest not compared: \(ErrorText.reason(error))")
             return nil

@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 
 /// A device's own settings, kept in `<sandbox>/settings.json`: which account it is signed in
 /// to and whether "Enable cloud sync" is on. A fresh device is signed in to `default`, with
@@ -33,7 +34,7 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         do {
             return try JSONDecoder().decode(DeviceSettings.self, from: data)
         } catch {
-            throw SandboxError.unwritable(path: sandbox.settingsURL.path, reason: "the settings file is damaged; fix or delete it")
+            throw FileError.unwritable(path: sandbox.settingsURL.path, reason: "the settings file is damaged; fix or delete it")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreLifecycle
 import Testing
 import TestSupport
 @testable import Ubiquity
@@ -33,8 +34,8 @@ struct PathNameTests {
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
         #expect(sandbox.cloudStoreURL(account: Self.decomposed, storeName: "x").path
                 == sandbox.cloudStoreURL(account: Self.composed, storeName: "x").path)
-        #expect(KeyValueStore(cloud: cloud, account: Self.decomposed, peer: "p").folder.path
-                == KeyValueStore(cloud: cloud, account: Self.composed, peer: "p").folder.path)
+        #expect(KeyValueStore(cloud: cloud, account: Self.decomposed, peer: "p", format: "notes-kv").folder.path
+                == KeyValueStore(cloud: cloud, account: Self.composed, peer: "p", format: "notes-kv").folder.path)
     }
 
     @Test func aFolderAnEarlierBuildMadeInAnotherFormIsStillFound() throws {

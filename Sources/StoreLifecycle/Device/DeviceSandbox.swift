@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 
 /// One device's folder under the data directory: its stores, its identity, its log.
 ///
@@ -55,7 +56,7 @@ public struct DeviceSandbox: Sendable {
 
     /// Creates the sandbox's folders when missing.
     ///
-    /// - Throws: ``SandboxError/unwritable(path:reason:)`` when they cannot be created or
+    /// - Throws: ``FileError/unwritable(path:reason:)`` when they cannot be created or
     ///   written to.
     public func prepare() throws {
         let manager = FileManager.default
@@ -63,10 +64,10 @@ public struct DeviceSandbox: Sendable {
             do {
                 try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw SandboxError.unwritable(path: directory.path, reason: ErrorText.reason(error))
+                throw FileError.unwritable(path: directory.path, reason: ErrorText.reason(error))
             }
             guard manager.isWritableFile(atPath: directory.path) else {
-                throw SandboxError.unwritable(path: directory.path, reason: "permission denied")
+                throw FileError.unwritable(path: directory.path, reason: "permission denied")
             }
         }
     }
@@ -120,22 +121,4 @@ public struct DeviceSandbox: Sendable {
         return String(SHA256.hex(Array("\(machine)\n\(path)".utf8)).prefix(16))
     }
 
-}
-
-/// What a device sandbox refuses.
-public enum SandboxError: Error, Equatable, CustomStringConvertible, LocalizedError {
-    case invalidDeviceName(String, reason: String)
-    case unwritable(path: String, reason: String)
-    case deviceInUse(device: String, pid: Int32, command: String)
-
-    public var description: String {
-        switch self {
-        case .invalidDeviceName(let name, let reason): "invalid device name \(name.debugDescription): \(reason)"
-        case .unwritable(let path, let reason): "cannot write to \(path): \(reason)"
-        case .deviceInUse(let device, let pid, let command):
-            "device \(device.debugDescription) is open in another process (pid \(pid), \(command)); quit it first or use another --device"
-        }
-    }
-
-    public var errorDescription: String? { description }
 }

@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Crash points for the fault tests: when `GROCERY_DUDE_FAULT` names a point, the process kills
-/// itself there with SIGKILL, as a power cut or `kill -9` would. Unset, it costs one lookup.
+/// Crash points for the fault tests: when the environment variable the app names
+/// (``readRequest(fromEnvironmentVariable:)``) names a point, the process kills itself there
+/// with SIGKILL, as a power cut or `kill -9` would. Unset, it costs one lookup.
 public enum FaultInjection {
     /// After a save is committed, before its log is written.
     static let afterCommit = "after-commit"
@@ -24,7 +25,14 @@ public enum FaultInjection {
     /// failed precondition makes), not a kill, so that its crash handler runs.
     public static let appTrap = "app-trap"
 
-    private static let requested = ProcessInfo.processInfo.environment["GROCERY_DUDE_FAULT"]
+    /// The point asked for, read once at launch by ``readRequest(fromEnvironmentVariable:)``.
+    nonisolated(unsafe) private static var requested: String?
+
+    /// Reads which point is requested from the environment variable `name` (the app's own,
+    /// which the engine does not know). Called once at launch, before any store is opened.
+    public static func readRequest(fromEnvironmentVariable name: String) {
+        requested = ProcessInfo.processInfo.environment[name]
+    }
 
     public static func isRequested(_ point: String) -> Bool { requested == point }
 

@@ -1,7 +1,8 @@
 import Foundation
+import StoreLifecycle
 import Testing
 import TestSupport
-@testable import Ubiquity
+import Ubiquity
 
 @Suite("Device sandboxes")
 struct DeviceSandboxTests {
@@ -23,31 +24,38 @@ struct DeviceSandboxTests {
         let file = directory.file("a-file")
         try Data("x".utf8).write(to: file)
         let sandbox = try DeviceSandbox(dataDirectory: file, device: "kitchen")
-        #expect(throws: SandboxError.self) { try sandbox.prepare() }
+        #expect(throws: FileError.self) { try sandbox.prepare() }
     }
 
-    @Test func aSecondLockOnADeviceNamesTheHolder() throws {
+    @Test func aLockNamesItsHolderAndIsFreeOnceReleased() throws {
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
         try sandbox.prepare()
-        let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
+        var holder: DeviceLock? = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "grocery-dude tui")) {
             _ = try DeviceLock(sandbox: sandbox, command: "another")
         }
-        withExtendedLifetime(lock) {}
+        withExtendedLifetime(holder) {}
+        holder = nil
+        // Released: the next one takes it, and is named as the holder in its turn.
+        let next = try DeviceLock(sandbox: sandbox, command: "second")
+        #expect(throws: SandboxError.deviceInUse(device: "kitchen", pid: getpid(), command: "second")) {
+            _ = try DeviceLock(sandbox: sandbox, command: "third")
+        }
+        withExtendedLifetime(next) {}
     }
 
-    @Test func aLockIsFreeAgainOnceReleased() throws {
+    @Test func devicesStartedTogetherShareOnePeerID() throws {
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
         try sandbox.prepare()
-        do { _ = try DeviceLock(sandbox: sandbox, command: "first") }
-        _ = try DeviceLock(sandbox: sandbox, command: "second")
-    }
-
-    @Test func atomicWritesLeaveNoTempFiles() throws {
-        let target = directory.file("file.json")
-        try AtomicFile.write(Data("one".utf8), to: target)
-        try AtomicFile.write(Data("two".utf8), to: target)
-        #expect(try String(contentsOf: target, encoding: .utf8) == "two")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file.json"])
+        final class IDs: @unchecked Sendable {
+            let lock = NSLock()
+            var values: Set<String> = []
+        }
+        let ids = IDs()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            if let id = try? sandbox.peerID() { ids.lock.withLock { _ = ids.values.insert(id.description) } }
+        }
+        #expect(ids.values.count == 1)
+        #expect(ids.values.first == (try sandbox.peerID().description))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,10 +46,10 @@ public struct TransitionJournal: Sendable {
         var line = try encoder.encode(entry)
         line.append(UInt8(ascii: "\n"))
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw SandboxError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        guard written == line.count else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
     }
 
     /// The most recent entries first; lines that do not parse (a damaged file) are skipped.

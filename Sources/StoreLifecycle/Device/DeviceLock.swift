@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ public final class DeviceLock {
     public init(sandbox: DeviceSandbox, command: String) throws {
         let path = sandbox.lockFileURL.path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SandboxError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError.unwritable(path: path, reason: String(cString: strerror(errno))) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = ProcessHolder.read(fd: fd)
             close(fd)
