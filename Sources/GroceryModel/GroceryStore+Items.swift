@@ -163,8 +163,45 @@ extension GroceryStore {
     /// Puts an item on the shopping list (clearing `collected`, as the book did) or takes it off.
     @discardableResult
     public func setListed(_ reference: String, _ listed: Bool) throws -> ItemRow {
+        try setListed(.reference(reference), listed)
+    }
+
+    /// The same, for an item known by its ID (a screen's row): no name to look up.
+    @discardableResult
+    public func setListed(_ id: GlobalID, _ listed: Bool) throws -> ItemRow {
+        try setListed(.id(id), listed)
+    }
+
+    /// Ticks an item off in the shop, or unticks it.
+    @discardableResult
+    public func setCollected(_ reference: String, _ collected: Bool) throws -> ItemRow {
+        try setCollected(.reference(reference), collected)
+    }
+
+    /// The same, for an item known by its ID.
+    @discardableResult
+    public func setCollected(_ id: GlobalID, _ collected: Bool) throws -> ItemRow {
+        try setCollected(.id(id), collected)
+    }
+
+    /// How a change names its item: as typed (a name or an ID), or by a screen's ID.
+    private enum ItemReference {
+        case reference(String)
+        case id(GlobalID)
+
+        func row(_ db: Database) throws -> ItemRow {
+            switch self {
+            case .reference(let reference): return try GroceryStore.resolveItem(reference, db)
+            case .id(let id):
+                guard let row = try GroceryStore.itemRow(id: id, db) else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+                return row
+            }
+        }
+    }
+
+    private func setListed(_ item: ItemReference, _ listed: Bool) throws -> ItemRow {
         try objects.save(author: listed ? "item list" : "item unlist") { context in
-            let row = try Self.resolveItem(reference, context.db)
+            let row = try item.row(context.db)
             var values: [String: PropertyValue] = ["listed": .bool(listed)]
             if listed { values["collected"] = .bool(false) }
             try context.update(GrocerySchema.Entity.item, id: row.id, values: values)
@@ -172,11 +209,9 @@ extension GroceryStore {
         }
     }
 
-    /// Ticks an item off in the shop, or unticks it.
-    @discardableResult
-    public func setCollected(_ reference: String, _ collected: Bool) throws -> ItemRow {
+    private func setCollected(_ item: ItemReference, _ collected: Bool) throws -> ItemRow {
         try objects.save(author: collected ? "item collect" : "item uncollect") { context in
-            let row = try Self.resolveItem(reference, context.db)
+            let row = try item.row(context.db)
             try context.update(GrocerySchema.Entity.item, id: row.id, values: ["collected": .bool(collected)])
             return try Self.itemRow(id: row.id, context.db)!
         }

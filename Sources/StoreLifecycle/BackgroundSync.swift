@@ -1,12 +1,21 @@
 import Foundation
 import Ubiquity
 
+/// An import made in the background, with the store's change counts just before its round and
+/// just after it: when no save came between them, a screen that had fetched at the first
+/// reads only the changed rows while the store is still at the second.
+public struct BackgroundImport: Sendable {
+    public var report: ImportReport
+    public var before: ChangeCounts?
+    public var after: ChangeCounts?
+}
+
 /// What runs beside the app for the store it is on: live sync for a cloud store, the one-time
 /// setup for a fallback store (retried every few seconds while offline), nothing for a local
 /// store.
 final class BackgroundSync: @unchecked Sendable {
     private let wake: @Sendable () -> Void
-    private let onImport: @Sendable (ImportReport) -> Void
+    private let onImport: @Sendable (BackgroundImport) -> Void
     private let onProblem: @Sendable (String) -> Void
     private let lock = NSLock()
     private var live: LiveSync?
@@ -17,7 +26,7 @@ final class BackgroundSync: @unchecked Sendable {
     /// How long the setup waits before trying again (offline, or after an error).
     static let setupRetryInterval: TimeInterval = 2
 
-    init(wake: @escaping @Sendable () -> Void, onImport: @escaping @Sendable (ImportReport) -> Void,
+    init(wake: @escaping @Sendable () -> Void, onImport: @escaping @Sendable (BackgroundImport) -> Void,
          onProblem: @escaping @Sendable (String) -> Void) {
         self.wake = wake
         self.onImport = onImport
@@ -39,8 +48,16 @@ final class BackgroundSync: @unchecked Sendable {
         case .cloud:
             guard let sync = store.sync else { return }
             let live = LiveSync(sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
+            let objects = store.store.objects, onImport = onImport
+            // The watcher's thread asks before each round: the counts are read there, then after the import.
+            nonisolated(unsafe) var before: ChangeCounts?
             do {
-                try live.start(isOnline: { !store.isOffline }, onImport: onImport, onProblem: onProblem)
+                try live.start(isOnline: {
+                    before = try? objects.changeCounts()
+                    return !store.isOffline
+                }, onImport: { report in
+                    onImport(BackgroundImport(report: report, before: before, after: try? objects.changeCounts()))
+                }, onProblem: onProblem)
                 lock.withLock { self.live = live }
             } catch {
                 onProblem("cannot watch the cloud folder: \(ErrorText.reason(error))")

@@ -75,8 +75,9 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     var logger: Logger { configuration.logger }
 
-    /// Calls `observer` with every notification: transitions on the coordinator's thread,
-    /// `didImportContentChanges` on the sync thread. Register before starting anything.
+    /// Calls `observer` with every transition, on the coordinator's thread. Imports in the
+    /// background are told to ``startBackgroundSync(wake:onImport:onProblem:)``'s `onImport`
+    /// only. Register before starting anything.
     public func observe(_ observer: @escaping (StoreNotification) -> Void) {
         observers.append(observer)
     }
@@ -136,24 +137,18 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Keeps the device in sync while the app runs: imports as logs arrive, retries exports,
     /// and runs the one-time setup in the background. `wake` is called (on another thread)
-    /// whenever ``poll()`` has something to do; `onImport` and `onProblem` as for ``LiveSync``.
+    /// whenever ``poll()`` has something to do; `onImport` with each import and the store's
+    /// change counts around it (``BackgroundImport``); `onProblem` as for ``LiveSync``.
     public func startBackgroundSync(wake: @escaping @Sendable () -> Void,
-                                    onImport: @escaping @Sendable (ImportReport) -> Void,
+                                    onImport: @escaping @Sendable (BackgroundImport) -> Void,
                                     onProblem: @escaping @Sendable (String) -> Void) {
         do {
             try finishInterruptedStartOver()
         } catch {
             onProblem("cannot finish an interrupted start over: \(ErrorText.reason(error))")
         }
-        background = BackgroundSync(wake: wake, onImport: { [weak self] report in
-            onImport(report)
-            self?.notifyImport(report.changes)
-        }, onProblem: onProblem)
+        background = BackgroundSync(wake: wake, onImport: onImport, onProblem: onProblem)
         background?.start(for: current, configuration: configuration)
-    }
-
-    private func notifyImport(_ changes: ImportedChanges) {
-        notify(.didImportContentChanges(changes))
     }
 
     public func stopBackgroundSync() {

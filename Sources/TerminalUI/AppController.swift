@@ -418,7 +418,7 @@ public final class AppController {
         let cloud = app.cloud
         switch key {
         case .character("c"):
-            if app.coordinator.current.role == .local { cloud.requestEnable() } else { cloud.requestDisable() }
+            cloud.toggleSync()
         case .character("s"): cloud.syncNow()
         case .character("o"): cloud.setOffline(!(cloud.status?.cloud?.offline ?? false))
         case .character("i"): ask(.signIn, "Sign in to account:", app.summary.account ?? "")

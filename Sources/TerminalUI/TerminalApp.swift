@@ -7,9 +7,15 @@ import ViewModels
 /// pipe, updates the app model (mailbox events, due transitions, refreshes), hands
 /// keys to the ``AppController``, and redraws what changed.
 public enum TerminalApp {
+    /// Runs the app in the terminal (curses) until `q` or a signal.
     public static func run(app: AppModel, logger: Logger) throws {
-        let terminal = try CursesTerminal()
+        let terminal = try CursesBackend()
         defer { terminal.end() }
+        run(app: app, logger: logger, backend: terminal)
+    }
+
+    /// Runs the app on `backend` until `q`, or until the backend asks to end.
+    public static func run(app: AppModel, logger: Logger, backend terminal: some TerminalBackend) {
         let controller = AppController(app: app)
         var needsDraw = true
         var message = MessageTimer()
@@ -29,7 +35,7 @@ public enum TerminalApp {
                 needsDraw = false
                 if FaultInjection.isRequested(FaultInjection.appTrap) { fatalError("fault injected: \(FaultInjection.appTrap)") }
             }
-            // Keys curses has buffered already come first; only then wait.
+            // Keys already typed come first; only then wait.
             var next = terminal.readKey()
             if next == nil {
                 let typed = terminal.waitForInput(wake: app.mailbox.wake, milliseconds: 250)

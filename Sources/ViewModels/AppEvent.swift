@@ -3,8 +3,8 @@ import Foundation
 /// What other threads (the sync engine, background work) tell the UI thread, through its
 /// ``Mailbox``. The UI thread applies them to the view models.
 public enum AppEvent: Sendable, Equatable {
-    /// An import changed `count` objects, from these devices.
-    case imported(count: Int, devices: [String])
+    /// An import changed `count` objects, from these devices: these `changes`.
+    case imported(count: Int, devices: [String], changes: StoreChanges = StoreChanges())
     /// A gap, a rejected file, a failed export: worth a line on the status bar.
     case problem(String)
     /// Deduplication on Prepare's appearance finished, having merged this many objects.
@@ -21,7 +21,7 @@ public enum AppEvent: Sendable, Equatable {
     /// The status line's words: "3 changes from kitchen".
     public var message: String {
         switch self {
-        case .imported(let count, let devices):
+        case .imported(let count, let devices, _):
             let from = devices.isEmpty ? "" : " from " + devices.sorted().joined(separator: ", ")
             return "\(count) change\(count == 1 ? "" : "s")\(from)"
         case .problem(let text), .synced(let text), .seedEnded(_, let text):

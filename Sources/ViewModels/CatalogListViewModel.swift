@@ -36,6 +36,7 @@ public final class CatalogListViewModel {
             guard let token = try binding.tokenIfChanged() else { return false }
             let selectedID = selectedEntry?.id
             entries = try store.entries(kind)
+            fetches += 1
             binding.fetched(token)
             if let selectedID, let index = entries.firstIndex(where: { $0.id == selectedID }) { selection = index }
             selection = min(selection, max(entries.count - 1, 0))
@@ -44,6 +45,22 @@ public final class CatalogListViewModel {
             message = "Cannot read the store: \(error)"
             return false
         }
+    }
+
+    /// How many times the entries were fetched.
+    public private(set) var fetches = 0
+
+    /// Applies changes whose objects are known (an import): the entries are fetched only when
+    /// the changes touch them (their own kind, or items, whose counts they show); otherwise
+    /// the fetch stays current when nothing else changed since it.
+    @discardableResult
+    public func apply(_ changes: StoreChanges) -> Bool {
+        if !changes.touches(kind.entity), !changes.touches(GrocerySchema.Entity.item),
+           binding.isOnlyChange(changes), let after = changes.tokenAfter {
+            binding.fetched(after)
+            return false
+        }
+        return refreshIfChanged()
     }
 
     public func moveSelection(by delta: Int) {

@@ -35,41 +35,45 @@ public final class ItemListViewModel {
         didSet { if onlyListed != oldValue { refetchKeepingSelection() } }
     }
     /// The dialog the screen shows now, if any.
-    public private(set) var dialog: Dialog?
+    public internal(set) var dialog: Dialog?
     /// The list's order: every shown item's ID, and the sections.
-    public private(set) var index = ItemListIndex()
+    public internal(set) var index = ItemListIndex()
     /// The selected row, counted over all sections' rows.
-    public private(set) var selection = 0
+    public internal(set) var selection = 0
     /// The first line on screen (lines: each section's header, then its rows).
-    public private(set) var scrollTop = 0
+    public internal(set) var scrollTop = 0
     /// How many lines the screen shows.
-    public private(set) var viewportHeight = 20
+    public internal(set) var viewportHeight = 20
     /// The last message of this screen (the last action, or an error), with when it was made.
-    public private(set) var latestMessage: Message?
+    public internal(set) var latestMessage: Message?
     /// Its words; setting them makes a new message, stamped now.
-    public private(set) var message: String? {
+    public internal(set) var message: String? {
         get { latestMessage?.text }
         set { latestMessage = newValue.map { Message($0) } }
     }
     /// The items whose rows on screen changed in the last refresh (the ones to redraw).
-    public private(set) var changedRows: Set<GlobalID> = []
+    public internal(set) var changedRows: Set<GlobalID> = []
     /// Deduplication runs in the background since Prepare last appeared.
-    public private(set) var isDeduplicating = false
+    public internal(set) var isDeduplicating = false
     /// How many rows were read from the store so far (the batches, not the index).
-    public private(set) var rowsRead = 0
+    public internal(set) var rowsRead = 0
+    /// How many times the list's order was fetched (every item's ID: a scan of the items).
+    public internal(set) var indexFetches = 0
+    /// How many times known changes were applied by reading only their rows (``apply(_:)``).
+    public internal(set) var inPlaceRefreshes = 0
 
     /// Rows read at a time: at least the screen and a margin above and below it.
     public var batchSize: Int { max(100, viewportHeight * 3) }
 
-    private var binding: StoreBinding
-    private var store: GroceryStore { binding.store }
-    private let mailbox: Mailbox<AppEvent>?
-    private let undo: UndoHistory
+    var binding: StoreBinding
+    var store: GroceryStore { binding.store }
+    let mailbox: Mailbox<AppEvent>?
+    let undo: UndoHistory
     /// The rows read: those of `cachedRange`, by ID.
-    private var cache: [GlobalID: ItemRow] = [:]
-    private var cachedRange = 0..<0
+    var cache: [GlobalID: ItemRow] = [:]
+    var cachedRange = 0..<0
     /// The item a delete confirmation is about.
-    private var pendingDelete: GlobalID?
+    var pendingDelete: GlobalID?
 
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
@@ -92,7 +96,7 @@ public final class ItemListViewModel {
 
     /// Fetches again in a new order or with a new filter; the selected item stays selected when
     /// still shown, scrolled into view.
-    private func refetchKeepingSelection() {
+    func refetchKeepingSelection() {
         let selected = selectedID
         binding.invalidate()
         refreshIfChanged()
@@ -107,11 +111,20 @@ public final class ItemListViewModel {
 
     // MARK: - Rows and lines
 
-    /// The row at a position among all rows, read with its batch when not read yet.
+    /// The row at a position among all rows. The rows on screen and around them are read
+    /// already (``readVisibleRows()``); another is read alone, leaving them in place.
     public func row(at position: Int) -> ItemRow? {
         guard index.ids.indices.contains(position) else { return nil }
-        if !cachedRange.contains(position) { readBatch(around: position) }
-        return cache[index.ids[position]]
+        let id = index.ids[position]
+        if let row = cache[id] { return row }
+        do {
+            let rows = try store.itemRows([id])
+            rowsRead += rows.count
+            return rows[id]
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+            return nil
+        }
     }
 
     /// The selected item, if any.
@@ -139,13 +152,28 @@ public final class ItemListViewModel {
         return section.rows.contains(position) ? .row(position) : nil
     }
 
-    /// The lines on screen, from ``scrollTop``, with their rows.
+    /// The lines on screen, from ``scrollTop``, with their rows: what drawing reads. It reads
+    /// nothing from the store: the rows on screen were read when the lines moved.
     public var visibleLines: [(line: Line, row: ItemRow?)] {
-        (scrollTop..<min(scrollTop + viewportHeight, lineCount)).compactMap { number in
+        visibleLineNumbers.compactMap { number in
             guard let line = line(number) else { return nil }
-            if case .row(let position) = line { return (line, row(at: position)) }
+            if case .row(let position) = line { return (line, cache[index.ids[position]]) }
             return (line, nil)
         }
+    }
+
+    private var visibleLineNumbers: Range<Int> { scrollTop..<max(scrollTop, min(scrollTop + viewportHeight, lineCount)) }
+
+    /// Reads the rows on screen when they are not read yet: after every move of the lines shown
+    /// (a refresh, a new selection or height). A batch is at least three screens, so one holds them.
+    func readVisibleRows() {
+        let positions = visibleLineNumbers.compactMap { number -> Int? in
+            if case .row(let position)? = line(number) { return position }
+            return nil
+        }
+        guard let first = positions.first, let last = positions.last,
+              !(cachedRange.contains(first) && cachedRange.contains(last)) else { return }
+        readBatch(around: first)
     }
 
     private func readBatch(around position: Int) {
@@ -157,263 +185,6 @@ public final class ItemListViewModel {
             rowsRead += cache.count
         } catch {
             message = "Cannot read the store: \(ErrorText.reason(error))"
-        }
-    }
-
-    // MARK: - Refreshing
-
-    /// Refetches when the store changed since the last fetch: the order, then the rows on screen.
-    /// The selection stays on its item, at the same height on screen. Returns whether it did.
-    @discardableResult
-    public func refreshIfChanged() -> Bool {
-        let token: Int64
-        do {
-            guard let changed = try binding.tokenIfChanged() else { return false }
-            token = changed
-        } catch {
-            message = "Cannot read the store: \(ErrorText.reason(error))"
-            return false
-        }
-        let shown = visibleLines.compactMap(\.row)
-        let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let selectedID = selectedID
-        let selectionHeight = lineOfRow(selection) - scrollTop
-        let topID = shown.first?.id
-        do {
-            index = try store.itemIndex(query)
-        } catch {
-            message = "Cannot read the store: \(ErrorText.reason(error))"
-            return false
-        }
-        binding.fetched(token)
-        cache = [:]
-        cachedRange = 0..<0
-        if let selectedID, let position = index.ids.firstIndex(of: selectedID) {
-            selection = position
-            scrollTop = lineOfRow(position) - selectionHeight
-        } else {
-            selection = min(selection, max(rowCount - 1, 0))
-            if let topID, let position = index.ids.firstIndex(of: topID) { scrollTop = lineOfRow(position) - 1 }
-        }
-        keepSelectionVisible()
-        let after = visibleLines.compactMap(\.row)
-        changedRows = Set(after.filter { before[$0.id] != $0 }.map(\.id))
-        return true
-    }
-
-    /// The screen's height changed.
-    public func setViewport(height: Int) {
-        guard height != viewportHeight, height > 0 else { return }
-        viewportHeight = height
-        keepSelectionVisible()
-    }
-
-    /// Scrolls as little as possible to show the selection, with its section's header when the
-    /// selection is a section's first row.
-    private func keepSelectionVisible() {
-        let maxTop = max(0, lineCount - viewportHeight)
-        guard rowCount > 0 else { scrollTop = 0; return }
-        let line = lineOfRow(selection)
-        let wanted = index.section(containing: selection).map { index.sections[$0].start == selection } == true ? line - 1 : line
-        if wanted < scrollTop { scrollTop = wanted }
-        if line >= scrollTop + viewportHeight { scrollTop = line - viewportHeight + 1 }
-        scrollTop = min(max(scrollTop, 0), maxTop)
-    }
-
-    // MARK: - Appearing
-
-    /// The screen appears. Prepare runs deduplication in the background (cheap when nothing
-    /// changed) and refreshes when it reports back through the mailbox (``handle(_:)``).
-    public func appear() {
-        refreshIfChanged()
-        guard screen == .prepare, !isDeduplicating, !isStoreChanging, let mailbox else { return }
-        isDeduplicating = true
-        let objects = store.objects
-        Thread.detachNewThread {
-            do {
-                let report = try Deduplicator(store: objects).run()
-                mailbox.post(.deduplicated(merged: report.mergedCount))
-            } catch {
-                // The store may have gone away in a transition; the next appearance tries again.
-                mailbox.post(.deduplicationFailed(ErrorText.reason(error)))
-            }
-        }
-    }
-
-    /// Applies what background work reported, on the UI thread.
-    public func handle(_ event: AppEvent) {
-        switch event {
-        case .deduplicated(let merged):
-            isDeduplicating = false
-            refreshIfChanged()
-            if merged > 0 { message = event.message }
-        case .deduplicationFailed:
-            isDeduplicating = false
-            message = event.message
-        default:
-            break
-        }
-    }
-
-    // MARK: - Store transitions
-
-    /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
-    /// so it has nothing left to save; it keeps only IDs, never a row to write back.
-    public func storeWillChange(_ message: String) {
-        binding.willChange()
-        dialog = nil
-        self.message = message
-    }
-
-    /// The change announced waits: the list goes on with its store.
-    public func storeChangePostponed() {
-        binding.changePostponed()
-    }
-
-    /// `storesDidChange`: forget everything read from the old store, fetch from the new one;
-    /// the selection stays on its item when the new store has it.
-    public func storeDidChange(to store: GroceryStore, message: String) {
-        binding.didChange(to: store)
-        isDeduplicating = false
-        refreshIfChanged()
-        self.message = message
-    }
-
-    // MARK: - Input
-
-    public func moveSelection(by delta: Int) {
-        moveSelection(to: selection + delta)
-    }
-
-    public func moveSelection(to position: Int) {
-        guard rowCount > 0 else { return }
-        selection = min(max(position, 0), rowCount - 1)
-        keepSelectionVisible()
-    }
-
-    /// Selects an item by ID, if the list shows it.
-    @discardableResult
-    public func select(_ id: GlobalID) -> Bool {
-        guard let position = index.ids.firstIndex(of: id) else { return false }
-        moveSelection(to: position)
-        return true
-    }
-
-    /// Prepare: puts the selected item on the shopping list, or takes it off. Shop: ticks it as
-    /// collected, or unticks it.
-    public func toggleSelected() {
-        guard !isStoreChanging, let row = selectedRow else { return }
-        do {
-            message = try undo.recording(store, ids: [row.id], label: { $0 }) {
-                switch screen {
-                case .prepare:
-                    let updated = try store.setListed(row.id.description, !row.item.listed)
-                    return updated.item.listed ? "Listed \(updated.name)" : "Unlisted \(updated.name)"
-                case .shop:
-                    let updated = try store.setCollected(row.id.description, !row.item.collected)
-                    return updated.item.collected ? "Collected \(updated.name)" : "Not collected: \(updated.name)"
-                }
-            }
-            refreshIfChanged()
-        } catch {
-            message = ErrorText.reason(error)
-        }
-    }
-
-    /// Changes the selected item's quantity by `delta` (`+` and `-`), never below 0; undoable.
-    public func changeQuantity(by delta: Double) {
-        guard !isStoreChanging, let row = selectedRow else { return }
-        let quantity = max(0, row.item.quantity + delta)
-        guard quantity != row.item.quantity else {
-            message = "\(row.name): the quantity is already 0"
-            return
-        }
-        do {
-            message = try undo.recording(store, ids: [row.id], label: { $0 }) {
-                var changes = ItemChanges()
-                changes.quantity = quantity
-                let updated = try store.editItem(row.id.description, changes)
-                return "\(updated.name): \(QuantityFormat.exact(updated.item.quantity))"
-            }
-            refreshIfChanged()
-        } catch {
-            message = ErrorText.reason(error)
-        }
-    }
-
-    /// Adds an item, on the shopping list (Model 9's default, as `item add` does), with no home
-    /// location or aisle until the user picks one (`e`), and selects it.
-    ///
-    /// - Throws: why the name is refused (too long, in use): the caller keeps what was typed.
-    /// - Returns: the new item, or `nil` while the store changes.
-    @discardableResult
-    public func addItem(named name: String) throws -> GlobalID? {
-        guard !isStoreChanging else { return nil }
-        let added = try store.addItem(ItemDraft(name: name))  // listed, no locations
-        message = "Added \(added.name)"
-        refreshIfChanged()
-        select(added.id)
-        return added.id
-    }
-
-    /// Asks before deleting the selected item.
-    public func requestDeleteSelected() {
-        guard !isStoreChanging, let row = selectedRow else { return }
-        dialog = .confirm(title: "Delete \(row.name)?", message: nil, action: "Delete")
-        pendingDelete = row.id
-    }
-
-    // MARK: - Clear
-
-    /// The screen's Clear: Prepare asks "Clear Entire Shopping List?"; Shop removes the collected
-    /// items from the list at once. Either says "Nothing to Clear", with the book's hint, when
-    /// there is nothing to do.
-    public func requestClear() {
-        guard !isStoreChanging else { return }
-        do {
-            let counts = try store.shoppingListCounts()
-            switch screen {
-            case .prepare:
-                dialog = counts.listed == 0
-                    ? .message(title: ClearMessages.nothingToClear, message: ClearMessages.prepareNothingListed)
-                    : .confirm(title: ClearMessages.prepareQuestion, message: nil, action: "Clear")
-            case .shop:
-                if counts.listed == 0 {
-                    dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopEmpty)
-                } else if counts.collected == 0 {
-                    dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopNothingCollected)
-                } else {
-                    message = try undo.recording(store, ids: try store.shoppingListIDs(collectedOnly: true), label: { $0 }) {
-                        let count = try store.clearCollected()
-                        return "Removed \(count) collected item\(count == 1 ? "" : "s") from the list"
-                    }
-                    refreshIfChanged()
-                }
-            }
-        } catch {
-            message = ErrorText.reason(error)
-        }
-    }
-
-    /// The answer to the dialog: `true` for its action, `false` to cancel (or OK a message).
-    public func answerDialog(_ accepted: Bool) {
-        let deleting = pendingDelete
-        defer { dialog = nil; pendingDelete = nil }
-        guard accepted, case .confirm = dialog, !isStoreChanging else { return }
-        do {
-            if let deleting {
-                message = try undo.recording(store, ids: [deleting], withPhotos: true, label: { $0 }) {
-                    "Deleted \(try store.removeItem(deleting.description).name)"
-                }
-            } else if screen == .prepare {
-                message = try undo.recording(store, ids: try store.shoppingListIDs(), label: { $0 }) {
-                    let count = try store.clearListed()
-                    return "Cleared \(count) item\(count == 1 ? "" : "s") from the shopping list"
-                }
-            }
-            refreshIfChanged()
-        } catch {
-            message = ErrorText.reason(error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import Ubiquity
 
 /// What every view model keeps about the store under it: the store, the change token of its
 /// last fetch, and whether a store transition is under way (between `storesWillChange` and
@@ -7,7 +8,8 @@ import GroceryModel
 struct StoreBinding {
     private(set) var store: GroceryStore
     private(set) var isChanging = false
-    private var fetchedToken: Int64 = -1
+    /// The store's change token at the last fetch (-1: fetch again).
+    private(set) var fetchedToken: Int64 = -1
 
     init(_ store: GroceryStore) {
         self.store = store
@@ -22,6 +24,20 @@ struct StoreBinding {
     }
 
     mutating func fetched(_ token: Int64) { fetchedToken = token }
+
+    /// The store's change token now.
+    func currentToken() throws -> Int64 { try store.objects.changeToken() }
+
+    /// Its parts now: saves and imported batches.
+    func changeCounts() -> ChangeCounts? { try? store.objects.changeCounts() }
+
+    /// Whether `changes` are the only ones since the last fetch: the token was this fetch's
+    /// just before them, and has not moved since them.
+    func isOnlyChange(_ changes: StoreChanges) -> Bool {
+        guard !isChanging, let before = changes.tokenBefore, let after = changes.tokenAfter,
+              before == fetchedToken, before < after else { return false }
+        return (try? currentToken()) == after
+    }
 
     /// The next `tokenIfChanged` answers, whatever the store did (a new search, a new store).
     mutating func invalidate() { fetchedToken = -1 }

@@ -8,11 +8,10 @@ import ViewModels
 @testable import TerminalUI
 
 /// Snapshots of every screen and dialog through the in-memory terminal, at 80×24 and 40×10,
-/// compared with the text files in `Snapshots/` (`RECORD_SNAPSHOTS=1` rewrites them; review the
-/// diff before committing). Styles are checked where they carry meaning (the selection). A test
-/// that reaches a state the tour (``everyScreenAt80x24And40x10()``) records compares with the
-/// tour's file (`all-…`), so that no two files hold one screen; `prepare-40x10` has its own
-/// (another row is selected, which the text does not show).
+/// compared with the text files in `Snapshots/`, text and styles (`RECORD_SNAPSHOTS=1` rewrites
+/// them; review the diff before committing). A test that reaches a state the tour
+/// (``everyScreenAt80x24And40x10()``) records compares with the tour's file (`all-…`), so that no
+/// two files hold one screen; `prepare-40x10` has its own (another row is selected).
 @Suite("Snapshots of the full-screen app")
 struct AppScreenTests {
     let directory = TemporaryDirectory("app-screen")
@@ -41,8 +40,8 @@ struct AppScreenTests {
         return AppController(app: app)
     }
 
-    /// Compares the screen's text with `Snapshots/<name>.txt`, after masking what differs per
-    /// run (peer IDs, times).
+    /// Compares the screen with `Snapshots/<name>.txt`: its text, after masking what differs per
+    /// run (peer IDs, times), then its styles, a letter per cell, and the letters' legend.
     func expectSnapshot(_ name: String, _ screen: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(screen.lines.allSatisfy { TextWidth.columns(of: $0) == screen.width }, "every line fills the width",
                 sourceLocation: sourceLocation)
@@ -52,6 +51,8 @@ struct AppScreenTests {
                         "[0-9]{2}:[0-9]{2}:[0-9]{2}", "20[0-9]{2}-[0-9-]*"] {
             text = text.replacingOccurrences(of: pattern, with: "#", options: .regularExpression)
         }
+        text += Self.stylesHeading + "\n" + screen.styleLines.joined(separator: "\n") + "\n"
+        text += screen.styleLegend.map { $0 + "\n" }.joined()
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -61,6 +62,9 @@ struct AppScreenTests {
         let expected = try String(contentsOf: file, encoding: .utf8)
         #expect(text == expected, "snapshot \(name) differs:\n\(text)", sourceLocation: sourceLocation)
     }
+
+    /// Between a snapshot's text and its styles.
+    static let stylesHeading = "-- styles --"
 
     func selectedLines(_ screen: ScreenBuffer) -> [Int] {
         (1..<(screen.height - 2)).filter { screen.cells[$0][2].style.reverse }

@@ -1,6 +1,15 @@
 import Foundation
 import GRDB
 
+/// The change token's two parts, read together: saves (from any process) and imported batches.
+/// Around an import, `saves` unchanged says the import made every change between two readings.
+public struct ChangeCounts: Equatable, Sendable {
+    public var saves: Int64
+    public var imports: Int64
+    /// What ``ObjectStore/changeToken()`` answers.
+    public var token: Int64 { saves + imports }
+}
+
 /// The outbox table: transaction records saved with their data, waiting to be exported.
 enum Outbox {
     static func append(_ record: TransactionRecord, modelVersion: Int, in db: Database) throws {
@@ -17,9 +26,13 @@ enum Outbox {
     /// A number that grows with every save and every imported batch: saves grow the outbox's
     /// sequence (which never goes back, even when exported rows are removed), imports a counter.
     static func changeToken(_ db: Database) throws -> Int64 {
+        try changeCounts(db).token
+    }
+
+    static func changeCounts(_ db: Database) throws -> ChangeCounts {
         let saves = try Int64.fetchCached(db, "SELECT seq FROM sqlite_sequence WHERE name = ?", [EngineTables.outbox]) ?? 0
         let imports = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'importedBatches'").flatMap { Int64($0) } ?? 0
-        return saves + imports
+        return ChangeCounts(saves: saves, imports: imports)
     }
 
     /// Counts an imported batch, in its transaction.

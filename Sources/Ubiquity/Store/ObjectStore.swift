@@ -239,6 +239,11 @@ public final class ObjectStore: Sendable {
         try read { db in try Outbox.changeToken(db) }
     }
 
+    /// The change token's parts: saves and imported batches.
+    public func changeCounts() throws -> ChangeCounts {
+        try read { db in try Outbox.changeCounts(db) }
+    }
+
     /// Sets a local, never-synced fact about the store, outside any save.
     public func setMetadata(_ key: String, _ value: String) throws {
         try write { db in

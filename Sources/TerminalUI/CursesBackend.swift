@@ -8,8 +8,8 @@ import Glibc
 /// Set by the signal handler; read by the input loop, which then leaves curses cleanly.
 nonisolated(unsafe) private var terminationRequested: sig_atomic_t = 0
 
-/// The one place that talks to ncurses. Only the UI thread uses it.
-public final class CursesTerminal {
+/// The terminal the app runs in: the one place that talks to ncurses. Only the UI thread uses it.
+public final class CursesBackend: TerminalBackend {
     private var colors = false
 
     private let screen: OpaquePointer
@@ -68,7 +68,6 @@ public final class CursesTerminal {
     /// What a crashing Swift program receives: traps are SIGILL or SIGTRAP.
     static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
-    /// Gives the terminal back as it was.
     public func end() {
         curs_set(1)
         endwin()
@@ -78,10 +77,10 @@ public final class CursesTerminal {
 
     public var size: (width: Int, height: Int) { (Int(gd_cols()), Int(gd_lines())) }
 
-    /// Whether SIGINT, SIGTERM or SIGHUP asked the app to quit.
+    /// SIGINT, SIGTERM or SIGHUP.
     public var isTerminationRequested: Bool { terminationRequested != 0 }
 
-    /// Draws a buffer, changing only what differs from the screen (curses' own diffing).
+    /// Changes only what differs from the screen (curses' own diffing).
     public func draw(_ buffer: ScreenBuffer) {
         werase(gd_stdscr())
         for (y, row) in buffer.cells.enumerated() {
@@ -106,14 +105,10 @@ public final class CursesTerminal {
         wrefresh(gd_stdscr())
     }
 
-    /// Forces a full repaint at the next draw (Ctrl-L).
     public func invalidate() {
         clearok(gd_stdscr(), true)
     }
 
-    /// Waits until the keyboard or `wake` has something, or `milliseconds` pass.
-    ///
-    /// - Returns: whether the keyboard has input.
     public func waitForInput(wake: WakePipe?, milliseconds: Int32) -> Bool {
         var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         if let wake { descriptors.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)) }
@@ -121,7 +116,6 @@ public final class CursesTerminal {
         return ready > 0 && descriptors[0].revents != 0
     }
 
-    /// The next key already typed, without waiting; `nil` when there is none.
     public func readKey() -> Key? {
         var value: wint_t = 0
         let result = wget_wch(gd_stdscr(), &value)

@@ -1,0 +1,52 @@
+import Foundation
+import GroceryModel
+import Logging
+import StoreLifecycle
+import Ubiquity
+
+/// The dialog shown over every screen, and its answers.
+extension AppModel {
+    /// The dialog shown now: long work's progress and the merge prompt first (over any screen),
+    /// then an app-wide notice, then the screen's own (the editor's when it is open).
+    public var dialog: Dialog? {
+        if isCloudDialogShown { return cloud.dialog }
+        if let notice { return notice }
+        if let editor { return editor.dialog }
+        return currentList?.dialog ?? currentCatalog?.dialog
+    }
+
+    var isCloudDialogShown: Bool { cloud.dialog != nil && (tab == .cloud || cloud.isDialogAppWide) }
+
+    /// Answers the dialog shown: `true` for its action, `false` for the other button or Esc.
+    public func answerDialog(_ accepted: Bool) {
+        if isCloudDialogShown {
+            cloud.answerDialog(accepted)
+        } else if notice != nil {
+            notice = nil
+        } else if let editor {
+            // "Unsaved changes to …": Save, or Discard.
+            if editor.dialog != nil { closeEditor(discard: !accepted) }
+        } else {
+            if let list = currentList { list.answerDialog(accepted) } else { currentCatalog?.answerDialog(accepted) }
+        }
+    }
+
+    /// Closes the dialog shown without acting: Esc or `q`. A choice is not answered (no merge,
+    /// and cloud sync stays as it was), a confirmation is declined, a notice is dismissed.
+    public func cancelDialog() {
+        if isCloudDialogShown {
+            cloud.cancelDialog()
+        } else if notice != nil {
+            notice = nil
+        } else if let editor {
+            editor.dismissDialog()  // back to editing, the edits kept
+        } else {
+            if let list = currentList { list.answerDialog(false) } else { currentCatalog?.answerDialog(false) }
+        }
+    }
+
+    /// Answers a typed confirmation with the text typed.
+    public func answerTyped(_ text: String) {
+        cloud.answerTyped(text)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GroceryModel
+import Logging
+import StoreLifecycle
+import Ubiquity
+
+/// Named lists: the switcher (`L`), a new list, opening another.
+extension AppModel {
+    var namedLists: NamedLists { NamedLists(configuration: coordinator.configuration) }
+
+    /// Reads the name of the list on screen again (it may have been renamed on another device).
+    public func refreshListName() {
+        listName = (try? namedLists.resolve(coordinator.configuration.storeName).name) ?? coordinator.configuration.storeName
+    }
+
+    /// `L`: the device's lists, to switch to another or make a new one.
+    public func openListSwitcher() {
+        guard isInputEnabled, editor == nil, dialog == nil else { return }
+        do {
+            let lists = try namedLists.all()
+            let current = coordinator.configuration.storeName
+            listSwitcher = ListSwitcher(lists: lists, current: current)
+            // Renamed on another device meanwhile: the status line follows.
+            if let shown = lists.first(where: { $0.storeName == current }) { listName = shown.name }
+        } catch {
+            say("Cannot read the lists: \(ErrorText.reason(error))")
+        }
+    }
+
+    public func closeListSwitcher() { listSwitcher = nil }
+
+    public func moveListSwitcher(by delta: Int) { listSwitcher?.move(by: delta) }
+    public func moveListSwitcher(to index: Int) { listSwitcher?.move(to: index) }
+    /// A letter in the switcher: jumps to the list it spells; `false` when none matches.
+    public func typeAheadInListSwitcher(_ character: Character, now: TimeInterval = Message.now) -> Bool {
+        listSwitcher?.typeAhead(character, now: now) ?? false
+    }
+
+    /// `/` in the switcher: the next letters type ahead, even j, k, g and q.
+    public func beginTypeAheadInListSwitcher(now: TimeInterval = Message.now) {
+        listSwitcher?.beginTypeAhead(now: now)
+    }
+
+    /// Enter in the switcher: opens the selected list, or — on "new list…" — returns `true`: a
+    /// name is needed (``createList(named:)``).
+    public func chooseInListSwitcher() -> Bool {
+        guard let switcher = listSwitcher else { return false }
+        switch switcher.selected {
+        case .new: return true
+        case .list(let list):
+            listSwitcher = nil
+            switchList(to: list)
+            return false
+        }
+    }
+
+    /// Makes a new list and opens it. Throws when the name is refused (the line stays open).
+    public func createList(named name: String) throws {
+        let list = try namedLists.create(name)
+        listSwitcher = nil
+        switchList(to: list)
+    }
+
+    /// Opens `list` through a transition like an account switch: input waits, the screens drop
+    /// their rows, and refetch from the list's store.
+    func switchList(to list: NamedList) {
+        do {
+            if try coordinator.switchStore(named: list.storeName) {
+                listName = list.name
+                say("List: \(list.name)")
+            }
+        } catch {
+            say("Cannot open the list \(list.name): \(ErrorText.reason(error))")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GroceryModel
+import Logging
+import StoreLifecycle
+import Ubiquity
+
+/// The coordinator's transitions reaching every view model: will change, did change, postponed.
+extension AppModel {
+    /// The coordinator's notices. Transitions come on this (the UI) thread; imports are posted
+    /// to the mailbox by the background sync and need nothing here.
+    func receive(_ notification: StoreNotification) {
+        switch notification {
+        case .storesWillChange(let change):
+            let notice = Self.changingNotice(change.transition)
+            changingNotice = notice
+            editor?.storeWillChange()
+            for list in [prepare, shop] { list.storeWillChange(notice) }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeWillChange(notice) }
+            logger.info("storesWillChange: \(change.transition.rawValue)")
+        case .storesDidChange(let change):
+            changingNotice = nil
+            undoHistory.removeAll()
+            refreshSummary(force: true)
+            let store = coordinator.current.store
+            for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }
+            say(change.summary)
+            if let editor {
+                editor.storeDidChange(to: store)
+                if let reason = editor.closedBecause {
+                    self.editor = nil
+                    say(reason)
+                }
+            }
+            logger.info("storesDidChange: \(change.transition.rawValue)")
+            didChange(change.transition)
+        case .storesChangePostponed(let change):
+            // The editor could not save: the app stays on its store, input back on, so the user
+            // can fix the edit; the change is tried again at the next poll.
+            changingNotice = nil
+            editor?.storeChangePostponed()
+            for list in [prepare, shop] { list.storeChangePostponed() }
+            for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
+            say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
+        case .didImportContentChanges:
+            break  // never sent by the coordinator: imports come through the mailbox
+        }
+    }
+
+    /// After a transition: the notice of a preference changed elsewhere, the merge prompt or the
+    /// merge itself, and Prepare's deduplication on the new store.
+    func didChange(_ transition: StoreTransition) {
+        // Apple's notice is for the cloud sync preference changed elsewhere; an account switch
+        // is no such change: the status line names the account, the message says what changed.
+        let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled]
+        if preference.contains(transition), !cloud.isChangingSettings {
+            notice = .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
+            // Turned on by another terminal: this device's local data may want to come along.
+            if transition == .cloudEnabled, coordinator.pendingSeedSource == nil { cloud.offerMerge() }
+        }
+        cloud.resumeMerge()
+        if tab == .prepare { prepare.appear() }
+    }
+
+    static func changingNotice(_ transition: StoreTransition) -> String {
+        switch transition {
+        case .initialImportCompleted: "Updating from the cloud…"
+        case .accountAdded, .accountRemoved, .accountChanged: "Switching account…"
+        case .contentRemoved: "The cloud content was removed; moving to a new store…"
+        case .cloudEnabled: "Turning on cloud sync…"
+        case .cloudDisabled: "Turning off cloud sync…"
+        case .rebuilt: "Rebuilding from the cloud…"
+        case .storeSwitched: "Opening the list…"
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GroceryModel
+import Logging
+import StoreLifecycle
+import Ubiquity
+
+/// The UI thread's work between keys: background sync started and stopped, the mailbox's
+/// events applied, due transitions performed, the screen shown and the status line refreshed.
+extension AppModel {
+    /// Starts syncing in the background, goes on with an interrupted merge, shows Prepare.
+    public func start() {
+        let mailbox = mailbox, logger = logger
+        coordinator.startBackgroundSync(
+            wake: { mailbox.wake.wake() },
+            onImport: { done in
+                let changes = StoreChanges(done.report.changes, before: done.before, after: done.after)
+                mailbox.post(.imported(count: done.report.changes.count, devices: Array(done.report.devices), changes: changes))
+            },
+            onProblem: { problem in
+                logger.warning("\(problem)")
+                mailbox.post(.problem(problem))
+            })
+        cloud.resumeMerge()
+        show(tab)
+    }
+
+    public func stop() {
+        coordinator.stopBackgroundSync()
+    }
+
+    /// On the UI thread, whenever it wakes (a key, the mailbox, or every 250 ms): applies what
+    /// other threads posted, performs the transitions that are due, refreshes the screen shown.
+    ///
+    /// - Returns: whether anything changed that the screen shows.
+    @discardableResult
+    public func update() -> Bool {
+        var changed = false
+        for event in mailbox.take() {
+            handle(event)
+            changed = true
+        }
+        do {
+            changed = try coordinator.poll() || changed
+            lastPollFailure = nil
+        } catch {
+            // Tried again at every tick (a damaged settings file, an unwritable folder): said once.
+            let reason = ErrorText.reason(error)
+            if reason != lastPollFailure {
+                lastPollFailure = reason
+                logger.error("store transition failed: \(reason)")
+                say("Store change failed: \(reason)")
+                changed = true
+            }
+        }
+        changed = refreshSummary() || changed
+        return refreshVisible() || changed
+    }
+
+    /// Reads the device's state for the status line again, at most once a second unless `force`.
+    @discardableResult
+    public func refreshSummary(force: Bool = false) -> Bool {
+        guard force || Date().timeIntervalSince(lastSummaryRead) >= 1 else { return false }
+        lastSummaryRead = Date()
+        let current = coordinator.current
+        var latest = DeviceSummary(device: summary.device)
+        // The account whose data is on screen: while a switch waits (an edit to save first),
+        // still the old one. With cloud sync off, the account the device is signed in to.
+        latest.account = current.role == .local
+            ? (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account
+            : current.account
+        latest.cloudOn = current.role != .local
+        latest.usingLocalStorage = current.usingLocalStorage
+        latest.offline = current.role != .local && coordinator.configuration.isOffline
+        latest.lastSync = try? current.sync?.lastSync()
+        // From the last import in the background: the UI thread never reads the cloud folder
+        // for the status line (a hung mount would freeze the app).
+        latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
+        latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
+        defer { summary = latest }
+        return latest != summary
+    }
+
+    /// Applies one message from another thread.
+    public func handle(_ event: AppEvent) {
+        switch event {
+        case .deduplicated:
+            prepare.handle(event)
+            shop.refreshIfChanged()
+        case .deduplicationFailed:
+            prepare.handle(event)
+        case .seedProgress, .synced:
+            cloud.handle(event)
+        case .seedEnded:
+            cloud.handle(event)
+            say(event.message)
+        case .imported(_, _, let changes):
+            cloud.handle(event)
+            say(event.message)
+            // The screen shown reads what the import changed; the others fetch when shown.
+            if changingNotice == nil, editor == nil {
+                if let list = currentList { list.apply(changes) } else { currentCatalog?.apply(changes) }
+            }
+        case .problem:
+            say(event.message)
+        }
+    }
+
+    /// Refetches what the shown screen displays, if the store changed.
+    @discardableResult
+    public func refreshVisible() -> Bool {
+        guard changingNotice == nil else { return false }
+        if let editor {
+            let changed = editor.refreshIfChanged()
+            if let reason = editor.closedBecause {
+                self.editor = nil
+                say(reason)
+                refreshList()
+                return true
+            }
+            return changed
+        }
+        return refreshList()
+    }
+
+    /// Refetches the list or catalog shown (the Cloud screen's status), if the store changed.
+    @discardableResult
+    func refreshList() -> Bool {
+        if tab == .cloud { return cloud.refresh() }
+        return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
+    }
+
+    /// Puts a message on the message line of every screen.
+    func say(_ text: String) {
+        latestStatus = Message(text)
+    }
+
+    /// A word about the last key ("x: no action here — ? for help"): a message like any other,
+    /// it fades and never comes back.
+    public func hint(_ text: String) {
+        say(text)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import GroceryModel
+import StoreLifecycle
+import Ubiquity
+
+/// The Cloud screen's actions: sync now, offline, account, enable and disable, rebuild, start
+/// over, releasing a refused file; and the settings they change.
+extension CloudViewModel {
+    // MARK: - Sync now, offline
+
+    /// Exports what waits and imports what arrived, on another thread; the answer comes back
+    /// through the mailbox (``AppEvent/synced(_:)``).
+    public func syncNow() {
+        let device = coordinator.current
+        guard let sync = device.sync else {
+            message = "Cloud sync is off on this device"
+            return
+        }
+        guard !device.isOffline else {
+            message = CloudLayout.unreachableReason(sync.layout.cloud).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
+            return
+        }
+        message = "Syncing…"
+        let mailbox = mailbox
+        Thread.detachNewThread {
+            do {
+                let exported = try sync.exportPending()
+                let report = try sync.importPending()
+                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(report.appliedLogs)"))
+            } catch {
+                mailbox.post(.synced("Sync failed: \(ErrorText.reason(error))"))
+            }
+        }
+    }
+
+    /// Airplane mode on or off; the background sync notices at its next look.
+    public func setOffline(_ offline: Bool) {
+        changeSettings { $0.offline = offline }
+        message = offline ? "Offline: changes are kept on this device" : "Online"
+    }
+
+    // MARK: - Account
+
+    /// Signs in to `account` (or switches to it): the store changes to the account's.
+    ///
+    /// - Throws: why the account name is refused: the caller keeps what was typed.
+    public func signIn(_ typed: String) throws {
+        let account = try CloudLayout.checkedAccountName(typed)
+        changeSettings { $0.account = account }
+    }
+
+    public func signOut() {
+        changeSettings { $0.account = nil }
+    }
+
+    // MARK: - Enable, disable
+
+    /// `c`: turns cloud sync on when the device is on its local store, off otherwise.
+    public func toggleSync() {
+        if coordinator.current.role == .local { requestEnable() } else { requestDisable() }
+    }
+
+    /// Turns cloud sync on. With data in the local store, asks "Merge with Cloud?" first.
+    public func requestEnable() {
+        guard let settings = loadSettings(), !settings.cloudEnabled else { return }
+        guard settings.account != nil else {
+            message = "Sign in to an account first"
+            return
+        }
+        if localStoreHasData() {
+            askToMerge()
+        } else {
+            enable(merge: false)
+        }
+    }
+
+    /// The merge prompt for a cloud store that loaded while the local store has data (cloud
+    /// sync turned on by another terminal). Nothing happens if there is no local data.
+    public func offerMerge() {
+        guard dialog == nil, coordinator.current.role != .local, localStoreHasData() else { return }
+        askToMerge()
+    }
+
+    func askToMerge() {
+        pending = .merge
+        dialog = .choice(title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
+                         decline: "Don't Merge", accept: "Merge")
+    }
+
+    /// Whether the dialog shows over every screen: a merge's question and long work's progress
+    /// concern the whole app; the other dialogs belong to the Cloud screen.
+    public var isDialogAppWide: Bool {
+        if case .progress? = dialog { return true }
+        if case .merge? = pending { return true }
+        return false
+    }
+
+    public func requestDisable() {
+        guard coordinator.current.role != .local else {
+            message = "Cloud sync is already off"
+            return
+        }
+        pending = .disable
+        let message = localStoreHasData()
+            ? "This device goes back to its own local data, which was not merged into the cloud. The account's data stays in the cloud; turning sync on again shows it, and offers to merge."
+            : "All the data moves into this device's local store; the cloud keeps its copy."
+        dialog = .confirm(title: "Turn Off Cloud Sync?", message: message, action: "Turn Off")
+    }
+
+    // MARK: - Rebuild, start over
+
+    public func requestRebuild() {
+        guard coordinator.current.role != .local else {
+            message = "Cloud sync is off on this device"
+            return
+        }
+        pending = .rebuild
+        dialog = .confirm(title: "Rebuild from the Cloud?",
+                          message: "This device's store is rebuilt from the cloud folder; the old one is kept aside.",
+                          action: "Rebuild")
+    }
+
+    public func requestStartOver() {
+        guard let account = coordinator.current.account else {
+            message = "Cloud sync is off on this device"
+            return
+        }
+        pending = .startOver
+        dialog = .typedConfirmation(
+            title: "Start Over?",
+            message: "This deletes \(configuration.storeName) in account \(account) from the cloud, for every device. Each device keeps its data aside, but it no longer syncs. Type \"\(CloudMessages.startOverPhrase)\" to go on.",
+            phrase: CloudMessages.startOverPhrase, action: "Start Over")
+    }
+
+    // MARK: - Refused files
+
+    /// Asks before skipping the first refused log that holds its device back, saying what is
+    /// lost: that log's changes, on this device.
+    public func requestRelease() {
+        guard let sync = coordinator.current.sync,
+              let refusal = (try? sync.refusedFiles())?.first(where: { $0.kind == .log }) else {
+            message = "No refused log holds a device back"
+            return
+        }
+        pending = .release(refusal)
+        dialog = .confirm(title: "Skip the Refused Log?",
+                          message: "\(refusal.summary). Skipping it loses on this device what it holds: \(sync.contentSummary(of: refusal)). That device's later logs are then applied.",
+                          action: "Skip Log")
+    }
+
+    func release(_ refusal: RefusedFile) {
+        guard let sync = coordinator.current.sync else { return }
+        do {
+            try sync.release(peer: refusal.peer, seq: refusal.seq)
+            coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary)")
+            message = "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
+            syncNow()
+        } catch {
+            message = "Not skipped: \(ErrorText.reason(error))"
+        }
+        refresh(force: true)
+    }
+
+
+    // MARK: - Settings
+
+
+    /// Long work on the UI thread (a store transition): a progress dialog drawn as it goes.
+    func perform(_ title: String, _ work: (_ progress: (Int, Int) -> Void) throws -> String) {
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        dialog = .progress(title: title, done: 0, total: 0)
+        redraw()
+        do {
+            message = try work { done, total in
+                self.dialog = .progress(title: title, done: done, total: total)
+                self.redraw()
+            }
+        } catch {
+            message = "\(title) failed: \(ErrorText.reason(error))"
+        }
+        dialog = nil
+        refresh(force: true)
+    }
+
+    /// Saves a change of the device settings, then performs the transition it causes now.
+    func changeSettings(_ change: (inout DeviceSettings) -> Void) {
+        changeSettings {
+            var settings = try DeviceSettings.load(from: configuration.sandbox)
+            change(&settings)
+            try StoreCoordinator.saveSettings(settings, configuration)
+        }
+    }
+
+    /// Saves the device settings with `save`, then performs the transition it causes now.
+    /// Returns whether they were saved; if not, the message says why, after `failure`.
+    @discardableResult
+    func changeSettings(failure: String = "", _ save: () throws -> Void) -> Bool {
+        isChangingSettings = true
+        defer { isChangingSettings = false }
+        var saved = false
+        do {
+            try save()
+            saved = true
+            try coordinator.poll()
+        } catch {
+            message = (saved ? "" : failure) + ErrorText.reason(error)
+        }
+        refresh(force: true)
+        return saved
+    }
+
+    func loadSettings() -> DeviceSettings? {
+        do {
+            return try DeviceSettings.load(from: configuration.sandbox)
+        } catch {
+            message = ErrorText.reason(error)
+            return nil
+        }
+    }
+
+    func localStoreHasData() -> Bool {
+        ((try? StoreCoordinator.localData(configuration, current: coordinator.current)) ?? nil) != nil
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GroceryModel
+import Ubiquity
+
+/// Fetching again when the store changed, and the store's transitions.
+extension ItemListViewModel {
+    /// Refetches when the store changed since the last fetch: the order, then the rows on screen.
+    /// The selection stays on its item, at the same height on screen. Returns whether it did.
+    @discardableResult
+    public func refreshIfChanged() -> Bool {
+        let token: Int64
+        do {
+            guard let changed = try binding.tokenIfChanged() else { return false }
+            token = changed
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+            return false
+        }
+        let shown = visibleLines.compactMap(\.row)
+        let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let selectedID = selectedID
+        let selectionHeight = lineOfRow(selection) - scrollTop
+        let topID = shown.first?.id
+        do {
+            index = try store.itemIndex(query)
+            indexFetches += 1
+        } catch {
+            message = "Cannot read the store: \(ErrorText.reason(error))"
+            return false
+        }
+        binding.fetched(token)
+        cache = [:]
+        cachedRange = 0..<0
+        if let selectedID, let position = index.ids.firstIndex(of: selectedID) {
+            selection = position
+            scrollTop = lineOfRow(position) - selectionHeight
+        } else {
+            selection = min(selection, max(rowCount - 1, 0))
+            if let topID, let position = index.ids.firstIndex(of: topID) { scrollTop = lineOfRow(position) - 1 }
+        }
+        keepSelectionVisible()
+        let after = visibleLines.compactMap(\.row)
+        changedRows = Set(after.filter { before[$0.id] != $0 }.map(\.id))
+        return true
+    }
+
+    // MARK: - Appearing
+
+    /// The screen appears. Prepare runs deduplication in the background (cheap when nothing
+    /// changed) and refreshes when it reports back through the mailbox (``handle(_:)``).
+    public func appear() {
+        refreshIfChanged()
+        guard screen == .prepare, !isDeduplicating, !isStoreChanging, let mailbox else { return }
+        isDeduplicating = true
+        let objects = store.objects
+        Thread.detachNewThread {
+            do {
+                let report = try Deduplicator(store: objects).run()
+                mailbox.post(.deduplicated(merged: report.mergedCount))
+            } catch {
+                // The store may have gone away in a transition; the next appearance tries again.
+                mailbox.post(.deduplicationFailed(ErrorText.reason(error)))
+            }
+        }
+    }
+
+    /// Applies what background work reported, on the UI thread.
+    public func handle(_ event: AppEvent) {
+        switch event {
+        case .deduplicated(let merged):
+            isDeduplicating = false
+            refreshIfChanged()
+            if merged > 0 { message = event.message }
+        case .deduplicationFailed:
+            isDeduplicating = false
+            message = event.message
+        default:
+            break
+        }
+    }
+
+    // MARK: - Store transitions
+
+    /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
+    /// so it has nothing left to save; it keeps only IDs, never a row to write back.
+    public func storeWillChange(_ message: String) {
+        binding.willChange()
+        dialog = nil
+        self.message = message
+    }
+
+    /// The change announced waits: the list goes on with its store.
+    public func storeChangePostponed() {
+        binding.changePostponed()
+    }
+
+    /// `storesDidChange`: forget everything read from the old store, fetch from the new one;
+    /// the selection stays on its item when the new store has it.
+    public func storeDidChange(to store: GroceryStore, message: String) {
+        binding.didChange(to: store)
+        isDeduplicating = false
+        refreshIfChanged()
+        self.message = message
+    }
+}
