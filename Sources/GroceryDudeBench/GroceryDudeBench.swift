@@ -9,8 +9,9 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|departed|all] [--changes N] [--json]
+/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|new-peer|departed|all] [--changes N] [--json]
 /// ```
+/// With `--json`, one JSON object of every bench that ran (``BenchReport``).
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
 enum GroceryDudeBench {
@@ -30,6 +31,7 @@ enum GroceryDudeBench {
             arguments.removeSubrange(index...index + 1)
         }
         let json = arguments.contains("--json")
+        BenchReport.json = json
         arguments.removeAll { $0 == "--json" }
         let which = arguments.first ?? "all"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
@@ -41,9 +43,13 @@ enum GroceryDudeBench {
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
         if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
         if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
-        if which == "departed" || which == "all" {
-            try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000, json: json)
+        if which == "new-peer" || which == "all" {
+            try NewPeer.run(folder: folder.appendingPathComponent("new-peer"), live: changes ?? 10_000)
         }
+        if which == "departed" || which == "all" {
+            try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000)
+        }
+        if json { print(BenchReport.text) }
     }
 
     static func now() -> Double {
@@ -93,9 +99,11 @@ enum Latency {
         }
         follower.terminate()
         follower.waitUntilExit()
-        print(String(format: "propagation between two processes (%d changes): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p50 ≤ 20 ms, p99 ≤ 100 ms)",
-                     latencies.count, GroceryDudeBench.percentile(latencies, 0.5), GroceryDudeBench.percentile(latencies, 0.99),
-                     latencies.max() ?? .nan))
+        let p50 = GroceryDudeBench.percentile(latencies, 0.5), p99 = GroceryDudeBench.percentile(latencies, 0.99)
+        BenchReport.record("latency", ["p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan, "writers": 1,
+                                       "changes": Double(latencies.count)], digits: 2,
+                           line: String(format: "propagation between two processes (%d changes): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p50 ≤ 20 ms, p99 ≤ 100 ms)",
+                                        latencies.count, p50, p99, latencies.max() ?? .nan))
     }
 
     /// The follower: watches the cloud folder and prints "<name> <time>" for every item that arrives.
@@ -191,8 +199,10 @@ enum ImportThroughput {
         let rawSeconds = GroceryDudeBench.now() - rawStarted
         let importRate = Double(properties) / importSeconds
         let rawRate = Double(properties) / rawSeconds
-        print(String(format: "import of %d logs (%d property changes): %.0f changes/s; raw batched insert: %.0f changes/s; ratio %.2f   (target ≥ 0.25)",
-                     report.appliedLogs, properties, importRate, rawRate, importRate / rawRate))
+        BenchReport.record("import", ["changes_per_s": importRate.rounded(), "raw_insert_per_s": rawRate.rounded(),
+                                      "ratio": importRate / rawRate, "changes": Double(properties), "logs": Double(report.appliedLogs)],
+                           line: String(format: "import of %d logs (%d property changes): %.0f changes/s; raw batched insert: %.0f changes/s; ratio %.2f   (target ≥ 0.4)",
+                                        report.appliedLogs, properties, importRate, rawRate, importRate / rawRate))
     }
 }
 
@@ -219,8 +229,11 @@ enum CaptureOverhead {
             }
         }
         let engineSeconds = GroceryDudeBench.now() - started
-        print(String(format: "capture: %d saves through the engine %.3f ms each; plain writes %.3f ms each; ratio %.2f   (target ≤ 1.5)",
-                     saves, engineSeconds / Double(saves) * 1000, plainSeconds / Double(saves) * 1000, engineSeconds / plainSeconds))
+        let saveMS = engineSeconds / Double(saves) * 1000, plainMS = plainSeconds / Double(saves) * 1000
+        BenchReport.record("capture", ["save_ms": saveMS, "plain_ms": plainMS, "ratio": engineSeconds / plainSeconds,
+                                       "saves": Double(saves)], digits: 4,
+                           line: String(format: "capture: %d saves through the engine %.3f ms each; plain writes %.3f ms each; ratio %.2f   (target ≤ 1.5)",
+                                        saves, saveMS, plainMS, engineSeconds / plainSeconds))
     }
 }
 
@@ -249,9 +262,12 @@ enum DedupeCost {
             _ = try deduplicator.run()
             changed.append((GroceryDudeBench.now() - started) * 1000)
         }
-        print(String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target < 10 ms)",
-                     items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
-                     GroceryDudeBench.percentile(changed, 0.99)))
+        BenchReport.record("dedupe", ["noop_ms": GroceryDudeBench.percentile(unchanged, 0.5),
+                                      "after_edit_ms": GroceryDudeBench.percentile(changed, 0.5),
+                                      "after_edit_p99_ms": GroceryDudeBench.percentile(changed, 0.99), "items": Double(items)],
+                           line: String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target ≤ 5 ms)",
+                                        items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
+                                        GroceryDudeBench.percentile(changed, 0.99)))
     }
 }
 
@@ -286,6 +302,8 @@ enum DigestCost {
             floor.append((GroceryDudeBench.now() - started) * 1000)
         }
         let digestP50 = GroceryDudeBench.percentile(digest, 0.5), floorP50 = GroceryDudeBench.percentile(floor, 0.5)
-        print("digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
+        BenchReport.record("digest", ["digest_ms": digestP50, "read_floor_ms": floorP50, "ratio": digestP50 / floorP50, "items": Double(items)],
+                           digits: 2,
+                           line: "digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
     }
 }
