@@ -31,7 +31,9 @@ struct FastPathTests {
         let queue = try DatabaseQueue()
         let id = GlobalID(UUID())
         let (fast, slow, missing) = try queue.read { db in
-            let row = try #require(try Row.fetchCursor(db, sql: "SELECT ?, upper(?), NULL", arguments: [id, id]).next())
+            // A cursor's row reads from the statement itself (the fast path); kept alive meanwhile.
+            let cursor = try Row.fetchCursor(db, sql: "SELECT ?, upper(?), NULL", arguments: [id, id])
+            let row = try #require(try cursor.next())
             return (row[0] as GlobalID, GlobalID.fromDatabaseValue(row[1] as DatabaseValue), row[2] as GlobalID?)
         }
         #expect(fast == id)
@@ -46,5 +48,15 @@ struct FastPathTests {
             JSONText.appendQuoted(text, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == JSONText.quoted(text))
         }
+    }
+
+    @Test("property clocks are written sorted by name, each reading in full, and read back alike")
+    func clockText() {
+        let a = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-a"), b = HLC(wall: 5, counter: 0, peer: "peer-b")
+        let clocks = ["quantity": a, "name": a, "listed": b, "modified": a]
+        let text = PropertyClocks.encode(clocks)
+        #expect(text == "listed=\(b);modified=\(a);name=\(a);quantity=\(a)")
+        #expect(PropertyClocks.decode(text) == clocks)
+        #expect(PropertyClocks.encode([:]) == "")
     }
 }
