@@ -251,9 +251,9 @@ enum CaptureOverhead {
         // Pages each write adds to the write-ahead log (after emptying it): what a commit writes.
         func pages(_ path: String, empty: () throws -> Void, _ write: (Int) throws -> Void) throws -> Double {
             try empty()
-            for index in 0..<20 { try write(index) }
+            for index in 0..<50 { try write(index) }  // 50 × ~18 pages: under the automatic checkpoint
             let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-            return Double(size - 32) / Double(4096 + 24) / 20
+            return Double(size - 32) / Double(4096 + 24) / 50
         }
         let savePages = try pages(store.objects.path, empty: { store.objects.checkpoint() }) { index in
             _ = try store.objects.save(author: "bench") { context in

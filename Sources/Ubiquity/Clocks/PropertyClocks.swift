@@ -15,8 +15,12 @@ enum PropertyClocks {
     }
 
     static func setCurrent(_ clock: HLC, _ db: Database) throws {
-        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                       [clockKey, clock.description])
+        // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
+        // which wrote the key's index page too, a page of every save.
+        try db.executeCached("""
+            INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """, [clockKey, clock.description])
     }
 
     // MARK: - Objects
