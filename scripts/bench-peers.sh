@@ -12,7 +12,9 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || { echo "python3 -m venv failed (Debian: apt-get install -y python3-venv)" >&2; exit 1; }
 fi
 "$venv/bin/pip" install -q loro pycrdt
-swift build -c release --product grocery-dude-bench >/dev/null
+build_log=$(mktemp)
+swift build -c release --product grocery-dude-bench >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
+rm -f "$build_log"
 bench=.build/release/grocery-dude-bench
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
