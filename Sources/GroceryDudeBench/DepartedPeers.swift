@@ -14,7 +14,7 @@ import Glibc
 enum DepartedPeers {
     static let runs = 15
 
-    static func run(folder: URL, peers: Int, json: Bool) throws {
+    static func run(folder: URL, peers: Int) throws {
         let binary = try grocerydude()
         let none = try Device(binary: binary, folder: folder.appendingPathComponent("none"))
         let departed = try Device(binary: binary, folder: folder.appendingPathComponent("departed"))
@@ -44,13 +44,10 @@ enum DepartedPeers {
         let noneMedian = GroceryDudeBench.percentile(noneTimes, 0.5)
         let departedMedian = GroceryDudeBench.percentile(departedTimes, 0.5)
         let ratio = departedMedian / noneMedian
-        if json {
-            print(String(format: "{\"departed\": {\"peers\": %d, \"none_ms\": %.1f, \"departed_ms\": %.1f, \"ratio\": %.2f}}",
-                         peers, noneMedian, departedMedian, ratio))
-        } else {
-            print(String(format: "no-op command (item ls, median of %d): no other peer %.1f ms; %d departed peers %.1f ms; ratio %.2f   (target ≤ 1.5)",
-                         runs, noneMedian, peers, departedMedian, ratio))
-        }
+        BenchReport.record("departed", ["peers": Double(peers), "none_ms": noneMedian, "departed_ms": departedMedian, "ratio": ratio],
+                           digits: 2,
+                           line: String(format: "no-op command (item ls, median of %d): no other peer %.1f ms; %d departed peers %.1f ms; ratio %.2f   (target ≤ 1.5)",
+                                        runs, noneMedian, peers, departedMedian, ratio))
     }
 
     /// `grocery-dude`, beside this executable.

@@ -9,9 +9,10 @@ import Glibc
 /// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
 ///
 /// ```
-/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|departed|all] [--changes N] [--json]
+/// grocery-dude-bench [latency|import|capture|dedupe|digest|render|new-peer|departed|all] [--changes N] [--json]
 /// grocery-dude-bench syncthing [--changes RUNS] [--json]
 /// ```
+/// With `--json`, one JSON object of every bench that ran (``BenchReport``).
 /// `syncthing` (not part of `all`: it starts two Syncthing instances, `scripts/syncthing-pair.sh`)
 /// Build it in release mode: `swift build -c release --product grocery-dude-bench`.
 @main
@@ -32,9 +33,10 @@ enum GroceryDudeBench {
             arguments.removeSubrange(index...index + 1)
         }
         let json = arguments.contains("--json")
+        BenchReport.json = json
         arguments.removeAll { $0 == "--json" }
         let which = arguments.first ?? "all"
-        let known = ["latency", "import", "capture", "dedupe", "digest", "render", "departed", "all", "syncthing"]
+        let known = ["latency", "import", "capture", "dedupe", "digest", "render", "new-peer", "departed", "all", "syncthing"]
         guard arguments.count <= 1, known.contains(which) else {
             FileHandle.standardError.write(Data("usage: grocery-dude-bench [\(known.joined(separator: "|"))] [--changes N] [--json]\n".utf8))
             exit(2)
@@ -48,12 +50,16 @@ enum GroceryDudeBench {
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
         if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
         if which == "render" || which == "all" { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
+        if which == "new-peer" || which == "all" {
+            try NewPeer.run(folder: folder.appendingPathComponent("new-peer"), live: changes ?? 10_000)
+        }
         if which == "syncthing" {
-            try SyncthingLatency.run(folder: folder.appendingPathComponent("syncthing"), runs: changes ?? 5, json: json)
+            try SyncthingLatency.run(folder: folder.appendingPathComponent("syncthing"), runs: changes ?? 5)
         }
         if which == "departed" || which == "all" {
-            try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000, json: json)
+            try DepartedPeers.run(folder: folder.appendingPathComponent("departed"), peers: changes ?? 2000)
         }
+        if json { print(BenchReport.text) }
     }
 
     static func now() -> Double {
@@ -103,9 +109,11 @@ enum Latency {
         }
         follower.terminate()
         follower.waitUntilExit()
-        print(String(format: "propagation between two processes (%d changes): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p50 ≤ 20 ms, p99 ≤ 100 ms)",
-                     latencies.count, GroceryDudeBench.percentile(latencies, 0.5), GroceryDudeBench.percentile(latencies, 0.99),
-                     latencies.max() ?? .nan))
+        let p50 = GroceryDudeBench.percentile(latencies, 0.5), p99 = GroceryDudeBench.percentile(latencies, 0.99)
+        BenchReport.record("latency", ["p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan, "writers": 1,
+                                       "changes": Double(latencies.count)], digits: 2,
+                           line: String(format: "propagation between two processes (%d changes): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p50 ≤ 20 ms, p99 ≤ 100 ms)",
+                                        latencies.count, p50, p99, latencies.max() ?? .nan))
     }
 
     /// The follower: watches the cloud folder and prints "<name> <time>" for every item that arrives.
@@ -201,36 +209,77 @@ enum ImportThroughput {
         let rawSeconds = GroceryDudeBench.now() - rawStarted
         let importRate = Double(properties) / importSeconds
         let rawRate = Double(properties) / rawSeconds
-        print(String(format: "import of %d logs (%d property changes): %.0f changes/s; raw batched insert: %.0f changes/s; ratio %.2f   (target ≥ 0.25)",
-                     report.appliedLogs, properties, importRate, rawRate, importRate / rawRate))
+        BenchReport.record("import", ["changes_per_s": importRate.rounded(), "raw_insert_per_s": rawRate.rounded(),
+                                      "ratio": importRate / rawRate, "changes": Double(properties), "logs": Double(report.appliedLogs)],
+                           line: String(format: "import of %d logs (%d property changes): %.0f changes/s; raw batched insert: %.0f changes/s; ratio %.2f   (target ≥ 0.4)",
+                                        report.appliedLogs, properties, importRate, rawRate, importRate / rawRate))
     }
 }
 
-/// A save through the engine (data, clocks, outbox) next to a plain write of the same row.
+/// A save through the engine (data, clocks, outbox) next to a plain write of the same row:
+/// into the same table of the same kind of store (the model's indexes, the same connection
+/// settings), and into a bare table without indexes. The three take turns, 50 writes at a
+/// time, so that a busy machine slows them alike.
 enum CaptureOverhead {
     static func run(folder: URL, saves: Int) throws {
         let (store, _) = try GroceryDudeBench.peer(folder, "capture")
-        let plain = try DatabasePool(path: folder.appendingPathComponent("plain.sqlite").path)
-        try plain.write { db in
+        let (same, _) = try GroceryDudeBench.peer(folder, "plain")
+        let bare = try DatabasePool(path: folder.appendingPathComponent("bare.sqlite").path)
+        try bare.write { db in
             try createPlainItemTable(db)
         }
-        var started = GroceryDudeBench.now()
-        for index in 0..<saves {
-            try plain.write { db in
-                try db.execute(sql: "INSERT INTO item VALUES (?, ?, 1, 1, 0, ?, NULL, NULL, NULL, NULL, NULL)",
-                               arguments: [UUID().uuidString.lowercased(), "Item \(index)", GroceryDudeBench.now()])
+        let insert = "INSERT INTO item (id, name, quantity, listed, collected, modified) VALUES (?, ?, 1, 1, 0, ?)"
+        var bareSeconds = 0.0, plainSeconds = 0.0, engineSeconds = 0.0
+        for round in stride(from: 0, to: saves, by: 50) {
+            let indices = round..<min(saves, round + 50)
+            var started = GroceryDudeBench.now()
+            for index in indices {
+                try bare.write { db in
+                    try db.cachedStatement(sql: insert).execute(arguments: [GlobalID(UUID()).description, "Item \(index)", GroceryDudeBench.now()])
+                }
+            }
+            bareSeconds += GroceryDudeBench.now() - started
+            started = GroceryDudeBench.now()
+            for index in indices {
+                // Outside the save API on purpose: the floor is the row alone.
+                try same.objects.write { db in
+                    try db.cachedStatement(sql: insert).execute(arguments: [GlobalID(UUID()).description, "Item \(index)", GroceryDudeBench.now()])
+                }
+            }
+            plainSeconds += GroceryDudeBench.now() - started
+            started = GroceryDudeBench.now()
+            for index in indices {
+                try store.objects.save(author: "bench") { context in
+                    try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
+                }
+            }
+            engineSeconds += GroceryDudeBench.now() - started
+        }
+        let saveMS = engineSeconds / Double(saves) * 1000, plainMS = plainSeconds / Double(saves) * 1000
+        let bareMS = bareSeconds / Double(saves) * 1000
+
+        // Pages each write adds to the write-ahead log (after emptying it): what a commit writes.
+        func pages(_ path: String, empty: () throws -> Void, _ write: (Int) throws -> Void) throws -> Double {
+            try empty()
+            for index in 0..<50 { try write(index) }  // 50 × ~18 pages: under the automatic checkpoint
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            return Double(size - 32) / Double(4096 + 24) / 50
+        }
+        let savePages = try pages(store.objects.path, empty: { store.objects.checkpoint() }) { index in
+            _ = try store.objects.save(author: "bench") { context in
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Page \(index)")])
             }
         }
-        let plainSeconds = GroceryDudeBench.now() - started
-        started = GroceryDudeBench.now()
-        for index in 0..<saves {
-            try store.objects.save(author: "bench") { context in
-                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
+        let plainPages = try pages(same.objects.path, empty: { same.objects.checkpoint() }) { index in
+            try same.objects.write { db in
+                try db.cachedStatement(sql: insert).execute(arguments: [GlobalID(UUID()).description, "Page \(index)", GroceryDudeBench.now()])
             }
         }
-        let engineSeconds = GroceryDudeBench.now() - started
-        print(String(format: "capture: %d saves through the engine %.3f ms each; plain writes %.3f ms each; ratio %.2f   (target ≤ 1.5)",
-                     saves, engineSeconds / Double(saves) * 1000, plainSeconds / Double(saves) * 1000, engineSeconds / plainSeconds))
+        BenchReport.record("capture", ["save_ms": saveMS, "plain_ms": plainMS, "ratio": engineSeconds / plainSeconds,
+                                       "bare_ms": bareMS, "bare_ratio": engineSeconds / bareSeconds,
+                                       "save_wal_pages": savePages, "plain_wal_pages": plainPages, "saves": Double(saves)], digits: 4,
+                           line: String(format: "capture: %d saves through the engine %.3f ms each; plain writes of the same row into the same table %.3f ms each, ratio %.2f (target ≤ 1.5); into a table without indexes %.3f ms, ratio %.2f; pages written to the WAL a save %.1f, a plain write %.1f",
+                                        saves, saveMS, plainMS, engineSeconds / plainSeconds, bareMS, engineSeconds / bareSeconds, savePages, plainPages))
     }
 }
 
@@ -259,9 +308,12 @@ enum DedupeCost {
             _ = try deduplicator.run()
             changed.append((GroceryDudeBench.now() - started) * 1000)
         }
-        print(String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target < 10 ms)",
-                     items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
-                     GroceryDudeBench.percentile(changed, 0.99)))
+        BenchReport.record("dedupe", ["noop_ms": GroceryDudeBench.percentile(unchanged, 0.5),
+                                      "after_edit_ms": GroceryDudeBench.percentile(changed, 0.5),
+                                      "after_edit_p99_ms": GroceryDudeBench.percentile(changed, 0.99), "items": Double(items)],
+                           line: String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target ≤ 5 ms)",
+                                        items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
+                                        GroceryDudeBench.percentile(changed, 0.99)))
     }
 }
 
@@ -296,6 +348,8 @@ enum DigestCost {
             floor.append((GroceryDudeBench.now() - started) * 1000)
         }
         let digestP50 = GroceryDudeBench.percentile(digest, 0.5), floorP50 = GroceryDudeBench.percentile(floor, 0.5)
-        print("digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
+        BenchReport.record("digest", ["digest_ms": digestP50, "read_floor_ms": floorP50, "ratio": digestP50 / floorP50, "items": Double(items)],
+                           digits: 2,
+                           line: "digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
     }
 }

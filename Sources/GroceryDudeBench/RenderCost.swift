@@ -44,9 +44,13 @@ enum RenderCost {
             _ = AppScreen.frame(controller, width: 120, height: 40)
             refetches.append((GroceryDudeBench.now() - started) * 1000)
         }
-        print(String(format: "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; refetch + frame after a change p50 %.0f ms; %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
-                     items, GroceryDudeBench.percentile(frames, 0.5), GroceryDudeBench.percentile(frames, 0.99), firstFetch,
-                     GroceryDudeBench.percentile(refetches, 0.5), app.prepare.rowsRead, residentMegabytes()))
+        let resident = residentMegabytes()
+        BenchReport.record("render", ["p50_ms": GroceryDudeBench.percentile(frames, 0.5), "p99_ms": GroceryDudeBench.percentile(frames, 0.99),
+                                      "rss_mb": resident, "refetch_ms": GroceryDudeBench.percentile(refetches, 0.5),
+                                      "first_fetch_ms": firstFetch, "items": Double(items)],
+                           line: String(format: "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; refetch + frame after a change p50 %.0f ms; %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
+                                        items, GroceryDudeBench.percentile(frames, 0.5), GroceryDudeBench.percentile(frames, 0.99), firstFetch,
+                                        GroceryDudeBench.percentile(refetches, 0.5), app.prepare.rowsRead, resident))
     }
 
     static func configuration(_ folder: URL) throws -> StoreConfiguration {

@@ -17,7 +17,7 @@ import Glibc
 enum SyncthingLatency {
     static let target = 50.0
 
-    static func run(folder: URL, runs: Int, json: Bool) throws {
+    static func run(folder: URL, runs: Int) throws {
         let binary = try DepartedPeers.grocerydude()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/syncthing-pair.sh")
@@ -75,15 +75,11 @@ enum SyncthingLatency {
         func median(_ values: [Double]) -> Double { GroceryDudeBench.percentile(values, 0.5) }
         let app = median(appTimes), plain = median(plainTimes), size = median(sizes.map(Double.init))
         let add = median(addTimes), carry = median(carryTimes), list = median(listTimes)
-        if json {
-            print(String(format: "{\"syncthing\": {\"runs\": %d, \"bytes\": %.0f, \"app_ms\": %.0f, \"plain_ms\": %.0f, \"difference_ms\": %.0f, \"target_ms\": %.0f, \"item_add_ms\": %.0f, \"log_carried_ms\": %.0f, \"item_ls_ms\": %.0f}}",
-                         runs, size, app, plain, app - plain, target, add, carry, list))
-        } else {
-            print(String(format: "two machines through Syncthing (median of %d): a change (item add → item ls on the other) %.0f ms; a plain file of the same size (%.0f bytes) %.0f ms; difference %.0f ms   (target ≤ %.0f ms)",
-                         runs, app, size, plain, app - plain, target))
-            print(String(format: "  the change: item add %.0f ms, its log carried %.0f ms (from the end of item add to its arrival), item ls on arrival %.0f ms",
-                         add, carry, list))
-        }
+        BenchReport.record("syncthing", [
+            "runs": Double(runs), "bytes": size, "app_ms": app, "plain_ms": plain, "difference_ms": app - plain,
+            "target_ms": target, "item_add_ms": add, "log_carried_ms": carry, "item_ls_ms": list,
+        ], digits: 0, line: String(format: "two machines through Syncthing (median of %d): a change (item add → item ls on the other) %.0f ms; a plain file of the same size (%.0f bytes) %.0f ms; difference %.0f ms   (target ≤ %.0f ms)\n  the change: item add %.0f ms, its log carried %.0f ms (from the end of item add to its arrival), item ls on arrival %.0f ms",
+                                   runs, app, size, plain, app - plain, target, add, carry, list))
     }
 
     /// Lets Syncthing's watcher forget the last change: each measure starts a batch of its own.

@@ -35,7 +35,13 @@ enum ItemText {
     /// The JSON of `item ls --json`: one object per item, every key always present (null when
     /// empty), keys in this order. Documented in the README; scripts rely on it.
     static func json(_ rows: [ItemRow]) -> String {
+        String(decoding: jsonBytes(rows), as: UTF8.self)
+    }
+
+    /// ``json(_:)`` as UTF-8, written straight from the rows: 10k items make 2.5 MB.
+    static func jsonBytes(_ rows: [ItemRow]) -> [UInt8] {
         var writer = JSONWriter()
+        writer.reserveCapacity(rows.count * 300)
         for row in rows {
             writer.appendObject([
                 "id": .string(row.id.description),
@@ -46,11 +52,11 @@ enum ItemText {
                 "shopLocation": .string(row.shopLocationName),
                 "listed": .bool(row.item.listed),
                 "collected": .bool(row.item.collected),
-                "modified": .string(Timestamp.string(row.item.modified)),
+                "modified": .date(row.item.modified),
                 "note": .string(row.item.note),
                 "photoBytes": .integer(row.photoSize ?? 0),
             ])
         }
-        return writer.text
+        return writer.bytes
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GroceryModel
 import Ubiquity
 
 /// Writes the JSON of `ls --json` by hand: keys in a fixed, documented order, one object per
@@ -9,27 +10,67 @@ struct JSONWriter {
         case number(Double)
         case integer(Int)
         case bool(Bool)
+        /// A ``Timestamp`` string.
+        case date(Date)
         /// JSON text written as it is.
         case raw(String)
     }
 
-    private var output = "["
+    /// UTF-8 bytes: appending to a byte array costs a tenth of appending to a `String`.
+    private var output: [UInt8] = [UInt8(ascii: "[")]
     private var count = 0
 
+    mutating func reserveCapacity(_ bytes: Int) { output.reserveCapacity(bytes) }
+
     mutating func appendObject(_ fields: KeyValuePairs<String, Value>) {
-        output += count == 0 ? "\n  {" : ",\n  {"
+        output.append(contentsOf: count == 0 ? Self.firstObject : Self.nextObject)
         count += 1
         var first = true
         for (key, value) in fields {
-            output += first ? "" : ", "
+            if !first { output.append(contentsOf: Self.separator) }
             first = false
-            output += Self.quoted(key) + ": " + Self.render(value)
+            JSONText.appendQuoted(key, to: &output)
+            output.append(contentsOf: Self.colon)
+            Self.append(value, to: &output)
         }
-        output += "}"
+        output.append(UInt8(ascii: "}"))
     }
 
+    private static let firstObject = Array("\n  {".utf8), nextObject = Array(",\n  {".utf8)
+    private static let separator = Array(", ".utf8), colon = Array(": ".utf8)
+
     /// The finished array, with a final newline.
-    var text: String { output + (count == 0 ? "]\n" : "\n]\n") }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The finished array as UTF-8, with a final newline.
+    var bytes: [UInt8] { output + Array((count == 0 ? "]\n" : "\n]\n").utf8) }
+
+    static func append(_ value: Value, to output: inout [UInt8]) {
+        switch value {
+        case .string(let text?): JSONText.appendQuoted(text, to: &output)
+        case .string(nil): output.append(contentsOf: "null".utf8)
+        case .integer(let integer): appendInteger(Int64(integer), to: &output)
+        case .number(let number) where number == number.rounded() && abs(number) < 1e15: appendInteger(Int64(number), to: &output)
+        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .date(let date):
+            output.append(UInt8(ascii: "\""))
+            Timestamp.append(date, to: &output)
+            output.append(UInt8(ascii: "\""))
+        default: output.append(contentsOf: render(value).utf8)
+        }
+    }
+
+    /// Decimal digits, without a `String` in between.
+    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 {
+            guard value != .min else { output.append(contentsOf: String(value).utf8); return }
+            output.append(UInt8(ascii: "-"))
+            appendInteger(-value, to: &output)
+            return
+        }
+        if value >= 10 { appendInteger(value / 10, to: &output) }
+        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
 
     static func render(_ value: Value) -> String {
         switch value {
@@ -38,6 +79,7 @@ struct JSONWriter {
         case .integer(let integer): String(integer)
         case .bool(let bool): bool ? "true" : "false"
         case .raw(let text): text
+        case .date(let date): quoted(Timestamp.string(date))
         }
     }
 

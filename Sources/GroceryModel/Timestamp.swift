@@ -16,6 +16,14 @@ public enum Timestamp {
     }
 
     public static func string(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``string(_:)``'s text to `output` as UTF-8 (listings write one per row).
+    public static func append(_ date: Date, to output: inout [UInt8]) {
         // Stored dates are checked on the way in (years 1970–9999); one that got past anyway (an
         // older build's store) is shown at the nearest end of years 1–9999 rather than trapping.
         let given = date.timeIntervalSince1970
@@ -29,13 +37,30 @@ public enum Timestamp {
         }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        func padded(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            // Wider than `width` (never for years 1–9999): every digit.
+            while divisor * 10 <= value { divisor *= 10 }
+            while divisor > 0 {
+                output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
-        return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
-            + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2)
-            + ":" + padded(Int(parts.tm_sec), 2) + "." + padded(fraction, 3) + "Z"
+        padded(Int(parts.tm_year) + 1900, 4)
+        output.append(UInt8(ascii: "-"))
+        padded(Int(parts.tm_mon) + 1, 2)
+        output.append(UInt8(ascii: "-"))
+        padded(Int(parts.tm_mday), 2)
+        output.append(UInt8(ascii: "T"))
+        padded(Int(parts.tm_hour), 2)
+        output.append(UInt8(ascii: ":"))
+        padded(Int(parts.tm_min), 2)
+        output.append(UInt8(ascii: ":"))
+        padded(Int(parts.tm_sec), 2)
+        output.append(UInt8(ascii: "."))
+        padded(fraction, 3)
+        output.append(UInt8(ascii: "Z"))
     }
 
     /// For file names: `20261121T173954Z`, the UTC time without separators.

@@ -23,6 +23,10 @@ struct GraphemeClusterTests {
         #expect(TextWidth.columns(of: Self.flag) == 2)
         #expect(TextWidth.columns(of: "Cafe\u{301}") == 4)
         #expect(TextWidth.columns(of: "\u{65E5}\u{672C}") == 4)
+        // Printable ASCII takes the fast path, a column a byte; anything else the slow one.
+        let ascii = String(decoding: (0x20..<0x7F).map { UInt8($0) }, as: UTF8.self)
+        #expect(TextWidth.columns(of: ascii) == ascii.reduce(0) { $0 + TextWidth.columns(of: $1) })
+        #expect(TextWidth.columns(of: "a\tb\r\nc") == "a\tb\r\nc".reduce(0) { $0 + TextWidth.columns(of: $1) })
         #expect(scalars(TextWidth.truncate(Self.family + Self.family + "x", to: 4)) == scalars(Self.family + "\u{2026}"))
         #expect(scalars(TextWidth.truncate("Cafe\u{301}s", to: 4, ellipsis: false)) == scalars("Cafe\u{301}"))
         #expect(scalars(TextWidth.pad(Self.flag, to: 5)) == scalars(Self.flag + "   "))

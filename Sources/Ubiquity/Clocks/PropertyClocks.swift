@@ -15,8 +15,12 @@ enum PropertyClocks {
     }
 
     static func setCurrent(_ clock: HLC, _ db: Database) throws {
-        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                       [clockKey, clock.description])
+        // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
+        // which wrote the key's index page too, a page of every save.
+        try db.executeCached("""
+            INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """, [clockKey, clock.description])
     }
 
     // MARK: - Objects
@@ -43,13 +47,22 @@ enum PropertyClocks {
     /// `name=reading;name=reading`, sorted by name: local only, so plain text rather than JSON
     /// (encoding JSON was a fifth of a save). Property names and readings hold no `=` or `;`.
     static func encode(_ clocks: [String: HLC]) -> String {
-        // A save's properties share one reading: format each distinct reading once.
-        var texts: [HLC: String] = [:]
-        return clocks.sorted { $0.key < $1.key }.map { name, clock in
-            let text = texts[clock] ?? clock.description
-            texts[clock] = text
-            return name + "=" + text
-        }.joined(separator: ";")
+        // A save's properties share one reading: the last reading formatted is formatted again
+        // only when the next one differs (no hashing of readings).
+        var last: (clock: HLC, text: String)?
+        var result = ""
+        result.reserveCapacity(clocks.count * 48)
+        for name in clocks.keys.sorted() {
+            let clock = clocks[name]!
+            let text: String
+            if let last, last.clock == clock { text = last.text } else { text = clock.description }
+            last = (clock, text)
+            if !result.isEmpty { result += ";" }
+            result += name
+            result += "="
+            result += text
+        }
+        return result
     }
 
     static func decode(_ text: String) -> [String: HLC] {

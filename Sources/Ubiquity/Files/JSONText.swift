@@ -1,5 +1,19 @@
 /// JSON text helpers shared by everything that writes JSON by hand.
 public enum JSONText {
+    /// Appends `text` as a JSON string literal to `output`, as ``quoted(_:)`` writes it: the
+    /// bytes themselves when nothing needs escaping (long listings write millions of them).
+    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { output.append(contentsOf: quoted(text).utf8) }
+    }
+
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

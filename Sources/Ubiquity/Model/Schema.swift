@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The type of a property's values.
 public enum PropertyType: String, Sendable, Codable {
@@ -78,10 +79,17 @@ public struct EntityDescription: Sendable, Equatable {
         self.relationships = relationships
         self.uniqueAttribute = uniqueAttribute
         self.modificationDateAttribute = modificationDateAttribute
+        propertyNames = attributes.map(\.name) + relationships.map(\.name)
+        let columns = ["id"] + propertyNames
+        insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
+            + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
     }
 
     /// Every property name, attributes first, in declaration order.
-    public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+    public let propertyNames: [String]
+    /// The statement that inserts a row with every property (``RowWriter``): made once, not
+    /// once a save.
+    let insertSQL: String
 
     /// The rule of a property's values (relationships: any target of the right entity, or null).
     public func rule(of property: String) -> ValueRule {

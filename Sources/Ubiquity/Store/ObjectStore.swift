@@ -163,17 +163,19 @@ public final class ObjectStore: Sendable {
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
             guard !unstamped.isEmpty else { return (result, unstamped) }
             let reading: HLC
+            // The device's clock, read once for the reading and for moving the clock after it.
+            let current = shipped == nil ? try LocalClock.trustedCurrent(now: context.now, db) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
                     throw StoreError.shippedSaveChanges((unstamped.updated.map(\.object) + unstamped.deleted)[0])
                 }
                 reading = shipped
             } else {
-                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, db)
+                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, current: current, db)
             }
             let record = unstamped.stamped(reading)
             try PropertyClocks.stamp(record, clock: reading, db)
-            if shipped == nil { try LocalClock.observe(reading, now: context.now, peer: peer, db) }
+            if shipped == nil { try LocalClock.observe(reading, now: context.now, peer: peer, current: current, db) }
             try Outbox.append(record, modelVersion: schema.version, in: db)
             return (result, record)
         }

@@ -5,13 +5,11 @@ import GRDB
 enum RowWriter {
     /// Inserts a row with every property of `entity`: `values`, else the attribute's default.
     static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
-        var row: [String: PropertyValue] = [:]
-        for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
-        for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
-        let columns = ["id"] + entity.propertyNames
-        let sql = "INSERT INTO \(entity.table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
-        try db.executeCached(sql, StatementArguments(
-            [id.description.databaseValue] + entity.propertyNames.map { row[$0]!.databaseValue }))
+        var arguments: [DatabaseValue] = [id.description.databaseValue]
+        arguments.reserveCapacity(entity.propertyNames.count + 1)
+        for attribute in entity.attributes { arguments.append((values[attribute.name] ?? attribute.defaultValue).databaseValue) }
+        for relationship in entity.relationships { arguments.append((values[relationship.name] ?? .null).databaseValue) }
+        try db.executeCached(entity.insertSQL, StatementArguments(arguments))
     }
 
     /// Sets some columns of a row.
