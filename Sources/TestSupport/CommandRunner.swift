@@ -17,18 +17,26 @@ public struct CommandRunner: Sendable {
     /// "-3650d", "@1969-12-31 23:00:00"): a device whose wall clock is wrong. The clock still
     /// runs; only the wall clock is moved (the monotonic clock that timeouts use is left alone).
     public let fakeTime: String?
+    /// When set, the binary runs as this user ID (and group ID), through `setpriv`: for tests
+    /// of permissions, which do not stop root.
+    public let user: UInt32?
 
-    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:], fakeTime: String? = nil) {
+    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:], fakeTime: String? = nil,
+                user: UInt32? = nil) {
         self.dataDirectory = dataDirectory
         self.device = device
         self.environment = environment
         self.fakeTime = fakeTime
+        self.user = user
     }
 
     /// The same device with its wall clock at `fakeTime` (`nil`: set right).
     public func withClock(_ fakeTime: String?) -> CommandRunner {
-        CommandRunner(dataDirectory: dataDirectory, device: device, environment: environment, fakeTime: fakeTime)
+        CommandRunner(dataDirectory: dataDirectory, device: device, environment: environment, fakeTime: fakeTime, user: user)
     }
+
+    /// Where `setpriv` is installed (util-linux, in every Debian).
+    public static let setpriv = "/usr/bin/setpriv"
 
     /// Where `faketime` is installed (`scripts/install-deps.sh` installs it).
     public static let faketime = "/usr/bin/faketime"
@@ -52,15 +60,16 @@ public struct CommandRunner: Sendable {
     @discardableResult
     public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> CommandResult {
         let process = Process()
-        let commandLine = [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        var commandLine = [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
         if let fakeTime {
             guard FileManager.default.isExecutableFile(atPath: Self.faketime) else { throw FakeTimeMissing() }
-            process.executableURL = URL(fileURLWithPath: Self.faketime)
-            process.arguments = ["-f", fakeTime] + commandLine
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = Array(commandLine.dropFirst())
+            commandLine = [Self.faketime, "-f", fakeTime] + commandLine
         }
+        if let user {
+            commandLine = [Self.setpriv, "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + commandLine
+        }
+        process.executableURL = URL(fileURLWithPath: commandLine[0])
+        process.arguments = Array(commandLine.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
                     "GROCERY_DUDE_NO_DEFAULT_DATA", "GROCERY_DUDE_LIST", "GROCERY_DUDE_STORE_NAME"] {

@@ -18,33 +18,10 @@ struct DepartedPeersCommandTests {
         }
     }
 
-    /// Runs `grocery-dude --data-dir … --device <device> <arguments>`.
-    func run(_ device: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        let command = [CommandRunner.binary.path, "--data-dir", directory.path, "--device", device] + arguments
-        if Self.asNobody {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + command
-        } else {
-            process.executableURL = CommandRunner.binary
-            process.arguments = Array(command.dropFirst())
-        }
-        var environment = ProcessInfo.processInfo.environment
-        for key in environment.keys where key.hasPrefix("GROCERY_DUDE_") { environment[key] = nil }
-        environment.merge(CommandRunner.withoutDefaultData) { _, new in new }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    /// Runs `grocery-dude --data-dir … --device <device> <arguments>`, as user nobody when root.
+    func run(_ device: String, _ arguments: [String]) throws -> CommandResult {
+        try CommandRunner(dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData,
+                          user: Self.asNobody ? 65534 : nil).run(arguments)
     }
 
     @discardableResult
@@ -68,7 +45,7 @@ struct DepartedPeersCommandTests {
     }
 
     @Test func aDepartedDevicesFolderCostsAStatAndIsReadAgainWhenItChanges() throws {
-        if Self.asNobody { try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")) }
+        if Self.asNobody { try #require(FileManager.default.isExecutableFile(atPath: CommandRunner.setpriv)) }
         try ok("kitchen", ["cloud", "enable"])
         try ok("phone", ["cloud", "enable"])
         try ok("phone", ["item", "add", "Milk"])
