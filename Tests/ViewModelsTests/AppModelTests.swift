@@ -17,15 +17,6 @@ struct AppModelTests {
         AppModel(coordinator: try StoreCoordinator(configuration: configuration, claimDevice: { true }))
     }
 
-    /// Runs `update()` until `done` holds (the mailbox and the coordinator work on other threads).
-    func update(_ app: AppModel, until done: () -> Bool, timeout: TimeInterval = 20) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !done(), Date() < deadline {
-            _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
-            app.update()
-        }
-    }
-
     @Test func aTransitionMidEditSavesTheEditDisablesInputThenRefetches() throws {
         let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
         try config.changeSettings { $0.cloudEnabled = true }
@@ -201,7 +192,7 @@ struct AppModelTests {
         app.show(.prepare)
         #expect(app.prepare.rowCount == 2, "shown at once; deduplication runs in the background")
         #expect(app.prepare.isDeduplicating)
-        update(app) { !app.prepare.isDeduplicating }
+        app.update { !app.prepare.isDeduplicating }
         #expect(app.prepare.rowCount == 1)
         #expect(app.prepare.message == "Merged 1 duplicate")
 
@@ -210,7 +201,7 @@ struct AppModelTests {
         }
         app.show(.shop)
         app.show(.prepare)
-        update(app) { !app.prepare.isDeduplicating }
+        app.update { !app.prepare.isDeduplicating }
         #expect(app.prepare.rowCount == 1, "appearing again deduplicates again")
     }
 
@@ -230,7 +221,7 @@ struct AppModelTests {
 
         // The one-time setup finishes in the background, then the merge runs, showing progress.
         var progress: [Dialog] = []
-        update(app, until: {
+        app.update(until: {
             if case .progress? = app.dialog, progress.last != app.dialog { progress.append(app.dialog!) }
             return app.coordinator.current.role == .cloud && !app.cloud.isMerging && app.coordinator.pendingSeedSource == nil
         })

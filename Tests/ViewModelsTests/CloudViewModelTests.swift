@@ -22,13 +22,6 @@ struct CloudViewModelTests {
         return AppModel(coordinator: coordinator)
     }
 
-    func update(_ app: AppModel, until done: () -> Bool) {
-        let deadline = Date().addingTimeInterval(20)
-        while !done(), Date() < deadline {
-            _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
-            app.update()
-        }
-    }
 
     @Test func theStatusShowsTheSettingStoreAndPendingLogs() throws {
         let app = try app("kitchen")
@@ -47,7 +40,7 @@ struct CloudViewModelTests {
         #expect(app.cloud.message == "Offline: go online first")
         app.cloud.setOffline(false)
         app.cloud.syncNow()
-        update(app) { app.cloud.message?.hasPrefix("Synced") == true }
+        app.update { app.cloud.message?.hasPrefix("Synced") == true }
         #expect(app.cloud.message == "Synced: exported 1 log, imported 0")
         #expect(app.cloud.status?.cloud?.pendingExport == 0)
         #expect(app.cloud.status?.cloud?.lastSync != nil)
@@ -81,7 +74,7 @@ struct CloudViewModelTests {
         #expect(kitchen.cloud.status?.cloud?.refused.count == 1, "cancelled: still held")
         kitchen.cloud.requestRelease()
         kitchen.cloud.answerDialog(true)
-        update(kitchen) { kitchen.cloud.message?.hasPrefix("Synced") == true }
+        kitchen.update { kitchen.cloud.message?.hasPrefix("Synced") == true }
         #expect(try kitchen.coordinator.current.store.items().map(\.name) == ["Rice"])
         #expect(kitchen.cloud.status?.cloud?.refused.isEmpty == true)
         #expect(kitchen.coordinator.transitions.first?.transition == "peerReleased")

@@ -217,20 +217,13 @@ struct KnownChangesTests {
             try coordinator.finishSetup()
             return AppModel(coordinator: coordinator)
         }
-        func update(_ app: AppModel, until done: () -> Bool) {
-            let deadline = Date().addingTimeInterval(20)
-            while !done(), Date() < deadline {
-                _ = app.mailbox.wait(timeout: 0.05).map(app.handle)
-                app.update()
-            }
-        }
         let kitchen = try device("kitchen"), phone = try device("phone")
         let oats = try phone.coordinator.current.store.addItem(ItemDraft(name: "Porridge oats"))
         phone.coordinator.current.exportPending()
         kitchen.coordinator.current.importPending()
         kitchen.start()
         defer { kitchen.stop() }
-        update(kitchen) { !kitchen.prepare.isDeduplicating }
+        kitchen.update { !kitchen.prepare.isDeduplicating }
         #expect(kitchen.prepare.index.ids.contains(oats.id))
 
         let fetches = kitchen.prepare.indexFetches
@@ -238,7 +231,7 @@ struct KnownChangesTests {
         changes.quantity = 3
         try phone.coordinator.current.store.editItem(oats.id.description, changes)
         phone.coordinator.current.exportPending()
-        update(kitchen) { kitchen.prepare.inPlaceRefreshes > 0 || kitchen.prepare.indexFetches > fetches }
+        kitchen.update { kitchen.prepare.inPlaceRefreshes > 0 || kitchen.prepare.indexFetches > fetches }
         #expect(kitchen.prepare.inPlaceRefreshes == 1, "the import's one row was read")
         #expect(kitchen.prepare.indexFetches == fetches, "not the list's order")
         let position = try #require(kitchen.prepare.index.ids.firstIndex(of: oats.id))
