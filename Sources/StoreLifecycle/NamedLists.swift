@@ -170,9 +170,14 @@ public struct NamedLists: Sendable {
         if named != registered { try? writeRegistry(named) }
         var lists = named
         for storeName in storeNamesOnDisk().union([GroceryStore.defaultStoreName]) where lists[storeName] == nil {
-            lists[storeName] = NamedList(storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? Self.defaultDisplayName : storeName)
+            lists[storeName] = Self.unnamed(storeName)
         }
         return lists
+    }
+
+    /// A store found with no name given to it: named after its store ("Groceries" for the default).
+    static func unnamed(_ storeName: String) -> NamedList {
+        NamedList(storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? defaultDisplayName : storeName)
     }
 
     /// Store names with a store on this device (its local stores, its account's cloud stores)
@@ -208,8 +213,10 @@ public struct NamedLists: Sendable {
         return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer, format: StoreCoordinator.keyValueFormat)
     }
 
+    /// Writes `list` to the registry (with the other named lists, not the stores found unnamed)
+    /// and announces it to the account.
     private func record(_ list: NamedList, in lists: [String: NamedList]) throws {
-        try writeRegistry(lists)
+        try writeRegistry(lists.filter { $0.value != Self.unnamed($0.key) || $0.key == list.storeName })
         try cloudValues()?.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
     }
 
