@@ -124,6 +124,12 @@ extension CommandRunner {
         return result.stdout
     }
 
+    /// The names of the items `item ls --json` lists, sorted; `global` goes before the
+    /// subcommand (`--list NAME`).
+    public func itemNames(_ global: [String] = []) throws -> [String] {
+        try items(global).map { $0["name"] as! String }.sorted()
+    }
+
     /// `item ls --json`, parsed; `global` goes before the subcommand (`--cloud DIR`).
     public func items(_ global: [String] = []) throws -> [[String: Any]] {
         try JSONSerialization.jsonObject(with: Data(try output(global + ["item", "ls", "--json"]).utf8)) as! [[String: Any]]

@@ -11,10 +11,6 @@ struct BackupRestoreTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    func names(_ device: CommandRunner) throws -> [String] {
-        try device.items().map { $0["name"] as! String }.sorted()
-    }
-
     func backupFolder(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
 
     @Test func aRestoredCloudDeviceGetsBackWhatItPublishedAfterTheBackup() throws {
@@ -34,17 +30,17 @@ struct BackupRestoreTests {
         // Without a terminal and without --yes, nothing happens.
         let unconfirmed = try a.run(["restore", backupFolder("a-backup")])
         #expect(unconfirmed.status != 0 && unconfirmed.stderr.contains("--yes"))
-        #expect(try names(a).count == 5)
+        #expect(try a.itemNames().count == 5)
 
         let restored = try a.output(["restore", backupFolder("a-backup"), "--yes"])
         #expect(restored.contains("kept in"))
-        #expect(try names(a) == ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"], "what a published after the backup came back")
+        #expect(try a.itemNames() == ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"], "what a published after the backup came back")
         try a.output(["item", "add", "After the restore"])
         for (path, data) in zip(published, bytes) {
             #expect(try Data(contentsOf: logs.appendingPathComponent(path)) == data, "\(path) is never replaced")
         }
         try b.output(["cloud", "sync"])
-        #expect(try names(b) == ["After the restore", "Item 1", "Item 2", "Item 3", "Item 4", "Item 5"])
+        #expect(try b.itemNames() == ["After the restore", "Item 1", "Item 2", "Item 3", "Item 4", "Item 5"])
         #expect(try a.output(["cloud", "status"]).contains("restored"))
     }
 
@@ -60,10 +56,10 @@ struct BackupRestoreTests {
                                        environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
         let restored = try newMachine.output(["restore", backupFolder("a-backup"), "--yes"])
         #expect(!restored.contains("kept in"), "nothing was there to keep: \(restored)")
-        #expect(try names(newMachine) == ["After the backup", "Before the backup"])
+        #expect(try newMachine.itemNames() == ["After the backup", "Before the backup"])
         try newMachine.output(["item", "add", "On the new machine"])
         try device("b").output(["cloud", "enable"])
-        #expect(try names(device("b")) == ["After the backup", "Before the backup", "On the new machine"])
+        #expect(try device("b").itemNames() == ["After the backup", "Before the backup", "On the new machine"])
     }
 
     @Test func aLocalDeviceComesBackAsItWasAndItsLaterFolderIsKeptAside() throws {
@@ -72,13 +68,13 @@ struct BackupRestoreTests {
         try a.output(["backup", backupFolder("local-backup")])
         try a.output(["item", "add", "After"])
         try a.output(["restore", backupFolder("local-backup"), "--yes"])
-        #expect(try names(a) == ["Before"])
+        #expect(try a.itemNames() == ["Before"])
         let aside = directory.url.appendingPathComponent("replaced-devices")
         let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: aside.path).first)
         // The folder as it was opens as a device of its own: nothing was deleted.
         let keptDevice = CommandRunner(dataDirectory: directory.path, device: "kept", environment: CommandRunner.withoutDefaultData)
         try FileManager.default.moveItem(at: aside.appendingPathComponent(kept), to: directory.url.appendingPathComponent("devices/kept"))
-        #expect(try names(keptDevice) == ["After", "Before"])
+        #expect(try keptDevice.itemNames() == ["After", "Before"])
     }
 
     @Test func badBackupsAndWrongTargetsChangeNothing() throws {
@@ -116,7 +112,7 @@ struct BackupRestoreTests {
         #expect(other.status != 0 && other.stderr.contains("--device \"a\""), "\(other.stderr)")
 
         try a.output(["item", "add", "Milk"])
-        #expect(try names(a) == ["Bread", "Milk"])
+        #expect(try a.itemNames() == ["Bread", "Milk"])
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("replaced-devices").path))
     }
 }

@@ -211,16 +211,12 @@ struct CloudCommandTests {
         try phone.output(["cloud", "enable"])
         try kitchen.output(["--model-version", "1", "item", "add", "Old Tea"])
         try phone.output(["item", "add", "New Coffee", "--note", "only version 2 has notes"])
-        func names(_ runner: CommandRunner, _ extra: [String] = []) throws -> [String] {
-            let text = try runner.output(extra + ["item", "ls", "--json"])
-            return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
-        }
-        #expect(try names(kitchen, ["--model-version", "1"]) == ["Old Tea"], "version 1 sees nothing of version 2")
-        #expect(try names(phone) == ["New Coffee"], "version 2 sees nothing of version 1")
+        #expect(try kitchen.itemNames(["--model-version", "1"]) == ["Old Tea"], "version 1 sees nothing of version 2")
+        #expect(try phone.itemNames() == ["New Coffee"], "version 2 sees nothing of version 1")
 
         // The kitchen upgrades (a run of the newer app migrates its store).
-        #expect(try names(kitchen) == ["New Coffee", "Old Tea"])
-        #expect(try names(phone) == ["New Coffee", "Old Tea"])
+        #expect(try kitchen.itemNames() == ["New Coffee", "Old Tea"])
+        #expect(try phone.itemNames() == ["New Coffee", "Old Tea"])
         try kitchen.output(["item", "edit", "old tea", "--note", "upgraded"])
         #expect(try phone.output(["export"]) == (try kitchen.output(["export"])))
     }

@@ -12,10 +12,6 @@ struct DevicePastTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    func names(_ device: CommandRunner) throws -> [String] {
-        try device.items().map { $0["name"] as! String }.sorted()
-    }
-
     @Test func aRestoredDeviceNeverOverwritesWhatItPublishedAndLosesNothing() throws {
         let a = device("a")
         let b = device("b")
@@ -46,11 +42,11 @@ struct DevicePastTests {
             #expect(try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\(index + 1).gdlog")) == data, "log \(index + 1)")
         }
         let all = ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5", "Made after the restore"]
-        #expect(try names(a) == all, "a got back what it had published after the backup")
-        #expect(try names(b) == all)
-        #expect(try names(device("c")) == [], "a new device starts empty until it enables sync")
+        #expect(try a.itemNames() == all, "a got back what it had published after the backup")
+        #expect(try b.itemNames() == all)
+        #expect(try device("c").itemNames() == [], "a new device starts empty until it enables sync")
         try device("c").output(["cloud", "enable"])
-        #expect(try names(device("c")) == all)
+        #expect(try device("c").itemNames() == all)
         #expect(try a.output(["cloud", "status"]).contains("historyRecovered"))
     }
 
@@ -82,8 +78,8 @@ struct DevicePastTests {
         try first.output(["cloud", "sync"])
 
         let all = ["Before the copy", "From the copy", "From the original"]
-        #expect(try names(a) == all)
-        #expect(try names(copy) == all)
+        #expect(try a.itemNames() == all)
+        #expect(try copy.itemNames() == all)
         let renewed = try peerID(dataDirectory: originalWritesFirst ? otherMachine : directory.url, device: "a")
         let kept = try peerID(dataDirectory: originalWritesFirst ? directory.url : otherMachine, device: "a")
         #expect(renewed != identity && kept == identity)
@@ -97,6 +93,6 @@ struct DevicePastTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(renewed).path).sorted()
             == ["0000000001.gdlog"])
         try device("b").output(["cloud", "enable"])
-        #expect(try names(device("b")) == all)
+        #expect(try device("b").itemNames() == all)
     }
 }

@@ -12,10 +12,6 @@ struct MergeLaterTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    func names(_ device: CommandRunner) throws -> [String] {
-        try device.items().map { $0["name"] as! String }.sorted()
-    }
-
     @Test func dontMergeThenTurningSyncOffAndOnMergesTheLocalData() throws {
         let a = device("a")
         let b = device("b")
@@ -25,14 +21,14 @@ struct MergeLaterTests {
         try a.output(["item", "list", "Made before sync"])
 
         try a.output(["cloud", "enable", "--no-merge"])
-        #expect(try names(a) == ["From the cloud"])
+        #expect(try a.itemNames() == ["From the cloud"])
         let reminder = try a.output(["cloud", "enable"])
         #expect(reminder.contains("local data (1 item) is not merged"), "\(reminder)")
 
         // Turning sync off goes back to the data the user chose not to merge, as it was.
         let off = try a.output(["cloud", "disable"])
         #expect(off.contains("back to this device's own local data"), "\(off)")
-        #expect(try names(a) == ["Made before sync"])
+        #expect(try a.itemNames() == ["Made before sync"])
         #expect(try a.items().first?["listed"] as? Bool == true)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("devices/a/local/kept").path),
                 "nothing is left only in a kept file")
@@ -41,9 +37,9 @@ struct MergeLaterTests {
         let unanswered = try a.run(["cloud", "enable"])
         #expect(unanswered.status != 0 && unanswered.stderr.contains("--merge"))
         try a.output(["cloud", "enable", "--merge"])
-        #expect(try names(a) == ["From the cloud", "Made before sync"])
+        #expect(try a.itemNames() == ["From the cloud", "Made before sync"])
         try b.output(["cloud", "sync"])
-        #expect(try names(b) == ["From the cloud", "Made before sync"])
+        #expect(try b.itemNames() == ["From the cloud", "Made before sync"])
     }
 
     @Test func mergeRightAfterDontMergeMergesInsteadOfSayingSyncIsOn() throws {
@@ -54,7 +50,7 @@ struct MergeLaterTests {
         try a.output(["cloud", "enable", "--no-merge"])
         let merged = try a.output(["cloud", "enable", "--merge"])
         #expect(merged.contains("Merged"), "\(merged)")
-        #expect(try names(a) == ["From the cloud", "Mine"])
+        #expect(try a.itemNames() == ["From the cloud", "Mine"])
         // Nothing left to merge: a second --merge says so.
         #expect(try a.output(["cloud", "enable", "--merge"]).contains("already enabled"))
     }
@@ -65,6 +61,6 @@ struct MergeLaterTests {
         try a.output(["item", "add", "Synced"])
         let off = try a.output(["cloud", "disable"])
         #expect(off.contains("1 item now in this device's local store"), "\(off)")
-        #expect(try names(a) == ["Synced"])
+        #expect(try a.itemNames() == ["Synced"])
     }
 }

@@ -20,10 +20,6 @@ struct NamedListsTests {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as! String, ($0["createdBy"] as? String) ?? "-") })
     }
 
-    func names(_ runner: CommandRunner, list: String? = nil) throws -> [String] {
-        try runner.items(list.map { ["--list", $0] } ?? []).map { $0["name"] as! String }.sorted()
-    }
-
     func sharedCloud() throws -> (CommandRunner, CommandRunner) {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
         let a = device("a"), b = device("b")
@@ -43,13 +39,13 @@ struct NamedListsTests {
 
         #expect(try lists(b) == ["Groceries": "-", "Week-end at Anna's": "a"])
         // Names compare as names do: case and spaces aside.
-        #expect(try names(b, list: "week-end  at ANNA'S") == ["Party hats"])
-        #expect(try names(b) == ["Milk"], "the default list keeps its own items")
+        #expect(try b.itemNames(["--list", "week-end  at ANNA'S"]) == ["Party hats"])
+        #expect(try b.itemNames() == ["Milk"], "the default list keeps its own items")
 
         try b.output(["lists", "rename", "Week-end at Anna's", "Été à la plage"])
         #expect(try lists(a) == ["Groceries": "-", "Été à la plage": "a"])
-        #expect(try names(a, list: "Été à la plage") == ["Party hats"], "a rename moves no data")
-        #expect(try names(a, list: "ete a la plage") == ["Party hats"], "accents aside when only one list matches")
+        #expect(try a.itemNames(["--list", "Été à la plage"]) == ["Party hats"], "a rename moves no data")
+        #expect(try a.itemNames(["--list", "ete a la plage"]) == ["Party hats"], "accents aside when only one list matches")
         let old = try a.run(["--list", "Week-end at Anna's", "item", "ls"])
         #expect(old.status != 0 && old.stderr.contains("no list named"))
         // GROCERY_DUDE_LIST picks the list as --list does.
@@ -61,7 +57,7 @@ struct NamedListsTests {
         let (a, b) = try sharedCloud()
         try a.output(["lists", "new", "Camping"])
         try a.output(["--list", "Camping", "item", "add", "Tent pegs"])
-        #expect(try names(b, list: "Camping") == ["Tent pegs"])
+        #expect(try b.itemNames(["--list", "Camping"]) == ["Tent pegs"])
 
         let unasked = try a.run(["lists", "rm", "Camping"])
         #expect(unasked.status != 0 && unasked.stderr.contains("--yes"), "no terminal to ask: refused")
@@ -78,7 +74,7 @@ struct NamedListsTests {
         #expect(gone.status != 0 && gone.stderr.contains("was removed by a"))
 
         try b.output(["lists", "new", "Camping"])
-        #expect(try names(a, list: "Camping") == [], "a new list with the old name is a new store")
+        #expect(try a.itemNames(["--list", "Camping"]) == [], "a new list with the old name is a new store")
     }
 
     @Test("Bad names and bad requests change nothing", arguments: [

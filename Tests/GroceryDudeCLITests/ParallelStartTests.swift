@@ -45,17 +45,13 @@ struct ParallelStartTests {
         }
     }
 
-    func names(_ runner: CommandRunner, _ global: [String] = []) throws -> [String] {
-        try runner.items(global).map { $0["name"] as! String }.sorted()
-    }
-
     func peerID(ofDevice device: String) throws -> String {
         let data = try Data(contentsOf: directory.url.appendingPathComponent("devices/\(device)/device.json"))
         return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["peerID"] as! String
     }
 
     @Test func parallelFirstCommandsOnANewDeviceAllSucceedAndLoadTheDefaultDataOnce() throws {
-        let defaults = try names(device("reference"))
+        let defaults = try device("reference").itemNames()
         #expect(defaults.count >= 100)
         for round in 1...Self.rounds {
             let runner = device("new-\(round)")
@@ -72,7 +68,7 @@ struct ParallelStartTests {
             expectAllSucceeded(results, commands, round: round)
 
             let added = commands.filter { $0[1] == "add" }.map { $0[2] }
-            #expect(try names(runner) == (defaults + added).sorted(), "round \(round): each add once, the default data once")
+            #expect(try runner.itemNames() == (defaults + added).sorted(), "round \(round): each add once, the default data once")
             let peer = try peerID(ofDevice: runner.device)
             for (result, command) in zip(results, commands) where command[0] == "cloud" && result.status == 0 {
                 let status = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
@@ -93,7 +89,7 @@ struct ParallelStartTests {
             let results = try runAtOnce(runner, commands)
             expectAllSucceeded(results, commands, round: round)
 
-            #expect(try names(runner, global).filter { $0.hasPrefix("Cloud \(round)-") } == added.sorted())
+            #expect(try runner.itemNames(global).filter { $0.hasPrefix("Cloud \(round)-") } == added.sorted())
             // The device's logs are in one peer's folder, and each add is in exactly one log.
             let peer = try peerID(ofDevice: runner.device)
             let logsFolder = cloud.appendingPathComponent("default/GroceryDude/v2/epoch-1/logs")
@@ -107,7 +103,7 @@ struct ParallelStartTests {
         // Another device sees every add once.
         let reader = device("reader", environment: CommandRunner.withoutDefaultData)
         try reader.output(global + ["cloud", "enable", "--no-merge"])
-        let seen = try names(reader, global)
+        let seen = try reader.itemNames(global)
         #expect(seen.count == Self.rounds * Self.width && Set(seen).count == seen.count, "\(seen)")
     }
 }

@@ -16,10 +16,6 @@ struct SlowCloudFolderTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    func names(_ device: CommandRunner) throws -> [String] {
-        try device.items().map { $0["name"] as! String }.sorted()
-    }
-
     /// Starts `grocery-dude` without waiting for it.
     func start(_ device: CommandRunner, _ arguments: [String], environment: [String: String]) throws -> Process {
         let process = Process()
@@ -57,14 +53,14 @@ struct SlowCloudFolderTests {
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Date().timeIntervalSince(started) < 8, "the save did not wait for SQLite's busy timeout")
         #expect(second.stderr.contains("process \(hung.processIdentifier)"), "it says who publishes its change: \(second.stderr)")
-        #expect(try names(a) == ["Written before the hang", "Written during the hang"])
+        #expect(try a.itemNames() == ["Written before the hang", "Written during the hang"])
 
         // The mount comes back: the hung process publishes both saves.
         kill(hung.processIdentifier, SIGCONT)
         hung.waitUntilExit()
         #expect(hung.terminationStatus == 0)
         try b.output(["cloud", "sync"])
-        #expect(try names(b) == ["Written before the hang", "Written during the hang"])
+        #expect(try b.itemNames() == ["Written before the hang", "Written during the hang"])
         let status = try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8)) as? [String: Any]
         #expect(status?["pendingExport"] as? Int == 0, "\(String(describing: status))")
     }
@@ -84,6 +80,6 @@ struct SlowCloudFolderTests {
             #expect(result.stderr.contains("note: waiting for process \(getpid())"), "it said at once who it waits for: \(result.stderr)")
         }
         try a.output(["item", "add", "Milk"])
-        #expect(try names(a) == ["Bread", "Milk"])
+        #expect(try a.itemNames() == ["Bread", "Milk"])
     }
 }

@@ -13,10 +13,6 @@ struct StoreLifecycleCommandTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    func names(_ runner: CommandRunner) throws -> [String] {
-        try runner.items().map { $0["name"] as! String }
-    }
-
     func status(_ runner: CommandRunner) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
     }
@@ -48,7 +44,7 @@ struct StoreLifecycleCommandTests {
         var state = try status(tablet)
         #expect(state["store"] as? String == "fallback")
         #expect(state["usingLocalStorage"] as? Int == 1)
-        #expect(try names(tablet) == ["Also Offline", "Made Offline"])
+        #expect(try tablet.itemNames() == ["Also Offline", "Made Offline"])
         #expect(FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"))
 
         try tablet.output(["cloud", "online"])
@@ -56,9 +52,9 @@ struct StoreLifecycleCommandTests {
         #expect(state["store"] as? String == "cloud")
         #expect(state["usingLocalStorage"] as? Int == 0)
         #expect(try transitions(tablet).first == "initialImportCompleted")
-        #expect(try names(tablet) == ["Also Offline", "From The Phone", "Made Offline"])
+        #expect(try tablet.itemNames() == ["Also Offline", "From The Phone", "Made Offline"])
         #expect(!FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"), "moved, then removed")
-        #expect(try names(phone) == ["Also Offline", "From The Phone", "Made Offline"])
+        #expect(try phone.itemNames() == ["Also Offline", "From The Phone", "Made Offline"])
         #expect(try phone.output(["export"]) == (try tablet.output(["export"])))
         let log = try String(contentsOfFile: directory.path + "/devices/tablet/grocery-dude.log", encoding: .utf8)
         #expect(log.contains("initialImportCompleted"))
@@ -71,8 +67,8 @@ struct StoreLifecycleCommandTests {
         try phone.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Kitchen Thing"])
         try phone.output(["item", "add", "Phone Thing"])
-        #expect(try names(kitchen) == ["Kitchen Thing", "Phone Thing"])
-        #expect(try names(phone) == ["Kitchen Thing", "Phone Thing"])
+        #expect(try kitchen.itemNames() == ["Kitchen Thing", "Phone Thing"])
+        #expect(try phone.itemNames() == ["Kitchen Thing", "Phone Thing"])
     }
 
     // 3.
@@ -115,7 +111,7 @@ struct StoreLifecycleCommandTests {
         #expect(log.contains("transition accountChanged: now on the fallback store of account \"bravo\""))
         #expect(log.contains("transition initialImportCompleted: now on the cloud store of account \"bravo\""))
         #expect(log.contains("transition accountChanged: now on the cloud store of account \"default\""))
-        #expect(try names(kitchen) == ["Alpha Item", "Alpha Two"])
+        #expect(try kitchen.itemNames() == ["Alpha Item", "Alpha Two"])
     }
 
     // 4.
@@ -124,27 +120,27 @@ struct StoreLifecycleCommandTests {
         for peer in [kitchen, phone, tablet] { try peer.output(["cloud", "enable"]) }
         try kitchen.output(["item", "add", "Old Kitchen Item"])
         try tablet.output(["item", "add", "Old Tablet Item"])
-        #expect(try names(phone) == ["Old Kitchen Item", "Old Tablet Item"])
+        #expect(try phone.itemNames() == ["Old Kitchen Item", "Old Tablet Item"])
         try tablet.output(["cloud", "offline"])
         try tablet.output(["item", "add", "Made While Away"])
 
         let refused = try kitchen.run(["cloud", "start-over"])
         #expect(refused.status != 0 && refused.stderr.contains("--yes"), "\(refused.stderr)")
-        #expect(try names(phone).count == 2, "nothing was deleted")
+        #expect(try phone.itemNames().count == 2, "nothing was deleted")
 
         let started = try kitchen.run(["cloud", "start-over", "--yes"])
         #expect(started.status == 0, "\(started.stderr)")
         #expect(started.stdout.contains("Started over: epoch 2"))
         #expect(started.stderr.contains("Deleting the cloud content:"))
-        #expect(try names(kitchen).isEmpty)
-        #expect(try names(phone).isEmpty)
+        #expect(try kitchen.itemNames().isEmpty)
+        #expect(try phone.itemNames().isEmpty)
         #expect(try transitions(phone).first == "contentRemoved")
         #expect(kept("phone").contains { $0.hasPrefix("epoch-1-") }, "the phone's old data is kept aside")
         try kitchen.output(["item", "add", "Fresh Start"])
 
         try tablet.output(["cloud", "online"])
         for peer in [kitchen, phone, tablet] {
-            #expect(try names(peer) == ["Fresh Start"], "\(peer.device)")
+            #expect(try peer.itemNames() == ["Fresh Start"], "\(peer.device)")
         }
         // The tablet's data of the old epoch, with what it made while away, is on the tablet.
         let keptFiles = kept("tablet")
@@ -167,7 +163,7 @@ struct StoreLifecycleCommandTests {
         }
         #expect(try !leftovers().isEmpty, "half of epoch 1 is still there")
         // The other device moves to the new epoch and leaves the old files alone.
-        #expect(try names(phone).isEmpty)
+        #expect(try phone.itemNames().isEmpty)
         #expect(try !leftovers().isEmpty)
 
         try kitchen.output(["item", "ls"])
@@ -175,7 +171,7 @@ struct StoreLifecycleCommandTests {
         let finished = (try status(kitchen)["transitions"] as! [[String: Any]]).first { ($0["detail"] as? String)?.contains("finished the start over") == true }
         #expect(finished?["transition"] as? String == "contentRemoved")
         try kitchen.output(["item", "add", "Fresh"])
-        #expect(try names(phone) == ["Fresh"])
+        #expect(try phone.itemNames() == ["Fresh"])
     }
 
     // 5. is `modelVersionsDoNotSyncUntilTheOlderPeerUpgrades` in CloudCommandTests.
@@ -189,7 +185,7 @@ struct StoreLifecycleCommandTests {
         try phone.output(["item", "add", "Bread", "--home-location", "Pantry"])
         try kitchen.output(["item", "add", "Eggs", "--unit", "dozen"])
         let expected = ["Bread", "Eggs", "Milk"]
-        #expect(try names(kitchen) == expected)
+        #expect(try kitchen.itemNames() == expected)
         let before = try kitchen.output(["export"])
 
         try kitchen.output(["cloud", "rebuild"])
@@ -197,14 +193,14 @@ struct StoreLifecycleCommandTests {
 
         try kitchen.output(["cloud", "disable"])
         #expect(try status(kitchen)["store"] as? String == "local")
-        #expect(try names(kitchen) == expected)
+        #expect(try kitchen.itemNames() == expected)
         try kitchen.output(["item", "add", "Tea"])
 
         let asked = try kitchen.run(["cloud", "enable"])
         #expect(asked.status != 0 && asked.stderr.contains("--merge"))
         try kitchen.output(["cloud", "enable", "--merge"])
-        #expect(try names(kitchen) == ["Bread", "Eggs", "Milk", "Tea"])
-        #expect(try names(phone) == ["Bread", "Eggs", "Milk", "Tea"])
+        #expect(try kitchen.itemNames() == ["Bread", "Eggs", "Milk", "Tea"])
+        #expect(try phone.itemNames() == ["Bread", "Eggs", "Milk", "Tea"])
         let units = try phone.output(["unit", "ls"])
         #expect(units.components(separatedBy: "dozen").count == 2, "one unit \"dozen\": \(units)")
         #expect(try transitions(kitchen).prefix(3) == ["cloudEnabled", "cloudDisabled", "rebuilt"])

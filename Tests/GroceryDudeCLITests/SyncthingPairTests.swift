@@ -17,10 +17,6 @@ struct SyncthingPairTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
-    func names(_ runner: CommandRunner) throws -> [String] {
-        try runner.items().map { $0["name"] as! String }.sorted()
-    }
-
     /// Runs one command on each device at the same moment; both must succeed.
     func together(_ first: (CommandRunner, [String]), _ second: (CommandRunner, [String])) throws {
         let runs = [first, second]
@@ -51,7 +47,7 @@ struct SyncthingPairTests {
                 return
             }
             if Date() > deadline {
-                Issue.record("the devices did not converge: \(try runners.map { "\($0.device): \(try names($0))" })", sourceLocation: sourceLocation)
+                Issue.record("the devices did not converge: \(try runners.map { "\($0.device): \(try $0.itemNames())" })", sourceLocation: sourceLocation)
                 return
             }
         }
@@ -75,7 +71,7 @@ struct SyncthingPairTests {
         // the other's files, and they are one set.
         try together((kitchen, ["cloud", "enable", "--no-merge"]), (phone, ["cloud", "enable", "--no-merge"]))
         try converge(pair, both)
-        #expect(try names(kitchen).count == Self.shippedItems)
+        #expect(try kitchen.itemNames().count == Self.shippedItems)
         #expect(try json(try kitchen.output(["dedupe", "--json"])).isEmpty)
 
         // Adds on both at once — the same new name on both, and more items each, so that
@@ -104,7 +100,7 @@ struct SyncthingPairTests {
         try together((kitchen, ["dedupe"]), (phone, ["dedupe"]))
         try converge(pair, both)
         for runner in both {
-            let names = try names(runner)
+            let names = try runner.itemNames()
             #expect(names.count == Set(names).count, "\(runner.device): no duplicates: \(names)")
             #expect(names.count == Self.shippedItems - 1 + 1 + 2 * Self.rounds, "Bananas deleted, one Oat Milk, the rounds' items")
             #expect(try json(try runner.output(["dedupe", "--json"])).isEmpty)
@@ -119,7 +115,7 @@ struct SyncthingPairTests {
         try converge(pair, both)
         try pantry.output(["cloud", "enable", "--no-merge"])
         try converge(pair, both + [pantry])
-        #expect(try names(pantry).contains("After the baseline"))
+        #expect(try pantry.itemNames().contains("After the baseline"))
 
         // A start over on one machine: the other moves its store aside, and both go on empty.
         try phone.output(["cloud", "start-over", "--yes"])
@@ -127,7 +123,7 @@ struct SyncthingPairTests {
         try kitchen.output(["item", "add", "A fresh start"])
         try converge(pair, both)
         for runner in both {
-            #expect(try names(runner) == ["A fresh start"], "\(runner.device): nothing of the old data came back")
+            #expect(try runner.itemNames() == ["A fresh start"], "\(runner.device): nothing of the old data came back")
             let status = try #require(try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8)) as? [String: Any])
             #expect((status["refused"] as? [Any])?.isEmpty == true, "\(runner.device): nothing was refused: \(status["refused"] ?? "")")
         }
