@@ -274,18 +274,20 @@ public struct NamedLists: Sendable {
         (try? encoder.encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// A list announced by a peer, checked as anything from the cloud folder is.
+    /// A list announced by a peer, checked as anything from the cloud folder is: a store name
+    /// valid as written, a name by an item name's rules, device names that are names (or none).
+    /// The default list cannot be removed, whoever says so.
     static func decode(_ text: String) -> NamedList? {
         guard var list = try? decoder.decode(NamedList.self, from: Data(text.utf8)),
-              (try? CloudLayout.checkedStoreName(list.storeName)) == list.storeName else { return nil }
-        guard ValueRule.name(maximumLength: maximumNameLength).violation(of: .string(list.name)) == nil else { return nil }
+              (try? CloudLayout.checkedStoreName(list.storeName)) == list.storeName,
+              ValueRule.name(maximumLength: maximumNameLength).violation(of: .string(list.name)) == nil else { return nil }
+        func device(_ name: String?) -> String? {
+            name.flatMap { ValueRule.name(maximumLength: 200).violation(of: .string($0)) == nil ? $0 : nil }
+        }
         list.name = PathName.normalized(list.name)
-        if let device = list.createdBy, device.count > 200 || ValueRule.name(maximumLength: 200).violation(of: .string(device)) != nil {
-            list.createdBy = nil
-        }
-        if let device = list.removedBy, device.count > 200 || ValueRule.name(maximumLength: 200).violation(of: .string(device)) != nil {
-            list.removedBy = nil
-        }
+        list.createdBy = device(list.createdBy)
+        list.removedBy = device(list.removedBy)
+        if list.isDefault { list.removed = nil; list.removedBy = nil }
         return list
     }
 

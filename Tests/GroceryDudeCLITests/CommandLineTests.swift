@@ -107,6 +107,8 @@ struct CommandLineTests {
         ["--store-name", String(repeating: "s", count: 300), "item", "ls"],
         ["account", "sign-in", String(repeating: "Famille ", count: 40)],
         ["--store-name", "Grocery.Dude", "item", "ls"],
+        // The folder of the account's key-value store is no store's.
+        ["--store-name", "KV", "item", "ls"],
     ]
 
     @Test(arguments: badCommands)

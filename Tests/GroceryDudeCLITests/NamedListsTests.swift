@@ -110,13 +110,15 @@ struct NamedListsTests {
         #expect(try lists(b) == ["Groceries": "-", "Pantry audit": "a"])
     }
 
-    @Test("A list announced by a hostile peer with a bad name or store name is ignored")
+    @Test("A list announced by a hostile peer with a bad name or store name is ignored; the default list is never removed")
     func hostileAnnouncements() throws {
         let (a, _) = try sharedCloud()
         let folder = cloud + "/default/kv/evil"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let announcements: [(String, String)] = [
             ("list.x.y", #"{"storeName":"x.y","name":"Dots"}"#),
+            ("list.kv", #"{"storeName":"kv","name":"The key-value folder"}"#),
+            ("list.GroceryDude", #"{"storeName":"GroceryDude","name":"Groceries","removed":"2026-01-01T00:00:00Z"}"#),
             ("list.Evil", #"{"storeName":"Evil","name":"\u202Egnirts"}"#),
             ("list.Blank", #"{"storeName":"Blank","name":"   "}"#),
             ("list.Other", #"{"storeName":"Mismatch","name":"Mismatch"}"#),

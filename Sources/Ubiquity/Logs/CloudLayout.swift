@@ -91,14 +91,20 @@ public struct CloudLayout: Sendable {
         return name
     }
 
+    /// The folder of an account's synced key-value store, beside its stores: no store may take
+    /// its name.
+    public static let keyValueFolderName = "kv"
+
     /// A store name (the ubiquitous content name) as iCloud checked it: non-empty, no period, no
-    /// slash, no leading `~`, no control character, at most ``maximumNameBytes`` bytes.
+    /// slash, no leading `~`, no control character, at most ``maximumNameBytes`` bytes — and not
+    /// the key-value store's folder (``keyValueFolderName``, in any case), which it would share.
     ///
     /// - Returns: the name in NFC, as it becomes folders and files.
     public static func checkedStoreName(_ storeName: String) throws -> String {
         let name = PathName.normalized(storeName)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ".")), !name.utf8.contains(UInt8(ascii: "/")),
               name.utf8.first != UInt8(ascii: "~"), name.utf8.count <= maximumNameBytes,
+              name.lowercased() != keyValueFolderName,
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudError.invalidStoreName(storeName)
         }
@@ -181,7 +187,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     public var description: String {
         switch self {
         case .invalidStoreName(let name):
-            "invalid store name \(name.debugDescription): it must be non-empty, without periods, slashes, control characters or a leading ~, at most \(CloudLayout.maximumNameBytes) bytes"
+            "invalid store name \(name.debugDescription): it must be non-empty, without periods, slashes, control characters or a leading ~, at most \(CloudLayout.maximumNameBytes) bytes, and not \(CloudLayout.keyValueFolderName) (the key-value store's folder)"
         case .invalidAccountName(let name):
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes, control characters or a leading period, at most \(CloudLayout.maximumNameBytes) bytes"
         case .unreachable(let path):

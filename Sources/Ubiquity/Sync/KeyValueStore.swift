@@ -38,7 +38,7 @@ public final class KeyValueStore: @unchecked Sendable {
 
     public init(cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock()) {
         self.cloud = cloud
-        self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent("kv", isDirectory: true)
+        self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent(CloudLayout.keyValueFolderName, isDirectory: true)
         self.peer = peer
         self.format = format
         self.clock = clock
