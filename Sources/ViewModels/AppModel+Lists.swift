@@ -10,7 +10,12 @@ extension AppModel {
 
     /// Reads the name of the list on screen again (it may have been renamed on another device).
     public func refreshListName() {
-        listName = (try? namedLists.resolve(coordinator.configuration.storeName).name) ?? coordinator.configuration.storeName
+        showListName(from: (try? namedLists.all()) ?? [])
+    }
+
+    /// Takes the name of the list on screen from `lists`, when they have it.
+    private func showListName(from lists: [NamedList]) {
+        if let shown = lists.first(where: { $0.storeName == coordinator.configuration.storeName }) { listName = shown.name }
     }
 
     /// `L`: the device's lists, to switch to another or make a new one.
@@ -18,10 +23,8 @@ extension AppModel {
         guard isInputEnabled, editor == nil, dialog == nil else { return }
         do {
             let lists = try namedLists.all()
-            let current = coordinator.configuration.storeName
-            listSwitcher = ListSwitcher(lists: lists, current: current)
-            // Renamed on another device meanwhile: the status line follows.
-            if let shown = lists.first(where: { $0.storeName == current }) { listName = shown.name }
+            listSwitcher = ListSwitcher(lists: lists, current: coordinator.configuration.storeName)
+            showListName(from: lists)  // renamed on another device meanwhile: the status line follows
         } catch {
             say("Cannot read the lists: \(ErrorText.reason(error))")
         }

@@ -23,11 +23,11 @@ extension ItemListViewModel {
               let rows = rowsInPlace(changes.updatedItems) else {
             return refreshIfChanged()
         }
-        inPlaceRefreshes += 1
         if !query.listedOnly {
             guard let counts = try? store.shoppingListCounts() else { return refreshIfChanged() }
             index.listedCount = counts.listed
         }
+        inPlaceRefreshes += 1
         var changed: Set<GlobalID> = []
         for (id, row) in rows where changes.updatedItems.contains(id) && cache[id] != nil {
             if cache[id] != row { changed.insert(id) }
@@ -58,8 +58,11 @@ extension ItemListViewModel {
                 if shown { return nil }  // it would appear
                 continue
             }
-            guard shown, let section = index.section(containing: position),
-                  index.sections[section].title == sectionTitle(of: row) else { return nil }
+            // Sections are told apart by title: when two share one (two locations of one name
+            // before deduplication), a move between them cannot be seen here.
+            let title = sectionTitle(of: row)
+            guard shown, let section = index.section(containing: position), index.sections[section].title == title,
+                  index.sections.lazy.filter({ $0.title == title }).count == 1 else { return nil }
             let rowsOfSection = index.sections[section].rows
             if rowsOfSection.contains(position - 1), !Self.precedes(rows[index.ids[position - 1]], row) { return nil }
             if rowsOfSection.contains(position + 1), !Self.precedes(row, rows[index.ids[position + 1]]) { return nil }

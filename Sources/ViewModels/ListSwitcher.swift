@@ -19,13 +19,11 @@ public struct ListSwitcher: Equatable, Sendable {
 
     public let options: [Option]
     public var selection: Int
-    /// The store name of the list on screen.
-    public let current: String
     /// The letters typed to jump to a list.
     public private(set) var typeAhead = TypeAhead()
 
+    /// The lists, with the one whose store is `current` (the one on screen) selected.
     init(lists: [NamedList], current: String) {
-        self.current = current
         options = lists.map { .list($0) } + [.new]
         selection = lists.firstIndex { $0.storeName == current } ?? 0
     }

@@ -102,9 +102,30 @@ struct DepartedPeerTests {
         // Unchanged, but not done with: still reported at every import.
         #expect(try b.sync.importPending().waiting == ["waiting for log 2 from peer peer-x"])
         #expect(b.sync.listingsAtLastImport == (1, 1))
+        // What its listing found stays remembered across those imports (not forgotten and
+        // written again every other one): the folder is known unchanged, only behind.
+        for _ in 1...2 {
+            let survey = try b.sync.survey()
+            #expect(survey.logs.behind == ["peer-x"] && survey.logs.changed.isEmpty)
+            _ = try b.sync.importPending()
+        }
         try writeLog(2, peer: "peer-x", title: "two", into: layout)
         #expect(try b.sync.importPending().appliedLogs == 2)
         #expect(try titles(b) == ["one", "two", "three"])
+    }
+
+    /// Listings are remembered by name, and Swift compares names canonically: a baselines
+    /// folder named "e" + U+0301 must not stand for another named "é".
+    @Test func aFolderNamedOutsideASCIIIsNeverRemembered() throws {
+        let b = try importer()
+        let baselines = b.sync.layout.epochFolder.appendingPathComponent("baselines", isDirectory: true)
+        for name in ["\u{E9}", "e\u{301}", "\u{212A}", "K"] {
+            try FileManager.default.createDirectory(at: baselines.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        _ = try b.sync.importPending()
+        _ = try b.sync.importPending()
+        let changed = try b.sync.survey().baselines.changed
+        #expect(changed.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }.count == 3, "always listed: \(changed)")
     }
 
     @Test func aFolderThatCannotBeListedAnyMoreIsReported() throws {

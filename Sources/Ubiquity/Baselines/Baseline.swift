@@ -179,6 +179,7 @@ extension CloudSync {
     ///
     /// - Returns: how many baselines were merged.
     func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile], folders: inout PeerFolders) throws -> Int {
+        guard !folders.changed.isEmpty else { return 0 }  // every folder as remembered: nothing read
         var loaded = 0
         // Which baselines were merged, read once: "baselineSeen.<peer>.<number>", and from the
         // earlier scheme "baselineSeen.<peer>" with the newest number merged.

@@ -161,7 +161,10 @@ struct PeerFolders {
         isListed = true
         let parent = dirfd(handle)
         for name in names where isPeer(name) {
-            let stamp = FolderStamp.of(name, in: parent)
+            // Listings are remembered by name, and Swift's strings compare canonically ("é" is
+            // "e" + U+0301, U+212A is "K"): a name outside ASCII (only baselines' folders may
+            // have one) is never stamped, so it is always listed and never stands for another.
+            let stamp = name.utf8.allSatisfy({ $0 < 0x80 }) ? FolderStamp.of(name, in: parent) : nil
             let key = Self.bucket(of: name)
             if buckets[key] == nil { buckets[key] = Bucket(digest: device.map { FolderDigest(user: user, device: $0) }) }
             buckets[key]!.entries.append((name, stamp))
@@ -205,6 +208,7 @@ struct PeerFolders {
                     let isPastItsDay = abs(scanStart - scan.scannedAt) > FolderScans.trustPeriod
                     if !isPastItsDay || relists == 0 {
                         if kind == .logs, scan.applied < scan.newest {
+                            stamps[peer] = stamp  // remembered again as it is, not forgotten
                             behind.append(peer)
                         } else {
                             settled[peer] = (scan.scannedAt, scan.newest)
@@ -218,7 +222,7 @@ struct PeerFolders {
                 changed.append(peer)
             }
         }
-        // Peer names are ASCII: byte order is the order peers were always read in.
+        // Byte order is the order peers were always read in.
         changed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         behind.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }

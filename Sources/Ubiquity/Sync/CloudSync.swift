@@ -285,8 +285,11 @@ public final class CloudSync: @unchecked Sendable {
             report.refused.append(refused)
             report.rejected.append(refused.summary)
         }
-        // Refusals read once: each file's is compared with the file as it is now.
-        let remembered = Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first }
+        // Refusals read once, when any folder is to be listed: each file's is compared with
+        // the file as it is now.
+        let toList = !survey.baselines.changed.isEmpty || !survey.logsToRead.isEmpty
+        let remembered = toList
+            ? Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first } : [:]
         _ = try loadBaselines(into: &report, remembered: remembered, folders: &survey.baselines)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
