@@ -22,6 +22,11 @@ final class BackgroundSync: @unchecked Sendable {
     /// Bumped by every start and stop: a setup thread of an earlier store reports nothing.
     private var generation = 0
     private var setupFinished = false
+    /// Whether the watcher found the cloud store offline at its last round (`nil`: no round
+    /// yet): what a screen shows without touching the cloud folder itself.
+    private var seenOffline: Bool?
+
+    var wasOfflineAtLastRound: Bool? { lock.withLock { seenOffline } }
 
     /// How long the setup waits before trying again (offline, or after an error).
     static let setupRetryInterval: TimeInterval = 2
@@ -40,6 +45,7 @@ final class BackgroundSync: @unchecked Sendable {
         let generation = lock.withLock {
             self.generation += 1
             setupFinished = false
+            seenOffline = nil
             return self.generation
         }
         switch store.role {
@@ -52,9 +58,11 @@ final class BackgroundSync: @unchecked Sendable {
             // The watcher's thread asks before each round: the counts are read there, then after the import.
             nonisolated(unsafe) var before: ChangeCounts?
             do {
-                try live.start(isOnline: {
+                try live.start(isOnline: { [self] in
                     before = try? objects.changeCounts()
-                    return !store.isOffline
+                    let offline = store.isOffline
+                    lock.withLock { seenOffline = offline }
+                    return !offline
                 }, onImport: { report in
                     onImport(BackgroundImport(report: report, before: before, after: try? objects.changeCounts()))
                 }, onProblem: onProblem)

@@ -30,6 +30,10 @@ public final class StoreCoordinator: @unchecked Sendable {
     private let journal: TransitionJournal
     private var observers: [(StoreNotification) -> Void] = []
     private var background: BackgroundSync?
+
+    /// Whether the cloud folder was out of reach when background sync last looked (every few
+    /// seconds), `nil` before it has: for screens, which must not touch a folder that may hang.
+    public var cloudFolderWasUnreachable: Bool? { background?.wasOfflineAtLastRound }
     private var lastEpochCheck = Date.distantPast
     /// Paces the looks at the cloud folder's epoch markers (at most one a second); a test
     /// moves it on instead of sleeping.

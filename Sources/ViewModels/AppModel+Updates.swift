@@ -65,15 +65,16 @@ extension AppModel {
         var latest = DeviceSummary(device: summary.device)
         // The account whose data is on screen: while a switch waits (an edit to save first),
         // still the old one. With cloud sync off, the account the device is signed in to.
-        latest.account = current.role == .local
-            ? (try? DeviceSettings.load(from: coordinator.configuration.sandbox))?.account
-            : current.account
+        let settings = try? DeviceSettings.load(from: coordinator.configuration.sandbox)
+        latest.account = current.role == .local ? settings?.account : current.account
         latest.cloudOn = current.role != .local
         latest.usingLocalStorage = current.usingLocalStorage
-        latest.offline = current.role != .local && coordinator.configuration.isOffline
+        // Offline and refused files from the device's settings and the background's last round:
+        // the UI thread never reads the cloud folder for the status line (a hung mount would
+        // freeze the app).
+        latest.offline = current.role != .local
+            && (settings?.offline == true || coordinator.cloudFolderWasUnreachable == true)
         latest.lastSync = try? current.sync?.lastSync()
-        // From the last import in the background: the UI thread never reads the cloud folder
-        // for the status line (a hung mount would freeze the app).
         latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
         latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
         defer { summary = latest }
