@@ -31,8 +31,7 @@ struct ListsCommand: ParsableCommand {
         func run() throws {
             let lists = try ListsCommand.lists(root, command: "lists ls")
             let all = try lists.all()
-            let current = try? root.global.requestedList().map { try lists.resolve($0).storeName }
-            let active = (current ?? nil) ?? GroceryStore.defaultStoreName
+            let active = root.global.requestedList().flatMap { try? lists.resolve($0).storeName } ?? GroceryStore.defaultStoreName
             if json {
                 var writer = JSONWriter()
                 for list in all {

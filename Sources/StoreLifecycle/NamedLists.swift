@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GroceryModel
 import Ubiquity
 
@@ -79,7 +82,9 @@ public struct NamedLists: Sendable {
 
     /// Every list not removed, the default first, then by name as a person reads them.
     public func all() throws -> [NamedList] {
-        try known().values.filter { !$0.isRemoved }.sorted { a, b in
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
+        return try known().values.filter { !$0.isRemoved }.sorted { a, b in
             if a.isDefault != b.isDefault { return a.isDefault }
             return (TextFolding.fold(a.name), a.name, a.storeName) < (TextFolding.fold(b.name), b.name, b.storeName)
         }
@@ -89,6 +94,8 @@ public struct NamedLists: Sendable {
     /// spaces aside), or — when only one list matches so — its name with accents aside too
     /// ("ete" finds "Été").
     public func resolve(_ text: String) throws -> NamedList {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
         let lists = try known().values.sorted { $0.storeName < $1.storeName }
         let key = UniqueKey.normalize(text), folded = TextFolding.fold(text)
         var matches = lists.filter { $0.storeName == PathName.normalized(text) || UniqueKey.normalize($0.name) == key }
@@ -105,6 +112,8 @@ public struct NamedLists: Sendable {
 
     /// Makes a new, empty list.
     public func create(_ name: String) throws -> NamedList {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
         let name = try checkedName(name)
         var lists = try known()
         try requireUnused(name, in: lists, except: nil)
@@ -117,6 +126,8 @@ public struct NamedLists: Sendable {
 
     /// Gives `list` a new name on every device; its store stays where it is.
     public func rename(_ list: NamedList, to newName: String) throws -> NamedList {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
         let name = try checkedName(newName)
         var lists = try known()
         try requireUnused(name, in: lists, except: list.storeName)
@@ -138,7 +149,8 @@ public struct NamedLists: Sendable {
         do { lock = try DeviceLock(sandbox: configuration.sandbox, command: "lists rm") } catch {
             throw NamedListError.deviceInUse("\(error); quit the app first")
         }
-        defer { withExtendedLifetime(lock) {} }
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime((lock, claim)) {} }
         var lists = try known()
         var removed = lists[list.storeName] ?? list
         removed.removedBy = configuration.sandbox.device
@@ -330,5 +342,23 @@ public struct NamedLists: Sendable {
             let candidate = try CloudLayout.checkedStoreName("\(slug)-\(String(format: "%06x", UInt32.random(in: 0..<0x100_0000)))")
             if !taken.contains(candidate) { return candidate }
         }
+    }
+}
+
+/// An exclusive claim on a device's registry of lists while one command reads and writes it
+/// (an `flock` on `lists.json.lock`, released when dropped or when the process ends): two
+/// commands making lists at once both keep theirs. Without it (a file system without locks)
+/// the registry is used as before.
+private final class RegistryClaim {
+    private let fd: Int32
+
+    init(_ registry: URL) {
+        fd = open(registry.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        while flock(fd, LOCK_EX) != 0, errno == EINTR {}
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
     }
 }
