@@ -120,7 +120,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GroceryDudeCLITests",
-            dependencies: ["GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

@@ -8,11 +8,11 @@ import Ubiquity
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
+        subcommands: [Enable.self, Disable.self, Sync.self, Watch.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
                       MergeKept.self, Offline.self, Online.self, Verify.self])
 
     struct Enable: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn cloud sync on for this device.")
+        static let configuration = CommandConfiguration(commandName: "enable", abstract: "Turn cloud sync on for this device.")
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Copy this device's local data into the account's cloud store.") var merge = false
         @Flag(name: .customLong("no-merge"), help: "Leave this device's local data in its local store.") var noMerge = false
@@ -93,6 +93,7 @@ struct CloudCommand: ParsableCommand {
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "disable",
             abstract: "Turn cloud sync off.",
             discussion: """
                 When this device's local store holds data you chose not to merge ("Don't Merge"), \
@@ -115,7 +116,7 @@ struct CloudCommand: ParsableCommand {
     }
 
     struct Sync: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Export, import, and wait until nothing more arrives.")
+        static let configuration = CommandConfiguration(commandName: "sync", abstract: "Export, import, and wait until nothing more arrives.")
         @ParentCommand var root: GroceryDudeCommand
         @Option(help: "Give up after this many seconds.") var timeout: Double = 10
 
@@ -164,6 +165,7 @@ struct CloudCommand: ParsableCommand {
 
     struct Baseline: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "baseline",
             abstract: "Write a baseline of this device's store, and remove this device's logs that baselines cover.")
         @ParentCommand var root: GroceryDudeCommand
         @Option(name: .customLong("grace-hours"), help: "Only remove logs covered by baselines at least this old.")
@@ -187,6 +189,7 @@ struct CloudCommand: ParsableCommand {
 
     struct Rebuild: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rebuild",
             abstract: "Rebuild this device's cloud store from the cloud folder (after exporting what is pending).",
             discussion: "The old store file is kept in <data-dir>/devices/<device>/ubiquity/<account>/<store>/kept/ as before-rebuild-<time>.sqlite; the command prints its path.")
         @ParentCommand var root: GroceryDudeCommand
@@ -253,6 +256,7 @@ struct CloudCommand: ParsableCommand {
 
     struct Offline: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "offline",
             abstract: "Work without the cloud (airplane mode): saves wait, nothing is read; a running app notices.")
         @ParentCommand var root: GroceryDudeCommand
 
@@ -267,7 +271,7 @@ struct CloudCommand: ParsableCommand {
     }
 
     struct Online: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Back to the cloud: exports what waited, imports what arrived.")
+        static let configuration = CommandConfiguration(commandName: "online", abstract: "Back to the cloud: exports what waited, imports what arrived.")
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
@@ -305,7 +309,7 @@ struct CloudCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the state of cloud sync on this device.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the state of cloud sync on this device.")
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Print JSON.") var json = false
 

@@ -7,6 +7,7 @@ extension CloudCommand {
     /// `grocery-dude cloud release PEER LOG`: skip a refused log that holds its peer back.
     struct Release: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "release",
             abstract: "Skip a refused log that holds its device back; the changes in that log are lost on this device.",
             discussion: """
                 A log another device wrote that breaks the rules is refused, and that device's later logs wait \

@@ -7,6 +7,7 @@ extension CloudCommand {
     /// the other devices' that applied the same logs. Exits non-zero when one diverged.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Prove this device holds the same data as the other devices (exits 1 when one diverged).",
             discussion: """
                 Devices that applied exactly the same logs must hold the same data; each publishes a digest of \

@@ -29,7 +29,7 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an item (on the shopping list unless --unlisted).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an item (on the shopping list unless --unlisted).")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item's name.") var name: String
         @OptionGroup var links: LinkOptions
@@ -50,7 +50,7 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change an item.")
+        static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an item.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
         @Option(help: "A new name.") var name: String?
@@ -133,7 +133,7 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Collect: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Tick an item off in the shop.")
+        static let configuration = CommandConfiguration(commandName: "collect", abstract: "Tick an item off in the shop.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
 
@@ -149,7 +149,7 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Uncollect: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Untick an item.")
+        static let configuration = CommandConfiguration(commandName: "uncollect", abstract: "Untick an item.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
 

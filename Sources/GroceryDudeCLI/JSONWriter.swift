@@ -96,4 +96,7 @@ struct JSONObjectWriter {
     }
 
     var text: String { "{\n  " + fields.joined(separator: ",\n  ") + "\n}" }
+
+    /// The object on one line, with its newline (JSON Lines).
+    var line: String { "{" + fields.joined(separator: ", ") + "}\n" }
 }

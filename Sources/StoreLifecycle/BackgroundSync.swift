@@ -8,6 +8,24 @@ public struct BackgroundImport: Sendable {
     public var report: ImportReport
     public var before: ChangeCounts?
     public var after: ChangeCounts?
+
+    /// The devices whose logs it applied, sorted.
+    public var devices: [String] { report.devices.sorted() }
+
+    /// How many objects it inserted, updated and deleted.
+    public var changeCounts: (total: Int, inserted: Int, updated: Int, deleted: Int) {
+        let changes = report.changes
+        return (changes.count, changes.inserted.count, changes.updated.count, changes.deleted.count)
+    }
+
+    /// What a screen or a log says of it: "3 changes from kitchen".
+    public var summary: String { Self.summary(count: report.changes.count, devices: devices) }
+
+    /// "3 changes from kitchen, phone" (devices in the given order), "1 change".
+    public static func summary(count: Int, devices: [String]) -> String {
+        let from = devices.isEmpty ? "" : " from " + devices.joined(separator: ", ")
+        return "\(count) change\(count == 1 ? "" : "s")\(from)"
+    }
 }
 
 /// What runs beside the app for the store it is on: live sync for a cloud store, the one-time

@@ -5,14 +5,18 @@ import Ubiquity
 /// What refuses to remove a store.
 public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case cloudDisabled
-    case deviceInUse
+    /// The device is held by another process: the running app or `cloud watch` (named when known).
+    case deviceInUse(holder: String?)
     case offline(String)
     case unexported(Int)
 
     public var description: String {
         switch self {
         case .cloudDisabled: "cloud sync is disabled on this device: grocery-dude cloud enable"
-        case .deviceInUse: "the app is running on this device; quit it first (or do this from its menu)"
+        case .deviceInUse(let holder?) where holder.hasPrefix("grocery-dude tui "):
+            "the app is running on this device (\(holder)); quit it first, or do this from its menu"
+        case .deviceInUse(let holder?): "\(holder) is running on this device; stop it first"
+        case .deviceInUse(nil): "the app is running on this device; quit it first (or do this from its menu)"
         case .offline(let path): CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the device is offline (grocery-dude cloud online)"
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
@@ -29,7 +33,7 @@ extension StoreCoordinator {
         guard case .cloud(let account) = StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) else {
             throw StoreRemovalError.cloudDisabled
         }
-        guard claimDevice() else { throw StoreRemovalError.deviceInUse }
+        guard claimDevice() else { throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox)) }
         if online, configuration.isOffline { throw StoreRemovalError.offline(configuration.cloud.path) }
         return account
     }

@@ -59,6 +59,31 @@ public struct CommandRunner: Sendable {
     /// Runs `grocery-dude --data-dir … --device … <arguments>` and waits for it.
     @discardableResult
     public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> CommandResult {
+        let process = try self.process(arguments, environment: extra, global: global)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs, so a large output cannot fill one and stall it.
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errReader.isFinished { usleep(1000) }
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension CommandRunner {
+    /// The process of `grocery-dude --data-dir … --device … <arguments>`, not started: the
+    /// device's environment, its clock and user.
+    func process(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> Process {
         let process = Process()
         var commandLine = [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
         if let fakeTime {
@@ -79,23 +104,12 @@ public struct CommandRunner: Sendable {
         environment.merge(extra) { _, new in new }
         if fakeTime != nil { environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1" }
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes while the process runs, so a large output cannot fill one and stall it.
-        nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
-        return CommandResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        return process
+    }
+
+    /// Starts a command that keeps running (`cloud watch`), its output read as it comes.
+    public func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningCommand {
+        try RunningCommand(try process(arguments, environment: extra))
     }
 }
 

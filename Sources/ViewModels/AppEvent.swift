@@ -1,4 +1,5 @@
 import Foundation
+import StoreLifecycle
 
 /// What other threads (the sync engine, background work) tell the UI thread, through its
 /// ``Mailbox``. The UI thread applies them to the view models.
@@ -22,8 +23,7 @@ public enum AppEvent: Sendable, Equatable {
     public var message: String {
         switch self {
         case .imported(let count, let devices, _):
-            let from = devices.isEmpty ? "" : " from " + devices.sorted().joined(separator: ", ")
-            return "\(count) change\(count == 1 ? "" : "s")\(from)"
+            return BackgroundImport.summary(count: count, devices: devices.sorted())
         case .problem(let text), .synced(let text), .seedEnded(_, let text):
             return text
         case .deduplicationFailed(let reason):

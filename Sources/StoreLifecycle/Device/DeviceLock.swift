@@ -28,6 +28,20 @@ public final class DeviceLock {
         self.fd = fd
     }
 
+    /// Who holds the device's lock now, as "grocery-dude tui (pid 123)"; `nil` when nobody does.
+    public static func holder(of sandbox: DeviceSandbox) -> String? {
+        let fd = open(sandbox.lockFileURL.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // A shared lock is refused while the holder's exclusive one stands.
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        let holder = ProcessHolder.read(fd: fd)
+        return "\(holder.command) (pid \(holder.pid))"
+    }
+
     deinit {
         ftruncate(fd, 0)
         flock(fd, LOCK_UN)

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A `grocery-dude` process that keeps running (`cloud watch`): its standard output and error
+/// read line by line as they come, waited for by content, and stopped by a signal.
+public final class RunningCommand: @unchecked Sendable {
+    private let process: Process
+    private let lock = NSLock()
+    private var out: [String] = []
+    private var err: [String] = []
+    private var readers: [Thread] = []
+
+    init(_ process: Process) throws {
+        self.process = process
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        readers = [Self.reader(output) { [self] line in lock.withLock { out.append(line) } },
+                   Self.reader(errors) { [self] line in lock.withLock { err.append(line) } }]
+        readers.forEach { $0.start() }
+    }
+
+    private static func reader(_ pipe: Pipe, _ add: @escaping @Sendable (String) -> Void) -> Thread {
+        Thread {
+            let handle = pipe.fileHandleForReading
+            var pending = Data()
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    add(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { add(String(decoding: pending, as: UTF8.self)) }
+        }
+    }
+
+    /// The lines written to standard output so far.
+    public var stdoutLines: [String] { lock.withLock { out } }
+    /// The lines written to standard error so far.
+    public var stderrLines: [String] { lock.withLock { err } }
+
+    /// Waits until a line of standard output satisfies `matches`, and returns it; `nil` after
+    /// `timeout` seconds or when the process ended first.
+    public func waitForLine(timeout: TimeInterval = 10, after index: Int = 0, _ matches: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let lines = stdoutLines
+            if lines.count > index, let line = lines[index...].first(where: matches) { return line }
+            if !process.isRunning && readers.allSatisfy(\.isFinished) { return stdoutLines.dropFirst(index).first(where: matches) }
+            usleep(5000)
+        }
+        return nil
+    }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` and waits up to `timeout` seconds for the process to end: its exit status,
+    /// or `nil` if it is still running (then it is killed).
+    public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32? {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        while !readers.allSatisfy(\.isFinished) { usleep(1000) }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

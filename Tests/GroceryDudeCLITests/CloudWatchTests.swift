@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloud watch`: the running app's background sync without its screen, as real processes.
+@Suite("cloud watch")
+struct CloudWatchTests {
+    let directory = TemporaryDirectory("cloud-watch")
+
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
+    }
+
+    var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs") }
+
+    @Test func importsAsLogsArriveSaysWhatCameAndFollowsOtherTerminals() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        let watch = try phone.start(["cloud", "watch", "--json"])
+        #expect(watch.waitForLine { $0.contains(#""event": "store""#) && $0.contains(#""using_local_storage": false"#) } != nil,
+                "the watcher reaches the cloud store: \(watch.stdoutLines) \(watch.stderrLines)")
+
+        // Another device's save is imported by the watcher, which says so on a line of its own.
+        try kitchen.output(["item", "add", "Tea"])
+        let imported = try #require(watch.waitForLine { $0.contains(#""event": "imported""#) },
+                                    "\(watch.stdoutLines) \(watch.stderrLines)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(imported.utf8)) as? [String: Any])
+        #expect(object["devices"] as? [String] == ["kitchen"] && object["inserted"] as? Int == 1 && object["changes"] as? Int == 1)
+        #expect(object["at"] is String)
+
+        // One watcher a device, as one app: the second is refused and the first goes on.
+        let second = try phone.run(["cloud", "watch"])
+        #expect(second.status != 0 && second.stderr.contains("open in another process"), "\(second.stderr)")
+        #expect(watch.isRunning)
+
+        // A file that is not a log is refused with a warning, and what comes after still arrives.
+        let garbage = logsFolder.appendingPathComponent("0badpeer0000000000000000000000000")
+        try FileManager.default.createDirectory(at: garbage, withIntermediateDirectories: true)
+        try Data("not a log\n".utf8).write(to: garbage.appendingPathComponent("0000000001.gdlog"))
+        let seen = watch.stdoutLines.count
+        try kitchen.output(["item", "add", "Bread"])
+        #expect(watch.waitForLine(after: seen) { $0.contains(#""event": "imported""#) && $0.contains("kitchen") } != nil,
+                "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(watch.stderrLines.contains { $0.contains("warning:") }, "the refused file is told: \(watch.stderrLines)")
+
+        // What needs the device to itself names the watcher holding it.
+        let disable = try phone.run(["cloud", "disable"])
+        #expect(disable.status != 0 && disable.stderr.contains("grocery-dude cloud watch (pid "), "\(disable.stderr)")
+        #expect(disable.stderr.contains("is running on this device; stop it first"), "\(disable.stderr)")
+
+        // Signed out from another terminal: the watcher moves to the local store and says so.
+        let beforeSignOut = watch.stdoutLines.count
+        let signedOut = try phone.run(["account", "sign-out"])
+        #expect(signedOut.status == 0, "\(signedOut.stderr)")
+        #expect(watch.waitForLine(after: beforeSignOut) { $0.contains(#""store": "local store""#) } != nil,
+                "\(watch.stdoutLines) \(watch.stderrLines)")
+
+        // SIGTERM ends it between two rounds, cleanly.
+        #expect(watch.stop(SIGTERM) == 0)
+    }
+
+    @Test func aDeviceWithoutCloudSyncHasNothingToWatch() throws {
+        let alone = device("alone")
+        try alone.output(["item", "add", "Salt"])
+        let result = try alone.run(["cloud", "watch"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cloud sync is off on this device"), "\(result.stderr)")
+    }
+}
