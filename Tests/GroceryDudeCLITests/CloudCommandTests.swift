@@ -220,4 +220,18 @@ struct CloudCommandTests {
         try kitchen.output(["item", "edit", "old tea", "--note", "upgraded"])
         #expect(try phone.output(["export"]) == (try kitchen.output(["export"])))
     }
+
+    /// A device that has never saved but wrote a baseline (as the live watcher does after 500
+    /// logs) learns its own published history before each export, and that import applies other
+    /// devices' logs too: what it applied is counted like any import, never swallowed.
+    @Test func whatAnExportImportedOnTheWayIsToldLikeAnyImport() throws {
+        let (kitchen, phone) = try enabledPair()
+        try kitchen.output(["item", "add", "Milk"])
+        try phone.output(["cloud", "sync"])
+        try phone.output(["cloud", "baseline"])
+        try kitchen.output(["item", "add", "Tea"])
+        try kitchen.output(["item", "add", "Bread"])
+        // Before, this said "imported 0 (0 objects changed)" while it had imported both.
+        #expect(try phone.output(["cloud", "sync"]).contains("imported 2 (2 objects changed)"))
+    }
 }

@@ -60,6 +60,22 @@ struct CloudWatchTests {
         #expect(watch.stop(SIGTERM) == 0)
     }
 
+    /// A device that joins after the others removed their logs gets everything from baselines
+    /// alone (no log applied): that import is told too.
+    @Test func anImportFromBaselinesAloneIsTold() throws {
+        let kitchen = device("kitchen"), newcomer = device("newcomer")
+        try kitchen.output(["cloud", "enable"])
+        try newcomer.output(["cloud", "enable"])
+        try newcomer.output(["cloud", "sync"])  // set up, empty
+        for name in ["Milk", "Tea", "Bread"] { try kitchen.output(["item", "add", name]) }
+        #expect(try kitchen.output(["cloud", "baseline", "--grace-hours", "0"]).contains("removed 3 covered logs"))
+        let watch = try newcomer.start(["cloud", "watch", "--json"])
+        let line = try #require(watch.waitForLine { $0.contains(#""event": "imported""#) }, "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(line.contains(#""inserted": 3"#) && line.contains(#""devices": ["kitchen"]"#), "\(line)")
+        #expect(watch.stop() == 0)
+        #expect(try newcomer.itemNames() == ["Bread", "Milk", "Tea"])
+    }
+
     @Test func aDeviceWithoutCloudSyncHasNothingToWatch() throws {
         let alone = device("alone")
         try alone.output(["item", "add", "Salt"])

@@ -21,6 +21,9 @@ public struct ImportReport: Equatable, Sendable {
 
     public init() {}
 
+    /// Whether it applied a log or merged a baseline: something a screen may have to show.
+    public var changedSomething: Bool { appliedLogs > 0 || loadedBaselines > 0 || !changes.isEmpty }
+
     /// Adds what a later import found and did.
     public mutating func add(_ later: ImportReport) {
         appliedLogs += later.appliedLogs
@@ -65,8 +68,12 @@ public final class CloudSync: @unchecked Sendable {
     /// When this process last read the cloud folder without trouble (the store keeps it at
     /// most once a minute).
     private var lastImport: Date?
-    /// Guards the five fields above.
+    /// Guards the five fields above and the one below.
     private let stateLock = NSLock()
+    /// What imports made on the way to an export applied (``exportPending()`` learns this
+    /// peer's own published history first): handed on with the next ``importPending()``, or
+    /// taken by ``takeImportedMeanwhile()``, so that no imported change goes untold.
+    private var importedMeanwhile: ImportReport?
 
     /// The most logs one import transaction applies.
     static let batchSize = 500
@@ -143,7 +150,7 @@ public final class CloudSync: @unchecked Sendable {
         // continues after them and what they hold comes back.
         if try store.metadata(exportedSeqKey(modelVersion: layout.modelVersion)) == nil,
            !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty {
-            _ = try importPending()
+            try importMeanwhile()
         }
         guard try pendingExports() > 0 else { return 0 }
         let lock = try ExportLock.acquire(storePath: store.path)
@@ -159,7 +166,7 @@ public final class CloudSync: @unchecked Sendable {
                 // waiting saves after them. Nothing published is replaced, nothing is lost.
                 attempts += 1
                 let before = try watermark(of: peer)
-                _ = try importPending()
+                try importMeanwhile()
                 let after = try watermark(of: peer)
                 let note = "this device's published history went further than its store remembered (restored from a backup?): its logs \(before + 1)–\(after) were imported back, and its new saves follow them"
                 logger.notice("\(note)")
@@ -168,6 +175,24 @@ public final class CloudSync: @unchecked Sendable {
             }
         }
         return written
+    }
+
+    /// Imports for an export, keeping what the import did for whoever reports imports.
+    private func importMeanwhile() throws {
+        let report = try importReadingFolders()
+        stateLock.withLock {
+            if importedMeanwhile == nil { importedMeanwhile = report } else { importedMeanwhile?.add(report) }
+        }
+    }
+
+    /// What imports made by exports applied since the last ``importPending()`` (or the last
+    /// call of this), and forgets it: for a caller that exported without importing after (a
+    /// baseline written by the live watcher), so the changes still reach the screen.
+    public func takeImportedMeanwhile() -> ImportReport? {
+        stateLock.withLock {
+            defer { importedMeanwhile = nil }
+            return importedMeanwhile
+        }
     }
 
     /// How many files the last import refused (or found still refused): for a status line
@@ -276,6 +301,14 @@ public final class CloudSync: @unchecked Sendable {
     /// Applies every other peer's logs that are next in line, per peer in order, exactly once.
     /// A missing log holds back that peer only; a bad file is skipped and reported.
     public func importPending() throws -> ImportReport {
+        let report = try importReadingFolders()
+        guard var total = takeImportedMeanwhile() else { return report }
+        total.add(report)
+        return total
+    }
+
+    /// One import: the peer folders that changed since they were last read.
+    private func importReadingFolders() throws -> ImportReport {
         if stateLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
         // Every peer folder is stamped; only those that changed since an earlier import read

@@ -18,7 +18,7 @@ public final class LiveSync: @unchecked Sendable {
     }
 
     /// Starts watching. `onImport` is called on the watcher's thread after each import that
-    /// applied logs, and `onProblem` with lines worth showing (gaps, rejected files, errors).
+    /// applied logs or merged a baseline, and `onProblem` with lines worth showing (gaps, rejected files, errors).
     ///
     /// - Parameter isOnline: asked before each round; offline (`cloud offline`, an unmounted
     ///   folder), the round is skipped and saves wait in the outbox.
@@ -39,8 +39,11 @@ public final class LiveSync: @unchecked Sendable {
                 let problems = report.waiting + report.rejected
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
-                if report.appliedLogs > 0 { onImport(report) }
+                if report.changedSomething { onImport(report) }
                 try sync.coalesceHistoryIfDue()
+                // Writing the baseline exports first, which may import (a peer that never
+                // exported learns its own history first): what that applied is told too.
+                if let meanwhile = sync.takeImportedMeanwhile(), meanwhile.changedSomething { onImport(meanwhile) }
                 if let divergence = self?.verifyIfDue() { onProblem(divergence) }
             } catch {
                 logger.warning("live sync: \(error)")
