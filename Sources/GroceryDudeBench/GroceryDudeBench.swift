@@ -180,14 +180,11 @@ enum Latency {
     static func follow(folder: URL) throws {
         let (store, plainSync) = try GroceryDudeBench.peer(folder, "follower")
         var logger = Logger(label: "follower") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil ? .debug : .critical
+        logger.logLevel = .warning
         let sync = CloudSync(store: plainSync.store, layout: plainSync.layout, device: "follower", logger: logger)
         let live = LiveSync(sync: sync, logger: logger)
         try live.start(rescanInterval: 5, onImport: { report in
             let time = GroceryDudeBench.now()
-            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
-                FileHandle.standardError.write(Data("report logs=\(report.appliedLogs) inserted=\(report.changes.inserted.count) updated=\(report.changes.updated.count) baselines=\(report.loadedBaselines) at \(time)\n".utf8))
-            }
             for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
                 do {
                     guard let row = try store.item(id: object.id) else {

@@ -40,6 +40,9 @@ public final class LiveSync: @unchecked Sendable {
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
                 if report.changedSomething { onImport(report) }
+                // Housekeeping reads or writes the whole store (a baseline: a second or more on
+                // a large one): done in a quiet round, so that arriving changes never wait on it.
+                guard self?.isTimeForHousekeeping(busy: report.changedSomething) ?? false else { return }
                 try sync.coalesceHistoryIfDue()
                 // Writing the baseline exports first, which may import (a peer that never
                 // exported learns its own history first): what that applied is told too.
@@ -52,6 +55,28 @@ public final class LiveSync: @unchecked Sendable {
         }
         try watcher.start()
         self.watcher = watcher
+    }
+
+    /// Since when every round has imported something (on the watcher's thread).
+    private var busySince: Date?
+    /// How long a stream of arriving changes may put housekeeping off.
+    static let housekeepingDelay: TimeInterval = 30
+
+    /// Whether this round may write a baseline or compare digests: it imported nothing (the
+    /// rescan after a burst is such a round), or changes have kept arriving for
+    /// ``housekeepingDelay`` seconds without a quiet round.
+    func isTimeForHousekeeping(busy: Bool, now: Date = Date()) -> Bool {
+        guard busy else {
+            busySince = nil
+            return true
+        }
+        let since = busySince ?? now
+        guard now.timeIntervalSince(since) >= Self.housekeepingDelay else {
+            busySince = since
+            return false
+        }
+        busySince = nil
+        return true
     }
 
     /// When the digests were last compared, and what there was to compare: at most once a

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// The live watcher writes baselines and compares digests (each reads or writes the whole
+/// store) in quiet rounds only, so that changes arriving in a stream never wait behind them;
+/// a stream that never pauses puts them off for half a minute at most.
+@Suite("Live sync's housekeeping")
+struct LiveSyncHousekeepingTests {
+    let cloud = TemporaryDirectory("cloud")
+
+    @Test func housekeepingWaitsForAQuietRoundOrHalfAMinute() throws {
+        let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: TestClock())
+        let live = LiveSync(sync: peer.sync)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(live.isTimeForHousekeeping(busy: false, now: start))
+        // A stream of imports: put off...
+        #expect(!live.isTimeForHousekeeping(busy: true, now: start))
+        #expect(!live.isTimeForHousekeeping(busy: true, now: start + 10))
+        #expect(!live.isTimeForHousekeeping(busy: true, now: start + 29))
+        // ...until the stream has lasted the delay, then the count starts again.
+        #expect(live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay))
+        #expect(!live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay + 1))
+        // A quiet round does it at once and forgets the stream.
+        #expect(live.isTimeForHousekeeping(busy: false, now: start + 40))
+        #expect(!live.isTimeForHousekeeping(busy: true, now: start + 41))
+    }
+}
