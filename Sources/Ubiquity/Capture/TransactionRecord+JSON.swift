@@ -5,29 +5,18 @@ extension TransactionRecord {
     /// (keys sorted). Foundation's encoder was the largest cost of a save; this is what the
     /// outbox and the logs store.
     public func jsonData() -> Data {
-        // One string appended to, not a string a value joined: the record's JSON was most of
-        // the outbox row's cost in a save.
-        var out = "{\"author\":"
-        out.reserveCapacity(256 + 320 * (inserted.count + updated.count))
-        out += Self.quoted(author)
+        var out = "{"
+        out += "\"author\":" + Self.quoted(author)
         if let clock { out += ",\"clock\":" + Self.quoted(clock.description) }
-        out += ",\"deleted\":["
-        Self.append(deleted, to: &out, Self.append)
-        out += "],\"inserted\":["
-        Self.append(inserted, to: &out, Self.append)
-        out += "]"
+        out += ",\"deleted\":[" + deleted.map(Self.object).joined(separator: ",") + "]"
+        out += ",\"inserted\":[" + inserted.map(Self.change).joined(separator: ",") + "]"
         // Only when there are merges: records without them read as before, by every build.
-        if !merged.isEmpty {
-            out += ",\"merged\":["
-            Self.append(merged, to: &out, Self.append)
-            out += "]"
-        }
+        if !merged.isEmpty { out += ",\"merged\":[" + merged.map(Self.merge).joined(separator: ",") + "]" }
         out += ",\"timestamp\":" + Self.number(timestamp.timeIntervalSinceReferenceDate)
         out += ",\"transactionID\":" + Self.quoted(transactionID.description)
-        out += ",\"updated\":["
-        Self.append(updated, to: &out, Self.append)
-        out += "]}"
-        return out.withUTF8 { Data($0) }
+        out += ",\"updated\":[" + updated.map(Self.change).joined(separator: ",") + "]"
+        out += "}"
+        return Data(out.utf8)
     }
 
     /// Reads the JSON of ``jsonData()`` (or of the `Codable` encoder, keys in any order) with a
@@ -126,61 +115,36 @@ extension TransactionRecord {
             deleted: try deleted.map(object), merged: try merges(fields["merged"]), clock: clock)
     }
 
-    /// Each element, comma-separated.
-    private static func append<Element>(_ elements: [Element], to out: inout String,
-                                        _ appendOne: (Element, inout String) -> Void) {
-        for (index, element) in elements.enumerated() {
-            if index > 0 { out += "," }
-            appendOne(element, &out)
-        }
+    private static func object(_ object: ObjectID) -> String {
+        "{\"entity\":" + quoted(object.entity) + ",\"id\":" + quoted(object.id.description) + "}"
     }
 
-    private static func append(_ object: ObjectID, to out: inout String) {
-        out += "{\"entity\":" + quoted(object.entity) + ",\"id\":\"" + object.id.description + "\"}"
+    private static func change(_ change: ObjectChange) -> String {
+        let values = change.values.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + value($0.value) }
+        return "{\"object\":" + object(change.object) + ",\"values\":{" + values.joined(separator: ",") + "}}"
     }
 
-    private static func append(_ change: ObjectChange, to out: inout String) {
-        out += "{\"object\":"
-        append(change.object, to: &out)
-        out += ",\"values\":{"
-        append(values: change.values, to: &out)
-        out += "}}"
-    }
-
-    private static func append(_ merge: ObjectMerge, to out: inout String) {
-        out += "{"
+    private static func merge(_ merge: ObjectMerge) -> String {
+        var out = "{"
         if !merge.chosen.isEmpty {
-            out += "\"chosen\":{"
-            append(values: merge.chosen, to: &out)
-            out += "},"
+            out += "\"chosen\":{" + merge.chosen.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + value($0.value) }.joined(separator: ",") + "},"
         }
-        out += "\"into\":\"" + merge.into.description + "\",\"object\":"
-        append(merge.object, to: &out)
+        out += "\"into\":" + quoted(merge.into.description) + ",\"object\":" + object(merge.object)
         if let reading = merge.reading { out += ",\"reading\":" + quoted(reading.description) }
-        out += "}"
+        return out + "}"
     }
 
-    /// Values by name, names sorted.
-    private static func append(values: [String: PropertyValue], to out: inout String) {
-        for (index, (name, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { out += "," }
-            out += quoted(name)
-            out += ":"
-            append(value, to: &out)
-        }
-    }
-
-    private static func append(_ value: PropertyValue, to out: inout String) {
+    private static func value(_ value: PropertyValue) -> String {
         switch value {
-        case .null: out += "null"
-        case .bool(let bool): out += bool ? "{\"b\":true}" : "{\"b\":false}"
-        case .integer(let integer): out += "{\"i\":" + String(integer) + "}"
-        case .double(let double): out += "{\"d\":" + number(double) + "}"
-        case .string(let string): out += "{\"s\":" + quoted(string) + "}"
-        case .date(let date): out += "{\"t\":" + number(date.timeIntervalSince1970) + "}"
-        case .data(let data): out += "{\"x\":\"" + data.base64EncodedString() + "\"}"
-        case .reference(let id): out += "{\"r\":\"" + id.description + "\"}"
-        case .blob(let hash): out += "{\"h\":\"" + hash + "\"}"
+        case .null: "null"
+        case .bool(let bool): "{\"b\":" + (bool ? "true" : "false") + "}"
+        case .integer(let integer): "{\"i\":" + String(integer) + "}"
+        case .double(let double): "{\"d\":" + number(double) + "}"
+        case .string(let string): "{\"s\":" + quoted(string) + "}"
+        case .date(let date): "{\"t\":" + number(date.timeIntervalSince1970) + "}"
+        case .data(let data): "{\"x\":\"" + data.base64EncodedString() + "\"}"
+        case .reference(let id): "{\"r\":\"" + id.description + "\"}"
+        case .blob(let hash): "{\"h\":\"" + hash + "\"}"
         }
     }
 
