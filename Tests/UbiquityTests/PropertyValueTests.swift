@@ -33,13 +33,21 @@ struct PropertyValueTests {
 
 @Suite("Hand-written record JSON")
 struct RecordJSONTests {
-    @Test func itDecodesToTheSameRecordAndMatchesTheEncoder() throws {
-        let note = ObjectID(entity: "Note", id: GlobalID("6f1c2d3e-4b5a-4c6d-8e7f-001122334455")!)
+    static let note = ObjectID(entity: "Note", id: GlobalID("6f1c2d3e-4b5a-4c6d-8e7f-001122334455")!)
+
+    /// A value of every kind, a string to escape, a blob's hash and a double without a short form.
+    static func sampleValues(quote: String) -> [String: PropertyValue] {
         var values: [String: PropertyValue] = [:]
         for (index, value) in PropertyValueTests.values.enumerated() { values["p\(index)"] = value }
-        values["quote"] = .string("say \"hi\"\n\t\\ \u{1}")
+        values["quote"] = .string(quote)
         values["blob"] = .blob(String(repeating: "ab", count: 32))
         values["small"] = .double(0.1 + 0.2)
+        return values
+    }
+
+    @Test func itDecodesToTheSameRecordAndMatchesTheEncoder() throws {
+        let note = Self.note
+        let values = Self.sampleValues(quote: "say \"hi\"\n\t\\ \u{1}")
         let record = TransactionRecord(
             transactionID: GlobalID("00000000-0000-4000-8000-000000000001")!,
             timestamp: Date(timeIntervalSince1970: 1_800_000_000.123), author: "tést \"author\"",
@@ -59,13 +67,9 @@ struct RecordJSONTests {
     /// The bytes the outbox and the logs hold, as every build before wrote them: a change of the
     /// writer's code must not change them (a log's digest, a peer's comparison of records).
     @Test func theBytesAreAsBefore() throws {
-        let note = ObjectID(entity: "Note", id: GlobalID("6f1c2d3e-4b5a-4c6d-8e7f-001122334455")!)
+        let note = Self.note
         let other = ObjectID(entity: "Note", id: GlobalID("7f1c2d3e-4b5a-4c6d-8e7f-001122334455")!)
-        var values: [String: PropertyValue] = [:]
-        for (index, value) in PropertyValueTests.values.enumerated() { values["p\(index)"] = value }
-        values["quote"] = .string("say \"hi\"\n\t\\ \u{1} é")
-        values["blob"] = .blob(String(repeating: "ab", count: 32))
-        values["small"] = .double(0.1 + 0.2)
+        let values = Self.sampleValues(quote: "say \"hi\"\n\t\\ \u{1} é")
         let reading = HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a")
         let record = TransactionRecord(
             transactionID: GlobalID("00000000-0000-4000-8000-000000000001")!,
