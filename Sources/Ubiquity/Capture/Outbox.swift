@@ -12,11 +12,38 @@ public struct ChangeCounts: Equatable, Sendable {
 
 /// The outbox table: transaction records saved with their data, waiting to be exported.
 enum Outbox {
+    /// Appends a save's record under the next sequence number: one past the last row's and
+    /// past every number given before (``highWaterKey``), so that numbers are never reused
+    /// after exported rows are removed. One statement; it writes the outbox's last page only.
     static func append(_ record: TransactionRecord, modelVersion: Int, in db: Database) throws {
         let payload = record.jsonData()
-        try db.executeCached("INSERT INTO \(EngineTables.outbox) (transactionID, timestamp, modelVersion, payload) VALUES (?, ?, ?, ?)",
-            [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload])
+        try db.executeCached(appendSQL, [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload])
     }
+
+    /// The metadata key of the highest sequence number taken out of the outbox (or given
+    /// before the outbox numbered its rows itself, `ubiquity-v5`): no later save is numbered
+    /// at or below it.
+    static let highWaterKey = "outboxHighWater"
+
+    /// SQL: the last sequence number given, whether its row is still here or was exported.
+    private static let lastSequence = """
+        max(coalesce((SELECT max(seq) FROM \(EngineTables.outbox)), 0),
+            coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = '\(highWaterKey)'), 0))
+        """
+    // The statements' text made once, not once a save.
+    private static let appendSQL = """
+        INSERT INTO \(EngineTables.outbox) (seq, transactionID, timestamp, modelVersion, payload)
+        VALUES (\(lastSequence) + 1, ?, ?, ?, ?)
+        """
+    private static let countsSQL = """
+        SELECT \(lastSequence),
+               coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = 'importedBatches'), 0)
+        """
+    private static let highWaterSQL = """
+        INSERT INTO \(EngineTables.metadata) (key, value) VALUES ('\(highWaterKey)', ?)
+        ON CONFLICT(key) DO UPDATE SET value = excluded.value
+        WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
+        """
 
     static func all(_ db: Database) throws -> [TransactionRecord] {
         try Data.fetchAll(db, sql: "SELECT payload FROM \(EngineTables.outbox) ORDER BY seq")
@@ -29,10 +56,11 @@ enum Outbox {
         try changeCounts(db).token
     }
 
+    /// Saves are the last sequence number given, one a save (rows are numbered by
+    /// ``append(_:modelVersion:in:)``, never by SQLite: the outbox has no `AUTOINCREMENT`).
     static func changeCounts(_ db: Database) throws -> ChangeCounts {
-        let saves = try Int64.fetchCached(db, "SELECT seq FROM sqlite_sequence WHERE name = ?", [EngineTables.outbox]) ?? 0
-        let imports = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'importedBatches'").flatMap { Int64($0) } ?? 0
-        return ChangeCounts(saves: saves, imports: imports)
+        let row = try Row.fetchOne(db.cachedStatement(sql: countsSQL))
+        return ChangeCounts(saves: row?[0] ?? 0, imports: row?[1] ?? 0)
     }
 
     /// Counts an imported batch, in its transaction.
@@ -59,7 +87,10 @@ enum Outbox {
                        record: try TransactionRecord(jsonData: row[2] as Data))
     }
 
+    /// Takes an exported save out. Its number is remembered (``highWaterKey``) in the same
+    /// transaction: the next save is numbered after it even when the outbox is left empty.
     static func remove(sequence: Int64, _ db: Database) throws {
         try db.executeCached("DELETE FROM \(EngineTables.outbox) WHERE seq = ?", [sequence])
+        try db.executeCached(highWaterSQL, [String(sequence)])
     }
 }

@@ -49,6 +49,7 @@ public struct ModelDefinition: Sendable {
         migrator.registerMigration("ubiquity-v2", migrate: EngineTables.createRefusedFiles)
         migrator.registerMigration("ubiquity-v3", migrate: EngineTables.addMergedInto)
         migrator.registerMigration("ubiquity-v4", migrate: EngineTables.createFolderScans)
+        migrator.registerMigration("ubiquity-v5", migrate: EngineTables.rebuildOutbox)
         return migrator
     }
 }

@@ -78,6 +78,37 @@ enum EngineTables {
         }
     }
 
+    /// The fifth engine migration, `ubiquity-v5`: the outbox rebuilt without the unique index
+    /// on `transactionID` (random IDs, never looked up: a page less a save) and without
+    /// `AUTOINCREMENT` (its `sqlite_sequence` row, another page a save). Rows keep their
+    /// numbers and so their order; the last number given, which the change token counts, is
+    /// carried into the metadata as the outbox's high-water mark (``Outbox/highWaterKey``):
+    /// numbers, and tokens, go on from it and are never given twice.
+    static func rebuildOutbox(_ db: Database) throws {
+        let given = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [outbox]) ?? 0
+        let last = max(given, try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \(outbox)") ?? 0)
+        let rebuilt = "\(outbox)_v5"
+        // Written out rather than through GRDB's table builder: a migration is never to change
+        // with the library's defaults.
+        try db.execute(sql: """
+            CREATE TABLE \(rebuilt) (
+                seq INTEGER PRIMARY KEY,
+                transactionID TEXT NOT NULL,
+                timestamp DOUBLE NOT NULL,
+                modelVersion INTEGER NOT NULL,
+                payload BLOB NOT NULL);
+            INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
+                SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
+            DROP TABLE \(outbox);
+            ALTER TABLE \(rebuilt) RENAME TO \(outbox);
+            """)
+        try db.execute(sql: """
+            INSERT INTO \(metadata) (key, value) VALUES (?, ?)
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
+            """, arguments: [Outbox.highWaterKey, String(last)])
+    }
+
     /// Clocks, tombstones, import watermarks.
     private static func createSyncTables(_ db: Database) throws {
         try db.create(table: objectClock, options: .withoutRowID) { table in

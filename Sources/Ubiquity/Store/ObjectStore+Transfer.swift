@@ -81,7 +81,6 @@ extension ObjectStore {
             let kept = ["createdAtVersion"] + keptMetadata
             try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
                            arguments: StatementArguments(kept))
-            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [EngineTables.outbox])
         }
         try copy.close()
         for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }

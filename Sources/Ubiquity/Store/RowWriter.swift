@@ -5,10 +5,12 @@ import GRDB
 enum RowWriter {
     /// Inserts a row with every property of `entity`: `values`, else the attribute's default.
     static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
-        var arguments: [DatabaseValue] = [id.description.databaseValue]
+        var arguments: [(any DatabaseValueConvertible)?] = [id.description.databaseValue]
         arguments.reserveCapacity(entity.propertyNames.count + 1)
         for attribute in entity.attributes { arguments.append((values[attribute.name] ?? attribute.defaultValue).databaseValue) }
         for relationship in entity.relationships { arguments.append((values[relationship.name] ?? .null).databaseValue) }
+        // Optional existentials, not `[DatabaseValue]`: GRDB reads those through a key path
+        // made again on every call, which cost more than executing the insert.
         try db.executeCached(entity.insertSQL, StatementArguments(arguments))
     }
 
@@ -18,7 +20,7 @@ enum RowWriter {
         let names = values.keys.sorted()
         let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
         try db.executeCached("UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
-            StatementArguments(names.map { values[$0]!.databaseValue } + [id.description.databaseValue]))
+            StatementArguments(names.map { values[$0]!.databaseValue as (any DatabaseValueConvertible)? } + [id.description]))
     }
 
     static func delete(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws {

@@ -38,7 +38,7 @@ public final class SaveContext {
         let values = try resolvingMerges(values)
         let id = id ?? ids.next()
         let object = ObjectID(entity: entity.name, id: id)
-        var row: [String: PropertyValue] = [:]
+        var row = [String: PropertyValue](minimumCapacity: entity.propertyNames.count)
         for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
         for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
         if let modified = entity.modificationDateAttribute, values[modified] == nil { row[modified] = .date(now) }
