@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import StoreLifecycle
+import TextAndFiles
 import Ubiquity
 
 /// `grocery-dude cloud …`: the "Enable cloud sync" setting and syncing by hand.
@@ -68,7 +69,7 @@ struct CloudCommand: ParsableCommand {
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
-            if let reason = CloudLayout.unreachableReason(configuration.cloud) {
+            if let reason = CloudNames.unreachableReason(configuration.cloud) {
                 print("But \(reason). Until then this device works offline and keeps its changes.")
             }
             print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal
@@ -283,7 +284,7 @@ struct CloudCommand: ParsableCommand {
                 print("Online. (Cloud sync is disabled on this device: grocery-dude cloud enable.)")
                 return
             }
-            if let reason = CloudLayout.unreachableReason(device.coordinator.configuration.cloud) {
+            if let reason = CloudNames.unreachableReason(device.coordinator.configuration.cloud) {
                 print("Online, but \(reason): changes keep waiting on this device.")
                 return
             }
@@ -392,7 +393,7 @@ struct CloudCommand: ParsableCommand {
                 "{\"peer\": \(JSONText.quoted(clock.peer)), \"device\": \(clock.device.map(JSONText.quoted) ?? "null"), "
                     + "\"file\": \(JSONText.quoted(clock.file)), \"writtenAt\": \(JSONText.quoted(Timestamp.string(clock.writtenAt))), "
                     + "\"seenAt\": \(JSONText.quoted(Timestamp.string(clock.seenAt))), \"aheadSeconds\": \(Int64(clock.ahead.rounded())), "
-                    + "\"ahead\": \(JSONText.quoted(ClockAhead.about(clock.ahead)))}"
+                    + "\"ahead\": \(JSONText.quoted(DurationText.about(clock.ahead)))}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }

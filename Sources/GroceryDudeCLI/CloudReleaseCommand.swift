@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import StoreLifecycle
-import Ubiquity
 
 extension CloudCommand {
     /// `grocery-dude cloud release PEER LOG`: skip a refused log that holds its peer back.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 extension CloudCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// `grocery-dude dedupe`: merge items, units and locations whose names differ only in case or

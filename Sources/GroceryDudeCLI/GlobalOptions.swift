@@ -72,7 +72,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The store name, checked as iCloud checked ubiquitous content names, in NFC.
     func resolvedStoreName() throws -> String {
         let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
-        return try CloudLayout.checkedStoreName(name)
+        return try CloudNames.checkedStore(name)
     }
 
     var wantsNoDefaultData: Bool { noDefaultData || environment["GROCERY_DUDE_NO_DEFAULT_DATA"] == "1" }
@@ -195,7 +195,7 @@ struct OpenDevice {
     func requireSync() throws -> CloudSync {
         guard let sync else {
             if coordinator.current.role == .fallback {
-                if let reason = CloudLayout.unreachableReason(coordinator.configuration.cloud) {
+                if let reason = CloudNames.unreachableReason(coordinator.configuration.cloud) {
                     throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
                 }
                 throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import Ubiquity
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import Ubiquity
 
 /// What every view model keeps about the store under it: the store, the change token of its
 /// last fetch, and whether a store transition is under way (between `storesWillChange` and
@@ -29,7 +28,7 @@ struct StoreBinding {
     func currentToken() throws -> Int64 { try store.objects.changeToken() }
 
     /// Its parts now: saves and imported batches.
-    func changeCounts() -> ChangeCounts? { try? store.objects.changeCounts() }
+    func changeCounts() -> GroceryStore.ChangeCounts? { try? store.changeCounts() }
 
     /// Whether `changes` are the only ones since the last fetch: the token was this fetch's
     /// just before them, and has not moved since them.
