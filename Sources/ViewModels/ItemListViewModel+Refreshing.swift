@@ -55,7 +55,7 @@ extension ItemListViewModel {
         let store = store
         Thread.detachNewThread {
             do {
-                mailbox.post(.deduplicated(merged: try store.mergeDuplicates()))
+                mailbox.post(.deduplicated(merged: try store.mergeDuplicates().mergedCount))
             } catch {
                 // The store may have gone away in a transition; the next appearance tries again.
                 mailbox.post(.deduplicationFailed(ErrorText.reason(error)))
