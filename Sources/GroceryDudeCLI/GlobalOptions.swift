@@ -3,7 +3,6 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
 
 /// The options every command takes, before the subcommand: which device, where its data is.
 public struct GlobalOptions: ParsableArguments, Sendable {
@@ -187,12 +186,12 @@ struct OpenDevice {
 
     var sandbox: DeviceSandbox { coordinator.configuration.sandbox }
     var store: GroceryStore { coordinator.current.store }
-    var sync: CloudSync? { coordinator.current.sync }
+    var sync: CloudLink? { coordinator.current.cloudLink }
     var logger: Logger { coordinator.configuration.logger }
     var isOffline: Bool { coordinator.current.isOffline }
 
     /// The device's link to the cloud, for the commands that need one.
-    func requireSync() throws -> CloudSync {
+    func requireSync() throws -> CloudLink {
         guard let sync else {
             if coordinator.current.role == .fallback {
                 if let reason = CloudNames.unreachableReason(coordinator.configuration.cloud) {
@@ -206,7 +205,4 @@ struct OpenDevice {
     }
 
     func exportPending() { coordinator.current.exportPending() }
-
-    @discardableResult
-    func importPending() -> ImportReport? { coordinator.current.importPending() }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Ubiquity
 
-/// A refused log that holds its device's later logs back, as a screen shows it before the user
-/// skips it: which log, and what skipping it loses on this device.
+/// A refused log that holds its device's later logs back, as it is shown before the user skips
+/// it: which log, and what skipping it loses on this device.
 public struct HeldBackLog: Equatable, Sendable {
     public var peer: String
     /// The log's sequence number.
@@ -13,19 +13,12 @@ public struct HeldBackLog: Equatable, Sendable {
     public var summary: String
     /// What skipping it loses on this device: the changes the log holds, as far as they can be read.
     public var contentSummary: String
-}
 
-extension DeviceStore {
-    /// The first refused log that holds its device back; `nil` when there is none or sync is off.
-    public func firstHeldBackLog() -> HeldBackLog? {
-        guard let sync, let refusal = (try? sync.refusedFiles())?.first(where: { $0.kind == .log }) else { return nil }
-        return HeldBackLog(peer: refusal.peer, seq: refusal.seq, device: refusal.device, summary: refusal.summary,
-                           contentSummary: sync.contentSummary(of: refusal))
-    }
-
-    /// Skips `log`: its device's later logs are applied at the next import. Does nothing when
-    /// sync is off.
-    public func release(_ log: HeldBackLog) throws {
-        try sync?.release(peer: log.peer, seq: log.seq)
+    init(_ refusal: RefusedFile, _ sync: CloudSync) {
+        peer = refusal.peer
+        seq = refusal.seq
+        device = refusal.device
+        summary = refusal.summary
+        contentSummary = sync.contentSummary(of: refusal)
     }
 }

@@ -73,8 +73,8 @@ extension AppModel {
         // freeze the app).
         latest.offline = current.role != .local
             && (settings?.offline == true || coordinator.cloudFolderWasUnreachable == true)
-        latest.lastSync = try? current.sync?.lastSync()
-        latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
+        latest.lastSync = try? current.cloudLink?.lastSync()
+        latest.refusedFiles = current.cloudLink?.refusedAtLastImport ?? 0
         latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
         defer { summary = latest }
         return latest != summary

@@ -12,12 +12,12 @@ extension CloudViewModel {
     /// through the mailbox (``AppEvent/synced(_:)``).
     public func syncNow() {
         let device = coordinator.current
-        guard let sync = device.sync else {
+        guard let sync = device.cloudLink else {
             message = "Cloud sync is off on this device"
             return
         }
         guard !device.isOffline else {
-            message = CloudNames.unreachableReason(sync.layout.cloud).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
+            message = CloudNames.unreachableReason(sync.cloudFolder).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
             return
         }
         message = "Syncing…"
@@ -25,8 +25,8 @@ extension CloudViewModel {
         Thread.detachNewThread {
             do {
                 let exported = try sync.exportPending()
-                let report = try sync.importPending()
-                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(report.appliedLogs)"))
+                let applied = try sync.importPending()
+                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(applied)"))
             } catch {
                 mailbox.post(.synced("Sync failed: \(ErrorText.reason(error))"))
             }
@@ -137,7 +137,7 @@ extension CloudViewModel {
     /// Asks before skipping the first refused log that holds its device back, saying what is
     /// lost: that log's changes, on this device.
     public func requestRelease() {
-        guard let refusal = coordinator.current.firstHeldBackLog() else {
+        guard let refusal = coordinator.current.cloudLink?.firstHeldBackLog() else {
             message = "No refused log holds a device back"
             return
         }
@@ -148,10 +148,9 @@ extension CloudViewModel {
     }
 
     func release(_ refusal: HeldBackLog) {
-        let device = coordinator.current
-        guard device.sync != nil else { return }
+        guard let link = coordinator.current.cloudLink else { return }
         do {
-            try device.release(refusal)
+            try link.release(refusal)
             coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary)")
             message = "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
             syncNow()

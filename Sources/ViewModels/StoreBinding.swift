@@ -18,14 +18,14 @@ struct StoreBinding {
     /// changed, or while the store is changing.
     func tokenIfChanged() throws -> Int64? {
         guard !isChanging else { return nil }
-        let token = try store.objects.changeToken()
+        let token = try store.changeToken()
         return token == fetchedToken ? nil : token
     }
 
     mutating func fetched(_ token: Int64) { fetchedToken = token }
 
     /// The store's change token now.
-    func currentToken() throws -> Int64 { try store.objects.changeToken() }
+    func currentToken() throws -> Int64 { try store.changeToken() }
 
     /// Its parts now: saves and imported batches.
     func changeCounts() -> GroceryStore.ChangeCounts? { try? store.changeCounts() }

@@ -51,7 +51,7 @@ enum CloudView {
                     + "its edits win over concurrent ones until it is set right", CellStyle(color: .warning)))
             }
             for file in cloud.refused {
-                lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
+                lines.append(("Refused", file.summary + (file.holdsDeviceBack ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
             }
         }
         let labelWidth = width >= 60 ? 21 : 14
