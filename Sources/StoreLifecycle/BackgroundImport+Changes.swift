@@ -4,12 +4,6 @@ import Ubiquity
 
 /// An import's changes as a screen that reads again only what changed needs them.
 extension BackgroundImport {
-    /// How many objects the import changed.
-    public var changedCount: Int { report.changes.count }
-
-    /// The devices whose logs it applied.
-    public var devices: [String] { Array(report.devices) }
-
     /// Items whose values changed; not added, not deleted.
     public var updatedItems: Set<ItemID> {
         Set(report.changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map(\.id))
