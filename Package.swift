@@ -25,10 +25,18 @@ let package = Package(
 
         // MARK: - Libraries, one job each
 
+        /// Text and file helpers that know nothing of stores or sync: one-line error reasons,
+        /// folded search text, rough durations, JSON string literals, atomic file writes, and
+        /// the logger that logs nothing.
+        .target(
+            name: "TextAndFiles",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
         /// The sync engine ("ubiquity"): declared schemas, the single save API, transaction records.
         .target(
             name: "Ubiquity",
             dependencies: [
+                "TextAndFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -46,6 +54,7 @@ let package = Package(
             name: "GroceryModel",
             dependencies: [
                 "Ubiquity",
+                "TextAndFiles",
                 "GroceryResources",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -58,6 +67,7 @@ let package = Package(
             dependencies: [
                 "GroceryModel",
                 "Ubiquity",
+                "TextAndFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -65,13 +75,13 @@ let package = Package(
         .target(
             name: "ViewModels",
             dependencies: [
-                "GroceryModel", "StoreLifecycle", "Ubiquity", .product(name: "Logging", package: "swift-log"),
+                "GroceryModel", "StoreLifecycle", "TextAndFiles", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
             name: "TerminalUI",
-            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "Ubiquity"]
+            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "TextAndFiles"]
         ),
         /// The command line: argument parsing and the commands.
         .target(
@@ -81,6 +91,7 @@ let package = Package(
                 "StoreLifecycle",
                 "ViewModels",
                 "TerminalUI",
+                "TextAndFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -106,11 +117,11 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
-        .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TestSupport"]),
+        .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TextAndFiles", "TestSupport"]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
             name: "StoreLifecycleTests",
-            dependencies: ["StoreLifecycle", "Ubiquity", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StoreLifecycle", "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
         .testTarget(

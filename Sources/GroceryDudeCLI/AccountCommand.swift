@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
 
 /// `grocery-dude account …`: which account (cloud container) the device is signed in to.
 struct AccountCommand: ParsableCommand {
@@ -17,7 +16,7 @@ struct AccountCommand: ParsableCommand {
 
         func run() throws {
             let (sandbox, logger) = try root.global.openSandbox(command: "account sign-in")
-            let account = try CloudLayout.checkedAccountName(name)
+            let account = try CloudNames.checkedAccount(name)
             var settings = try DeviceSettings.load(from: sandbox)
             settings.account = account
             // A running app notices, and moves to the account's store.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
 
 /// `grocery-dude backup FOLDER`: a copy of the device that `restore` can put back.
 struct BackupCommand: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// `grocery-dude cloud …`: the "Enable cloud sync" setting and syncing by hand.
 struct CloudCommand: ParsableCommand {
@@ -68,7 +68,7 @@ struct CloudCommand: ParsableCommand {
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
-            if let reason = CloudLayout.unreachableReason(configuration.cloud) {
+            if let reason = CloudNames.unreachableReason(configuration.cloud) {
                 print("But \(reason). Until then this device works offline and keeps its changes.")
             }
             print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal
@@ -130,21 +130,12 @@ struct CloudCommand: ParsableCommand {
             // What opening the device already did counts: every command syncs first.
             let prepared = device.coordinator.preparation
             guard !device.isOffline else {
-                throw ValidationErrorMessage(sync.layout.isReachable
+                throw ValidationErrorMessage(sync.isCloudReachable
                     ? "this device is offline: grocery-dude cloud online"
-                    : "the cloud folder \(sync.layout.cloud.path) is missing or cannot be written; is it mounted?")
+                    : "the cloud folder \(sync.cloudFolder.path) is missing or cannot be written; is it mounted?")
             }
-            let deadline = Date().addingTimeInterval(timeout)
-            var exported = prepared.exported
-            var total = prepared.imported ?? ImportReport()
-            var report = ImportReport()
-            repeat {
-                exported += try sync.exportPending()
-                report = try sync.importPending()
-                total.add(report)
-                if report.appliedLogs == 0 { break }
-            } while Date() < deadline
-            for line in report.waiting {
+            let rounds = try sync.syncUntilQuiet(deadline: Date().addingTimeInterval(timeout), after: prepared)
+            for line in rounds.waiting {
                 FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
             }
             if let baseline = try sync.coalesceHistoryIfDue() {
@@ -152,11 +143,11 @@ struct CloudCommand: ParsableCommand {
             }
             // Others compare with it (`cloud verify`); a failure here is no failure of the sync.
             do { try sync.publishDigestIfChanged() } catch { device.logger.warning("digest not published: \(ErrorText.reason(error))") }
-            print("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(total.appliedLogs) (\(total.changes.count) object\(total.changes.count == 1 ? "" : "s") changed).")
+            print("Synced: exported \(rounds.exported) log\(rounds.exported == 1 ? "" : "s"), imported \(rounds.appliedLogs) (\(rounds.changedObjects) object\(rounds.changedObjects == 1 ? "" : "s") changed).")
             let refused = try sync.refusedFiles()
             guard refused.isEmpty else {
                 for file in refused {
-                    FileHandle.standardError.write(Data("refused: \(file.summary)\(file.kind == .log ? " — its later logs wait" : "")\n".utf8))
+                    FileHandle.standardError.write(Data("refused: \(file.summary)\(file.holdsDeviceBack ? " — its later logs wait" : "")\n".utf8))
                 }
                 throw ValidationErrorMessage("\(refused.count) file\(refused.count == 1 ? " was" : "s were") refused (see above and `grocery-dude cloud status`); every other device's changes were imported")
             }
@@ -287,7 +278,7 @@ struct CloudCommand: ParsableCommand {
                 print("Online. (Cloud sync is disabled on this device: grocery-dude cloud enable.)")
                 return
             }
-            if let reason = CloudLayout.unreachableReason(device.coordinator.configuration.cloud) {
+            if let reason = CloudNames.unreachableReason(device.coordinator.configuration.cloud) {
                 print("Online, but \(reason): changes keep waiting on this device.")
                 return
             }
@@ -359,8 +350,8 @@ struct CloudCommand: ParsableCommand {
                 for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
                 if status.cloud != nil {
                     print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
-                    for file in refused { print("  \(file.summary)" + (file.kind == .log ? " — its later logs wait" : "")) }
-                    if refused.contains(where: { $0.kind == .log }) {
+                    for file in refused { print("  \(file.summary)" + (file.holdsDeviceBack ? " — its later logs wait" : "")) }
+                    if refused.contains(where: \.holdsDeviceBack) {
                         print("  To skip a refused log and lose its changes: grocery-dude cloud release PEER LOG")
                     }
                 }
@@ -375,12 +366,12 @@ struct CloudCommand: ParsableCommand {
         }
 
         /// One object per line.
-        static func json(_ refused: [RefusedFile]) -> String {
+        static func json(_ refused: [RefusedCloudFile]) -> String {
             guard !refused.isEmpty else { return "[]" }
             let objects = refused.map { file in
-                "{\"kind\": \(JSONText.quoted(file.kind.rawValue)), \"path\": \(JSONText.quoted(file.path)), "
+                "{\"kind\": \(JSONText.quoted(file.kind)), \"path\": \(JSONText.quoted(file.path)), "
                     + "\"peer\": \(JSONText.quoted(file.peer)), \"device\": \(file.device.map(JSONText.quoted) ?? "null"), "
-                    + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.kind == .log)}"
+                    + "\"seq\": \(file.seq), \"reason\": \(JSONText.quoted(file.reason)), \"holdsPeer\": \(file.holdsDeviceBack)}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }
@@ -390,19 +381,19 @@ struct CloudCommand: ParsableCommand {
             + "(never over edits made after seeing them); this device's clock does not follow it."
 
         /// One object per line; times in UTC, how far ahead in seconds.
-        static func json(_ clocks: [ClockAhead]) -> String {
+        static func json(_ clocks: [ClockAheadNote]) -> String {
             guard !clocks.isEmpty else { return "[]" }
             let objects = clocks.map { clock in
                 "{\"peer\": \(JSONText.quoted(clock.peer)), \"device\": \(clock.device.map(JSONText.quoted) ?? "null"), "
                     + "\"file\": \(JSONText.quoted(clock.file)), \"writtenAt\": \(JSONText.quoted(Timestamp.string(clock.writtenAt))), "
                     + "\"seenAt\": \(JSONText.quoted(Timestamp.string(clock.seenAt))), \"aheadSeconds\": \(Int64(clock.ahead.rounded())), "
-                    + "\"ahead\": \(JSONText.quoted(ClockAhead.about(clock.ahead)))}"
+                    + "\"ahead\": \(JSONText.quoted(DurationText.about(clock.ahead)))}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }
 
         /// The last `cloud verify`, in words: a divergence first.
-        static func verified(_ summary: VerifySummary) -> String {
+        static func verified(_ summary: LastVerify) -> String {
             let at = Timestamp.string(summary.at)
             if !summary.diverged.isEmpty {
                 return "DIVERGED from \(summary.diverged.joined(separator: ", ")) (\(at)): run grocery-dude cloud verify"

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import StoreLifecycle
-import Ubiquity
 
 extension CloudCommand {
     /// `grocery-dude cloud release PEER LOG`: skip a refused log that holds its peer back.
@@ -22,10 +21,10 @@ extension CloudCommand {
         func run() throws {
             let device = try root.global.openDevice(command: "cloud release")
             let sync = try device.requireSync()
-            guard let refusal = try sync.refusedFiles().first(where: { $0.kind == .log && $0.peer == peer && $0.seq == log }) else {
+            guard let refusal = try sync.heldBackLog(peer: peer, seq: log) else {
                 throw ValidationErrorMessage("log \(log) of peer \(peer) is not refused here: nothing to release (see `grocery-dude cloud status`)")
             }
-            let lost = sync.contentSummary(of: refusal)
+            let lost = refusal.contentSummary
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw ValidationErrorMessage("releasing loses the changes of \(refusal.summary); pass --yes to do it from a script")
@@ -38,10 +37,10 @@ extension CloudCommand {
                     throw ValidationErrorMessage("not confirmed; the log still holds its device back")
                 }
             }
-            try sync.release(peer: peer, seq: log)
+            try sync.release(refusal)
             device.coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary) (\(lost))")
-            let report = try sync.importPending()
-            print("Released log \(log) of \(refusal.device.map { "device \($0.debugDescription)" } ?? "peer \(peer)"); imported \(report.appliedLogs) later log\(report.appliedLogs == 1 ? "" : "s").")
+            let applied = try sync.importPending()
+            print("Released log \(log) of \(refusal.device.map { "device \($0.debugDescription)" } ?? "peer \(peer)"); imported \(applied) later log\(applied == 1 ? "" : "s").")
         }
     }
 }

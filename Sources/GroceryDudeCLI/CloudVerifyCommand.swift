@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Ubiquity
+import StoreLifecycle
+import TextAndFiles
 
 extension CloudCommand {
     /// `grocery-dude cloud verify`: syncs, publishes this device's digest, and compares it with
@@ -21,9 +22,9 @@ extension CloudCommand {
             let device = try root.global.openDevice(command: "cloud verify")
             let sync = try device.requireSync()
             guard !device.isOffline else {
-                throw ValidationErrorMessage(sync.layout.isReachable
+                throw ValidationErrorMessage(sync.isCloudReachable
                     ? "this device is offline: grocery-dude cloud online"
-                    : "the cloud folder \(sync.layout.cloud.path) is missing or cannot be written; is it mounted?")
+                    : "the cloud folder \(sync.cloudFolder.path) is missing or cannot be written; is it mounted?")
             }
             let report = try sync.verify()
             for line in report.badFiles { FileHandle.standardError.write(Data("warning: skipped \(line)\n".utf8)) }
@@ -33,11 +34,11 @@ extension CloudCommand {
 
         static func short(_ peer: String) -> String { peer.count > 8 ? peer.prefix(8) + "…" : peer }
 
-        static func name(_ object: VerifyReport.Difference) -> String {
+        static func name(_ object: VerifyResult.Difference) -> String {
             object.entity + " " + (object.label.map { $0.debugDescription + " (\(short(object.id)))" } ?? short(object.id))
         }
 
-        static func text(_ report: VerifyReport) -> [String] {
+        static func text(_ report: VerifyResult) -> [String] {
             var lines: [String] = []
             if let reason = report.notComparableHere {
                 lines.append("Nothing to compare on this device now: \(reason). Run `grocery-dude cloud verify` again once it has synced.")
@@ -72,7 +73,7 @@ extension CloudCommand {
             return lines
         }
 
-        static func json(_ report: VerifyReport) -> String {
+        static func json(_ report: VerifyResult) -> String {
             func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
             var writer = JSONObjectWriter()
             writer.add("logs", .integer(Int(report.logs)))

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import Ubiquity
+import GroceryModel
+import TextAndFiles
 
 /// `grocery-dude dedupe`: merge items, units and locations whose names differ only in case or
-/// spaces into one of each — the same one on every device (``Deduplicator``).
+/// spaces into one of each — the same one on every device (``GroceryStore/mergeDuplicates()``).
 struct DedupeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dedupe",
@@ -18,7 +19,7 @@ struct DedupeCommand: ParsableCommand {
 
     func run() throws {
         let device = try root.global.openDevice(command: "dedupe")
-        let report = try Deduplicator(store: device.store.objects).run()
+        let report = try device.store.mergeDuplicates()
         if json {
             var writer = JSONWriter()
             for merge in report.merges {

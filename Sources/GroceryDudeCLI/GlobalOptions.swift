@@ -3,7 +3,6 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
 
 /// The options every command takes, before the subcommand: which device, where its data is.
 public struct GlobalOptions: ParsableArguments, Sendable {
@@ -72,7 +71,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The store name, checked as iCloud checked ubiquitous content names, in NFC.
     func resolvedStoreName() throws -> String {
         let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
-        return try CloudLayout.checkedStoreName(name)
+        return try CloudNames.checkedStore(name)
     }
 
     var wantsNoDefaultData: Bool { noDefaultData || environment["GROCERY_DUDE_NO_DEFAULT_DATA"] == "1" }
@@ -187,15 +186,15 @@ struct OpenDevice {
 
     var sandbox: DeviceSandbox { coordinator.configuration.sandbox }
     var store: GroceryStore { coordinator.current.store }
-    var sync: CloudSync? { coordinator.current.sync }
+    var sync: CloudLink? { coordinator.current.cloudLink }
     var logger: Logger { coordinator.configuration.logger }
     var isOffline: Bool { coordinator.current.isOffline }
 
     /// The device's link to the cloud, for the commands that need one.
-    func requireSync() throws -> CloudSync {
+    func requireSync() throws -> CloudLink {
         guard let sync else {
             if coordinator.current.role == .fallback {
-                if let reason = CloudLayout.unreachableReason(coordinator.configuration.cloud) {
+                if let reason = CloudNames.unreachableReason(coordinator.configuration.cloud) {
                     throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
                 }
                 throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")
@@ -206,7 +205,4 @@ struct OpenDevice {
     }
 
     func exportPending() { coordinator.current.exportPending() }
-
-    @discardableResult
-    func importPending() -> ImportReport? { coordinator.current.importPending() }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import StoreLifecycle
-import Ubiquity
 
 /// `grocery-dude`: the root command. Without a subcommand it opens the full-screen app.
 public struct GroceryDudeCommand: ParsableCommand {
@@ -29,15 +28,15 @@ extension GroceryDudeCommand {
     /// Runs the command the arguments name, then closes every store it opened (which moves
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
-        FaultInjection.readRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
-        StoreWriter.onWaiting = { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
+        DeviceProcess.readFaultRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
+        DeviceProcess.onWaitingForWriter { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
         do {
             var command = try parseAsRoot()
             try command.run()
-            OpenStores.closeAll()
+            DeviceProcess.closeAllStores()
             exit()
         } catch {
-            OpenStores.closeAll()
+            DeviceProcess.closeAllStores()
             exit(withError: error)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// Writes the JSON of `ls --json` by hand: keys in a fixed, documented order, one object per
 /// line inside the array. Foundation's encoder took half a second for 10k items.

@@ -3,7 +3,6 @@ import Foundation
 import GroceryModel
 import StoreLifecycle
 import TerminalUI
-import Ubiquity
 
 /// `grocery-dude lists …`: the device's named lists, each a store of its own (`--list NAME`
 /// picks one for any command).

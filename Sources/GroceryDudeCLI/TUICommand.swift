@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import StoreLifecycle
 import TerminalUI
-import Ubiquity
 import ViewModels
 
 /// `grocery-dude tui` (and no subcommand): the full-screen app.
@@ -21,7 +20,7 @@ struct TUICommand: ParsableCommand {
         var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
         configuration.onNotice = nil  // curses owns the terminal; the log file has it all
         configuration.exportsInBackground = true  // the UI thread never waits on the cloud folder
-        StoreWriter.onWaiting = { line in logger.notice("\(line)") }  // not over the screen
+        DeviceProcess.onWaitingForWriter { line in logger.notice("\(line)") }  // not over the screen
         let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
         let current = coordinator.current
         logger.info("app on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 extension ArchiveFormat: ExpressibleByArgument {}
 

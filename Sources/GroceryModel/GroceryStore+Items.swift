@@ -52,14 +52,14 @@ extension GroceryStore {
     }
 
     /// The items on the shopping list (or only the collected ones): what a Clear changes.
-    public func shoppingListIDs(collectedOnly: Bool = false) throws -> [GlobalID] {
+    public func shoppingListIDs(collectedOnly: Bool = false) throws -> [ItemID] {
         try objects.read { db in
             try GlobalID.fetchAll(db, sql: "SELECT id FROM item WHERE listed" + (collectedOnly ? " AND collected" : ""))
         }
     }
 
     /// One item, by global ID.
-    public func item(id: GlobalID) throws -> ItemRow? {
+    public func item(id: ItemID) throws -> ItemRow? {
         try objects.read { db in try Self.itemRow(id: id, db) }
     }
 
@@ -143,7 +143,7 @@ extension GroceryStore {
 
     /// Sets an item's modification date to now (the book marks an item modified when it is
     /// opened, so that deduplication keeps the one the user looked at last).
-    public func markModified(_ id: GlobalID) throws {
+    public func markModified(_ id: ItemID) throws {
         try objects.save(author: "item open") { context in
             guard try context.values(of: GrocerySchema.Entity.item, id: id) != nil else { throw GroceryError.notFound(kind: "item", reference: id.description) }
             try context.update(GrocerySchema.Entity.item, id: id, values: ["modified": .date(context.now)])
@@ -168,7 +168,7 @@ extension GroceryStore {
 
     /// The same, for an item known by its ID (a screen's row): no name to look up.
     @discardableResult
-    public func setListed(_ id: GlobalID, _ listed: Bool) throws -> ItemRow {
+    public func setListed(_ id: ItemID, _ listed: Bool) throws -> ItemRow {
         try setListed(.id(id), listed)
     }
 
@@ -180,7 +180,7 @@ extension GroceryStore {
 
     /// The same, for an item known by its ID.
     @discardableResult
-    public func setCollected(_ id: GlobalID, _ collected: Bool) throws -> ItemRow {
+    public func setCollected(_ id: ItemID, _ collected: Bool) throws -> ItemRow {
         try setCollected(.id(id), collected)
     }
 

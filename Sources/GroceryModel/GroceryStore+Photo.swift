@@ -10,7 +10,7 @@ extension GroceryStore {
     ///
     /// - Throws: ``GroceryError.invalidName(field:reason:)`` for an empty or oversized photo.
     @discardableResult
-    public func setPhoto(_ id: GlobalID, _ data: Data?) throws -> ItemRow {
+    public func setPhoto(_ id: ItemID, _ data: Data?) throws -> ItemRow {
         if let data {
             guard !data.isEmpty else { throw GroceryError.invalidName(field: "photo", reason: "the file is empty") }
             guard data.count <= Self.maximumPhotoSize else {

@@ -10,7 +10,7 @@ public struct ItemSnapshot: Hashable, Sendable {
 
 extension GroceryStore {
     /// The items' current state, for undoing a change about to be made to them.
-    public func snapshots(of ids: [GlobalID], withPhotos: Bool = false) throws -> [ItemSnapshot] {
+    public func snapshots(of ids: [ItemID], withPhotos: Bool = false) throws -> [ItemSnapshot] {
         let rows = try itemRows(ids)
         return try ids.compactMap { id in
             guard let row = rows[id] else { return nil }
@@ -33,7 +33,7 @@ extension GroceryStore {
     ///     brought back before, and added to.
     /// - Returns: how many items were restored.
     @discardableResult
-    public func restore(_ snapshots: [ItemSnapshot], removing absent: [GlobalID] = [],
+    public func restore(_ snapshots: [ItemSnapshot], removing absent: [ItemID] = [],
                         aliases: inout [GlobalID: GlobalID], author: String = "undo") throws -> Int {
         var found = aliases
         defer { aliases = found }

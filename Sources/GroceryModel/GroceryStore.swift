@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TextAndFiles
 import Ubiquity
 
 /// Grocery Dude's data on one device: typed operations on items, units and locations, each a

@@ -4,7 +4,7 @@ import Ubiquity
 
 /// A grocery item, as stored.
 public struct Item: Hashable, Sendable, Identifiable {
-    public var id: GlobalID
+    public var id: ItemID
     public var name: String
     public var quantity: Double
     /// On the shopping list (Prepare's toggle).

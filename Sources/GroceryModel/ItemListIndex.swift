@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 import Ubiquity
 
 /// Which items a list screen shows, and how it groups them.
@@ -57,7 +58,7 @@ public struct ItemListIndex: Hashable, Sendable {
     /// The one section's title when a list is ordered by name, not by location.
     public static let byNameTitle = "By name"
 
-    public var ids: [GlobalID] = []
+    public var ids: [ItemID] = []
     public var sections: [ItemListSection] = []
     /// How many of these items are on the shopping list.
     public var listedCount = 0
@@ -149,7 +150,7 @@ extension GroceryStore {
     }
 
     /// The rows of these items, in one query; items no longer in the store are missing.
-    public func itemRows(_ ids: some Collection<GlobalID>) throws -> [GlobalID: ItemRow] {
+    public func itemRows(_ ids: some Collection<ItemID>) throws -> [ItemID: ItemRow] {
         guard !ids.isEmpty else { return [:] }
         return try objects.read { db in
             var rows: [GlobalID: ItemRow] = [:]

@@ -11,7 +11,7 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
     /// The photo's size in bytes, or `nil` without a photo.
     public var photoSize: Int?
 
-    public var id: GlobalID { item.id }
+    public var id: ItemID { item.id }
     public var name: String { item.name }
 
     /// "2 L Milk", "1.5 kg Flour", "Bread": quantity (omitted when it is 1 without a unit),

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// The order of names in every list: alphabetical as a reader expects, so that "Éclair" sorts

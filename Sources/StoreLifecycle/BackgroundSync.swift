@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// An import made in the background, with the store's change counts just before its round and
@@ -8,6 +9,12 @@ public struct BackgroundImport: Sendable {
     public var report: ImportReport
     public var before: ChangeCounts?
     public var after: ChangeCounts?
+
+    public init(report: ImportReport, before: ChangeCounts?, after: ChangeCounts?) {
+        self.report = report
+        self.before = before
+        self.after = after
+    }
 
     /// The devices whose logs it applied, sorted.
     public var devices: [String] { report.devices.sorted() }

@@ -32,11 +32,11 @@ public struct CloudStatus: Equatable, Sendable {
         public var pendingImport: Int
         public var lastSync: Date?
         /// Files of the cloud folder refused: a refused log holds its peer's later logs back.
-        public var refused: [RefusedFile] = []
+        public var refused: [RefusedCloudFile] = []
         /// The last `cloud verify` of this store: which devices agreed, which diverged.
-        public var lastVerify: VerifySummary? = nil
+        public var lastVerify: LastVerify? = nil
         /// Devices whose clocks were found more than a day ahead of this one's, furthest first.
-        public var clocksAhead: [ClockAhead] = []
+        public var clocksAhead: [ClockAheadNote] = []
     }
 }
 
@@ -64,9 +64,9 @@ extension StoreCoordinator {
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
             lastSync: try sync?.lastSync() ?? store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
-            refused: try sync?.refusedFiles() ?? [],
-            lastVerify: try sync?.lastVerify(),
-            clocksAhead: try sync?.clocksAhead() ?? [])
+            refused: try sync?.refusedFiles().map(RefusedCloudFile.init) ?? [],
+            lastVerify: try sync?.lastVerify().map(LastVerify.init),
+            clocksAhead: try sync?.clocksAhead().map(ClockAheadNote.init) ?? [])
         return status
     }
 }

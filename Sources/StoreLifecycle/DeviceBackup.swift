@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// A copy of a device's folder that can be put back: every store in it copied with SQLite's

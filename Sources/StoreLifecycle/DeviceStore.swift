@@ -1,6 +1,7 @@
 import Foundation
 import GroceryModel
 import Logging
+import TextAndFiles
 import Ubiquity
 
 /// A store a device runs on, open: what it is (local, fallback or cloud), the grocery store, and

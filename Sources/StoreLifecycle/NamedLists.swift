@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import GroceryModel
+import TextAndFiles
 import Ubiquity
 
 /// One grocery list the user sees. Core Data kept each document in a store of its own, with its

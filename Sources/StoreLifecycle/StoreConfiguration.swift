@@ -1,6 +1,7 @@
 import Foundation
 import GroceryModel
 import Logging
+import TextAndFiles
 import Ubiquity
 
 /// Everything needed to open a device's stores: where they are, which model version, where the

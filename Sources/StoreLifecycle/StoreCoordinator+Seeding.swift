@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import Ubiquity
 #if canImport(Glibc)
 import Glibc
@@ -137,7 +138,7 @@ extension StoreCoordinator {
         FaultInjection.crash(at: FaultInjection.midSeedRemoval)
         try StoreFiles.remove(source)
         result.finished = true
-        result.deduplication = try Deduplicator(store: target.store.objects).run()
+        result.deduplication = try target.store.mergeDuplicates()
         logger.info("removed \(source.path) after seeding; deduplicated \(result.deduplication.mergedCount) object(s)")
         return result
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GroceryModel
 import Logging
+import TextAndFiles
 import Ubiquity
 
 /// Which store a device runs on, and every change of it while the app runs (Core Data's

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 import ViewModels
 
 /// Turns keys into actions on the app model: the keyboard side of the full-screen app, with no

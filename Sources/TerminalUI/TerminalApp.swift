@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Ubiquity
+import StoreLifecycle
 import ViewModels
 
 /// The full-screen app's loop: one UI thread that waits on the keyboard and the mailbox's wake
@@ -33,7 +33,7 @@ public enum TerminalApp {
                 let size = terminal.size
                 terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))
                 needsDraw = false
-                if FaultInjection.isRequested(FaultInjection.appTrap) { fatalError("fault injected: \(FaultInjection.appTrap)") }
+                if let point = DeviceProcess.requestedAppTrap { fatalError("fault injected: \(point)") }
             }
             // Keys already typed come first; only then wait.
             var next = terminal.readKey()

@@ -2,7 +2,6 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
 
 /// The dialog shown over every screen, and its answers.
 extension AppModel {

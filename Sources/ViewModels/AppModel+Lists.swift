@@ -2,7 +2,7 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// Named lists: the switcher (`L`), a new list, opening another.
 extension AppModel {

@@ -2,7 +2,7 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// Which screen shows, the item editor opened and closed over it, undo and redo.
 extension AppModel {
@@ -49,7 +49,7 @@ extension AppModel {
     ///
     /// In the editor `s` saves and stays; `q` or Esc leave (``leaveEditor()``), asking first when
     /// there are unsaved changes.
-    public func openEditor(_ id: GlobalID) {
+    public func openEditor(_ id: ItemID) {
         guard isInputEnabled, editor == nil else { return }
         do {
             editor = try ItemEditorViewModel(store: coordinator.current.store, id: id, undo: undoHistory)

@@ -2,7 +2,6 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
 
 /// The coordinator's transitions reaching every view model: will change, did change, postponed.
 extension AppModel {

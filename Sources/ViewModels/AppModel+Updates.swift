@@ -2,7 +2,7 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// The UI thread's work between keys: background sync started and stopped, the mailbox's
 /// events applied, due transitions performed, the screen shown and the status line refreshed.
@@ -13,8 +13,7 @@ extension AppModel {
         coordinator.startBackgroundSync(
             wake: { mailbox.wake.wake() },
             onImport: { done in
-                let changes = StoreChanges(done.report.changes, before: done.before, after: done.after)
-                mailbox.post(.imported(count: done.report.changes.count, devices: Array(done.report.devices), changes: changes))
+                mailbox.post(.imported(count: done.report.changes.count, devices: Array(done.report.devices), changes: StoreChanges(done)))
             },
             onProblem: { problem in
                 logger.warning("\(problem)")
@@ -74,8 +73,8 @@ extension AppModel {
         // freeze the app).
         latest.offline = current.role != .local
             && (settings?.offline == true || coordinator.cloudFolderWasUnreachable == true)
-        latest.lastSync = try? current.sync?.lastSync()
-        latest.refusedFiles = current.sync?.refusedAtLastImport ?? 0
+        latest.lastSync = try? current.cloudLink?.lastSync()
+        latest.refusedFiles = current.cloudLink?.refusedAtLastImport ?? 0
         latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
         defer { summary = latest }
         return latest != summary

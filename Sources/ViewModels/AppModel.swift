@@ -2,7 +2,7 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// The whole app's state: every screen's view model, which one shows, the item editor when open,
 /// and the app-wide dialogs (the merge prompt, progress, "your preference on cloud sync changed").

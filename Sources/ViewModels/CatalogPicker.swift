@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import Ubiquity
 
 /// The picker of the item editor's unit, home location and shop aisle: "clear", the entries by
 /// name, and "new…", which asks for a name (created when the item is saved). Typing letters

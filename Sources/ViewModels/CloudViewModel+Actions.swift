@@ -1,7 +1,7 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// The Cloud screen's actions: sync now, offline, account, enable and disable, rebuild, start
 /// over, releasing a refused file; and the settings they change.
@@ -12,12 +12,12 @@ extension CloudViewModel {
     /// through the mailbox (``AppEvent/synced(_:)``).
     public func syncNow() {
         let device = coordinator.current
-        guard let sync = device.sync else {
+        guard let sync = device.cloudLink else {
             message = "Cloud sync is off on this device"
             return
         }
         guard !device.isOffline else {
-            message = CloudLayout.unreachableReason(sync.layout.cloud).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
+            message = CloudNames.unreachableReason(sync.cloudFolder).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
             return
         }
         message = "Syncing…"
@@ -25,8 +25,8 @@ extension CloudViewModel {
         Thread.detachNewThread {
             do {
                 let exported = try sync.exportPending()
-                let report = try sync.importPending()
-                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(report.appliedLogs)"))
+                let applied = try sync.importPending()
+                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(applied)"))
             } catch {
                 mailbox.post(.synced("Sync failed: \(ErrorText.reason(error))"))
             }
@@ -45,7 +45,7 @@ extension CloudViewModel {
     ///
     /// - Throws: why the account name is refused: the caller keeps what was typed.
     public func signIn(_ typed: String) throws {
-        let account = try CloudLayout.checkedAccountName(typed)
+        let account = try CloudNames.checkedAccount(typed)
         changeSettings { $0.account = account }
     }
 
@@ -137,21 +137,20 @@ extension CloudViewModel {
     /// Asks before skipping the first refused log that holds its device back, saying what is
     /// lost: that log's changes, on this device.
     public func requestRelease() {
-        guard let sync = coordinator.current.sync,
-              let refusal = (try? sync.refusedFiles())?.first(where: { $0.kind == .log }) else {
+        guard let refusal = coordinator.current.cloudLink?.firstHeldBackLog() else {
             message = "No refused log holds a device back"
             return
         }
         pending = .release(refusal)
         dialog = .confirm(title: "Skip the Refused Log?",
-                          message: "\(refusal.summary). Skipping it loses on this device what it holds: \(sync.contentSummary(of: refusal)). That device's later logs are then applied.",
+                          message: "\(refusal.summary). Skipping it loses on this device what it holds: \(refusal.contentSummary). That device's later logs are then applied.",
                           action: "Skip Log")
     }
 
-    func release(_ refusal: RefusedFile) {
-        guard let sync = coordinator.current.sync else { return }
+    func release(_ refusal: HeldBackLog) {
+        guard let link = coordinator.current.cloudLink else { return }
         do {
-            try sync.release(peer: refusal.peer, seq: refusal.seq)
+            try link.release(refusal)
             coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary)")
             message = "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
             syncNow()

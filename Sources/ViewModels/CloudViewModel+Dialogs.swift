@@ -1,7 +1,6 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
 
 /// The answers to the Cloud screen's dialogs: the merge prompt, confirmations, the typed one.
 extension CloudViewModel {

@@ -1,7 +1,7 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// Merging with the cloud in the background, and what background work reports.
 extension CloudViewModel {

@@ -1,7 +1,7 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 
 /// The state of the Cloud screen: the "Enable cloud sync" setting, account and device, "Using
 /// local storage", peer ID, model version, last sync, pending logs, recent transitions and
@@ -47,7 +47,7 @@ public final class CloudViewModel {
     var pending: PendingAction?
     var lastRefresh = Date.distantPast
 
-    enum PendingAction: Equatable { case merge, rebuild, disable, startOver, release(RefusedFile) }
+    enum PendingAction: Equatable { case merge, rebuild, disable, startOver, release(HeldBackLog) }
 
     public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent>) {
         self.coordinator = coordinator

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// The item editor's state: the fields of one item as the user edits them.
 ///
@@ -39,7 +39,7 @@ public final class ItemEditorViewModel {
         public var description: String { "\(field.label): \(reason)" }
     }
 
-    public let id: GlobalID
+    public let id: ItemID
     public private(set) var values: [Field: String] = [:]
     /// The fields the user changed since opening (or the last save).
     public private(set) var touched: Set<Field> = []
@@ -76,7 +76,7 @@ public final class ItemEditorViewModel {
     /// Opens an item, marking it modified (as the book does).
     ///
     /// - Parameter undo: where saved edits are recorded for undo.
-    public init(store: GroceryStore, id: GlobalID, undo: UndoHistory = UndoHistory()) throws {
+    public init(store: GroceryStore, id: ItemID, undo: UndoHistory = UndoHistory()) throws {
         binding = StoreBinding(store)
         self.id = id
         self.undo = undo

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// Known changes (an import, this screen's own toggle): only the changed rows are read again,
 /// when the list's order, sections and counts cannot have moved.
@@ -28,7 +28,7 @@ extension ItemListViewModel {
             index.listedCount = counts.listed
         }
         inPlaceRefreshes += 1
-        var changed: Set<GlobalID> = []
+        var changed: Set<ItemID> = []
         for (id, row) in rows where changes.updatedItems.contains(id) && cache[id] != nil {
             if cache[id] != row { changed.insert(id) }
             cache[id] = row
@@ -41,8 +41,8 @@ extension ItemListViewModel {
 
     /// The changed items' rows, read again, when each stays where the list has it; `nil` when
     /// one moves, appears or disappears.
-    private func rowsInPlace(_ ids: Set<GlobalID>) -> [GlobalID: ItemRow]? {
-        var positions: [GlobalID: Int] = [:]
+    private func rowsInPlace(_ ids: Set<ItemID>) -> [ItemID: ItemRow]? {
+        var positions: [ItemID: Int] = [:]
         for (position, id) in index.ids.enumerated() where ids.contains(id) { positions[id] = position }
         var wanted = ids
         for position in positions.values {

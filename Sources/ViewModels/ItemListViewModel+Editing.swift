@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// What the list's keys change in the store: toggles, quantities, adding, deleting, Clear.
 extension ItemListViewModel {
@@ -53,7 +53,7 @@ extension ItemListViewModel {
     /// - Throws: why the name is refused (too long, in use): the caller keeps what was typed.
     /// - Returns: the new item, or `nil` while the store changes.
     @discardableResult
-    public func addItem(named name: String) throws -> GlobalID? {
+    public func addItem(named name: String) throws -> ItemID? {
         guard !isStoreChanging else { return nil }
         let added = try store.addItem(ItemDraft(name: name))  // listed, no locations
         message = "Added \(added.name)"

@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import Ubiquity
 
 /// Moving through the list: the selection, the screen's height, scrolling.
 extension ItemListViewModel {
@@ -16,7 +15,7 @@ extension ItemListViewModel {
 
     /// Selects an item by ID, if the list shows it.
     @discardableResult
-    public func select(_ id: GlobalID) -> Bool {
+    public func select(_ id: ItemID) -> Bool {
         guard let position = index.ids.firstIndex(of: id) else { return false }
         moveSelection(to: position)
         return true

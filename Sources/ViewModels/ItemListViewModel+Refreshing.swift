@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// Fetching again when the store changed, and the store's transitions.
 extension ItemListViewModel {
@@ -52,11 +52,10 @@ extension ItemListViewModel {
         refreshIfChanged()
         guard screen == .prepare, !isDeduplicating, !isStoreChanging, let mailbox else { return }
         isDeduplicating = true
-        let objects = store.objects
+        let store = store
         Thread.detachNewThread {
             do {
-                let report = try Deduplicator(store: objects).run()
-                mailbox.post(.deduplicated(merged: report.mergedCount))
+                mailbox.post(.deduplicated(merged: try store.mergeDuplicates().mergedCount))
             } catch {
                 // The store may have gone away in a transition; the next appearance tries again.
                 mailbox.post(.deduplicationFailed(ErrorText.reason(error)))

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// The state of an item list screen: Prepare (every item by home location; toggling puts an item
 /// on or off the shopping list) or Shop (the listed items by aisle; toggling ticks an item as
@@ -52,7 +52,7 @@ public final class ItemListViewModel {
         set { latestMessage = newValue.map { Message($0) } }
     }
     /// The items whose rows on screen changed in the last refresh (the ones to redraw).
-    public internal(set) var changedRows: Set<GlobalID> = []
+    public internal(set) var changedRows: Set<ItemID> = []
     /// Deduplication runs in the background since Prepare last appeared.
     public internal(set) var isDeduplicating = false
     /// How many rows were read from the store so far (the batches, not the index).
@@ -70,10 +70,10 @@ public final class ItemListViewModel {
     let mailbox: Mailbox<AppEvent>?
     let undo: UndoHistory
     /// The rows read: those of `cachedRange`, by ID.
-    var cache: [GlobalID: ItemRow] = [:]
+    var cache: [ItemID: ItemRow] = [:]
     var cachedRange = 0..<0
     /// The item a delete confirmation is about.
-    var pendingDelete: GlobalID?
+    var pendingDelete: ItemID?
 
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
@@ -129,7 +129,7 @@ public final class ItemListViewModel {
 
     /// The selected item, if any.
     public var selectedRow: ItemRow? { row(at: selection) }
-    public var selectedID: GlobalID? { index.ids.indices.contains(selection) ? index.ids[selection] : nil }
+    public var selectedID: ItemID? { index.ids.indices.contains(selection) ? index.ids[selection] : nil }
 
     /// The line showing row `position`: the rows before it plus one header per section so far.
     public func lineOfRow(_ position: Int) -> Int {

@@ -1,6 +1,5 @@
 import Foundation
 import StoreLifecycle
-import Ubiquity
 
 /// The list switcher (`L`): the device's named lists, the one on screen selected, and
 /// "new list…", which asks for a name. Letters jump to a list as in the editor's pickers.

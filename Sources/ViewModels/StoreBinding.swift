@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import Ubiquity
 
 /// What every view model keeps about the store under it: the store, the change token of its
 /// last fetch, and whether a store transition is under way (between `storesWillChange` and
@@ -19,17 +18,17 @@ struct StoreBinding {
     /// changed, or while the store is changing.
     func tokenIfChanged() throws -> Int64? {
         guard !isChanging else { return nil }
-        let token = try store.objects.changeToken()
+        let token = try store.changeToken()
         return token == fetchedToken ? nil : token
     }
 
     mutating func fetched(_ token: Int64) { fetchedToken = token }
 
     /// The store's change token now.
-    func currentToken() throws -> Int64 { try store.objects.changeToken() }
+    func currentToken() throws -> Int64 { try store.changeToken() }
 
     /// Its parts now: saves and imported batches.
-    func changeCounts() -> ChangeCounts? { try? store.objects.changeCounts() }
+    func changeCounts() -> GroceryStore.ChangeCounts? { try? store.changeCounts() }
 
     /// Whether `changes` are the only ones since the last fetch: the token was this fetch's
     /// just before them, and has not moved since them.

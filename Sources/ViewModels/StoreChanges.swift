@@ -1,13 +1,13 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import StoreLifecycle
 
 /// What changed in the store, when it is known: the objects an import changed, or the item a
 /// screen just saved. A list reads again only those rows when its order cannot have moved
 /// (``ItemListViewModel/apply(_:)``), and fetches everything otherwise.
 public struct StoreChanges: Equatable, Sendable {
     /// Items whose values changed; not added, not deleted.
-    public var updatedItems: Set<GlobalID> = []
+    public var updatedItems: Set<ItemID> = []
     /// Every other kind of object changed (by entity name), and "Item" when items were added
     /// or deleted: what changes a list's order or its sections.
     public var otherEntities: Set<String> = []
@@ -16,7 +16,7 @@ public struct StoreChanges: Equatable, Sendable {
     public var tokenBefore: Int64?
     public var tokenAfter: Int64?
 
-    public init(updatedItems: Set<GlobalID> = [], otherEntities: Set<String> = [],
+    public init(updatedItems: Set<ItemID> = [], otherEntities: Set<String> = [],
                 tokenBefore: Int64? = nil, tokenAfter: Int64? = nil) {
         self.updatedItems = updatedItems
         self.otherEntities = otherEntities
@@ -26,20 +26,18 @@ public struct StoreChanges: Equatable, Sendable {
 
     /// An import's changes, split by what they can move; the tokens are kept when no save came
     /// between the two readings of the counts around it.
-    public init(_ changes: ImportedChanges, before: ChangeCounts? = nil, after: ChangeCounts? = nil) {
-        let item = GrocerySchema.Entity.item
-        updatedItems = Set(changes.updated.filter { $0.entity == item }.map(\.id))
-        otherEntities = Set(changes.inserted.union(changes.deleted).map(\.entity))
-            .union(changes.updated.filter { $0.entity != item }.map(\.entity))
-        if let before, let after, before.saves == after.saves {
-            tokenBefore = before.token
-            tokenAfter = after.token
+    public init(_ done: BackgroundImport) {
+        updatedItems = done.updatedItems
+        otherEntities = done.otherEntities
+        if let tokens = done.tokens {
+            tokenBefore = tokens.before
+            tokenAfter = tokens.after
         }
     }
 
     /// One item a screen just saved, in one save: the tokens are kept when the counts moved
     /// by that save alone (no other save, no import meanwhile).
-    init(ownSave item: GlobalID, before: ChangeCounts?, after: ChangeCounts?) {
+    init(ownSave item: ItemID, before: GroceryStore.ChangeCounts?, after: GroceryStore.ChangeCounts?) {
         updatedItems = [item]
         if let before, let after, after.saves == before.saves + 1, after.imports == before.imports {
             tokenBefore = before.token

@@ -1,5 +1,5 @@
 import Foundation
-import Ubiquity
+import TextAndFiles
 
 /// The letters typed in quick succession in a list that jumps to what they spell, as in a file
 /// dialog: each letter within ``window`` seconds of the last adds to the text; after a pause a

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import Ubiquity
+import TextAndFiles
 
 /// The changes made on this device that `u` can undo and `U` (or Ctrl-R) redo: a toggle, an
 /// edit, a delete, a clear. Each keeps the items as they were before it; undoing puts them back
@@ -12,7 +12,7 @@ public final class UndoHistory {
         /// What the change was ("Listed Milk"), for "Undid …".
         public let label: String
         /// The items it concerned; those missing from `before` did not exist then.
-        let ids: [GlobalID]
+        let ids: [ItemID]
         let before: [ItemSnapshot]
     }
 
@@ -23,12 +23,12 @@ public final class UndoHistory {
     public let limit: Int
     /// Items deleted and brought back by undo or redo come back under new IDs: the ID each
     /// earlier one now goes by.
-    private var aliases: [GlobalID: GlobalID] = [:]
+    private var aliases: [ItemID: ItemID] = [:]
 
     public init(limit: Int = 50) { self.limit = limit }
 
     /// Records the items' state before a change to them.
-    func record(_ label: String, ids: [GlobalID], before: [ItemSnapshot]) {
+    func record(_ label: String, ids: [ItemID], before: [ItemSnapshot]) {
         guard !before.isEmpty else { return }
         changes.append(Change(label: label, ids: ids, before: before))
         if changes.count > limit { changes.removeFirst() }
@@ -36,7 +36,7 @@ public final class UndoHistory {
     }
 
     /// Takes the items of `ids` before a change, runs it, and records it when it succeeds.
-    func recording<T>(_ store: GroceryStore, ids: [GlobalID], withPhotos: Bool = false,
+    func recording<T>(_ store: GroceryStore, ids: [ItemID], withPhotos: Bool = false,
                       label: (T) -> String, _ change: () throws -> T) throws -> T {
         let before = try store.snapshots(of: ids, withPhotos: withPhotos)
         let result = try change()
@@ -79,7 +79,7 @@ public final class UndoHistory {
     }
 
     /// The ID an item goes by now, after being brought back under new ones.
-    private func current(_ id: GlobalID) -> GlobalID {
+    private func current(_ id: ItemID) -> ItemID {
         var id = id
         while let next = aliases[id], next != id { id = next }
         return id

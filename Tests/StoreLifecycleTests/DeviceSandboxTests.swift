@@ -2,6 +2,7 @@ import Foundation
 import StoreLifecycle
 import Testing
 import TestSupport
+import TextAndFiles
 import Ubiquity
 
 @Suite("Device sandboxes")

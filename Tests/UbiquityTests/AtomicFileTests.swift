@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TextAndFiles
 import Ubiquity
 
 @Suite("Atomic files")

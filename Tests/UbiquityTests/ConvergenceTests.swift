@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import TextAndFiles
 @testable import Ubiquity
 
 /// Property-based: random operations on 3 peers, each with its own replica of the cloud folder;

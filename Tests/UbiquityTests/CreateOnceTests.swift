@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TextAndFiles
 @testable import Ubiquity
 
 /// Files that must be made once even when many threads or processes try at the same moment.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import TextAndFiles
 @testable import Ubiquity
 
 /// The hand-written fast paths give exactly what the plain forms they replace gave.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import TextAndFiles
 @testable import Ubiquity
 
 /// Mutation fuzzing: real logs changed at random — bytes, values, structure — then sealed again

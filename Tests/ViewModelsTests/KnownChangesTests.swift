@@ -31,7 +31,7 @@ struct KnownChangesTests {
     func importChanges(_ sync: CloudSync, into store: GroceryStore) throws -> StoreChanges {
         let before = try store.objects.changeCounts()
         let report = try sync.importPending()
-        return StoreChanges(report.changes, before: before, after: try store.objects.changeCounts())
+        return StoreChanges(BackgroundImport(report: report, before: before, after: try store.objects.changeCounts()))
     }
 
     func list(_ store: GroceryStore, _ screen: ItemListViewModel.Screen = .prepare) -> ItemListViewModel {
@@ -127,7 +127,7 @@ struct KnownChangesTests {
         let before = try here.objects.changeCounts()
         try here.addItem(ItemDraft(name: "Another"))
         let report = try hereSync.importPending()
-        let during = StoreChanges(report.changes, before: before, after: try here.objects.changeCounts())
+        let during = StoreChanges(BackgroundImport(report: report, before: before, after: try here.objects.changeCounts()))
         #expect(during.tokenBefore == nil, "not the import's alone")
         model.apply(during)
         #expect(model.index.count == 202)

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 #if canImport(Glibc)
 import Glibc

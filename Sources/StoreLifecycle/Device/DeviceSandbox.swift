@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// One device's folder under the data directory: its stores, its identity, its log.

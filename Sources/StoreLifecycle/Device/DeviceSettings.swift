@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import Ubiquity
 
 /// A device's own settings, kept in `<sandbox>/settings.json`: which account it is signed in

@@ -1,7 +1,7 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Ubiquity
+import TextAndFiles
 import ViewModels
 
 /// The Cloud screen: the setting, account, device, "Using local storage", peer, model version,
@@ -47,11 +47,11 @@ enum CloudView {
             }
             for clock in cloud.clocksAhead {
                 let who = clock.device.map { "device \($0.debugDescription)" } ?? "peer \(clock.peer)"
-                lines.append(("Clock ahead", "\(who)'s clock was \(ClockAhead.about(clock.ahead)) ahead of this one's (\(clock.file)): "
+                lines.append(("Clock ahead", "\(who)'s clock was \(DurationText.about(clock.ahead)) ahead of this one's (\(clock.file)): "
                     + "its edits win over concurrent ones until it is set right", CellStyle(color: .warning)))
             }
             for file in cloud.refused {
-                lines.append(("Refused", file.summary + (file.kind == .log ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
+                lines.append(("Refused", file.summary + (file.holdsDeviceBack ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
             }
         }
         let labelWidth = width >= 60 ? 21 : 14

@@ -1,5 +1,5 @@
 import Foundation
-import Ubiquity
+import TextAndFiles
 
 /// Where a search matches a line on screen, to highlight it: compared as the search compares
 /// (``TextFolding``: case, accents and width folded), measured in characters of the line.

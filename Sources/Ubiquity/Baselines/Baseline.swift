@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// A coalesced snapshot of a store: every object with the clock reading of each property, every
 /// tombstone, and how far into each peer's logs it goes. A new peer (or one away for long)

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TextAndFiles
 #endif
 
 /// The claim of one exporter on a store: the thread or process that numbers and writes this

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 extension TransactionRecord {
     /// The record as JSON, written by hand in exactly the form its `Codable` conformance reads

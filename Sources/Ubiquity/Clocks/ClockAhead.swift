@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// A device whose wall clock was found ahead of this device's by more than
 /// ``LocalClock/trustedAhead``: one of its logs or baselines said it was written later than this
@@ -33,18 +34,8 @@ public struct ClockAhead: Codable, Equatable, Sendable {
             + "\(writtenAt.formatted(.iso8601)) when this device read \(seenAt.formatted(.iso8601)))"
     }
 
-    /// "about 10 years", "about 3 days", "about 26 hours".
-    public static func about(_ seconds: TimeInterval) -> String {
-        let day = 86_400.0
-        func count(_ value: Double, _ unit: String) -> String {
-            let rounded = Int(value.rounded())
-            return "about \(rounded) \(unit)\(rounded == 1 ? "" : "s")"
-        }
-        if seconds >= 2 * 365 * day { return count(seconds / (365.25 * day), "year") }
-        if seconds >= 60 * day { return count(seconds / (30.44 * day), "month") }
-        if seconds >= 2 * day { return count(seconds / day, "day") }
-        return count(seconds / 3600, "hour")
-    }
+    /// "about 10 years", "about 3 days", "about 26 hours" (``DurationText``).
+    public static func about(_ seconds: TimeInterval) -> String { DurationText.about(seconds) }
 }
 
 /// Where ``ClockAhead`` notes are kept: the store's metadata, one key per peer.

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Epochs: starting over. A peer that starts over writes the marker of the next epoch,
 /// `<cloud>/<account>/<store>/epochs/<n>.gdepoch`, and deletes the older epochs' folders. Every

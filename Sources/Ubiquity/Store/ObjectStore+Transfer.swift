@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// Moving a store's content elsewhere: into another store (the fallback store's records into
 /// the cloud store), or out of the sync engine altogether (`cloud disable`).

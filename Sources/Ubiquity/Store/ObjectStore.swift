@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TextAndFiles
 
 /// A store of a declared model in one SQLite file: every change goes through ``save(author:_:)``,
 /// which commits the data and its ``TransactionRecord`` (the outbox) in one SQLite transaction.

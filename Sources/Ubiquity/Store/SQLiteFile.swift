@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// SQLite database files as files: recognising one, and copying one safely while other
 /// processes use it.

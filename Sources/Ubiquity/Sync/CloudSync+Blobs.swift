@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// Large binary values (item photos) travel as content-addressed files beside the logs,
 /// `<epoch>/blobs/<sha256>.blob`, written once by whichever peer has them first; a log carries

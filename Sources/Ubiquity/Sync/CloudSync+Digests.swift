@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// Peers prove they agree: each publishes a digest of its data with the logs it applied, and a
 /// peer that applied exactly the same logs compares top hashes.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 /// What this peer refused, releasing a held peer, and telling a peer its log was refused.
 ///

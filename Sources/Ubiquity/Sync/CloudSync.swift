@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TextAndFiles
 
 /// What one import found and did.
 public struct ImportReport: Equatable, Sendable {

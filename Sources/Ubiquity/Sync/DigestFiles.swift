@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Where digests live and how they are written and read:
 ///

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TextAndFiles
 #endif
 
 /// Watches a folder tree with inotify and calls `onChange` when files appear in it, plus once

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// A small synced key-value store per account (Core Data's `NSUbiquitousKeyValueStore`, used for
 /// `SEEDED_DATA`): last writer wins per key, by clock.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TextAndFiles
 
 /// Keeps a device in sync while it runs: imports other peers' logs as soon as they land in the
 /// cloud folder (inotify, with a periodic rescan), and retries exports that failed. The device's

@@ -1,4 +1,5 @@
 import Foundation
+import Ubiquity
 
 /// Why the store under the app is changing (Core Data's `NSPersistentStoreUbiquitousTransitionType`,
 /// plus the changes this app makes on purpose).

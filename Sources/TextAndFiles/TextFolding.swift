@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Text folded for searching: case folded, without diacritics, full-width forms made narrow, in
 /// NFC, so that "creme" finds "Crème" and a name finds itself whichever Unicode form either side
@@ -17,13 +16,5 @@ public enum TextFolding {
             bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The name of ``fold(_:)`` in a store's SQL: `ubiquity_fold(text)`.
-    public static let sqlName = "ubiquity_fold"
-
-    /// ``sqlName`` in SQL, registered on every connection of a store.
-    static let sqlFunction = DatabaseFunction(sqlName, argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(fold)
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 public enum AtomicFile {
     /// Whether `name` is a temporary file of a write whose process is gone: `.<name>.<pid>.<uuid>.tmp`
     /// with a dead pid, or `.<name>.tmp` (what the `mid-log-write` fault leaves).
-    static func isAbandonedTemporary(_ name: String) -> Bool {
+    public static func isAbandonedTemporary(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
         let parts = name.dropFirst().dropLast(4).split(separator: ".")
         guard parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
