@@ -46,7 +46,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     // MARK: - Resolved settings
 
-    private var environment: [String: String] { ProcessInfo.processInfo.environment }
+    private var environment: EnvironmentVariables { EnvironmentVariables() }
 
     func resolvedDevice() -> String {
         if let device { return device }
@@ -129,7 +129,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
             modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
             peer: try sandbox.peerID().description, process: command, logger: logger)
-        configuration.mayCreateCloudFolder = cloud == nil && ProcessInfo.processInfo.environment["GROCERY_DUDE_CLOUD"] == nil
+        configuration.mayCreateCloudFolder = cloud == nil && environment["GROCERY_DUDE_CLOUD"] == nil
         configuration.onNotice = { notice in FileHandle.standardError.write(Data("\(notice)\n".utf8)) }
         return configuration
     }

@@ -31,7 +31,8 @@ public enum FaultInjection {
     /// Reads which point is requested from the environment variable `name` (the app's own,
     /// which the engine does not know). Called once at launch, before any store is opened.
     public static func readRequest(fromEnvironmentVariable name: String) {
-        requested = ProcessInfo.processInfo.environment[name]
+        // `getenv`, not `ProcessInfo.environment`: that builds a dictionary of every variable.
+        requested = getenv(name).map { String(cString: $0) }
     }
 
     public static func isRequested(_ point: String) -> Bool { requested == point }
