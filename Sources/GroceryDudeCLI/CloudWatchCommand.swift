@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreLifecycle
+import TextAndFiles
 
 extension CloudCommand {
     /// `grocery-dude cloud watch`: the running app's background sync, without its screen.
@@ -10,11 +11,12 @@ extension CloudCommand {
             abstract: "Stay in sync until stopped, as the running app does, with a line for each import.",
             discussion: """
                 Imports other devices' changes as soon as their logs land in the cloud folder, exports what \
-                waited, finishes the one-time setup, and follows what other terminals change (sign out, \
-                disable, start over, offline): the full-screen app's background sync without the screen, for a \
-                device nobody sits at or to see sync at work. Prints a line for each import ("3 changes from \
-                kitchen"), each change of store and each problem. Holds the device as the app does, so not \
-                while the app runs on it. Ctrl-C or SIGTERM stops it.
+                waited, finishes the one-time setup and an interrupted merge with the cloud, and follows what \
+                other terminals change (sign out, disable, start over, offline): the full-screen app's \
+                background sync without the screen, for a device nobody sits at or to see sync at work. \
+                Prints a line for each import ("3 changes from kitchen"), each change of store, each merge \
+                and each problem. Holds the device as the app does, so not while the app runs on it. Ctrl-C \
+                or SIGTERM stops it.
                 """)
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Print one JSON object a line (imports and changes of store) on standard output.") var json = false
@@ -41,6 +43,7 @@ extension CloudCommand {
                     out.problem(problem)
                 })
             defer { coordinator.stopBackgroundSync() }
+            Self.resumeMerge(coordinator, out)
             var lastFailure: String?
             while !stop.requested {
                 // Transitions made by other terminals: the settings file and the epoch markers, once a second.
@@ -49,6 +52,7 @@ extension CloudCommand {
                 do {
                     if try coordinator.poll() {
                         out.store(coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
+                        Self.resumeMerge(coordinator, out)
                     }
                     lastFailure = nil
                 } catch {
@@ -56,6 +60,18 @@ extension CloudCommand {
                     if line != lastFailure { out.problem(line) }
                     lastFailure = line
                 }
+            }
+        }
+
+        /// Finishes a merge with the cloud that a crash or going offline interrupted, as the
+        /// app does when it starts: once the device is on its cloud store.
+        static func resumeMerge(_ coordinator: StoreCoordinator, _ out: WatchOutput) {
+            guard coordinator.pendingSeedSource != nil, coordinator.current.role == .cloud else { return }
+            do {
+                guard let seed = try coordinator.resumeSeed() else { return }
+                out.merge(finished: seed.finished, seed.waiting.map { "merging with the cloud: \($0)" } ?? "merged with the cloud: \(seed.objectsText)")
+            } catch {
+                out.problem("merge with the cloud not finished: \(ErrorText.reason(error))")
             }
         }
     }
@@ -96,6 +112,19 @@ final class WatchOutput: @unchecked Sendable {
             write(writer.line, to: FileHandle.standardOutput)
         } else {
             write("\(Self.clock()) on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)\n", to: FileHandle.standardOutput)
+        }
+    }
+
+    func merge(finished: Bool, _ words: String) {
+        if json {
+            var writer = JSONObjectWriter()
+            writer.add("event", .string("merge"))
+            writer.add("at", .date(Date()))
+            writer.add("finished", .bool(finished))
+            writer.add("message", .string(words))
+            write(writer.line, to: FileHandle.standardOutput)
+        } else {
+            write("\(Self.clock()) \(words)\n", to: FileHandle.standardOutput)
         }
     }
 

@@ -76,6 +76,27 @@ struct CloudWatchTests {
         #expect(try newcomer.itemNames() == ["Bread", "Milk", "Tea"])
     }
 
+    /// As the app: a merge with the cloud that a crash interrupted is finished once the
+    /// device is on its cloud store, nothing lost and nothing doubled.
+    @Test func anInterruptedMergeIsFinished() throws {
+        var csv = "kind,name,quantity,unit,homeLocation,shopLocation,listed,collected,note\n"
+        for index in 0..<1200 { csv += "item,Item \(index),1,kg,Fridge,Dairy,true,false,\n" }
+        let file = directory.url.appendingPathComponent("items.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let kitchen = device("kitchen")
+        try kitchen.output(["import", file.path])
+        let killed = try kitchen.run(["cloud", "enable", "--merge"], environment: ["GROCERY_DUDE_FAULT": "mid-seed"])
+        #expect(killed.status != 0, "the merge was killed half-way")
+
+        let watch = try kitchen.start(["cloud", "watch", "--json"])
+        let merged = try #require(watch.waitForLine(timeout: 30) { $0.contains(#""event": "merge""#) },
+                                  "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(merged.contains(#""finished": true"#) && merged.contains("merged with the cloud"), "\(merged)")
+        #expect(watch.stop() == 0)
+        let names = try kitchen.itemNames()
+        #expect(names.count == 1200 && Set(names).count == 1200, "nothing lost, nothing doubled")
+    }
+
     @Test func aDeviceWithoutCloudSyncHasNothingToWatch() throws {
         let alone = device("alone")
         try alone.output(["item", "add", "Salt"])
