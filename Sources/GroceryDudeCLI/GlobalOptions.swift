@@ -203,6 +203,4 @@ struct OpenDevice {
         }
         return sync
     }
-
-    func exportPending() { coordinator.current.exportPending() }
 }

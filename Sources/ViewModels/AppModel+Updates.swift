@@ -13,7 +13,7 @@ extension AppModel {
         coordinator.startBackgroundSync(
             wake: { mailbox.wake.wake() },
             onImport: { done in
-                mailbox.post(.imported(count: done.report.changes.count, devices: Array(done.report.devices), changes: StoreChanges(done)))
+                mailbox.post(.imported(count: done.changeCounts.total, devices: done.devices, changes: StoreChanges(done)))
             },
             onProblem: { problem in
                 logger.warning("\(problem)")
