@@ -107,6 +107,8 @@ enum Latency {
         let follower = try spawn(["follow", folder.path])
         let followed = LineReader(handle: follower.output)
         guard followed.next() == "ready" else { print("latency: the follower did not start"); return }
+        // Read as they come: a pipe left full would stall the follower's imports.
+        let arrivals = Arrivals(followed)
 
         // Every writer opens its store first, then all start together.
         let start = GroceryDudeBench.now() + 1.5
@@ -123,15 +125,22 @@ enum Latency {
         }
         let ended = GroceryDudeBench.now()
         for process in writerProcesses { process.process.waitUntilExit() }
-        var latencies: [Double] = []
-        var arrived: Set<String> = []
-        while latencies.count < began.count, let line = followed.next(timeout: 30) {
-            let parts = line.split(separator: " ")
-            if parts.count == 2, let seen = Double(parts[1]), let started = began[String(parts[0])] {
-                latencies.append((seen - started) * 1000)
-                arrived.insert(String(parts[0]))
+        // Every change's arrival, or 30 s without a new one.
+        var seen: [String: Double] = [:]
+        var lastCount = -1, lastProgress = GroceryDudeBench.now()
+        while true {
+            seen = arrivals.seen
+            if began.keys.allSatisfy({ seen[$0] != nil }) { break }
+            if seen.count != lastCount {
+                lastCount = seen.count
+                lastProgress = GroceryDudeBench.now()
+            } else if GroceryDudeBench.now() - lastProgress > 30 {
+                break
             }
+            usleep(10_000)
         }
+        let latencies = began.compactMap { name, started in seen[name].map { ($0 - started) * 1000 } }
+        let arrived = Set(seen.keys)
         let missing = began.keys.filter { !arrived.contains($0) }.sorted()
         if !missing.isEmpty {
             FileHandle.standardError.write(Data("latency: \(missing.count) changes never arrived within 30 s: \(missing.prefix(20).joined(separator: ", "))\n".utf8))
@@ -145,6 +154,23 @@ enum Latency {
                                        "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count)], digits: 2,
                            line: String(format: "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms)",
                                         writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan))
+    }
+
+    /// The follower's lines ("<name> <time>"), read on a thread of their own.
+    final class Arrivals: @unchecked Sendable {
+        private let lock = NSLock()
+        private var times: [String: Double] = [:]
+
+        init(_ lines: LineReader) {
+            Thread { [self] in
+                while let line = lines.next() {
+                    let parts = line.split(separator: " ")
+                    if parts.count == 2, let time = Double(parts[1]) { lock.withLock { times[String(parts[0])] = time } }
+                }
+            }.start()
+        }
+
+        var seen: [String: Double] { lock.withLock { times } }
     }
 
     /// A writer: a peer of its own that saves `count` items, `rate` a second from `start`, and
@@ -218,23 +244,13 @@ func emit(_ line: String) {
 }
 
 /// Reads lines from a pipe, blocking.
-final class LineReader {
+/// Read by one thread at a time (the follower's lines move to a thread of their own once
+/// "ready" was read).
+final class LineReader: @unchecked Sendable {
     private let handle: FileHandle
     private var buffer = Data()
 
     init(handle: FileHandle) { self.handle = handle }
-
-    /// The next line, or `nil` when none came within `timeout` seconds (or the pipe closed).
-    func next(timeout: Double) -> String? {
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-            buffer.removeSubrange(buffer.startIndex...newline)
-            return line
-        }
-        var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return nil }
-        return next()
-    }
 
     func next() -> String? {
         while true {

@@ -49,7 +49,7 @@ enum SyncthingLatency {
             try kitchen.run(["item", "add", name])
             let added = GroceryDudeBench.now()
             let landed = try arrival.wait(timeout: 30)
-            let seen = try watcher.nextImport(after: added, timeout: 30)
+            let seen = try watcher.nextImport(after: started, timeout: 30)
             appTimes.append((seen - started) * 1000)
             addTimes.append((added - started) * 1000)
             carryTimes.append((landed - added) * 1000)

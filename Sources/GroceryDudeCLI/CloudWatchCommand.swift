@@ -19,16 +19,25 @@ extension CloudCommand {
                 or SIGTERM stops it.
                 """)
         @ParentCommand var root: GroceryDudeCommand
-        @Flag(help: "Print one JSON object a line (imports and changes of store) on standard output.") var json = false
+        @Flag(help: "Print one JSON object a line (imports, changes of store, merges) on standard output.") var json = false
+
+        /// How often an interrupted merge that could not finish (offline) is tried again.
+        static let mergeRetryInterval: TimeInterval = 30
 
         func run() throws {
             let (sandbox, logger) = try root.global.openSandbox(command: "cloud watch")
             // As the app: one process at a time runs a device's background sync.
             let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude cloud watch")
             defer { withExtendedLifetime(lock) {} }
+            // The stores are closed (their write-ahead logs checkpointed) while the lock is
+            // still held: no other process may move them meanwhile.
+            defer { DeviceProcess.closeAllStores() }
             let configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "cloud watch")
             let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
             guard coordinator.current.role != .local else {
+                if (try? DeviceSettings.load(from: sandbox))?.account == nil {
+                    throw ValidationErrorMessage("this device is signed out: nothing to watch (grocery-dude account sign-in NAME)")
+                }
                 throw ValidationErrorMessage("cloud sync is off on this device: nothing to watch (grocery-dude cloud enable)")
             }
             let out = WatchOutput(json: json)
@@ -43,15 +52,20 @@ extension CloudCommand {
                     out.problem(problem)
                 })
             defer { coordinator.stopBackgroundSync() }
+            var lastMerge = Date()
             Self.resumeMerge(coordinator, out)
             var lastFailure: String?
-            while !stop.requested {
+            while !stop.requested && !out.isClosed {
                 // Transitions made by other terminals: the settings file and the epoch markers, once a second.
                 _ = wake.wait(timeout: .now() + 1)
                 guard !stop.requested else { break }
                 do {
                     if try coordinator.poll() {
                         out.store(coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
+                        lastMerge = Date()
+                        Self.resumeMerge(coordinator, out)
+                    } else if Date().timeIntervalSince(lastMerge) >= Self.mergeRetryInterval {
+                        lastMerge = Date()
                         Self.resumeMerge(coordinator, out)
                     }
                     lastFailure = nil
@@ -82,8 +96,18 @@ extension CloudCommand {
 final class WatchOutput: @unchecked Sendable {
     private let json: Bool
     private let lock = NSLock()
+    /// The last problem told: the live watcher says a lasting failure at every round.
+    private var lastProblem: String?
+    private var closed = false
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool) {
+        self.json = json
+        // A reader that went away (`cloud watch | head -1`) ends the loop, not the process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Whether standard output was closed by its reader: time to stop.
+    var isClosed: Bool { lock.withLock { closed } }
 
     func imported(_ imported: BackgroundImport) {
         let changes = imported.changeCounts
@@ -128,13 +152,16 @@ final class WatchOutput: @unchecked Sendable {
         }
     }
 
-    /// Problems go to standard error, in both forms.
+    /// Problems go to standard error, in both forms; the same one twice in a row is told once.
     func problem(_ line: String) {
+        guard lock.withLock({ defer { lastProblem = line }; return lastProblem != line }) else { return }
         write("\(Self.clock()) warning: \(line)\n", to: FileHandle.standardError)
     }
 
     private func write(_ text: String, to handle: FileHandle) {
-        lock.withLock { handle.write(Data(text.utf8)) }
+        lock.withLock {
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch { closed = true }
+        }
     }
 
     private static func clock() -> String {
@@ -157,7 +184,12 @@ final class StopSignals: @unchecked Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                lock.withLock { stopped = true }
+                // A second signal while the first is being honoured (a long merge, a baseline
+                // being written) ends the process at once, as it would without this handler.
+                if lock.withLock({ defer { stopped = true }; return stopped }) {
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
                 then()
             }
             source.resume()

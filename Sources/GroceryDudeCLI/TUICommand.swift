@@ -17,6 +17,8 @@ struct TUICommand: ParsableCommand {
         let (sandbox, logger) = try root.global.openSandbox(command: "tui")
         let lock = try DeviceLock(sandbox: sandbox, command: "grocery-dude tui")
         defer { withExtendedLifetime(lock) {} }
+        // The stores are closed (checkpointed) while the lock is still held.
+        defer { DeviceProcess.closeAllStores() }
         var configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "tui")
         configuration.onNotice = nil  // curses owns the terminal; the log file has it all
         configuration.exportsInBackground = true  // the UI thread never waits on the cloud folder

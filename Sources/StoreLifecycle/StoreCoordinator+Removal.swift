@@ -15,7 +15,7 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
         case .cloudDisabled: "cloud sync is disabled on this device: grocery-dude cloud enable"
         case .deviceInUse(let holder?) where holder.hasPrefix("grocery-dude tui "):
             "the app is running on this device (\(holder)); quit it first, or do this from its menu"
-        case .deviceInUse(let holder?): "\(holder) is running on this device; stop it first"
+        case .deviceInUse(let holder?): "\(holder) is using this device; wait for it to end, or stop it"
         case .deviceInUse(nil): "the app is running on this device; quit it first (or do this from its menu)"
         case .offline(let path): CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the device is offline (grocery-dude cloud online)"
         case .unexported(let count):

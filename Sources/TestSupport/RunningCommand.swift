@@ -4,10 +4,16 @@ import Foundation
 /// read line by line as they come, waited for by content, and stopped by a signal.
 public final class RunningCommand: @unchecked Sendable {
     private let process: Process
-    private let lock = NSLock()
-    private var out: [String] = []
-    private var err: [String] = []
+    /// What the process wrote, line by line: its own object, so that the reader threads do not
+    /// keep this one alive (its `deinit` kills a process a failed test left running).
+    private let lines = Lines()
     private var readers: [Thread] = []
+
+    private final class Lines: @unchecked Sendable {
+        let lock = NSLock()
+        var out: [String] = []
+        var err: [String] = []
+    }
 
     init(_ process: Process) throws {
         self.process = process
@@ -16,8 +22,9 @@ public final class RunningCommand: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        readers = [Self.reader(output) { [self] line in lock.withLock { out.append(line) } },
-                   Self.reader(errors) { [self] line in lock.withLock { err.append(line) } }]
+        let lines = lines
+        readers = [Self.reader(output) { line in lines.lock.withLock { lines.out.append(line) } },
+                   Self.reader(errors) { line in lines.lock.withLock { lines.err.append(line) } }]
         readers.forEach { $0.start() }
     }
 
@@ -37,9 +44,9 @@ public final class RunningCommand: @unchecked Sendable {
     }
 
     /// The lines written to standard output so far.
-    public var stdoutLines: [String] { lock.withLock { out } }
+    public var stdoutLines: [String] { lines.lock.withLock { lines.out } }
     /// The lines written to standard error so far.
-    public var stderrLines: [String] { lock.withLock { err } }
+    public var stderrLines: [String] { lines.lock.withLock { lines.err } }
 
     /// Waits until a line of standard output satisfies `matches`, and returns it; `nil` after
     /// `timeout` seconds or when the process ended first.

@@ -47,7 +47,7 @@ struct CloudWatchTests {
         // What needs the device to itself names the watcher holding it.
         let disable = try phone.run(["cloud", "disable"])
         #expect(disable.status != 0 && disable.stderr.contains("grocery-dude cloud watch (pid "), "\(disable.stderr)")
-        #expect(disable.stderr.contains("is running on this device; stop it first"), "\(disable.stderr)")
+        #expect(disable.stderr.contains("is using this device; wait for it to end, or stop it"), "\(disable.stderr)")
 
         // Signed out from another terminal: the watcher moves to the local store and says so.
         let beforeSignOut = watch.stdoutLines.count

@@ -40,6 +40,8 @@ public final class DeviceLock {
             return nil
         }
         let holder = ProcessHolder.read(fd: fd)
+        // Between another process's lock and its writing who it is, the file is empty.
+        guard holder.pid > 0 else { return nil }
         return "\(holder.command) (pid \(holder.pid))"
     }
 
