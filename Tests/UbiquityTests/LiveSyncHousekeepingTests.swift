@@ -18,12 +18,14 @@ struct LiveSyncHousekeepingTests {
         // A stream of imports: put off...
         #expect(!live.isTimeForHousekeeping(busy: true, now: start))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + 10))
+        // ...also by a round in the stream that found nothing new (woken by a temporary file)...
+        #expect(!live.isTimeForHousekeeping(busy: false, now: start + 10.5))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + 29))
         // ...until the stream has lasted the delay, then the count starts again.
         #expect(live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay + 1))
-        // A quiet round does it at once and forgets the stream.
-        #expect(live.isTimeForHousekeeping(busy: false, now: start + 40))
+        // A round after a quiet second does it at once and forgets the stream.
+        #expect(live.isTimeForHousekeeping(busy: false, now: start + LiveSync.housekeepingDelay + 1 + LiveSync.quietPeriod))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + 41))
     }
 }

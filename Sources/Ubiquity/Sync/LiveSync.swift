@@ -58,24 +58,30 @@ public final class LiveSync: @unchecked Sendable {
         self.watcher = watcher
     }
 
-    /// Since when every round has imported something (on the watcher's thread).
+    /// Since when changes have kept arriving, and when they last did (on the watcher's thread).
     private var busySince: Date?
+    private var lastBusy: Date?
     /// How long a stream of arriving changes may put housekeeping off.
     static let housekeepingDelay: TimeInterval = 30
+    /// How long nothing must arrive before a round counts as quiet: in a stream of saves, a
+    /// round woken by a temporary file finds nothing new, and is not quiet for that.
+    static let quietPeriod: TimeInterval = 1
 
-    /// Whether this round may write a baseline or compare digests: it imported nothing (the
-    /// rescan after a burst is such a round), or changes have kept arriving for
-    /// ``housekeepingDelay`` seconds without a quiet round.
+    /// Whether this round may write a baseline or compare digests: nothing has arrived for
+    /// ``quietPeriod`` (the rescan after a burst is such a round), or changes have kept arriving
+    /// for ``housekeepingDelay`` without a quiet round.
     func isTimeForHousekeeping(busy: Bool, now: Date = Date()) -> Bool {
-        guard busy else {
+        if busy {
+            lastBusy = now
+            let since = busySince ?? now
+            guard now.timeIntervalSince(since) >= Self.housekeepingDelay else {
+                busySince = since
+                return false
+            }
             busySince = nil
             return true
         }
-        let since = busySince ?? now
-        guard now.timeIntervalSince(since) >= Self.housekeepingDelay else {
-            busySince = since
-            return false
-        }
+        if let lastBusy, now.timeIntervalSince(lastBusy) < Self.quietPeriod { return false }
         busySince = nil
         return true
     }
