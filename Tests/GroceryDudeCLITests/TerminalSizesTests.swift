@@ -136,9 +136,13 @@ struct TerminalSizesTests {
         var screen = try tmux.waitFor { $0.contains("m:all") }
         #expect(screen.contains("Added Organic"), "\(screen)")
         try tmux.sendKeys("m")
-        screen = try tmux.waitFor { $0.contains("Messages and transitions") }
-        let text = screen.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("Added " + name), "the whole message, wrapped:\n\(screen)")
+        // The whole state at once: a frame read between two writes may hold the box's title and
+        // not yet its last line.
+        func words(_ screen: String) -> String {
+            screen.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        screen = try tmux.waitFor { $0.contains("Messages and transitions") && words($0).contains("Added " + name) }
+        #expect(words(screen).contains("Added " + name), "the whole message, wrapped:\n\(screen)")
         try tmux.sendKeys("x")
         screen = try tmux.waitFor { !$0.contains("Messages and transitions") }
         #expect(!screen.contains("no action here"), "the key that closed the box did nothing else:\n\(screen)")
