@@ -10,7 +10,7 @@ public struct DeviceStore: Sendable {
     public let description: StoreDescription
     public let store: GroceryStore
     /// Only a cloud store has one.
-    public let sync: CloudSync?
+    let sync: CloudSync?
     let configuration: StoreConfiguration
 
     public var role: StoreDescription.Role { description.role }

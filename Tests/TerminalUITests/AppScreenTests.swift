@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import StoreLifecycle
+@testable import StoreLifecycle
 import Testing
 import TestSupport
 import Ubiquity
