@@ -81,8 +81,8 @@ enum CloudView {
             screen.put(" Recent imports", row: y, column: 0, style: CellStyle(bold: true, color: .section))
             y += 1
             for note in model.recentImports.prefix(3) where y < top + height {
-                let from = note.devices.isEmpty ? "" : " from " + note.devices.sorted().joined(separator: ", ")
-                screen.put(TextWidth.truncate("  \(time(note.at))  \(note.changes) change\(note.changes == 1 ? "" : "s")\(from)", to: width - 1), row: y, column: 0)
+                let words = BackgroundImport.summary(count: note.changes, devices: note.devices.sorted())
+                screen.put(TextWidth.truncate("  \(time(note.at))  \(words)", to: width - 1), row: y, column: 0)
                 y += 1
             }
         }
