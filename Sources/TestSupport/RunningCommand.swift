@@ -48,14 +48,20 @@ public final class RunningCommand: @unchecked Sendable {
     /// The lines written to standard error so far.
     public var stderrLines: [String] { lines.lock.withLock { lines.err } }
 
-    /// Waits until a line of standard output satisfies `matches`, and returns it; `nil` after
-    /// `timeout` seconds or when the process ended first.
-    public func waitForLine(timeout: TimeInterval = 10, after index: Int = 0, _ matches: (String) -> Bool) -> String? {
+    /// One of the process's two output streams.
+    public enum Stream: Sendable { case standardOutput, standardError }
+
+    /// Waits until a line of `stream` (standard output unless told) satisfies `matches`, and
+    /// returns it; `nil` after `timeout` seconds or when the process ended first. Each stream is
+    /// read by a thread of its own: a line on one says nothing of what the other shows yet.
+    public func waitForLine(timeout: TimeInterval = 10, after index: Int = 0, in stream: Stream = .standardOutput,
+                            _ matches: (String) -> Bool) -> String? {
+        let read = { stream == .standardOutput ? self.stdoutLines : self.stderrLines }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let lines = stdoutLines
+            let lines = read()
             if lines.count > index, let line = lines[index...].first(where: matches) { return line }
-            if !process.isRunning && readers.allSatisfy(\.isFinished) { return stdoutLines.dropFirst(index).first(where: matches) }
+            if !process.isRunning && readers.allSatisfy(\.isFinished) { return read().dropFirst(index).first(where: matches) }
             usleep(5000)
         }
         return nil

@@ -42,7 +42,8 @@ struct CloudWatchTests {
         try kitchen.output(["item", "add", "Bread"])
         #expect(watch.waitForLine(after: seen) { $0.contains(#""event": "imported""#) && $0.contains("kitchen") } != nil,
                 "\(watch.stdoutLines) \(watch.stderrLines)")
-        #expect(watch.stderrLines.contains { $0.contains("warning:") }, "the refused file is told: \(watch.stderrLines)")
+        #expect(watch.waitForLine(in: .standardError) { $0.contains("warning:") } != nil,
+                "the refused file is told: \(watch.stderrLines)")
 
         // What needs the device to itself names the watcher holding it.
         let disable = try phone.run(["cloud", "disable"])
