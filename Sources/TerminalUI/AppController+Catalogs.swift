@@ -1,0 +1,22 @@
+import ViewModels
+
+/// Keys over the units, home locations and shop aisles.
+extension AppController {
+    func handleCatalog(_ key: Key, _ model: CatalogListViewModel) -> Outcome {
+        switch key {
+        case .up, .character("k"): model.moveSelection(by: -1)
+        case .down, .character("j"): model.moveSelection(by: 1)
+        case .pageUp: model.moveSelection(by: -10)
+        case .pageDown: model.moveSelection(by: 10)
+        case .home, .character("g"): model.moveSelection(by: -model.entries.count)
+        case .end, .character("G"): model.moveSelection(by: model.entries.count)
+        case .character("a"): ask(.addEntry, "Add \(model.kind.noun):")
+        case .enter, .character("e"), .character("r"):
+            guard let entry = model.selectedEntry else { return .ignored }
+            ask(.renameEntry, "Rename \(entry.name) to:", entry.name)
+        case .character("d"): model.requestDeleteSelected()
+        default: return .ignored
+        }
+        return .handled
+    }
+}

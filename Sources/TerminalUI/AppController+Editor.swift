@@ -1,0 +1,64 @@
+import ViewModels
+
+/// Keys over the item editor and its unit and location pickers.
+extension AppController {
+    func handleEditor(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
+        let rows = EditorView.rows(of: editor)
+        ui.editorRow = min(ui.editorRow, rows.count - 1)
+        switch key {
+        case .up, .character("k"): ui.editorRow = max(0, ui.editorRow - 1)
+        case .down, .character("j"), .tab: ui.editorRow = min(rows.count - 1, ui.editorRow + 1)
+        case .backTab: ui.editorRow = max(0, ui.editorRow - 1)
+        case .enter, .character("e"):
+            switch rows[ui.editorRow] {
+            case .field(let field) where ItemEditorViewModel.kind(of: field) != nil: editor.openPicker(for: field)
+            case .field(let field): ask(.editField(field), "\(field.label):", editor.values[field] ?? "")
+            case .photo: ask(.photoPath, "Photo file:")
+            }
+        case .character("p"): ask(.photoPath, "Photo file:")
+        case .character("x"): editor.removePhoto()
+        case .character("s"): editor.save()
+        case .character("m"): openFullText()
+        case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
+        case .character("?"):
+            ui.helpVisible = true
+            ui.helpScroll = 0
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    /// The unit and location picker: arrows, j k, pages, g G move; letters jump to the first
+    /// entry they spell (``TypeAhead``); while letters are being typed, j k g G q and Space are
+    /// letters too, and `/` starts typing for a name that begins with one of them.
+    func handlePicker(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
+        guard let picker = editor.picker else { return .ignored }
+        let page = max(1, EditorView.pickerRows(picker, height: screenHeight - AppScreen.chrome) - 1)
+        if case .character(let character) = key, picker.typeAhead.isUnderWay(now: Message.now), character != "/" {
+            typeAhead(character, editor)
+            return .handled
+        }
+        switch key {
+        case .up, .character("k"): editor.movePicker(by: -1)
+        case .down, .character("j"): editor.movePicker(by: 1)
+        case .pageUp: editor.movePicker(by: -page)
+        case .pageDown: editor.movePicker(by: page)
+        case .home, .character("g"): editor.movePicker(by: -picker.options.count)
+        case .end, .character("G"): editor.movePicker(by: picker.options.count)
+        case .enter, .character(" "):
+            editor.choosePickedOption()
+            if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
+        case .escape, .character("q"): editor.cancelPicker()
+        case .character("/"): editor.beginTypeAheadInPicker()
+        case .character(let character): typeAhead(character, editor)
+        default: return .ignored
+        }
+        return .handled
+    }
+
+    func typeAhead(_ character: Character, _ editor: ItemEditorViewModel) {
+        guard !editor.typeAheadInPicker(character) else { return }
+        let typed = editor.picker?.typeAhead.text ?? String(character)
+        app.hint("No \(editor.picker.map { $0.field.label.lowercased() } ?? "entry") matches \"\(typed)\"")
+    }
+}
