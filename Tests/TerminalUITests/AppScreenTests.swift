@@ -7,8 +7,10 @@ import Ubiquity
 import ViewModels
 @testable import TerminalUI
 
-/// Snapshots of every screen and dialog through the in-memory terminal, at 80×24 and 40×10,
-/// compared with the text files in `Snapshots/`, text and styles (`RECORD_SNAPSHOTS=1` rewrites
+/// Snapshots of every screen and dialog at 80×24 and 40×10: the frame `AppScreen.frame` makes
+/// from the view models' state alone — the one the app's loop hands its terminal backend
+/// (`TerminalAppTests` drive that loop on the in-memory ``TestBackend``) — compared with the
+/// text files in `Snapshots/`, text and styles (`RECORD_SNAPSHOTS=1` rewrites
 /// them; review the diff before committing). A test that reaches a state the tour
 /// (``everyScreenAt80x24And40x10()``) records compares with the tour's file (`all-…`), so that no
 /// two files hold one screen; `prepare-40x10` has its own (another row is selected).
