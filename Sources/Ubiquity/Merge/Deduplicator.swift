@@ -36,8 +36,9 @@ public struct DeduplicationReport: Equatable, Sendable {
 ///
 /// Everything that pointed at a copy merged away points at the survivor.
 ///
-/// One grouped query per entity finds the duplicated keys; only their objects are read, a batch
-/// of keys per save. A run when nothing changed since the last one costs one read.
+/// One grouped query per entity finds the duplicated keys, reading only the index of keys
+/// (``UniqueKeyIndex``); only their objects are read, a batch of keys per save. A run when
+/// nothing changed since the last one costs one read.
 public struct Deduplicator: Sendable {
     public let store: ObjectStore
     public var batchSize = 100
@@ -74,12 +75,7 @@ public struct Deduplicator: Sendable {
         for entity in store.schema.entities {
             guard let unique = entity.uniqueAttribute else { continue }
             let table = entity.table.quotedDatabaseIdentifier, column = unique.quotedDatabaseIdentifier
-            let keys = try store.read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE \(column) IS NOT NULL
-                    GROUP BY k HAVING count(*) > 1 AND k != ''
-                    """)
-            }
+            let keys = try store.read { db in try String.fetchAll(db, sql: Self.duplicatedKeys(table: table, column: column)) }
             var index = 0
             while index < keys.count {
                 let batch = Array(keys[index..<min(index + batchSize, keys.count)])
@@ -101,6 +97,15 @@ public struct Deduplicator: Sendable {
             }
         }
         return merges
+    }
+
+    /// The keys more than one object of `table` has: the expression of ``UniqueKeyIndex``
+    /// word for word, so that SQLite reads the index alone. (Quoted names.)
+    static func duplicatedKeys(table: String, column: String) -> String {
+        """
+        SELECT ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE k IS NOT NULL
+        GROUP BY k HAVING count(*) > 1 AND k != ''
+        """
     }
 
     /// Merges one group of copies into the one with the smallest ID.

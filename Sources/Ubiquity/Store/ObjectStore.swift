@@ -79,6 +79,7 @@ public final class ObjectStore: Sendable {
                 throw StoreError.newerModelVersion(store: applied, app: version, path: path)
             }
             try migrator.migrate(pool)
+            try UniqueKeyIndex.ensure(for: modelVersion.schema, in: pool)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {

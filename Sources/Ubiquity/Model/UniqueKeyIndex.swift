@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// An index of each entity's unique attribute by its key (``UniqueKey``), `CREATE INDEX … ON
+/// item(ubiquity_unique_key(name))`: deduplication groups the keys by reading the index alone,
+/// with no key computed again, and finds a key's copies without reading the table.
+///
+/// Made when a store opens, not by a migration: an index is no change of format, so an older
+/// build still opens the store (it registers the same function, which SQLite needs to write to
+/// the table). The index's name carries the rule's name: when the rule changes, the index built
+/// by the old rule is dropped and built again by the new one.
+enum UniqueKeyIndex {
+    /// Names every index this makes begins with.
+    static let prefix = "ubiquity_key_"
+    /// The rule the keys follow today (as ``Deduplicator/tokenKey``).
+    static let rule = "nfc_casefold"
+
+    static func name(of table: String) -> String { "\(prefix)\(rule)_\(table)" }
+
+    /// Makes the missing indexes and drops those of an older rule, in one write; reads only when
+    /// everything is in place already.
+    static func ensure(for schema: Schema, in pool: DatabasePool) throws {
+        let wanted = schema.entities.compactMap { entity in entity.uniqueAttribute.map { (entity.table, $0) } }
+        guard !wanted.isEmpty else { return }
+        let existing = try pool.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+                                arguments: [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        }
+        let names = Set(wanted.map { name(of: $0.0) })
+        guard names != existing else { return }
+        try pool.write { db in
+            for index in existing.subtracting(names) {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)")
+            }
+            for (table, attribute) in wanted where try db.tableExists(table) {
+                try db.execute(sql: """
+                    CREATE INDEX IF NOT EXISTS \(name(of: table).quotedDatabaseIdentifier)
+                    ON \(table.quotedDatabaseIdentifier)(ubiquity_unique_key(\(attribute.quotedDatabaseIdentifier)))
+                    """)
+            }
+        }
+    }
+}
