@@ -18,6 +18,8 @@ public enum AppEvent: Sendable, Equatable {
     case seedEnded(finished: Bool, message: String)
     /// "Sync now" ended, with its words.
     case synced(String)
+    /// A list's order, fetched on another thread after a change made elsewhere.
+    case listFetched(ItemListFetch)
 
     /// The status line's words: "3 changes from kitchen".
     public var message: String {
@@ -32,6 +34,8 @@ public enum AppEvent: Sendable, Equatable {
             return merged == 0 ? "No duplicates" : "Merged \(merged) duplicate\(merged == 1 ? "" : "s")"
         case .seedProgress(let done, let total):
             return "Merging with the cloud: \(done)/\(total)"
+        case .listFetched(let fetch):
+            return fetch.failure.map { "Cannot read the store: \($0)" } ?? ""
         }
     }
 }

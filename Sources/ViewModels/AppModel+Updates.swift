@@ -102,6 +102,8 @@ extension AppModel {
             }
         case .problem:
             say(event.message)
+        case .listFetched(let fetch):
+            (fetch.screen == .prepare ? prepare : shop).receive(fetch)
         }
     }
 
@@ -126,7 +128,7 @@ extension AppModel {
     @discardableResult
     func refreshList() -> Bool {
         if tab == .cloud { return cloud.refresh() }
-        return currentList?.refreshIfChanged() ?? currentCatalog?.refreshIfChanged() ?? false
+        return currentList?.refreshIfChanged(inBackground: true) ?? currentCatalog?.refreshIfChanged() ?? false
     }
 
     /// Puts a message on the message line of every screen.

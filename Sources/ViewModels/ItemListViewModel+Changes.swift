@@ -13,7 +13,8 @@ extension ItemListViewModel {
     /// neighbours, to check their place) when nothing else changed since the last fetch, no
     /// item was added or deleted, no location, unit or photo changed, and each changed item
     /// stays where the list has it: shown or not as before, in its section, between its
-    /// neighbours. Otherwise it refetches, as ``refreshIfChanged()`` does.
+    /// neighbours. Otherwise it refetches, as ``refreshIfChanged(inBackground:)`` does (a large
+    /// list on another thread).
     ///
     /// - Returns: whether anything was read.
     @discardableResult
@@ -21,10 +22,10 @@ extension ItemListViewModel {
         guard changes.otherEntities.isEmpty, changes.updatedItems.count <= Self.inPlaceLimit, searchText.isEmpty,
               binding.isOnlyChange(changes), let after = changes.tokenAfter,
               let rows = rowsInPlace(changes.updatedItems) else {
-            return refreshIfChanged()
+            return refreshIfChanged(inBackground: true)
         }
         if !query.listedOnly {
-            guard let counts = try? store.shoppingListCounts() else { return refreshIfChanged() }
+            guard let counts = try? store.shoppingListCounts() else { return refreshIfChanged(inBackground: true) }
             index.listedCount = counts.listed
         }
         inPlaceRefreshes += 1

@@ -6,8 +6,13 @@ import TextAndFiles
 extension ItemListViewModel {
     /// Refetches when the store changed since the last fetch: the order, then the rows on screen.
     /// The selection stays on its item, at the same height on screen. Returns whether it did.
+    ///
+    /// - Parameter inBackground: for a change the user did not make here (another process, an
+    ///   import): a list of ``backgroundFetchRows`` rows or more fetches its order on another
+    ///   thread and keeps showing what it has until the order arrives through the mailbox
+    ///   (``receive(_:)``), so the UI thread never waits for a scan of every item.
     @discardableResult
-    public func refreshIfChanged() -> Bool {
+    public func refreshIfChanged(inBackground: Bool = false) -> Bool {
         let token: Int64
         do {
             guard let changed = try binding.tokenIfChanged() else { return false }
@@ -16,18 +21,31 @@ extension ItemListViewModel {
             message = "Cannot read the store: \(ErrorText.reason(error))"
             return false
         }
-        let shown = visibleLines.compactMap(\.row)
-        let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let selectedID = selectedID
-        let selectionHeight = lineOfRow(selection) - scrollTop
-        let topID = shown.first?.id
+        if inBackground, let mailbox, index.count >= backgroundFetchRows {
+            fetchInBackground(token, mailbox)
+            return false
+        }
+        let fetched: ItemListIndex
         do {
-            index = try store.itemIndex(query)
+            fetched = try store.itemIndex(query)
             indexFetches += 1
         } catch {
             message = "Cannot read the store: \(ErrorText.reason(error))"
             return false
         }
+        adopt(fetched, token: token)
+        return true
+    }
+
+    /// Shows a newly fetched order, the selection kept on its item at the same height on screen,
+    /// and notes which rows on screen changed.
+    func adopt(_ fetched: ItemListIndex, token: Int64) {
+        let shown = visibleLines.compactMap(\.row)
+        let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let selectedID = selectedID
+        let selectionHeight = lineOfRow(selection) - scrollTop
+        let topID = shown.first?.id
+        index = fetched
         binding.fetched(token)
         cache = [:]
         cachedRange = 0..<0
@@ -41,7 +59,6 @@ extension ItemListViewModel {
         keepSelectionVisible()
         let after = visibleLines.compactMap(\.row)
         changedRows = Set(after.filter { before[$0.id] != $0 }.map(\.id))
-        return true
     }
 
     // MARK: - Appearing

@@ -9,6 +9,9 @@ struct StoreBinding {
     private(set) var isChanging = false
     /// The store's change token at the last fetch (-1: fetch again).
     private(set) var fetchedToken: Int64 = -1
+    /// Bumped whenever what was fetched stops counting (a new query, a new store): a fetch
+    /// made on another thread before it is dropped when it arrives.
+    private(set) var generation = 0
 
     init(_ store: GroceryStore) {
         self.store = store
@@ -39,7 +42,10 @@ struct StoreBinding {
     }
 
     /// The next `tokenIfChanged` answers, whatever the store did (a new search, a new store).
-    mutating func invalidate() { fetchedToken = -1 }
+    mutating func invalidate() {
+        fetchedToken = -1
+        generation += 1
+    }
 
     mutating func willChange() { isChanging = true }
 
@@ -49,6 +55,6 @@ struct StoreBinding {
     mutating func didChange(to store: GroceryStore) {
         self.store = store
         isChanging = false
-        fetchedToken = -1
+        invalidate()
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import GroceryModel
+import Testing
+import TestSupport
+@testable import ViewModels
+
+/// A large list learns of a change made elsewhere on another thread: the UI thread keeps
+/// showing what it has, then shows the new order when it arrives — unless a new query or a new
+/// store made it stale.
+@Suite("Lists fetched in the background")
+struct BackgroundFetchTests {
+    let directory = TemporaryDirectory("background-fetch")
+
+    /// Prepare over `store` with a mailbox, fetching in the background from `rows` rows on.
+    func list(_ store: GroceryStore, from rows: Int = 1) -> (ItemListViewModel, Mailbox<AppEvent>) {
+        let mailbox = Mailbox<AppEvent>()
+        let model = ItemListViewModel(store: store, device: "here", screen: .prepare, mailbox: mailbox)
+        model.backgroundFetchRows = rows
+        model.setViewport(height: 12)
+        model.refreshIfChanged()
+        return (model, mailbox)
+    }
+
+    func nextFetch(_ mailbox: Mailbox<AppEvent>) throws -> ItemListFetch {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let fetches = mailbox.wait(timeout: 0.05).compactMap { event -> ItemListFetch? in
+                if case .listFetched(let fetch) = event { fetch } else { nil }
+            }
+            if let fetch = fetches.first { return fetch }
+        }
+        throw CancellationError()
+    }
+
+    @Test func aChangeMadeElsewhereIsShownWhenItsOrderArrives() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for name in ["Milk", "Tea"] { try store.addItem(ItemDraft(name: name)) }
+        let (model, mailbox) = list(store)
+        #expect(model.allNames == ["Milk", "Tea"])
+
+        try store.addItem(ItemDraft(name: "Bread"))  // as another process would
+        let fetches = model.indexFetches
+        #expect(!model.refreshIfChanged(inBackground: true), "nothing read on this thread")
+        #expect(!model.refreshIfChanged(inBackground: true), "one fetch at a time")
+        #expect(model.allNames == ["Milk", "Tea"], "the list shows what it had meanwhile")
+        let fetch = try nextFetch(mailbox)
+        #expect(model.receive(fetch))
+        #expect(model.allNames == ["Bread", "Milk", "Tea"])
+        #expect(model.indexFetches == fetches + 1)
+        #expect(!model.refreshIfChanged(inBackground: true), "current: nothing more to fetch")
+    }
+
+    @Test func aSmallListFetchesAtOnce() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        try store.addItem(ItemDraft(name: "Milk"))
+        let (model, mailbox) = list(store, from: 5_000)
+        try store.addItem(ItemDraft(name: "Tea"))
+        #expect(model.refreshIfChanged(inBackground: true))
+        #expect(model.allNames == ["Milk", "Tea"])
+        #expect(mailbox.take().isEmpty)
+    }
+
+    @Test func anOrderMadeStaleByANewSearchOrAnOlderOneIsDropped() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for name in ["Milk", "Tea"] { try store.addItem(ItemDraft(name: name)) }
+        let (model, mailbox) = list(store)
+        try store.addItem(ItemDraft(name: "Bread"))
+        model.refreshIfChanged(inBackground: true)
+        let stale = try nextFetch(mailbox)
+        model.searchText = "tea"  // fetched at once, for the new query
+        #expect(model.allNames == ["Tea"])
+        #expect(!model.receive(stale), "fetched for the query before")
+        #expect(model.allNames == ["Tea"])
+
+        // Fetched before a change the list has already shown: dropped too.
+        model.searchText = ""
+        try store.addItem(ItemDraft(name: "Salt"))
+        model.refreshIfChanged(inBackground: true)
+        let older = try nextFetch(mailbox)
+        try store.addItem(ItemDraft(name: "Jam"))
+        model.refreshIfChanged()  // the user's own action fetches at once
+        #expect(!model.receive(older))
+        #expect(model.allNames == ["Bread", "Jam", "Milk", "Salt", "Tea"])
+    }
+
+    @Test func anOrderFromTheStoreBeforeATransitionIsDropped() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        try store.addItem(ItemDraft(name: "Milk"))
+        let (model, mailbox) = list(store)
+        try store.addItem(ItemDraft(name: "Tea"))
+        model.refreshIfChanged(inBackground: true)
+        let fetch = try nextFetch(mailbox)
+        let other = try GroceryStore(path: directory.file("other.sqlite").path, defaultData: false)
+        try other.addItem(ItemDraft(name: "Rice"))
+        model.storeWillChange("Switching account…")
+        #expect(!model.receive(fetch))
+        model.storeDidChange(to: other, message: "Signed in")
+        #expect(!model.receive(fetch))
+        #expect(model.allNames == ["Rice"])
+    }
+}
