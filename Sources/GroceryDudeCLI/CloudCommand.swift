@@ -160,7 +160,7 @@ struct CloudCommand: ParsableCommand {
             let url = URL(fileURLWithPath: file)
             guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationErrorMessage("no such file: \(file)") }
             let device = try root.global.openDevice(command: "cloud merge-kept")
-            let result = try device.coordinator.startSeed(from: url, progress: device.coordinator.seedProgress)
+            let result = try device.coordinator.startSeed(from: url)
             print(result.report(merged: url.lastPathComponent, removed: "the file"))
         }
     }
@@ -212,7 +212,7 @@ struct CloudCommand: ParsableCommand {
                 print("Changes made meanwhile were not exported to the new content: grocery-dude cloud merge-kept FILE brings them in.")
                 return
             }
-            let imported = device.coordinator.preparation.imported?.appliedLogs ?? 0
+            let imported = device.coordinator.preparation.importedLogs
             let waiting = try sync.pendingExports()
             print(waiting == 0 ? "Online: nothing made on this device waits to be exported; imported \(imported) log\(imported == 1 ? "" : "s") from other devices."
                                : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")

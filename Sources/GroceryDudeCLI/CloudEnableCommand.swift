@@ -36,7 +36,7 @@ extension CloudCommand {
                     guard device.coordinator.current.role == .cloud else {
                         throw ValidationErrorMessage("the cloud store is not set up yet (offline); merge when online: grocery-dude cloud online, then cloud enable --merge")
                     }
-                    let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
+                    let result = try device.coordinator.startSeed(from: configuration.localStoreURL)
                     print(result.report(merged: "local data (\(count) item\(count == 1 ? "" : "s"))", removed: "the local store"))
                     return
                 }
@@ -59,7 +59,7 @@ extension CloudCommand {
             // against the cloud's needs the cloud store set up (when online).
             let device = try global.openDevice(command: "cloud enable", prepare: localItems != nil && mergeLocal)
             if localItems != nil, mergeLocal {
-                let result = try device.coordinator.startSeed(from: configuration.localStoreURL, progress: device.coordinator.seedProgress)
+                let result = try device.coordinator.startSeed(from: configuration.localStoreURL)
                 print(result.report(merged: "local data", removed: "the local store"))
             }
             let usingLocal = device.coordinator.current.usingLocalStorage

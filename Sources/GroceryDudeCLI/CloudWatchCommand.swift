@@ -44,13 +44,20 @@ extension CloudCommand {
             let wake = DispatchSemaphore(value: 0)
             let stop = StopSignals([SIGINT, SIGTERM]) { wake.signal() }
             out.store(coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
-            coordinator.startBackgroundSync(
-                wake: { wake.signal() },
-                onImport: { imported in out.imported(imported) },
-                onProblem: { problem in
+            // Imports and problems arrive on the background's threads; WatchOutput writes a
+            // whole line at a time from any thread. Changes of store are told after poll().
+            coordinator.subscribe { message in
+                switch message {
+                case .imported(let imported):
+                    out.imported(imported)
+                case .problem(let problem):
                     logger.warning("\(problem)")
                     out.problem(problem)
-                })
+                case .storesWillChange, .storesDidChange, .storesChangePostponed, .seedProgress:
+                    break
+                }
+            }
+            coordinator.startBackgroundSync(wake: { wake.signal() })
             defer { coordinator.stopBackgroundSync() }
             var lastMerge = Date()
             Self.resumeMerge(coordinator, out)

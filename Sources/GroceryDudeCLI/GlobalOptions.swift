@@ -150,8 +150,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             configuration: storeConfiguration(sandbox: sandbox, logger: logger, command: command), claimDevice: claim.take)
         // Progress is for a person watching a terminal; scripts get the result only.
         if isatty(STDERR_FILENO) == 1 {
-            coordinator.seedProgress = { done, total in
-                FileHandle.standardError.write(Data("Merging with the cloud: \(done)/\(total)\n".utf8))
+            coordinator.subscribe { message in
+                if case .seedProgress(let done, let total) = message {
+                    FileHandle.standardError.write(Data("Merging with the cloud: \(done)/\(total)\n".utf8))
+                }
             }
         }
         if prepare { try coordinator.prepareForCommand() }

@@ -20,15 +20,14 @@ final class WatchOutput: @unchecked Sendable {
     var isClosed: Bool { lock.withLock { closed } }
 
     func imported(_ imported: BackgroundImport) {
-        let changes = imported.changeCounts
         if json {
             var writer = JSONObjectWriter()
             writer.add("event", .string("imported"))
             writer.add("at", .date(Date()))
-            writer.add("changes", .integer(changes.total))
-            writer.add("inserted", .integer(changes.inserted))
-            writer.add("updated", .integer(changes.updated))
-            writer.add("deleted", .integer(changes.deleted))
+            writer.add("changes", .integer(imported.count))
+            writer.add("inserted", .integer(imported.inserted))
+            writer.add("updated", .integer(imported.updated))
+            writer.add("deleted", .integer(imported.deleted))
             writer.add("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]"))
             write(writer.line)
         } else {

@@ -2,25 +2,22 @@ import Foundation
 import GroceryModel
 import Ubiquity
 
-/// An import's changes as a screen that reads again only what changed needs them.
+/// An import's changes as a screen that reads again only what changed needs them: mapped
+/// from the engine's report here, so that no engine value leaves `StoreLifecycle`.
 extension BackgroundImport {
-    /// Items whose values changed; not added, not deleted.
-    public var updatedItems: Set<ItemID> {
-        Set(report.changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map(\.id))
-    }
-
-    /// Every other kind of object changed (by entity name), and "Item" when items were added or
-    /// deleted: what changes a list's order or its sections.
-    public var otherEntities: Set<String> {
+    /// The engine's report of an import, and the store's change counts read around its round.
+    init(_ report: ImportReport, before: GroceryStore.ChangeCounts?, after: GroceryStore.ChangeCounts?) {
         let changes = report.changes
-        return Set(changes.inserted.union(changes.deleted).map(\.entity))
+        // Items whose values changed; not added, not deleted.
+        let updatedItems = Set(changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map(\.id))
+        // Every other kind of object changed, and "Item" when items were added or deleted.
+        let otherEntities = Set(changes.inserted.union(changes.deleted).map(\.entity))
             .union(changes.updated.filter { $0.entity != GrocerySchema.Entity.item }.map(\.entity))
-    }
-
-    /// The store's change token just before the import's round and just after it, when no save
-    /// came between the two readings: then the import is the only change between them.
-    public var tokens: (before: Int64, after: Int64)? {
-        guard let before, let after, before.saves == after.saves else { return nil }
-        return (before.token, after.token)
+        // The import is the only change between the two readings when no save came between them.
+        var tokens: (before: Int64, after: Int64)?
+        if let before, let after, before.saves == after.saves { tokens = (before.token, after.token) }
+        self.init(inserted: changes.inserted.count, updated: changes.updated.count, deleted: changes.deleted.count,
+                  devices: Array(report.devices), updatedItems: updatedItems, otherEntities: otherEntities,
+                  tokenBefore: tokens?.before, tokenAfter: tokens?.after)
     }
 }

@@ -1,47 +1,15 @@
 import Foundation
+import GroceryModel
 import TextAndFiles
 import Ubiquity
-
-/// An import made in the background, with the store's change counts just before its round and
-/// just after it: when no save came between them, a screen that had fetched at the first
-/// reads only the changed rows while the store is still at the second.
-public struct BackgroundImport: Sendable {
-    public var report: ImportReport
-    public var before: ChangeCounts?
-    public var after: ChangeCounts?
-
-    public init(report: ImportReport, before: ChangeCounts?, after: ChangeCounts?) {
-        self.report = report
-        self.before = before
-        self.after = after
-    }
-
-    /// The devices whose logs it applied, sorted.
-    public var devices: [String] { report.devices.sorted() }
-
-    /// How many objects it inserted, updated and deleted.
-    public var changeCounts: (total: Int, inserted: Int, updated: Int, deleted: Int) {
-        let changes = report.changes
-        return (changes.count, changes.inserted.count, changes.updated.count, changes.deleted.count)
-    }
-
-    /// What a screen or a log says of it: "3 changes from kitchen".
-    public var summary: String { Self.summary(count: report.changes.count, devices: devices) }
-
-    /// "3 changes from kitchen, phone" (devices in the given order), "1 change".
-    public static func summary(count: Int, devices: [String]) -> String {
-        let from = devices.isEmpty ? "" : " from " + devices.joined(separator: ", ")
-        return "\(count) change\(count == 1 ? "" : "s")\(from)"
-    }
-}
 
 /// What runs beside the app for the store it is on: live sync for a cloud store, the one-time
 /// setup for a fallback store (retried every few seconds while offline), nothing for a local
 /// store.
 final class BackgroundSync: @unchecked Sendable {
     private let wake: @Sendable () -> Void
-    private let onImport: @Sendable (BackgroundImport) -> Void
-    private let onProblem: @Sendable (String) -> Void
+    /// Told the imports and the problems, on the watcher's or the setup's thread.
+    private let tell: @Sendable (StoreMessage) -> Void
     private let lock = NSLock()
     private var live: LiveSync?
     /// Bumped by every start and stop: a setup thread of an earlier store reports nothing.
@@ -56,11 +24,9 @@ final class BackgroundSync: @unchecked Sendable {
     /// How long the setup waits before trying again (offline, or after an error).
     static let setupRetryInterval: TimeInterval = 2
 
-    init(wake: @escaping @Sendable () -> Void, onImport: @escaping @Sendable (BackgroundImport) -> Void,
-         onProblem: @escaping @Sendable (String) -> Void) {
+    init(wake: @escaping @Sendable () -> Void, tell: @escaping @Sendable (StoreMessage) -> Void) {
         self.wake = wake
-        self.onImport = onImport
-        self.onProblem = onProblem
+        self.tell = tell
     }
 
     /// Whether the fallback store's setup thread finished the cloud store's setup.
@@ -79,21 +45,21 @@ final class BackgroundSync: @unchecked Sendable {
         case .cloud:
             guard let sync = store.sync else { return }
             let live = LiveSync(sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
-            let objects = store.store.objects, onImport = onImport
+            let groceries = store.store, tell = tell
             // The watcher's thread asks before each round: the counts are read there, then after the import.
-            nonisolated(unsafe) var before: ChangeCounts?
+            nonisolated(unsafe) var before: GroceryStore.ChangeCounts?
             do {
                 try live.start(isOnline: { [self] in
-                    before = try? objects.changeCounts()
+                    before = try? groceries.changeCounts()
                     let offline = store.isOffline
                     lock.withLock { seenOffline = offline }
                     return !offline
                 }, onImport: { report in
-                    onImport(BackgroundImport(report: report, before: before, after: try? objects.changeCounts()))
-                }, onProblem: onProblem)
+                    tell(.imported(BackgroundImport(report, before: before, after: try? groceries.changeCounts())))
+                }, onProblem: { problem in tell(.problem(problem)) })
                 lock.withLock { self.live = live }
             } catch {
-                onProblem("cannot watch the cloud folder: \(ErrorText.reason(error))")
+                tell(.problem("cannot watch the cloud folder: \(ErrorText.reason(error))"))
             }
         case .fallback:
             guard let account = store.account else { return }
@@ -117,7 +83,7 @@ final class BackgroundSync: @unchecked Sendable {
                 }
             } catch {
                 let problem = "cloud setup failed: \(ErrorText.reason(error)); trying again"
-                if problem != lastProblem { onProblem(problem) }
+                if problem != lastProblem { tell(.problem(problem)) }
                 lastProblem = problem
             }
             Thread.sleep(forTimeInterval: Self.setupRetryInterval)

@@ -30,11 +30,16 @@ public enum CloudSetup {
     /// on any thread, in several processes at once, and any number of times (imports are
     /// exactly-once). A store begun at an epoch a peer has since removed is set aside first.
     ///
-    /// - Parameter onImport: told what the setup's import found and did.
     /// - Returns: whether the store is set up; `false` when the device is offline.
     @discardableResult
-    public static func run(_ configuration: StoreConfiguration, account: String,
-                           onImport: (ImportReport) -> Void = { _ in }) throws -> Bool {
+    public static func run(_ configuration: StoreConfiguration, account: String) throws -> Bool {
+        try run(configuration, account: account, onImport: { _ in })
+    }
+
+    /// The same, telling `onImport` what the setup's import found and did (a command's
+    /// preparation counts it): the engine's report stays in this module.
+    static func run(_ configuration: StoreConfiguration, account: String,
+                    onImport: (ImportReport) -> Void) throws -> Bool {
         guard !configuration.isOffline else { return false }
         let url = configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)

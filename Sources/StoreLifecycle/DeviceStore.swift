@@ -99,8 +99,17 @@ public struct DeviceStore: Sendable {
     }
 
     /// Imports what other peers wrote. Problems are logged and reported, never fatal.
+    ///
+    /// - Returns: how many logs it applied; `nil` offline, without a link to the cloud, or
+    ///   when the import failed.
     @discardableResult
-    public func importPending() -> ImportReport? {
+    public func importPending() -> Int? {
+        importReport()?.appliedLogs
+    }
+
+    /// Imports what other peers wrote, with the engine's report of it (for this module: the
+    /// preparation of a command adds it up).
+    func importReport() -> ImportReport? {
         guard let sync, !isOffline else { return nil }
         do {
             let report = try sync.importPending()

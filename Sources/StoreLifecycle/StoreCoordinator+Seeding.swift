@@ -41,15 +41,16 @@ extension StoreCoordinator {
     }
 
     /// Remembers `source` as the store to seed from, then seeds (now, if the cloud store is
-    /// set up; else as soon as it is).
-    public func startSeed(from source: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult {
+    /// set up; else as soon as it is). Its progress is told to the subscribers
+    /// (``StoreMessage/seedProgress(done:total:)``), on this thread.
+    public func startSeed(from source: URL) throws -> SeedResult {
         guard StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) != .local else { throw SeedError.notInCloud }
         try rememberSeed(from: source)
-        return try resumeSeed(progress: progress) ?? SeedResult()
+        return try resumeSeed() ?? SeedResult()
     }
 
     /// Remembers `source` as the store to seed from, without seeding yet: the running app
-    /// does it in the background (``resumeSeedInBackground(progress:finished:)``), and a crash
+    /// does it in the background (``resumeSeedInBackground(finished:)``), and a crash
     /// before it finishes leaves it for the next start.
     ///
     /// - Throws: ``SeedError/notAStore(_:)`` when `source` is not a store.
@@ -69,11 +70,12 @@ extension StoreCoordinator {
         (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource
     }
 
-    /// Finishes a seed the settings remember, if any.
+    /// Finishes a seed the settings remember, if any. Its progress is told to the subscribers
+    /// (``StoreMessage/seedProgress(done:total:)``), on this thread.
     @discardableResult
-    public func resumeSeed(progress: (Int, Int) -> Void = { _, _ in }) throws -> SeedResult? {
+    public func resumeSeed() throws -> SeedResult? {
         guard let path = try DeviceSettings.load(from: configuration.sandbox).seedSource else { return nil }
-        let result = try seed(from: URL(fileURLWithPath: path), into: current, progress: progress)
+        let result = try seed(from: URL(fileURLWithPath: path), into: current)
         if result.finished { try Self.forgetSeed(configuration.sandbox) }
         return result
     }
@@ -86,15 +88,15 @@ extension StoreCoordinator {
     }
 
     /// Finishes a seed the settings remember on a background thread, for the running app: each
-    /// batch is a save, so the list refreshes as it goes; `progress` is called on that thread.
-    /// A store change meanwhile makes it fail harmlessly; the next start resumes it.
-    public func resumeSeedInBackground(progress: @escaping @Sendable (Int, Int) -> Void,
-                                       finished: @escaping @Sendable (Result<SeedResult, any Error>) -> Void) {
+    /// batch is a save, so the list refreshes as it goes; its progress is told to the
+    /// subscribers (``StoreMessage/seedProgress(done:total:)``) and `finished` is called, on
+    /// that thread. A store change meanwhile makes it fail harmlessly; the next start resumes it.
+    public func resumeSeedInBackground(finished: @escaping @Sendable (Result<SeedResult, any Error>) -> Void) {
         guard let path = (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource, current.role == .cloud else { return }
         let target = current, sandbox = configuration.sandbox
         Thread.detachNewThread { [self] in
             do {
-                let result = try seed(from: URL(fileURLWithPath: path), into: target, progress: progress)
+                let result = try seed(from: URL(fileURLWithPath: path), into: target)
                 if result.finished { try Self.forgetSeed(sandbox) }
                 finished(.success(result))
             } catch {
@@ -104,10 +106,10 @@ extension StoreCoordinator {
     }
 
     /// Copies `source` into the cloud store, exports, removes `source` (with its `-wal` and
-    /// `-shm`), then deduplicates.
+    /// `-shm`), then deduplicates. Tells its progress, on this thread.
     ///
     /// - Throws: ``SeedError/inProgress`` while another seed of this device runs.
-    func seed(from source: URL, into target: DeviceStore, progress: (Int, Int) -> Void) throws -> SeedResult {
+    func seed(from source: URL, into target: DeviceStore) throws -> SeedResult {
         let lock = try SeedLock(sandbox: configuration.sandbox)
         defer { withExtendedLifetime(lock) {} }
         var result = SeedResult()
@@ -119,7 +121,7 @@ extension StoreCoordinator {
             let store = try configuration.openStore(at: source)
             let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
             result.objects = try seeder.run(author: "seed") { done, total in
-                progress(done, total)
+                tell(.seedProgress(done: done, total: total))
                 if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
             }
             try store.close()

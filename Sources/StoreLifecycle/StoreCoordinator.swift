@@ -29,7 +29,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// lock, or can take it now.
     let claimDevice: () -> Bool
     private let journal: TransitionJournal
-    private var observers: [(StoreNotification) -> Void] = []
+    /// Told every ``StoreMessage``; guarded by `subscribersLock`, as background threads read it.
+    private var subscribers: [(StoreMessage) -> Void] = []
+    private let subscribersLock = NSLock()
     private var background: BackgroundSync?
 
     /// Whether the cloud folder was out of reach when background sync last looked (every few
@@ -44,8 +46,13 @@ public final class StoreCoordinator: @unchecked Sendable {
     public private(set) var preparation = Preparation()
 
     public struct Preparation: Sendable {
+        /// Logs this device wrote.
         public var exported = 0
-        public var imported: ImportReport?
+        /// What the imports found and did, added up (`nil`: none ran).
+        var imported: ImportReport?
+
+        /// Other devices' logs applied.
+        public var importedLogs: Int { imported?.appliedLogs ?? 0 }
     }
 
     /// Records a user's decision in the device's history (`cloud status` lists it).
@@ -57,9 +64,6 @@ public final class StoreCoordinator: @unchecked Sendable {
         }
         logger.notice("\(event): \(detail)")
     }
-
-    /// Told how a seed advances (objects done, total), on the coordinator's thread.
-    public var seedProgress: (Int, Int) -> Void = { _, _ in }
 
     /// How many `storesWillChange` rounds the app gets to save before a transition waits.
     static let saveRounds = 5
@@ -80,15 +84,19 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     var logger: Logger { configuration.logger }
 
-    /// Calls `observer` with every transition, on the coordinator's thread. Imports in the
-    /// background are told to ``startBackgroundSync(wake:onImport:onProblem:)``'s `onImport`
-    /// only. Register before starting anything.
-    public func observe(_ observer: @escaping (StoreNotification) -> Void) {
-        observers.append(observer)
+    /// Calls `subscriber` with every ``StoreMessage``: the transitions synchronously on the
+    /// thread that runs them (the app's), the imports and problems on the background sync's
+    /// threads, a merge's progress on the merge's thread (see ``StoreMessage``). A subscriber
+    /// that touches the app's state applies the transitions and posts the others to its UI
+    /// thread: it is called from several threads, and must be safe for the messages that
+    /// arrive off its own. Subscribe before starting anything.
+    public func subscribe(_ subscriber: @escaping (StoreMessage) -> Void) {
+        subscribersLock.withLock { subscribers.append(subscriber) }
     }
 
-    private func notify(_ notification: StoreNotification) {
-        for observer in observers { observer(notification) }
+    /// Tells every subscriber, on the calling thread.
+    func tell(_ message: StoreMessage) {
+        for subscriber in subscribersLock.withLock({ subscribers }) { subscriber(message) }
     }
 
     /// The transitions this device went through, most recent first.
@@ -124,12 +132,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         if current.sync != nil {
             try finishInterruptedStartOver()
             preparation.exported += current.exportPending()  // saves an earlier export could not write
-            if let report = current.importPending() {
+            if let report = current.importReport() {
                 preparation.imported = (preparation.imported ?? ImportReport())
                 preparation.imported?.add(report)
             }
             do {
-                try resumeSeed(progress: seedProgress)  // a merge a crash or going offline interrupted
+                try resumeSeed()  // a merge a crash or going offline interrupted
             } catch {
                 // The command goes on; the merge is tried again by the next one.
                 logger.warning("merge with the cloud not finished: \(ErrorText.reason(error))")
@@ -142,17 +150,16 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Keeps the device in sync while the app runs: imports as logs arrive, retries exports,
     /// and runs the one-time setup in the background. `wake` is called (on another thread)
-    /// whenever ``poll()`` has something to do; `onImport` with each import and the store's
-    /// change counts around it (``BackgroundImport``); `onProblem` as for ``LiveSync``.
-    public func startBackgroundSync(wake: @escaping @Sendable () -> Void,
-                                    onImport: @escaping @Sendable (BackgroundImport) -> Void,
-                                    onProblem: @escaping @Sendable (String) -> Void) {
+    /// whenever ``poll()`` has something to do; each import and each problem is a message to
+    /// the subscribers (``StoreMessage/imported(_:)``, ``StoreMessage/problem(_:)``), on the
+    /// background's threads.
+    public func startBackgroundSync(wake: @escaping @Sendable () -> Void) {
         do {
             try finishInterruptedStartOver()
         } catch {
-            onProblem("cannot finish an interrupted start over: \(ErrorText.reason(error))")
+            tell(.problem("cannot finish an interrupted start over: \(ErrorText.reason(error))"))
         }
-        background = BackgroundSync(wake: wake, onImport: onImport, onProblem: onProblem)
+        background = BackgroundSync(wake: wake, tell: { [weak self] message in self?.tell(message) })
         background?.start(for: current, configuration: configuration)
     }
 
@@ -214,12 +221,12 @@ public final class StoreCoordinator: @unchecked Sendable {
     private func transition(_ change: StoreChange, _ body: () throws -> DeviceStore) throws -> Bool {
         var rounds = 0
         repeat {
-            notify(.storesWillChange(change))
+            tell(.storesWillChange(change))
             rounds += 1
         } while hasUnsavedChanges() && rounds < Self.saveRounds
         if hasUnsavedChanges() {
             logger.warning("\(change.transition.rawValue) postponed: the app still has unsaved changes")
-            notify(.storesChangePostponed(change))
+            tell(.storesChangePostponed(change))
             return false
         }
         background?.stop()
@@ -228,7 +235,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         current = next
         background?.start(for: current, configuration: configuration)
         logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
-        notify(.storesDidChange(change))
+        tell(.storesDidChange(change))
         return true
     }
 

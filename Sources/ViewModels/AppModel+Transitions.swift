@@ -3,12 +3,15 @@ import GroceryModel
 import Logging
 import StoreLifecycle
 
-/// The coordinator's transitions reaching every view model: will change, did change, postponed.
+/// The coordinator's messages reaching every view model: will change, did change, postponed
+/// applied at once; what the background tells posted to the mailbox.
 extension AppModel {
-    /// The coordinator's notices. Transitions come on this (the UI) thread; imports are posted
-    /// to the mailbox by the background sync and need nothing here.
-    func receive(_ notification: StoreNotification) {
-        switch notification {
+    /// The coordinator's messages (``StoreMessage``). A transition arrives on this, the UI,
+    /// thread, and is applied before the coordinator goes on (the save loop). Imports, problems
+    /// and a merge's progress arrive on background threads: they are only posted to the
+    /// ``mailbox`` (thread-safe, as is the logger), which ``update()`` applies on the UI thread.
+    func receive(_ message: StoreMessage) {
+        switch message {
         case .storesWillChange(let change):
             let notice = Self.changingNotice(change.transition)
             changingNotice = notice
@@ -41,8 +44,13 @@ extension AppModel {
             for list in [prepare, shop] { list.storeChangePostponed() }
             for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
             say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
-        case .didImportContentChanges:
-            break  // never sent by the coordinator: imports come through the mailbox
+        case .imported(let done):
+            mailbox.post(.imported(count: done.count, devices: done.devices, changes: StoreChanges(done)))
+        case .problem(let problem):
+            logger.warning("\(problem)")
+            mailbox.post(.problem(problem))
+        case .seedProgress(let done, let total):
+            mailbox.post(.seedProgress(done: done, total: total))
         }
     }
 

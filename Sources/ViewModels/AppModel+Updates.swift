@@ -9,16 +9,9 @@ import TextAndFiles
 extension AppModel {
     /// Starts syncing in the background, goes on with an interrupted merge, shows Prepare.
     public func start() {
-        let mailbox = mailbox, logger = logger
-        coordinator.startBackgroundSync(
-            wake: { mailbox.wake.wake() },
-            onImport: { done in
-                mailbox.post(.imported(count: done.changeCounts.total, devices: done.devices, changes: StoreChanges(done)))
-            },
-            onProblem: { problem in
-                logger.warning("\(problem)")
-                mailbox.post(.problem(problem))
-            })
+        // Imports and problems come as the coordinator's messages (``receive(_:)``).
+        let wake = mailbox.wake
+        coordinator.startBackgroundSync(wake: { wake.wake() })
         cloud.resumeMerge()
         show(tab)
     }

@@ -80,7 +80,7 @@ public final class AppModel {
         }
         refreshListName()
         refreshSummary(force: true)
-        coordinator.observe { [weak self] notification in self?.receive(notification) }
+        coordinator.subscribe { [weak self] message in self?.receive(message) }
         // Core Data's save loop: a transition waits while the editor has unsaved edits.
         coordinator.hasUnsavedChanges = { [weak self] in self?.editor?.hasUnsavedChanges ?? false }
     }

@@ -23,8 +23,8 @@ extension CloudViewModel {
         isMerging = true
         dialog = .progress(title: "Merging with the Cloud", done: 0, total: 0)
         let mailbox = mailbox
+        // Its progress reaches the mailbox as the coordinator's messages (``AppModel``).
         coordinator.resumeSeedInBackground(
-            progress: { done, total in mailbox.post(.seedProgress(done: done, total: total)) },
             finished: { result in
                 switch result {
                 case .success(let seed):

@@ -29,10 +29,8 @@ public struct StoreChanges: Equatable, Sendable {
     public init(_ done: BackgroundImport) {
         updatedItems = done.updatedItems
         otherEntities = done.otherEntities
-        if let tokens = done.tokens {
-            tokenBefore = tokens.before
-            tokenAfter = tokens.after
-        }
+        tokenBefore = done.tokenBefore
+        tokenAfter = done.tokenAfter
     }
 
     /// One item a screen just saved, in one save: the tokens are kept when the counts moved

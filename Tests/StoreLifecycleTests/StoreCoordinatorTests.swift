@@ -20,16 +20,16 @@ struct StoreCoordinatorTests {
         try configuration.changeSettings(change)
     }
 
-    /// Collects every notification, as the app's UI thread would see them.
+    /// Collects every transition message, as the app's UI thread would see them.
     final class Recorder: @unchecked Sendable {
-        var notifications: [StoreNotification] = []
+        var notifications: [StoreMessage] = []
         var kinds: [String] {
             notifications.compactMap {
                 switch $0 {
                 case .storesWillChange(let change): "will \(change.transition.rawValue)"
                 case .storesDidChange(let change): "did \(change.transition.rawValue)"
                 case .storesChangePostponed(let change): "postponed \(change.transition.rawValue)"
-                case .didImportContentChanges: nil
+                case .imported, .problem, .seedProgress: nil
                 }
             }
         }
@@ -54,7 +54,7 @@ struct StoreCoordinatorTests {
         var unsaved = ["Edit One", "Edit Two"]
         let recorder = Recorder()
         coordinator.hasUnsavedChanges = { !unsaved.isEmpty }
-        coordinator.observe { [unowned coordinator] notification in
+        coordinator.subscribe { [unowned coordinator] notification in
             recorder.notifications.append(notification)
             if case .storesWillChange = notification, !unsaved.isEmpty {
                 _ = try? coordinator.current.store.addItem(ItemDraft(name: unsaved.removeFirst()))
@@ -78,7 +78,7 @@ struct StoreCoordinatorTests {
         var canSave = false
         let recorder = Recorder()
         coordinator.hasUnsavedChanges = { !canSave }
-        coordinator.observe { recorder.notifications.append($0) }
+        coordinator.subscribe { recorder.notifications.append($0) }
         try CloudSetup.run(config, account: "default")
         #expect(try !coordinator.finishSetup())
         #expect(coordinator.current.role == .fallback, "still on the fallback: nothing of the app's was lost")
@@ -104,7 +104,7 @@ struct StoreCoordinatorTests {
         #expect(coordinator.current.role == .cloud)
         try coordinator.current.store.addItem(ItemDraft(name: "Default Thing"))
         let recorder = Recorder()
-        coordinator.observe { recorder.notifications.append($0) }
+        coordinator.subscribe { recorder.notifications.append($0) }
         #expect(try !coordinator.poll(), "nothing changed")
 
         try setSettings(config) { $0.account = "work" }

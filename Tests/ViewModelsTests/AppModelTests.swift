@@ -32,11 +32,11 @@ struct AppModelTests {
 
         // What the screens see during the transition.
         var seen: [String] = []
-        app.coordinator.observe { notification in
-            switch notification {
+        app.coordinator.subscribe { message in
+            switch message {
             case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
-            case .storesChangePostponed, .didImportContentChanges: break
+            case .storesChangePostponed, .imported, .problem, .seedProgress: break
             }
         }
         // Another terminal signs the device in to another account.

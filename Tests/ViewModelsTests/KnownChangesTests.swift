@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import StoreLifecycle
+@testable import StoreLifecycle
 import Testing
 import TestSupport
 import Ubiquity
@@ -29,9 +29,9 @@ struct KnownChangesTests {
 
     /// Imports what `there` exported, as the background sync does: the counts around it.
     func importChanges(_ sync: CloudSync, into store: GroceryStore) throws -> StoreChanges {
-        let before = try store.objects.changeCounts()
+        let before = try store.changeCounts()
         let report = try sync.importPending()
-        return StoreChanges(BackgroundImport(report: report, before: before, after: try store.objects.changeCounts()))
+        return StoreChanges(BackgroundImport(report, before: before, after: try store.changeCounts()))
     }
 
     func list(_ store: GroceryStore, _ screen: ItemListViewModel.Screen = .prepare) -> ItemListViewModel {
@@ -124,10 +124,10 @@ struct KnownChangesTests {
         // A save during the import's round (between the two readings) is seen the same way.
         try there.setCollected(row.id, false)
         try thereSync.sync()
-        let before = try here.objects.changeCounts()
+        let before = try here.changeCounts()
         try here.addItem(ItemDraft(name: "Another"))
         let report = try hereSync.importPending()
-        let during = StoreChanges(BackgroundImport(report: report, before: before, after: try here.objects.changeCounts()))
+        let during = StoreChanges(BackgroundImport(report, before: before, after: try here.changeCounts()))
         #expect(during.tokenBefore == nil, "not the import's alone")
         model.apply(during)
         #expect(model.index.count == 202)

@@ -30,11 +30,11 @@ struct ListSwitcherTests {
         #expect(app.summary.list == nil, "the default list is not named on the status line")
 
         var seen: [String] = []
-        app.coordinator.observe { notification in
-            switch notification {
+        app.coordinator.subscribe { message in
+            switch message {
             case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
-            case .storesChangePostponed, .didImportContentChanges: break
+            case .storesChangePostponed, .imported, .problem, .seedProgress: break
             }
         }
         app.openListSwitcher()

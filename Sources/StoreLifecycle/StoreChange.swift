@@ -1,5 +1,4 @@
 import Foundation
-import Ubiquity
 
 /// Why the store under the app is changing (Core Data's `NSPersistentStoreUbiquitousTransitionType`,
 /// plus the changes this app makes on purpose).
@@ -86,19 +85,4 @@ extension StoreChange {
         }
         return added.first.map { "\(what): now on the \($0)" } ?? what
     }
-}
-
-/// What the store layer announces: delivered to observers on the thread that runs the
-/// transition, from where the app posts it to its UI mailbox.
-public enum StoreNotification: Sendable, Equatable {
-    /// The store is about to change: save now, stop using it. Repeated while the app says it
-    /// still has changes to save.
-    case storesWillChange(StoreChange)
-    /// The new store is in place: reset and fetch again.
-    case storesDidChange(StoreChange)
-    /// The change announced by `storesWillChange` waits (the app could not save everything):
-    /// the app keeps its store and takes input again; the change is tried at the next poll.
-    case storesChangePostponed(StoreChange)
-    /// An import changed these objects.
-    case didImportContentChanges(ImportedChanges)
 }
