@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import Logging
 import StoreLifecycle
 
 /// `grocery-dude account …`: which account (cloud container) the device is signed in to.

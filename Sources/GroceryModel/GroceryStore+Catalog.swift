@@ -12,7 +12,7 @@ extension GroceryStore {
                 FROM \(kind.table) e ORDER BY name COLLATE NOCASE, e.id
                 """
             let entries = try Row.fetchAll(db, sql: sql).map { row in
-                CatalogEntry(kind: kind, id: row["id"], name: row["name"] ?? "",
+                CatalogEntry(kind: kind, id: CatalogEntryID(kind, row["id"]), name: row["name"] ?? "",
                              modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
             }
             return NameOrder.sorted(entries, name: \.name)
@@ -29,7 +29,7 @@ extension GroceryStore {
             try ReferenceResolver.ensureNameIsFree(name, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
             return try context.insert(kind.entity, values: [kind.nameAttribute: .string(name)])
         }
-        return try entries(kind).first { $0.id == id }!
+        return try entries(kind).first { $0.id.globalID == id }!
     }
 
     /// Renames a unit, home location or shop aisle; items keep pointing at it.
@@ -45,7 +45,7 @@ extension GroceryStore {
             try context.update(kind.entity, id: id, values: [kind.nameAttribute: .string(name)])
             return id
         }
-        return try entries(kind).first { $0.id == id }!
+        return try entries(kind).first { $0.id.globalID == id }!
     }
 
     /// Deletes a unit, home location or shop aisle; the items that used it lose the link.
@@ -55,7 +55,7 @@ extension GroceryStore {
             let id = try ReferenceResolver.resolve(reference, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: db)
             return id
         }
-        let removed = try entries(kind).first { $0.id == entry }!
+        let removed = try entries(kind).first { $0.id.globalID == entry }!
         try objects.save(author: "\(kind.rawValue) rm") { context in
             try context.delete(kind.entity, id: entry)
         }

@@ -6,7 +6,7 @@ import Ubiquity
 extension BackgroundImport {
     /// Items whose values changed; not added, not deleted.
     public var updatedItems: Set<ItemID> {
-        Set(report.changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map(\.id))
+        Set(report.changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map { ItemID($0.id) })
     }
 
     /// Every other kind of object changed (by entity name), and "Item" when items were added or
