@@ -67,4 +67,17 @@ struct EntityIDTests {
         aliases.removeAll()
         #expect(aliases.current(bread.id) == bread.id)
     }
+
+    @Test func anEntryIsRenamedAndRemovedByItsID() throws {
+        let store = try GroceryStore.temporary(in: directory, defaultData: false)
+        // A name that reads as an ID prefix is still a name; the ID names the entry it belongs to.
+        let beef = try store.addEntry(.shop, name: "beef")
+        let other = try store.addEntry(.shop, name: String(beef.id.description.prefix(8)))
+        #expect(try store.renameEntry(other.id, to: "Meat").id == other.id)
+        #expect(try store.entries(.shop).map(\.name) == ["beef", "Meat"])
+        #expect(try store.removeEntry(beef.id).name == "beef")
+        #expect(throws: GroceryError.notFound(kind: "shop aisle", reference: beef.id.description)) {
+            try store.removeEntry(beef.id)
+        }
+    }
 }
