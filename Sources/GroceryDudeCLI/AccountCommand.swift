@@ -56,7 +56,7 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let (sandbox, _) = try root.global.openSandbox(command: "account status")
             let settings = try DeviceSettings.load(from: sandbox)
-            let peer = try sandbox.peerID().description
+            let peer = try sandbox.peerID()
             if json {
                 var writer = JSONObjectWriter()
                 writer.add("account", .string(settings.account))
