@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The screens' and commands' targets may use only what the modules they import declare
+/// (DECISIONS §81, §87): a member of the engine, reached through a model or device value,
+/// needs `import Ubiquity`, which these targets do not have. On for `TerminalUI`; `ViewModels`
+/// and `GroceryDudeCLI` still read members of the engine's change counts and deduplication and
+/// import reports (§87 lists them): they take it once those have values of the model's own.
+let upperLayerSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "GroceryDude",
     platforms: [.macOS(.v13)],
@@ -76,12 +83,14 @@ let package = Package(
             name: "ViewModels",
             dependencies: [
                 "GroceryModel", "StoreLifecycle", "TextAndFiles", .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: []  // upperLayerSettings: see above
         ),
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
             name: "TerminalUI",
-            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "TextAndFiles"]
+            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "TextAndFiles"],
+            swiftSettings: upperLayerSettings
         ),
         /// The command line: argument parsing and the commands.
         .target(
@@ -94,7 +103,8 @@ let package = Package(
                 "TextAndFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: []  // upperLayerSettings: see above
         ),
         /// The thin executable.
         .executableTarget(

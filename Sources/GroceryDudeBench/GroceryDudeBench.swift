@@ -213,7 +213,7 @@ enum Latency {
             let time = GroceryDudeBench.now()
             for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
                 do {
-                    guard let row = try store.item(id: object.id) else {
+                    guard let row = try store.item(id: ItemID(object.id)) else {
                         FileHandle.standardError.write(Data("follower: item \(object.id) reported imported, not in the store\n".utf8))
                         continue
                     }

@@ -57,7 +57,7 @@ enum RenderCost {
         let sandbox = try DeviceSandbox(dataDirectory: folder, device: "bench")
         try sandbox.prepare()
         return StoreConfiguration(sandbox: sandbox, cloud: folder.appendingPathComponent("Cloud"), defaultData: false,
-                                  peer: try sandbox.peerID().description, process: "bench")
+                                  peer: try sandbox.peerID(), process: "bench")
     }
 
     /// `render-fill FOLDER N`: the device "bench" in FOLDER with N items over 40 home locations.

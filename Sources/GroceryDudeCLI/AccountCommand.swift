@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import Logging
 import StoreLifecycle
 
 /// `grocery-dude account …`: which account (cloud container) the device is signed in to.
@@ -55,7 +56,7 @@ struct AccountCommand: ParsableCommand {
         func run() throws {
             let (sandbox, _) = try root.global.openSandbox(command: "account status")
             let settings = try DeviceSettings.load(from: sandbox)
-            let peer = try sandbox.peerID().description
+            let peer = try sandbox.peerID()
             if json {
                 var writer = JSONObjectWriter()
                 writer.add("account", .string(settings.account))

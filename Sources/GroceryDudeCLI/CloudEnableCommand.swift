@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import Logging
 import StoreLifecycle
 import TextAndFiles
 

@@ -128,7 +128,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         var configuration = StoreConfiguration(
             sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
             modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
-            peer: try sandbox.peerID().description, process: command, logger: logger)
+            peer: try sandbox.peerID(), process: command, logger: logger)
         configuration.mayCreateCloudFolder = cloud == nil && environment["GROCERY_DUDE_CLOUD"] == nil
         configuration.onNotice = { notice in FileHandle.standardError.write(Data("\(notice)\n".utf8)) }
         return configuration

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import StoreLifecycle
 import TerminalUI
 import ViewModels

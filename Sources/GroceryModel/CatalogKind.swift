@@ -1,5 +1,4 @@
 import Foundation
-import Ubiquity
 
 /// The three lists of names that items point at: units, home locations and shop aisles.
 ///
@@ -58,7 +57,7 @@ public enum CatalogKind: String, CaseIterable, Sendable, Codable {
 /// One unit, home location or shop aisle, with how many items use it.
 public struct CatalogEntry: Hashable, Sendable, Identifiable {
     public let kind: CatalogKind
-    public let id: GlobalID
+    public let id: CatalogEntryID
     public let name: String
     public let modified: Date
     public let itemCount: Int

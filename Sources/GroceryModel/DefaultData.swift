@@ -36,7 +36,7 @@ public enum DefaultData {
 
     /// The ID of the shipped object of `entity` whose unique attribute is `name` (as shipped,
     /// in NFC): derived from them, so the same on every device and in every build.
-    public static func id(_ entity: String, named name: String) -> GlobalID {
+    package static func id(_ entity: String, named name: String) -> GlobalID {
         GlobalID.derived(from: [entity, name], in: namespace)
     }
 }

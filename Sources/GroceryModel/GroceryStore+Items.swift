@@ -54,7 +54,7 @@ extension GroceryStore {
     /// The items on the shopping list (or only the collected ones): what a Clear changes.
     public func shoppingListIDs(collectedOnly: Bool = false) throws -> [ItemID] {
         try objects.read { db in
-            try GlobalID.fetchAll(db, sql: "SELECT id FROM item WHERE listed" + (collectedOnly ? " AND collected" : ""))
+            try ItemID.fetchAll(db, sql: "SELECT id FROM item WHERE listed" + (collectedOnly ? " AND collected" : ""))
         }
     }
 
@@ -63,7 +63,7 @@ extension GroceryStore {
         try objects.read { db in try Self.itemRow(id: id, db) }
     }
 
-    static func itemRow(id: GlobalID, _ db: Database) throws -> ItemRow? {
+    static func itemRow(id: ItemID, _ db: Database) throws -> ItemRow? {
         try Row.fetchOne(db, sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?", arguments: [id]).map(ItemRow.init(row:))
     }
 
@@ -79,7 +79,7 @@ extension GroceryStore {
     static func resolveItem(_ reference: String, _ db: Database) throws -> ItemRow {
         let id = try ReferenceResolver.resolve(
             reference, kind: "item", table: "item", nameColumn: "name", db: db)
-        return try itemRow(id: id, db)!
+        return try itemRow(id: ItemID(id), db)!
     }
 
     // MARK: - Changing
@@ -104,7 +104,7 @@ extension GroceryStore {
                     values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
                 }
             }
-            let id = try context.insert(GrocerySchema.Entity.item, values: values)
+            let id = try context.insert(ItemEntity.self, values: values)
             return try Self.itemRow(id: id, context.db)!
         }
     }
@@ -136,7 +136,7 @@ extension GroceryStore {
                 values[kind.itemRelationship] = entry.trimmingCharacters(in: .whitespaces).isEmpty
                     ? .null : .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
             }
-            try context.update(GrocerySchema.Entity.item, id: row.id, values: values)
+            try context.update(row.id, values: values)
             return try Self.itemRow(id: row.id, context.db)!
         }
     }
@@ -145,8 +145,8 @@ extension GroceryStore {
     /// opened, so that deduplication keeps the one the user looked at last).
     public func markModified(_ id: ItemID) throws {
         try objects.save(author: "item open") { context in
-            guard try context.values(of: GrocerySchema.Entity.item, id: id) != nil else { throw GroceryError.notFound(kind: "item", reference: id.description) }
-            try context.update(GrocerySchema.Entity.item, id: id, values: ["modified": .date(context.now)])
+            guard try context.values(of: id) != nil else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+            try context.update(id, values: ["modified": .date(context.now)])
         }
     }
 
@@ -155,7 +155,7 @@ extension GroceryStore {
     public func removeItem(_ reference: String) throws -> ItemRow {
         try objects.save(author: "item rm") { context in
             let row = try Self.resolveItem(reference, context.db)
-            try context.delete(GrocerySchema.Entity.item, id: row.id)
+            try context.delete(row.id)
             return row
         }
     }
@@ -187,7 +187,7 @@ extension GroceryStore {
     /// How a change names its item: as typed (a name or an ID), or by a screen's ID.
     private enum ItemReference {
         case reference(String)
-        case id(GlobalID)
+        case id(ItemID)
 
         func row(_ db: Database) throws -> ItemRow {
             switch self {
@@ -204,7 +204,7 @@ extension GroceryStore {
             let row = try item.row(context.db)
             var values: [String: PropertyValue] = ["listed": .bool(listed)]
             if listed { values["collected"] = .bool(false) }
-            try context.update(GrocerySchema.Entity.item, id: row.id, values: values)
+            try context.update(row.id, values: values)
             return try Self.itemRow(id: row.id, context.db)!
         }
     }
@@ -212,7 +212,7 @@ extension GroceryStore {
     private func setCollected(_ item: ItemReference, _ collected: Bool) throws -> ItemRow {
         try objects.save(author: collected ? "item collect" : "item uncollect") { context in
             let row = try item.row(context.db)
-            try context.update(GrocerySchema.Entity.item, id: row.id, values: ["collected": .bool(collected)])
+            try context.update(row.id, values: ["collected": .bool(collected)])
             return try Self.itemRow(id: row.id, context.db)!
         }
     }
@@ -236,9 +236,9 @@ extension GroceryStore {
     /// Unlists and uncollects the items matching an SQL condition, in one save.
     private func takeOffTheList(author: String, where condition: String) throws -> Int {
         try objects.save(author: author) { context in
-            let ids = try GlobalID.fetchAll(context.db, sql: "SELECT id FROM item WHERE \(condition)")
+            let ids = try ItemID.fetchAll(context.db, sql: "SELECT id FROM item WHERE \(condition)")
             for id in ids {
-                try context.update(GrocerySchema.Entity.item, id: id, values: ["listed": .bool(false), "collected": .bool(false)])
+                try context.update(id, values: ["listed": .bool(false), "collected": .bool(false)])
             }
             return ids.count
         }

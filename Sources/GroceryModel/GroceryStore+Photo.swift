@@ -18,19 +18,19 @@ extension GroceryStore {
             }
         }
         return try objects.save(author: data == nil ? "item photo rm" : "item photo") { context in
-            guard let values = try context.values(of: GrocerySchema.Entity.item, id: id) else {
+            guard let values = try context.values(of: id) else {
                 throw GroceryError.notFound(kind: "item", reference: id.description)
             }
-            let current: GlobalID? = if case .reference(let photo)? = values["photo"] { photo } else { nil }
+            let current: PhotoID? = if case .reference(let photo)? = values["photo"] { PhotoID(photo) } else { nil }
             switch (data, current) {
             case (let data?, let photo?):
-                try context.update(GrocerySchema.Entity.itemPhoto, id: photo, values: Self.photoValues(data, context))
+                try context.update(photo, values: Self.photoValues(data, context))
             case (let data?, nil):
-                let photo = try context.insert(GrocerySchema.Entity.itemPhoto, values: Self.photoValues(data, context))
-                try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .reference(photo)])
+                let photo = try context.insert(PhotoEntity.self, values: Self.photoValues(data, context))
+                try context.update(id, values: ["photo": photo.reference])
             case (nil, let photo?):
-                try context.update(GrocerySchema.Entity.item, id: id, values: ["photo": .null])
-                try context.delete(GrocerySchema.Entity.itemPhoto, id: photo)
+                try context.update(id, values: ["photo": .null])
+                try context.delete(photo)
             case (nil, nil):
                 break
             }

@@ -34,16 +34,11 @@ extension GroceryStore {
     /// - Returns: how many items were restored.
     @discardableResult
     public func restore(_ snapshots: [ItemSnapshot], removing absent: [ItemID] = [],
-                        aliases: inout [GlobalID: GlobalID], author: String = "undo") throws -> Int {
+                        aliases: inout ItemAliases, author: String = "undo") throws -> Int {
         var found = aliases
         defer { aliases = found }
-        func current(_ id: GlobalID) -> GlobalID {
-            var id = id
-            while let next = found[id], next != id { id = next }
-            return id
-        }
         return try objects.save(author: author) { context in
-            for id in absent { try context.delete(GrocerySchema.Entity.item, id: current(id)) }
+            for id in absent { try context.delete(found.current(id)) }
             for snapshot in snapshots {
                 let row = snapshot.row, item = row.item
                 var values: [String: PropertyValue] = [
@@ -51,9 +46,8 @@ extension GroceryStore {
                     "listed": .bool(item.listed), "collected": .bool(item.collected),
                 ]
                 if context.schema.version >= 2 { values["note"] = item.note.map(PropertyValue.string) ?? .null }
-                for (kind, id, name) in [(CatalogKind.unit, item.unit, row.unitName), (.home, item.locationAtHome, row.homeLocationName),
-                                         (.shop, item.locationAtShop, row.shopLocationName)] {
-                    if let id, try context.values(of: kind.entity, id: id) != nil {
+                for (kind, name) in [(CatalogKind.unit, row.unitName), (.home, row.homeLocationName), (.shop, row.shopLocationName)] {
+                    if let id = item.link(kind)?.globalID, try context.values(of: kind.entity, id: id) != nil {
                         values[kind.itemRelationship] = .reference(id)
                     } else if let name {
                         values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: name, in: context))
@@ -61,14 +55,14 @@ extension GroceryStore {
                         values[kind.itemRelationship] = .null
                     }
                 }
-                let id = current(item.id)
-                if try context.values(of: GrocerySchema.Entity.item, id: id) != nil {
-                    try context.update(GrocerySchema.Entity.item, id: id, values: values)
+                let id = found.current(item.id)
+                if try context.values(of: id) != nil {
+                    try context.update(id, values: values)
                 } else {
                     if let photo = snapshot.photo {
-                        values["photo"] = .reference(try context.insert(GrocerySchema.Entity.itemPhoto, values: Self.photoValues(photo, context)))
+                        values["photo"] = try context.insert(PhotoEntity.self, values: Self.photoValues(photo, context)).reference
                     }
-                    found[id] = try context.insert(GrocerySchema.Entity.item, values: values)
+                    found.add(id, cameBackAs: try context.insert(ItemEntity.self, values: values))
                 }
             }
             return snapshots.count

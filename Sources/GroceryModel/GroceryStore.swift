@@ -11,7 +11,10 @@ public final class GroceryStore: Sendable {
     /// The store name (Core Data's ubiquitous content name).
     public static let defaultStoreName = "GroceryDude"
 
-    public let objects: ObjectStore
+    /// The engine's store under the model: the model's code and the device's (`StoreLifecycle`,
+    /// which syncs it) use it; the screens and commands above reach the data through this
+    /// class's API only.
+    package let objects: ObjectStore
     public var modelVersion: Int { objects.schema.version }
 
     /// Opens a store file, creating it when missing and migrating it to `modelVersion`.

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Ubiquity
 
 /// A grocery item, as stored.
 public struct Item: Hashable, Sendable, Identifiable {
@@ -12,10 +11,10 @@ public struct Item: Hashable, Sendable, Identifiable {
     /// Ticked off in the shop (Shop's toggle).
     public var collected: Bool
     public var modified: Date
-    public var unit: GlobalID?
-    public var locationAtHome: GlobalID?
-    public var locationAtShop: GlobalID?
-    public var photo: GlobalID?
+    public var unit: UnitID?
+    public var locationAtHome: HomeLocationID?
+    public var locationAtShop: ShopLocationID?
+    public var photo: PhotoID?
     /// Model version 2 and later; `nil` on a version 1 store.
     public var note: String?
 }
@@ -64,6 +63,15 @@ extension Item: FetchableRecord, TableRecord {
         photo = row[offset + 9]
         note = hasNote ? row[offset + 10] : nil
     }
+}
 
-
+extension Item {
+    /// The unit, home location or shop aisle of `kind` the item points at.
+    func link(_ kind: CatalogKind) -> CatalogEntryID? {
+        switch kind {
+        case .unit: unit.map(CatalogEntryID.unit)
+        case .home: locationAtHome.map(CatalogEntryID.home)
+        case .shop: locationAtShop.map(CatalogEntryID.shop)
+        }
+    }
 }

@@ -102,8 +102,8 @@ extension GroceryStore {
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // Entries keep their place in the scan, so buckets merged later stay in name order.
-            typealias Entry = (position: Int, id: GlobalID, listed: Bool)
-            typealias Scanned = (id: GlobalID, location: String?, listed: Bool, name: String)
+            typealias Entry = (position: Int, id: ItemID, listed: Bool)
+            typealias Scanned = (id: ItemID, location: String?, listed: Bool, name: String)
             var buckets: [String: [Entry]] = [:]
             var unknown: [Entry] = []
             var scanned: [Scanned] = []
@@ -153,7 +153,7 @@ extension GroceryStore {
     public func itemRows(_ ids: some Collection<ItemID>) throws -> [ItemID: ItemRow] {
         guard !ids.isEmpty else { return [:] }
         return try objects.read { db in
-            var rows: [GlobalID: ItemRow] = [:]
+            var rows: [ItemID: ItemRow] = [:]
             rows.reserveCapacity(ids.count)
             // SQLite allows 32,766 arguments; a screenful and its margin are far fewer.
             for chunk in Array(ids).chunked(into: 1000) {

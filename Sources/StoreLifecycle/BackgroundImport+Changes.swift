@@ -9,7 +9,7 @@ extension BackgroundImport {
     init(_ report: ImportReport, before: GroceryStore.ChangeCounts?, after: GroceryStore.ChangeCounts?) {
         let changes = report.changes
         // Items whose values changed; not added, not deleted.
-        let updatedItems = Set(changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map(\.id))
+        let updatedItems = Set(changes.updated.filter { $0.entity == GrocerySchema.Entity.item }.map { ItemID($0.id) })
         // Every other kind of object changed, and "Item" when items were added or deleted.
         let otherEntities = Set(changes.inserted.union(changes.deleted).map(\.entity))
             .union(changes.updated.filter { $0.entity != GrocerySchema.Entity.item }.map(\.entity))

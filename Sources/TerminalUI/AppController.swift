@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import StoreLifecycle
 import TextAndFiles
 import ViewModels
 

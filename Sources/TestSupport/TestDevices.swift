@@ -10,7 +10,7 @@ extension StoreConfiguration {
         let cloud = directory.file("Cloud")
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         return StoreConfiguration(sandbox: sandbox, cloud: cloud, defaultData: defaultData,
-                                  peer: try sandbox.peerID().description, process: "test")
+                                  peer: try sandbox.peerID(), process: "test")
     }
 
     /// Changes the device's settings the way `account` and `cloud` commands do (journaled).

@@ -84,7 +84,7 @@ public final class CatalogListViewModel {
     /// - Throws: why the name is refused (in use, too long): the caller keeps what was typed.
     public func renameSelected(to name: String) throws {
         guard !isStoreChanging, let entry = selectedEntry else { return }
-        let renamed = try store.renameEntry(kind, entry.id.description, to: name)
+        let renamed = try store.renameEntry(entry.id, to: name)
         message = "Renamed \(entry.name) to \(renamed.name)"
         refreshIfChanged()
     }
@@ -102,7 +102,7 @@ public final class CatalogListViewModel {
         guard accepted, case .confirm = dialog else { return }
         perform { entry in
             guard let entry else { return nil }
-            let removed = try store.removeEntry(kind, entry.id.description)
+            let removed = try store.removeEntry(entry.id)
             return "Deleted \(removed.name)"
         }
     }

@@ -23,7 +23,7 @@ public final class UndoHistory {
     public let limit: Int
     /// Items deleted and brought back by undo or redo come back under new IDs: the ID each
     /// earlier one now goes by.
-    private var aliases: [ItemID: ItemID] = [:]
+    private var aliases = ItemAliases()
 
     public init(limit: Int = 50) { self.limit = limit }
 
@@ -71,18 +71,11 @@ public final class UndoHistory {
     /// Puts the items of `change` as it keeps them; returns the change that reverses that.
     private func putBack(_ change: Change, in store: GroceryStore) throws -> Change {
         let present = Set(change.before.map(\.row.id))
-        let now = try store.snapshots(of: change.ids.map(current), withPhotos: true)
+        let now = try store.snapshots(of: change.ids.map(aliases.current), withPhotos: true)
         var updated = aliases
         try store.restore(change.before, removing: change.ids.filter { !present.contains($0) }, aliases: &updated)
         aliases = updated
-        return Change(label: change.label, ids: change.ids.map(current), before: now)
-    }
-
-    /// The ID an item goes by now, after being brought back under new ones.
-    private func current(_ id: ItemID) -> ItemID {
-        var id = id
-        while let next = aliases[id], next != id { id = next }
-        return id
+        return Change(label: change.label, ids: change.ids.map(aliases.current), before: now)
     }
 
     public func removeAll() {

@@ -49,7 +49,7 @@ struct NameIdentityTests {
         // Meanwhile the phone, running an older build, saved the decomposed form as it was typed.
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "phone")
         let store = try GroceryStore(path: sandbox.cloudStoreURL(account: "default", storeName: "GroceryDude").path,
-                                     defaultData: false, peer: try sandbox.peerID().description)
+                                     defaultData: false, peer: try sandbox.peerID())
         try store.objects.save(author: "item add") { context in
             _ = try context.insert(GrocerySchema.Entity.item, values: ["name": .string(Self.decomposed), "quantity": .double(2)])
         }

@@ -38,7 +38,7 @@ struct TableLayoutTests {
         try store.objects.save(author: "peer") { context in
             _ = try context.insert(GrocerySchema.Entity.item, values: [
                 "name": .string("Cafe\u{301}"), "quantity": .double(1), "listed": .bool(true),
-                "locationAtHome": .reference(pantry), "locationAtShop": .reference(aisle),
+                "locationAtHome": .reference(pantry.globalID), "locationAtShop": .reference(aisle.globalID),
             ])
         }
 

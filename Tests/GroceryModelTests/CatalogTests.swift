@@ -38,7 +38,7 @@ struct CatalogTests {
         #expect(after.unitName == nil && after.homeLocationName == nil && after.shopLocationName == nil)
         let record = try #require(try store.objects.outbox().last)
         #expect(record.deleted.map(\.entity) == [kind.entity])
-        #expect(record.updated.map(\.object.id) == [jam.id])
+        #expect(record.updated.map(\.object.id) == [jam.id.globalID])
     }
 
     @Test func renamingOntoAnotherNameIsRefused() throws {

@@ -52,12 +52,12 @@ struct DefaultDataTests {
         }
         for store in stores {
             for row in try store.items() {
-                #expect(row.item.id == DefaultData.id(GrocerySchema.Entity.item, named: row.name))
+                #expect(row.item.id.globalID == DefaultData.id(GrocerySchema.Entity.item, named: row.name))
                 #expect(row.item.modified == DefaultData.shippedDate)
-                #expect(row.item.unit == row.unitName.map { DefaultData.id(GrocerySchema.Entity.unit, named: $0) })
+                #expect(row.item.unit?.globalID == row.unitName.map { DefaultData.id(GrocerySchema.Entity.unit, named: $0) })
             }
             for kind in CatalogKind.allCases {
-                #expect(try store.entries(kind).allSatisfy { $0.id == DefaultData.id(kind.entity, named: $0.name) && $0.modified == DefaultData.shippedDate })
+                #expect(try store.entries(kind).allSatisfy { $0.id.globalID == DefaultData.id(kind.entity, named: $0.name) && $0.modified == DefaultData.shippedDate })
             }
             #expect(try store.objects.outbox().map(\.clock) == [DefaultData.reading])
         }

@@ -17,8 +17,8 @@ struct UnicodeNameTests {
     func scalars(_ text: String?) -> [UInt32] { (text ?? "").unicodeScalars.map(\.value) }
 
     /// An item saved as an older build or a peer would have: its name exactly as given.
-    func insertAsIs(_ store: GroceryStore, _ name: String) throws -> GlobalID {
-        try store.objects.save(author: "peer") { try $0.insert(GrocerySchema.Entity.item, values: ["name": .string(name), "quantity": .double(1)]) }
+    func insertAsIs(_ store: GroceryStore, _ name: String) throws -> ItemID {
+        ItemID(try store.objects.save(author: "peer") { try $0.insert(GrocerySchema.Entity.item, values: ["name": .string(name), "quantity": .double(1)]) })
     }
 
     @Test func namesAreStoredComposedWhateverTheKeyboardSent() throws {

@@ -39,7 +39,7 @@ struct DeduplicationTests {
         #expect(report.mergedCount == 2)
         #expect(try survivors(store, "item") == [id(2).description])
         #expect(try survivors(store, "locationAtHome") == [id(3).description])
-        let milk = try #require(try store.item(id: id(2)))
+        let milk = try #require(try store.item(id: ItemID(id(2))))
         #expect(milk.item.quantity == 6, "the newest quantity, edited on the copy merged away")
         #expect(milk.item.note == "skimmed")
         #expect(milk.name == "milk ", "the newest spelling")
@@ -67,8 +67,8 @@ struct DeduplicationTests {
         #expect(try store.entries(.unit).map(\.name) == ["kg", "TIN"])
         #expect(try survivors(store, "unit") == [id(1).description, id(3).description])
         #expect(try store.entries(.shop).map(\.name) == ["Dairy"])
-        for n in [10, 11, 12, 13] { #expect(try store.item(id: id(n))?.unitName == "kg") }
-        for n in 30...36 { #expect(try store.item(id: id(n))?.unitName == "TIN") }
+        for n in [10, 11, 12, 13] { #expect(try store.item(id: ItemID(id(n)))?.unitName == "kg") }
+        for n in 30...36 { #expect(try store.item(id: ItemID(id(n)))?.unitName == "TIN") }
         let units = try store.objects.read { db in try GlobalID.fetchAll(db, sql: "SELECT DISTINCT unit FROM item ORDER BY unit") }
         #expect(units == [id(1), id(3)], "every item points at a survivor")
     }
@@ -87,13 +87,13 @@ struct DeduplicationTests {
         try insert(store, "Item", id: id(7), ["name": .string("Salt"), "unit": .reference(id(1))])
         let report = try Deduplicator(store: store.objects).run()
         #expect(report.mergedCount == 2)
-        let flour = try #require(try store.item(id: id(4)))
+        let flour = try #require(try store.item(id: ItemID(id(4))))
         #expect(flour.item.note == "plain")
         #expect(flour.unitName == "kg", "its unit, via the surviving unit")
         let photo = try store.objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [id(3).description]) }
         #expect(photo == Data([1, 2, 3]), "the photo went to the survivor, not with the duplicate")
-        #expect(flour.item.photo == id(3))
-        #expect(try store.item(id: id(6))?.unitName == "kg", "Sugar used Kg and now uses kg")
+        #expect(flour.item.photo == PhotoID(id(3)))
+        #expect(try store.item(id: ItemID(id(6)))?.unitName == "kg", "Sugar used Kg and now uses kg")
         #expect(try Deduplicator(store: store.objects).run().unchangedSinceLastRun)
     }
 
@@ -110,7 +110,7 @@ struct DeduplicationTests {
         #expect(report.mergedCount == 2)
         #expect(try survivors(store, "item") == [id(1).description])
         #expect(try survivors(store, "unit") == [id(3).description])
-        let survivor = try #require(try store.item(id: id(1)))
+        let survivor = try #require(try store.item(id: ItemID(id(1))))
         #expect(survivor.name.unicodeScalars.map(\.value) == "CAFE\u{301} ".unicodeScalars.map(\.value),
                 "the newest spelling, as it was stored: every peer merges to the same value")
         #expect(survivor.item.note == "decaf")
@@ -126,7 +126,7 @@ struct DeduplicationTests {
         try synced.writePlainCopy(to: copy)
         let plain = try GroceryStore(path: copy.path, defaultData: false)
         #expect(try Deduplicator(store: plain.objects).run().mergedCount == 1)
-        let milk = try #require(try plain.item(id: id(1)))
+        let milk = try #require(try plain.item(id: ItemID(id(1))))
         #expect(milk.item.note == "oat" && milk.name == "Milk" && milk.item.quantity == 1, "what it lacked, and nothing else")
     }
 

@@ -54,9 +54,9 @@ struct DeviceSandboxTests {
         }
         let ids = IDs()
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            if let id = try? sandbox.peerID() { ids.lock.withLock { _ = ids.values.insert(id.description) } }
+            if let id = try? sandbox.peerID() { ids.lock.withLock { _ = ids.values.insert(id) } }
         }
         #expect(ids.values.count == 1)
-        #expect(ids.values.first == (try sandbox.peerID().description))
+        #expect(ids.values.first == (try sandbox.peerID()))
     }
 }

@@ -73,10 +73,16 @@ public struct DeviceSandbox: Sendable {
         }
     }
 
-    /// The device's peer ID, made on first use and kept in `device.json`. Processes that start
-    /// at once on a new device all get the same one: the first to make the file wins, the
-    /// others read it.
-    public func peerID(ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID {
+    /// The device's peer ID (lowercase UUID text), made on first use and kept in `device.json`:
+    /// what its store's clock readings end with (`GroceryStore(peer:)`) and what `account`
+    /// and `cloud status` show.
+    public func peerID() throws -> String {
+        try peerID(ids: RandomIDGenerator()).description
+    }
+
+    /// The device's peer ID, new ones taken from `ids`. Processes that start at once on a new
+    /// device all get the same one: the first to make the file wins, the others read it.
+    package func peerID(ids: any IDGenerator) throws -> GlobalID {
         struct Identity: Codable { var peerID: GlobalID }
         func stored() -> GlobalID? {
             guard let data = try? Data(contentsOf: identityFileURL) else { return nil }
@@ -97,7 +103,7 @@ public struct DeviceSandbox: Sendable {
     ///
     /// - Returns: the new ID, or nil when another process of this copy renewed it already.
     @discardableResult
-    public func renewPeerID(replacing former: String, ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID? {
+    func renewPeerID(replacing former: String, ids: any IDGenerator = RandomIDGenerator()) throws -> GlobalID? {
         struct Identity: Codable {
             var peerID: GlobalID
             var formerPeerIDs: [String]?

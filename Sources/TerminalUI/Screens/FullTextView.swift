@@ -1,4 +1,5 @@
 import Foundation
+import StoreLifecycle
 import ViewModels
 
 /// What the screen cuts with "…", in full (`m`): the latest messages, newest first, the store's
