@@ -1,3 +1,4 @@
+import GroceryModel
 import ViewModels
 
 /// Keys over the units, home locations and shop aisles.

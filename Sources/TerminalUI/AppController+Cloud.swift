@@ -1,3 +1,4 @@
+import StoreLifecycle
 import ViewModels
 
 /// Keys over the Cloud screen.

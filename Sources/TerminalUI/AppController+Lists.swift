@@ -1,3 +1,4 @@
+import GroceryModel
 import ViewModels
 
 /// Keys over Prepare and Shop.
