@@ -2,10 +2,9 @@
 import PackageDescription
 
 /// The screens' and commands' targets may use only what the modules they import declare
-/// (DECISIONS §81, §87): a member of the engine, reached through a model or device value,
-/// needs `import Ubiquity`, which these targets do not have. On for `TerminalUI`; `ViewModels`
-/// and `GroceryDudeCLI` still read members of the engine's change counts and deduplication and
-/// import reports (§87 lists them): they take it once those have values of the model's own.
+/// (DECISIONS §81, §87, §89): a member of the engine, reached through a model or device value,
+/// needs `import Ubiquity`, which these targets do not have — so the compiler refuses any
+/// engine value that slips up through the model's or the device layer's API.
 let upperLayerSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
 let package = Package(
@@ -84,7 +83,7 @@ let package = Package(
             dependencies: [
                 "GroceryModel", "StoreLifecycle", "TextAndFiles", .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: []  // upperLayerSettings: see above
+            swiftSettings: upperLayerSettings
         ),
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
@@ -104,7 +103,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: []  // upperLayerSettings: see above
+            swiftSettings: upperLayerSettings
         ),
         /// The thin executable.
         .executableTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreLifecycle
+import Logging
 import TextAndFiles
 
 extension CloudCommand {

@@ -22,23 +22,23 @@ struct DedupeCommand: ParsableCommand {
         let report = try device.store.mergeDuplicates()
         if json {
             var writer = JSONWriter()
-            for merge in report.merges {
+            for merge in report.groups {
                 writer.appendObject([
-                    "entity": .string(merge.entity), "name": .string(merge.value), "survivor": .string(merge.winner.description),
-                    "merged": .raw("[" + merge.losers.map { JSONText.quoted($0.description) }.joined(separator: ", ") + "]"),
+                    "entity": .string(merge.entity), "name": .string(merge.name), "survivor": .string(merge.survivor),
+                    "merged": .raw("[" + merge.merged.map(JSONText.quoted).joined(separator: ", ") + "]"),
                     "carried": .raw("[" + merge.carried.map(JSONText.quoted).joined(separator: ", ") + "]"),
                 ])
             }
             print(writer.text, terminator: "")
             return
         }
-        guard !report.merges.isEmpty else {
+        guard !report.groups.isEmpty else {
             print("No duplicates.")
             return
         }
-        for merge in report.merges {
+        for merge in report.groups {
             let carried = merge.carried.isEmpty ? "" : " (took \(merge.carried.joined(separator: ", ")))"
-            print("\(merge.entity) \(merge.value.debugDescription): merged \(merge.losers.count) duplicate\(merge.losers.count == 1 ? "" : "s")\(carried)")
+            print("\(merge.entity) \(merge.name.debugDescription): merged \(merge.merged.count) duplicate\(merge.merged.count == 1 ? "" : "s")\(carried)")
         }
         print("Merged \(report.mergedCount) duplicate\(report.mergedCount == 1 ? "" : "s").")
     }

@@ -1,3 +1,4 @@
+import GroceryModel
 import StoreLifecycle
 
 extension SeedResult {

@@ -7,7 +7,7 @@ extension GroceryStore {
     /// Merges the duplicates (cheap when nothing changed since the last run): per name, the
     /// survivor, the copies merged into it, and the properties it took from them.
     @discardableResult
-    public func mergeDuplicates() throws -> DeduplicationReport {
-        try Deduplicator(store: objects).run()
+    public func mergeDuplicates() throws -> MergedDuplicates {
+        MergedDuplicates(try Deduplicator(store: objects).run())
     }
 }

@@ -120,10 +120,10 @@ extension StoreCoordinator {
         if StoreFiles.exists(source) {
             let store = try configuration.openStore(at: source)
             let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
-            result.objects = try seeder.run(author: "seed") { done, total in
+            result.objects = SeedCounts(try seeder.run(author: "seed") { done, total in
                 tell(.seedProgress(done: done, total: total))
                 if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
-            }
+            })
             try store.close()
             logger.info("seeded the cloud store from \(source.path): \(result.objectsText)")
             target.exportPending()
