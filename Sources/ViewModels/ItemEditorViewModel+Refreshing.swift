@@ -1,0 +1,51 @@
+import Foundation
+import GroceryModel
+import TextAndFiles
+
+/// Store transitions, and what changes elsewhere: untouched fields follow the store, touched ones stay.
+extension ItemEditorViewModel {
+    /// `storesWillChange`: the edits are saved while the old store is still there; input is off.
+    public func storeWillChange() {
+        if hasUnsavedChanges { save() }
+        picker = nil
+        namingNewEntry = nil
+        dialog = nil
+        binding.willChange()
+    }
+
+    /// The change announced waits (this editor could not save): editing goes on.
+    public func storeChangePostponed() {
+        binding.changePostponed()
+    }
+
+    /// `storesDidChange`: the item is looked up by its global ID in the new store; without it
+    /// there, the editor closes.
+    public func storeDidChange(to store: GroceryStore) {
+        binding.didChange(to: store)
+        if (try? store.item(id: id)) == nil {
+            closedBecause = "\(values[.name] ?? "The item") is not in this store"
+            return
+        }
+        refreshIfChanged()
+    }
+
+    /// Takes in what changed in the store: untouched fields follow it, touched ones stay.
+    @discardableResult
+    public func refreshIfChanged() -> Bool {
+        guard isOpen, let token = try? binding.tokenIfChanged() else { return false }
+        binding.fetched(token)
+        do {
+            guard let row = try store.item(id: id) else {
+                closedBecause = "\(values[.name] ?? "The item") was deleted on another device"
+                return true
+            }
+            stored = Self.fields(of: row)
+            for field in Field.allCases where !touched.contains(field) { values[field] = stored[field] }
+            photoSize = row.photoSize
+            return true
+        } catch {
+            message = "Cannot read the item: \(ErrorText.reason(error))"
+            return false
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GroceryModel
+import TextAndFiles
+
+/// Saving the touched fields, and naming the field a refused save is about.
+extension ItemEditorViewModel {
+    /// Saves the touched fields. A blank name becomes "New Item", as in the book.
+    ///
+    /// A save the store refuses keeps the edits; ``fieldError`` names the field when it is one
+    /// field's fault (a name in use).
+    ///
+    /// - Returns: whether nothing is left unsaved.
+    @discardableResult
+    public func save() -> Bool {
+        guard isOpen, !isStoreChanging, !touched.isEmpty else { return !hasUnsavedChanges }
+        do {
+            let changes = try changes()
+            try undo.recording(store, ids: [id], label: { (row: ItemRow) in "Edited \(row.name)" }) {
+                try store.editItem(id.description, changes)
+            }
+        } catch {
+            let failure = (error as? FieldError) ?? Self.fieldError(of: error)
+            fieldError = failure
+            message = "Not saved: \(failure.map(String.init(describing:)) ?? ErrorText.reason(error))"
+            return false
+        }
+        touched.removeAll()
+        fieldError = nil
+        refreshIfChanged()
+        message = "Saved \(values[.name] ?? "")"
+        return true
+    }
+
+    /// The touched fields as the store's changes.
+    func changes() throws -> ItemChanges {
+        var changes = ItemChanges()
+        for field in touched {
+            let text = values[field] ?? ""
+            switch field {
+            case .name: changes.name = text.trimmingCharacters(in: .whitespaces).isEmpty ? GrocerySchema.defaultItemName : text
+            case .quantity:
+                do { changes.quantity = try Validation.quantity(text: text) } catch { throw FieldError(field: .quantity, reason: Self.reason(error)) }
+            case .unit: changes.unit = text
+            case .homeLocation: changes.homeLocation = text
+            case .shopLocation: changes.shopLocation = text
+            case .note: changes.note = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
+            }
+        }
+        return changes
+    }
+
+    /// The field a refused save is about, when it is one field's fault.
+    static func fieldError(of error: Error) -> FieldError? {
+        guard let refusal = error as? GroceryError else { return nil }
+        let field: Field? = switch refusal {
+        case .alreadyExists("item", _), .invalidName("item name", _): .name
+        case .invalidQuantity: .quantity
+        case .invalidName("note", _): .note
+        case .invalidName(let subject, _): Field.allCases.first { kind(of: $0).map { "\($0.noun) name" } == subject }
+        case .duplicates(let noun, _, _): Field.allCases.first { kind(of: $0)?.noun == noun }
+        default: nil
+        }
+        return field.map { FieldError(field: $0, reason: reason(refusal)) }
+    }
+}
