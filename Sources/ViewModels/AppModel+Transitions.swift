@@ -16,16 +16,14 @@ extension AppModel {
             let notice = Self.changingNotice(change.transition)
             changingNotice = notice
             editor?.storeWillChange()
-            for list in [prepare, shop] { list.storeWillChange(notice) }
-            for catalog in [units, homeLocations, shopAisles] { catalog.storeWillChange(notice) }
+            for list in lists { list.storeWillChange(notice) }
             logger.info("storesWillChange: \(change.transition.rawValue)")
         case .storesDidChange(let change):
             changingNotice = nil
             undoHistory.removeAll()
             refreshSummary(force: true)
             let store = coordinator.current.store
-            for list in [prepare, shop] { list.storeDidChange(to: store, message: change.summary) }
-            for catalog in [units, homeLocations, shopAisles] { catalog.storeDidChange(to: store, message: change.summary) }
+            for list in lists { list.storeDidChange(to: store, message: change.summary) }
             say(change.summary)
             if let editor {
                 editor.storeDidChange(to: store)
@@ -41,8 +39,7 @@ extension AppModel {
             // can fix the edit; the change is tried again at the next poll.
             changingNotice = nil
             editor?.storeChangePostponed()
-            for list in [prepare, shop] { list.storeChangePostponed() }
-            for catalog in [units, homeLocations, shopAisles] { catalog.storeChangePostponed() }
+            for list in lists { list.storeChangePostponed() }
             say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
         case .imported(let done):
             mailbox.post(.imported(count: done.count, devices: done.devices, changes: StoreChanges(done)))
@@ -53,6 +50,9 @@ extension AppModel {
             mailbox.post(.seedProgress(done: done, total: total))
         }
     }
+
+    /// Every list screen, each following the store's transitions alike.
+    var lists: [any StoreFollowingList] { [prepare, shop, units, homeLocations, shopAisles] }
 
     /// After a transition: the notice of a preference changed elsewhere, the merge prompt or the
     /// merge itself, and Prepare's deduplication on the new store.

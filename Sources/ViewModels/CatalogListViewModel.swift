@@ -4,22 +4,22 @@ import GroceryModel
 /// The state of the units, home locations or shop aisles screen: the entries with how many items
 /// use each, a selection kept on the same entry across refreshes, and add, rename and delete
 /// (with confirmation; items lose the link, they are not deleted).
-public final class CatalogListViewModel {
+public final class CatalogListViewModel: StoreFollowingList {
     public let kind: CatalogKind
     public private(set) var entries: [CatalogEntry] = []
     public private(set) var selection = 0
     /// The last message of this screen, with when it was made.
     public private(set) var latestMessage: Message?
     /// Its words; setting them makes a new message, stamped now.
-    public private(set) var message: String? {
+    public internal(set) var message: String? {
         get { latestMessage?.text }
         set { latestMessage = newValue.map { Message($0) } }
     }
-    public private(set) var dialog: Dialog?
+    public internal(set) var dialog: Dialog?
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
 
-    private var binding: StoreBinding
+    var binding: StoreBinding
     private var store: GroceryStore { binding.store }
 
     public init(store: GroceryStore, kind: CatalogKind) {
@@ -107,24 +107,13 @@ public final class CatalogListViewModel {
         }
     }
 
-    // MARK: - Store transitions
+    // MARK: - Store transitions (``StoreFollowingList``)
 
-    public func storeWillChange(_ message: String) {
-        binding.willChange()
-        dialog = nil
-        self.message = message
-    }
-
-    /// The change announced waits: the list goes on with its store.
-    public func storeChangePostponed() {
-        binding.changePostponed()
-    }
-
-    public func storeDidChange(to store: GroceryStore, message: String) {
-        binding.didChange(to: store)
+    func refetch() {
         refreshIfChanged()
-        self.message = message
     }
+
+    func forgetWorkOnOldStore() {}
 
     /// Runs one change on the selected entry; its words, or the error, go to the status line.
     private func perform(_ change: (CatalogEntry?) throws -> String?) {

@@ -97,25 +97,15 @@ extension ItemListViewModel {
 
     // MARK: - Store transitions
 
-    /// `storesWillChange`: stop touching the store. The list saves each toggle as it is made,
-    /// so it has nothing left to save; it keeps only IDs, never a row to write back.
-    public func storeWillChange(_ message: String) {
-        binding.willChange()
-        dialog = nil
-        self.message = message
-    }
-
-    /// The change announced waits: the list goes on with its store.
-    public func storeChangePostponed() {
-        binding.changePostponed()
-    }
-
-    /// `storesDidChange`: forget everything read from the old store, fetch from the new one;
-    /// the selection stays on its item when the new store has it.
-    public func storeDidChange(to store: GroceryStore, message: String) {
-        binding.didChange(to: store)
+    /// After a new store (``StoreFollowingList``): a deduplication of the old store is over for
+    /// this list; the selection stays on its item when the new store has it.
+    func forgetWorkOnOldStore() {
         isDeduplicating = false
+    }
+
+    func refetch() {
         refreshIfChanged()
-        self.message = message
     }
 }
+
+extension ItemListViewModel: StoreFollowingList {}
