@@ -36,21 +36,33 @@ enum RenderCost {
             _ = AppScreen.frame(controller, width: 120, height: 40)
             frames.append((GroceryDudeBench.now() - started) * 1000)
         }
-        var refetches: [Double] = []
+        // A change made elsewhere (another process): the UI thread starts the fetch of the
+        // order, then, when it arrives through the mailbox, shows it and draws. Timed apart: the
+        // UI thread's part, and how long the order took to arrive.
+        var refetches: [Double] = [], arrivals: [Double] = []
         for round in 0..<10 {
             try store.setListed(app.prepare.selectedID!.description, round % 2 == 0)
             started = GroceryDudeBench.now()
-            app.prepare.refreshIfChanged()
+            app.prepare.refreshIfChanged(inBackground: true)
+            var onUIThread = GroceryDudeBench.now() - started
+            var fetched: [AppEvent] = []
+            while fetched.isEmpty { fetched = app.mailbox.wait(timeout: 5) }
+            arrivals.append((GroceryDudeBench.now() - started) * 1000)
+            let shown = GroceryDudeBench.now()
+            for event in fetched { app.handle(event) }
             _ = AppScreen.frame(controller, width: 120, height: 40)
-            refetches.append((GroceryDudeBench.now() - started) * 1000)
+            onUIThread += GroceryDudeBench.now() - shown
+            refetches.append(onUIThread * 1000)
         }
         let resident = residentMegabytes()
         BenchReport.record("render", ["p50_ms": GroceryDudeBench.percentile(frames, 0.5), "p99_ms": GroceryDudeBench.percentile(frames, 0.99),
                                       "rss_mb": resident, "refetch_ms": GroceryDudeBench.percentile(refetches, 0.5),
+                                      "refetch_arrival_ms": GroceryDudeBench.percentile(arrivals, 0.5),
                                       "first_fetch_ms": firstFetch, "items": Double(items)],
-                           line: String(format: "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; refetch + frame after a change p50 %.0f ms; %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
+                           line: String(format: "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; after a change made elsewhere, on the UI thread p50 %.1f ms (target ≤ 16 ms; the order fetched on another thread, arrived after p50 %.0f ms); %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
                                         items, GroceryDudeBench.percentile(frames, 0.5), GroceryDudeBench.percentile(frames, 0.99), firstFetch,
-                                        GroceryDudeBench.percentile(refetches, 0.5), app.prepare.rowsRead, resident))
+                                        GroceryDudeBench.percentile(refetches, 0.5), GroceryDudeBench.percentile(arrivals, 0.5),
+                                        app.prepare.rowsRead, resident))
     }
 
     static func configuration(_ folder: URL) throws -> StoreConfiguration {
