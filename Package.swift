@@ -44,6 +44,8 @@ let package = Package(
             dependencies: [
                 "TextAndFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one SQL function called for every row (UniqueKey+SQL).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

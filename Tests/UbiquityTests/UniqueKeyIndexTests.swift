@@ -46,3 +46,34 @@ struct UniqueKeyIndexTests {
         #expect(try reopened.read { db in try String.fetchAll(db, sql: "SELECT title FROM note") } == ["Kept"])
     }
 }
+
+/// The SQL function, registered through SQLite's C API, gives the keys Swift gives: an index
+/// built by an older build (GRDB's wrapper around the same rules) holds the keys this one looks for.
+@Suite("The unique key in SQL")
+struct UniqueKeySQLTests {
+    let directory = TemporaryDirectory("unique-key-sql")
+
+    @Test func textAndUTF8BlobsHaveSwiftsKeysOtherValuesNone() throws {
+        let store = try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2)
+        let samples = ["Milk", "  milk  ", "MILK\tfresh\n", "a  b   c", "Café", "CAFE\u{301}", "Straße", " ", "", "ＡＢＣ",
+                       "Kelvin \u{212A}", String(repeating: "Long Name ", count: 500)]
+        try store.read { db in
+            for text in samples {
+                let key = try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [text])
+                #expect(key == UniqueKey.normalize(text), "\(text.debugDescription)")
+                let fromBlob = try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data(text.utf8)])
+                #expect(fromBlob == UniqueKey.normalize(text), "a blob of \(text.debugDescription)")
+            }
+            // Text up to its first NUL, as GRDB's wrapper read it; a blob whole.
+            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key('A' || char(0) || 'B') = 'a'") == "1")
+            #expect(try Data.fetchOne(db, sql: "SELECT CAST(ubiquity_unique_key(?) AS BLOB)", arguments: [Data("A\u{0}B".utf8)]) == Data("a\u{0}b".utf8))
+            // Ill-formed UTF-8: repaired in text, no key for a blob.
+            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(CAST(X'C3FF41' AS TEXT))") == UniqueKey.normalize(String(decoding: [0xC3, 0xFF, 0x41], as: UTF8.self)))
+            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data([0xFF, 0xFE])]) == nil)
+            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(42)") == nil)
+            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(NULL)") == nil)
+        }
+        #expect(UniqueKey.normalize(" Tin  CAN ") == "tin can")
+        #expect(UniqueKey.normalize("STRASSE") == UniqueKey.normalize("Straße"))
+    }
+}

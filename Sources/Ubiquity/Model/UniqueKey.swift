@@ -12,22 +12,35 @@ import GRDB
 public enum UniqueKey {
     /// The key of `text`. ASCII text, the common case, takes a fast path over its bytes.
     public static func normalize(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
+        var text = text
+        return text.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { key in
+                asciiKey(of: bytes, into: key).map { String(decoding: UnsafeBufferPointer(rebasing: key[..<$0]), as: UTF8.self) }
+            }
+        } ?? slowNormalize(text)
+    }
+
+    /// Writes the key of ASCII text into `key` (as many bytes as the text at most) and answers
+    /// its length; `nil` when the text is not ASCII. Surrounding spaces are dropped, repeated
+    /// ones made one space, letters put in lower case.
+    static func asciiKey(of text: UnsafeBufferPointer<UInt8>, into key: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var count = 0
         var pendingSpace = false
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return slowNormalize(text) }
+        for byte in text {
+            guard byte < 0x80 else { return nil }
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
-                pendingSpace = !bytes.isEmpty
+                pendingSpace = count > 0
                 continue
             }
             if pendingSpace {
-                bytes.append(0x20)
+                key[count] = 0x20
+                count += 1
                 pendingSpace = false
             }
-            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            key[count] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            count += 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return count
     }
 
     private static func slowNormalize(_ text: String) -> String {
@@ -35,10 +48,5 @@ public enum UniqueKey {
             .decomposedStringWithCanonicalMapping
             .folding(options: .caseInsensitive, locale: nil)
             .precomposedStringWithCanonicalMapping
-    }
-
-    /// `ubiquity_unique_key(text)` in SQL, registered on every connection of a store.
-    static let sqlFunction = DatabaseFunction("ubiquity_unique_key", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(normalize)
     }
 }

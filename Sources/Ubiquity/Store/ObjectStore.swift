@@ -54,7 +54,7 @@ public final class ObjectStore: Sendable {
         configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
         configuration.label = "store"
         configuration.prepareDatabase { db in
-            db.add(function: UniqueKey.sqlFunction)
+            try UniqueKey.register(on: db)
             db.add(function: TextFolding.sqlFunction)
             // After a checkpoint, the write-ahead log is cut back to this size instead of
             // staying as large as it ever grew.
