@@ -13,6 +13,18 @@ public struct ImportedChanges: Equatable, Sendable {
     public var count: Int { inserted.count + updated.count + deleted.count }
 
     public mutating func formUnion(_ other: ImportedChanges) {
+        // Into nothing yet (an import's first log, a report's first batch): the other's sets
+        // as they are, not rehashed one object at a time into new ones — what the general
+        // case below gives when every set here is empty.
+        if isEmpty {
+            self = other
+            if !updated.isEmpty { updated.subtract(inserted) }
+            if !deleted.isEmpty {
+                inserted.subtract(deleted)
+                updated.subtract(deleted)
+            }
+            return
+        }
         inserted.formUnion(other.inserted)
         updated.formUnion(other.updated.subtracting(inserted))
         deleted.formUnion(other.deleted)
@@ -51,7 +63,7 @@ struct Merger {
         for object in record.deleted where !merged.contains(object) { try delete(object, clock: clock, into: &changes) }
         for merge in record.merged { _ = try self.merge(merge, clock: clock, into: &changes) }
 
-        for change in record.inserted + record.updated {
+        for change in [record.inserted, record.updated].joined() {
             let stamped = change.values.mapValues { ($0, clock) }
             try merge(change.object, properties: stamped, into: &changes)
         }
@@ -108,7 +120,7 @@ struct Merger {
         if existing == nil {
             let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
             guard !winners.isEmpty || !filled.isEmpty else { return }
-            try RowWriter.insert(entity, id: id, values: filled.merging(winners) { _, new in new }, db)
+            try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new }, db)
             changes.inserted.insert(object)
         } else {
             guard !winners.isEmpty else { return }
