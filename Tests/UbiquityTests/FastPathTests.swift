@@ -119,6 +119,13 @@ struct FastPathTests {
                 }
             }
             #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
+            // Without a tombstone an ID stands for itself; one not read is not known to.
+            for id in ids {
+                let standsForItself = try MergedCopies.survivor(of: id, db) == MergedCopies.Survivor(id: id, deleted: false)
+                #expect(stored.hasNoTombstone(id) == standsForItself, "\(id)")
+            }
+            #expect(!stored.hasNoTombstone(gone))
+            #expect(!stored.hasNoTombstone(GlobalID(UUID())))
             #expect(stored.entity(holding: unknown, expected: "Note") == nil)
             let none = try StoredEntities(of: [GlobalID](), schema: store.schema, db)
             #expect(none.entity(holding: note, expected: "Note") == nil)

@@ -54,9 +54,14 @@ struct Merger {
     let policy: any MergePolicy
     let db: Database
 
-    func apply(_ record: TransactionRecord, from peer: String) throws -> ImportedChanges {
+    /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
+    ///   transaction, just before.
+    func apply(_ record: TransactionRecord, from peer: String, checked: StoredEntities? = nil) throws -> ImportedChanges {
         let clock = Self.reading(of: record, from: peer)
         var changes = ImportedChanges()
+        // Only deletes and merges write tombstones: without them, an object the check found
+        // without one is still its own survivor, and needs no query to say so.
+        let untombstoned = record.deleted.isEmpty && record.merged.isEmpty ? checked : nil
 
         // A merged copy is listed as deleted too, for builds that know no merges.
         let merged = Set(record.merged.map(\.object))
@@ -65,7 +70,7 @@ struct Merger {
 
         for change in [record.inserted, record.updated].joined() {
             let stamped = change.values.mapValues { ($0, clock) }
-            try merge(change.object, properties: stamped, into: &changes)
+            try merge(change.object, properties: stamped, into: &changes, untombstoned: untombstoned)
         }
         return changes
     }
@@ -78,12 +83,13 @@ struct Merger {
 
     /// Merges one object's properties, each with the clock reading of its value: what a log's
     /// change and a baseline's object both come down to. Properties without a reading
-    /// (`fallback`) only fill a row that does not exist yet.
+    /// (`fallback`) only fill a row that does not exist yet. `untombstoned` knows IDs that
+    /// have no tombstone (see ``survivor(of:_:)``).
     func merge(_ object: ObjectID, properties: [String: (PropertyValue, HLC)], fallback: [String: PropertyValue] = [:],
-               into changes: inout ImportedChanges) throws {
+               into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil) throws {
         guard let entity = schema.entity(named: object.entity) else { return }
         // A change for a copy merged away lands on the copy that holds it now.
-        let survivor = try MergedCopies.survivor(of: object.id, db)
+        let survivor = try self.survivor(of: object.id, untombstoned)
         guard !survivor.deleted else { return }
         let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
         let existing = try PropertyClocks.clockRow(of: id, db)
@@ -110,7 +116,7 @@ struct Merger {
                 continue
             }
             if case .reference(let target) = value {
-                let survivor = try MergedCopies.survivor(of: target, db)
+                let survivor = try self.survivor(of: target, untombstoned)
                 winners[property] = survivor.deleted ? .null : .reference(survivor.id)
             } else {
                 winners[property] = value
@@ -128,6 +134,13 @@ struct Merger {
             if !changes.inserted.contains(object) { changes.updated.insert(object) }
         }
         try PropertyClocks.setClocks(clocks, of: id, db)
+    }
+
+    /// What `id` stands for now (``MergedCopies/survivor(of:_:)``): itself, without a query,
+    /// when `untombstoned` read it and found no tombstone, and none was written since.
+    private func survivor(of id: GlobalID, _ untombstoned: StoredEntities?) throws -> MergedCopies.Survivor {
+        if let untombstoned, untombstoned.hasNoTombstone(id) { return MergedCopies.Survivor(id: id, deleted: false) }
+        return try MergedCopies.survivor(of: id, db)
     }
 
     /// Applies a delete that another peer made (or a baseline holds). Deleting a copy merged

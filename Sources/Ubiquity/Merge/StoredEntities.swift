@@ -13,10 +13,13 @@ struct StoredEntities {
     private var rows: [GlobalID: [String]] = [:]
     /// The entity of the ID's tombstone.
     private var tombstones: [GlobalID: String] = [:]
+    /// The IDs read.
+    private var read: Set<GlobalID> = []
 
     /// Reads what the store holds for `ids` (duplicates are harmless).
     init<IDs: Collection>(of ids: IDs, schema: Schema, _ db: Database) throws where IDs.Element == GlobalID {
         guard !ids.isEmpty else { return }
+        read = Set(ids)
         // The IDs as one JSON array, read by `json_each`: a single argument, however many.
         // A global ID is hexadecimal digits and dashes: nothing in it needs escaping.
         var list = "["
@@ -51,5 +54,11 @@ struct StoredEntities {
         if holders.contains(expected) { return expected }
         if let deleted = tombstones[id] { return deleted }
         return holders.first
+    }
+
+    /// Whether `id` was read and has no tombstone: it then stands for itself, not deleted nor
+    /// merged away (what ``MergedCopies/survivor(of:_:)`` answers), until a tombstone is written.
+    func hasNoTombstone(_ id: GlobalID) -> Bool {
+        tombstones[id] == nil && read.contains(id)
     }
 }

@@ -126,8 +126,9 @@ extension Merger {
     /// applied: an object is not already stored (or deleted) as another entity, and each
     /// reference points at an object of the relationship's destination — or at one not seen
     /// yet, which stays pending. What the store holds is read for all of them at once
-    /// (``StoredEntities``).
-    func check(_ objects: [(object: ObjectID, values: [String: PropertyValue])]) throws {
+    /// (``StoredEntities``), and returned.
+    @discardableResult
+    func check(_ objects: [(object: ObjectID, values: [String: PropertyValue])]) throws -> StoredEntities {
         var ids: [GlobalID] = []
         ids.reserveCapacity(objects.count)
         for (object, values) in objects {
@@ -147,10 +148,14 @@ extension Merger {
                 }
             }
         }
+        return stored
     }
 
     /// Checks every object a transaction names, before any of it is applied.
-    func check(_ record: TransactionRecord) throws {
+    ///
+    /// - Returns: what the store held for them, for ``apply(_:from:checked:)``.
+    @discardableResult
+    func check(_ record: TransactionRecord) throws -> StoredEntities {
         var objects: [(object: ObjectID, values: [String: PropertyValue])] = []
         objects.reserveCapacity(record.deleted.count + record.inserted.count + record.updated.count + 2 * record.merged.count)
         for object in record.deleted { objects.append((object, [:])) }
@@ -160,6 +165,6 @@ extension Merger {
             objects.append((merge.object, [:]))
             objects.append((ObjectID(entity: merge.object.entity, id: merge.into), merge.chosen))
         }
-        try check(objects)
+        return try check(objects)
     }
 }
