@@ -60,4 +60,124 @@ struct FastPathTests {
         #expect(PropertyClocks.decode(text) == clocks)
         #expect(PropertyClocks.encode([:]) == "")
     }
+
+    @Test("JSON strings without escapes read in one step, as those with escapes read run by run")
+    func jsonStrings() throws {
+        let cases: [(json: [UInt8], text: String)] = [
+            (Array(#""Milk""#.utf8), "Milk"),
+            (Array(#""""#.utf8), ""),
+            (Array(#""Crème fraîche 👨‍👩‍👧""#.utf8), "Crème fraîche 👨‍👩‍👧"),
+            (Array(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#.utf8), "a\"b\\c/d\né😀"),
+            (Array(#""plain then \t escaped""#.utf8), "plain then \t escaped"),
+            ([0x22, 0x61, 0xFF, 0x62, 0x22], "a\u{FFFD}b"),          // bad UTF-8 is repaired alike
+            ([0x22, 0x61, 0xFF, 0x5C, 0x6E, 0x22], "a\u{FFFD}\n"),   // on either path
+        ]
+        for (json, text) in cases {
+            #expect(try JSONValue.parse(Data(json)) == .string(text), "\(json)")
+        }
+        for bad in [[0x22, 0x61, 0x0A, 0x22], [0x22, 0x61, 0x62], [0x22, 0x5C, 0x71, 0x22], [0x22, 0x61, 0x5C]] as [[UInt8]] {
+            #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(bad)) }
+        }
+    }
+
+    @Test("a checksum of Data read from its buffer is the checksum of its bytes")
+    func crcOfData() {
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 1, 7, 1000] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            #expect(CRC32.checksum(Data(bytes)) == CRC32.checksum(bytes))
+            #expect(CRC32.update(CRC32.update(CRC32.initial, Data(bytes.prefix(3))), Data(bytes.dropFirst(3)))
+                    == CRC32.update(CRC32.initial, bytes))
+        }
+        #expect(CRC32.checksum(Data("123456789".utf8)) == 0xCBF4_3926)
+    }
+
+    @Test("which entity the store holds objects as, read at once, is what looking each up answers")
+    func storedEntities() throws {
+        let folder = TemporaryDirectory("stored-entities")
+        let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
+        let (note, folderID, gone) = try store.save(author: "test") { context in
+            (try context.insert("Note", values: ["title": .string("a note")]),
+             try context.insert("Folder", values: ["name": .string("a folder")]),
+             try context.insert("Folder", values: ["name": .string("deleted")]))
+        }
+        try store.save(author: "test") { try $0.delete("Folder", id: gone) }
+        // A row under two entities (a store edited by hand): the expected one, else the first.
+        let both = GlobalID(UUID())
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO folder (id, name) VALUES (?, 'x')", arguments: [both.description])
+            try db.execute(sql: "INSERT INTO attachment (id) VALUES (?)", arguments: [both.description])
+        }
+        let unknown = GlobalID(UUID())
+        let ids = [note, folderID, gone, both, unknown, note]
+        try store.read { db in
+            let stored = try StoredEntities(of: ids, schema: store.schema, db)
+            for id in ids {
+                for expected in ["Note", "Folder", "Attachment", "Nothing"] {
+                    let oneByOne = try Self.entity(holding: id, expected: expected, store.schema, db)
+                    #expect(stored.entity(holding: id, expected: expected) == oneByOne, "\(id) expected as \(expected)")
+                }
+            }
+            #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
+            // Without a tombstone an ID stands for itself; one not read is not known to.
+            for id in ids {
+                let standsForItself = try MergedCopies.survivor(of: id, db) == MergedCopies.Survivor(id: id, deleted: false)
+                #expect(stored.hasNoTombstone(id) == standsForItself, "\(id)")
+            }
+            #expect(!stored.hasNoTombstone(gone))
+            #expect(!stored.hasNoTombstone(GlobalID(UUID())))
+            #expect(stored.entity(holding: unknown, expected: "Note") == nil)
+            let none = try StoredEntities(of: [GlobalID](), schema: store.schema, db)
+            #expect(none.entity(holding: note, expected: "Note") == nil)
+        }
+    }
+
+    /// The lookup object by object that ``StoredEntities`` replaced: the expected table, the
+    /// tombstones, then every other table.
+    static func entity(holding id: GlobalID, expected: String, _ schema: Schema, _ db: Database) throws -> String? {
+        let key = id.description
+        if let table = schema.entity(named: expected)?.table,
+           try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key]) == true {
+            return expected
+        }
+        if let deleted = try String.fetchOne(db, sql: "SELECT entity FROM \(EngineTables.tombstone) WHERE objectID = ?", arguments: [key]) {
+            return deleted
+        }
+        for entity in schema.entities where entity.name != expected {
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key]) == true {
+                return entity.name
+            }
+        }
+        return nil
+    }
+
+    @Test("changes joined into none are the other's, less what it also inserted or deleted, as joined into some")
+    func changesIntoNone() {
+        let ids = (0..<6).map { _ in ObjectID(entity: "Note", id: GlobalID(UUID())) }
+        var other = ImportedChanges()
+        other.inserted = [ids[0], ids[1], ids[2]]
+        other.updated = [ids[1], ids[3], ids[4]]
+        other.deleted = [ids[2], ids[4], ids[5]]
+        var none = ImportedChanges()
+        none.formUnion(other)
+        #expect(none.inserted == [ids[0], ids[1]])
+        #expect(none.updated == [ids[3]])
+        #expect(none.deleted == [ids[2], ids[4], ids[5]])
+        // The general rule, from a set that holds something unrelated, gives the same plus it.
+        let unrelated = ObjectID(entity: "Folder", id: GlobalID(UUID()))
+        var some = ImportedChanges()
+        some.updated = [unrelated]
+        some.formUnion(other)
+        #expect(some.inserted == none.inserted)
+        #expect(some.updated == none.updated.union([unrelated]))
+        #expect(some.deleted == none.deleted)
+    }
+
+    @Test("the writer's page cache holds an import's pages; readers keep SQLite's default")
+    func writerCache() throws {
+        let folder = TemporaryDirectory("writer-cache")
+        let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
+        #expect(try store.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -ObjectStore.writerCacheKiB)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } != -ObjectStore.writerCacheKiB)
+    }
 }

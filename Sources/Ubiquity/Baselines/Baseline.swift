@@ -275,11 +275,14 @@ extension CloudSync {
                 let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
                 let merger = Merger(schema: store.schema, policy: policy, db: db)
                 let now = store.clock.now()
+                var checked: [(object: ObjectID, values: [String: PropertyValue])] = []
+                checked.reserveCapacity(2 * baseline.tombstones.count + baseline.objects.count)
                 for tombstone in baseline.tombstones {
-                    try merger.check(tombstone.object, values: [:])
-                    if let target = tombstone.mergedInto { try merger.check(ObjectID(entity: tombstone.object.entity, id: target), values: [:]) }
+                    checked.append((tombstone.object, [:]))
+                    if let target = tombstone.mergedInto { checked.append((ObjectID(entity: tombstone.object.entity, id: target), [:])) }
                 }
-                for object in baseline.objects { try merger.check(object.object, values: object.values) }
+                for object in baseline.objects { checked.append((object.object, object.values)) }
+                try merger.check(checked)
                 var changes = ImportedChanges()
                 for tombstone in baseline.tombstones {
                     if let target = tombstone.mergedInto {

@@ -95,6 +95,19 @@ enum JSONValue: Equatable {
 
         mutating func string() throws -> String {
             try expect("\"")
+            // Most strings (every ID, name and reading) hold no escape: decoded in one step
+            // from their bytes, as the loop below would decode their one run.
+            let start = offset
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") {
+                    offset += 1
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
+                }
+                if byte < 0x20 || byte == UInt8(ascii: "\\") { break }
+                offset += 1
+            }
+            offset = start
             var scalars = String.UnicodeScalarView()
             var runStart = offset
             func flush(_ end: Int) {

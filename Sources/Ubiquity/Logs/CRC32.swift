@@ -1,3 +1,5 @@
+import Foundation
+
 /// CRC-32 (IEEE 802.3, as zlib): the checksum of a log's payload, to tell a damaged or
 /// half-written file from a good one.
 public enum CRC32 {
@@ -20,6 +22,14 @@ public enum CRC32 {
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc
     }
+
+    /// Bytes of `Data` read from its buffer: through `Data`'s iterator, a byte at a time, the
+    /// checksum was a tenth of reading a log.
+    static func update(_ crc: UInt32, _ data: Data) -> UInt32 {
+        data.withUnsafeBytes { update(crc, $0) }
+    }
+
+    public static func checksum(_ data: Data) -> UInt32 { finish(update(initial, data)) }
 
     static func finish(_ crc: UInt32) -> UInt32 { crc ^ 0xFFFF_FFFF }
 }

@@ -13,6 +13,18 @@ public struct ImportedChanges: Equatable, Sendable {
     public var count: Int { inserted.count + updated.count + deleted.count }
 
     public mutating func formUnion(_ other: ImportedChanges) {
+        // Into nothing yet (an import's first log, a report's first batch): the other's sets
+        // as they are, not rehashed one object at a time into new ones — what the general
+        // case below gives when every set here is empty.
+        if isEmpty {
+            self = other
+            if !updated.isEmpty { updated.subtract(inserted) }
+            if !deleted.isEmpty {
+                inserted.subtract(deleted)
+                updated.subtract(deleted)
+            }
+            return
+        }
         inserted.formUnion(other.inserted)
         updated.formUnion(other.updated.subtracting(inserted))
         deleted.formUnion(other.deleted)
@@ -42,18 +54,23 @@ struct Merger {
     let policy: any MergePolicy
     let db: Database
 
-    func apply(_ record: TransactionRecord, from peer: String) throws -> ImportedChanges {
+    /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
+    ///   transaction, just before.
+    func apply(_ record: TransactionRecord, from peer: String, checked: StoredEntities? = nil) throws -> ImportedChanges {
         let clock = Self.reading(of: record, from: peer)
         var changes = ImportedChanges()
+        // Only deletes and merges write tombstones: without them, an object the check found
+        // without one is still its own survivor, and needs no query to say so.
+        let untombstoned = record.deleted.isEmpty && record.merged.isEmpty ? checked : nil
 
         // A merged copy is listed as deleted too, for builds that know no merges.
         let merged = Set(record.merged.map(\.object))
         for object in record.deleted where !merged.contains(object) { try delete(object, clock: clock, into: &changes) }
         for merge in record.merged { _ = try self.merge(merge, clock: clock, into: &changes) }
 
-        for change in record.inserted + record.updated {
+        for change in [record.inserted, record.updated].joined() {
             let stamped = change.values.mapValues { ($0, clock) }
-            try merge(change.object, properties: stamped, into: &changes)
+            try merge(change.object, properties: stamped, into: &changes, untombstoned: untombstoned)
         }
         return changes
     }
@@ -66,12 +83,13 @@ struct Merger {
 
     /// Merges one object's properties, each with the clock reading of its value: what a log's
     /// change and a baseline's object both come down to. Properties without a reading
-    /// (`fallback`) only fill a row that does not exist yet.
+    /// (`fallback`) only fill a row that does not exist yet. `untombstoned` knows IDs that
+    /// have no tombstone (see ``survivor(of:_:)``).
     func merge(_ object: ObjectID, properties: [String: (PropertyValue, HLC)], fallback: [String: PropertyValue] = [:],
-               into changes: inout ImportedChanges) throws {
+               into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil) throws {
         guard let entity = schema.entity(named: object.entity) else { return }
         // A change for a copy merged away lands on the copy that holds it now.
-        let survivor = try MergedCopies.survivor(of: object.id, db)
+        let survivor = try self.survivor(of: object.id, untombstoned)
         guard !survivor.deleted else { return }
         let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
         let existing = try PropertyClocks.clockRow(of: id, db)
@@ -98,7 +116,7 @@ struct Merger {
                 continue
             }
             if case .reference(let target) = value {
-                let survivor = try MergedCopies.survivor(of: target, db)
+                let survivor = try self.survivor(of: target, untombstoned)
                 winners[property] = survivor.deleted ? .null : .reference(survivor.id)
             } else {
                 winners[property] = value
@@ -108,7 +126,7 @@ struct Merger {
         if existing == nil {
             let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
             guard !winners.isEmpty || !filled.isEmpty else { return }
-            try RowWriter.insert(entity, id: id, values: filled.merging(winners) { _, new in new }, db)
+            try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new }, db)
             changes.inserted.insert(object)
         } else {
             guard !winners.isEmpty else { return }
@@ -116,6 +134,13 @@ struct Merger {
             if !changes.inserted.contains(object) { changes.updated.insert(object) }
         }
         try PropertyClocks.setClocks(clocks, of: id, db)
+    }
+
+    /// What `id` stands for now (``MergedCopies/survivor(of:_:)``): itself, without a query,
+    /// when `untombstoned` read it and found no tombstone, and none was written since.
+    private func survivor(of id: GlobalID, _ untombstoned: StoredEntities?) throws -> MergedCopies.Survivor {
+        if let untombstoned, untombstoned.hasNoTombstone(id) { return MergedCopies.Survivor(id: id, deleted: false) }
+        return try MergedCopies.survivor(of: id, db)
     }
 
     /// Applies a delete that another peer made (or a baseline holds). Deleting a copy merged

@@ -122,48 +122,49 @@ extension Schema {
 // MARK: - What needs the store
 
 extension Merger {
-    /// Checks what only the store can tell: an object the change names is not already stored
-    /// (or deleted) as another entity, and each reference points at an object of the
-    /// relationship's destination — or at one not seen yet, which stays pending.
-    func check(_ object: ObjectID, values: [String: PropertyValue]) throws {
-        if let stored = try entity(holding: object.id, expected: object.entity), stored != object.entity {
-            throw RuleViolation("object \(object.id) is a \(stored) here, not a \(object.entity)")
+    /// Checks what only the store can tell, for every object given before any of them is
+    /// applied: an object is not already stored (or deleted) as another entity, and each
+    /// reference points at an object of the relationship's destination — or at one not seen
+    /// yet, which stays pending. What the store holds is read for all of them at once
+    /// (``StoredEntities``), and returned.
+    @discardableResult
+    func check(_ objects: [(object: ObjectID, values: [String: PropertyValue])]) throws -> StoredEntities {
+        var ids: [GlobalID] = []
+        ids.reserveCapacity(objects.count)
+        for (object, values) in objects {
+            ids.append(object.id)
+            for case .reference(let target) in values.values { ids.append(target) }
         }
-        guard let entity = schema.entity(named: object.entity) else { return }
-        for relationship in entity.relationships {
-            guard case .reference(let target)? = values[relationship.name] else { continue }
-            if let stored = try self.entity(holding: target, expected: relationship.destination), stored != relationship.destination {
-                throw RuleViolation("\(entity.name) \(object.id) \(relationship.name) points at a \(stored), not a \(relationship.destination)")
+        let stored = try StoredEntities(of: ids, schema: schema, db)
+        for (object, values) in objects {
+            if let holder = stored.entity(holding: object.id, expected: object.entity), holder != object.entity {
+                throw RuleViolation("object \(object.id) is a \(holder) here, not a \(object.entity)")
+            }
+            guard let entity = schema.entity(named: object.entity) else { continue }
+            for relationship in entity.relationships {
+                guard case .reference(let target)? = values[relationship.name] else { continue }
+                if let holder = stored.entity(holding: target, expected: relationship.destination), holder != relationship.destination {
+                    throw RuleViolation("\(entity.name) \(object.id) \(relationship.name) points at a \(holder), not a \(relationship.destination)")
+                }
             }
         }
+        return stored
     }
 
     /// Checks every object a transaction names, before any of it is applied.
-    func check(_ record: TransactionRecord) throws {
-        for object in record.deleted { try check(object, values: [:]) }
-        for change in record.inserted + record.updated { try check(change.object, values: change.values) }
+    ///
+    /// - Returns: what the store held for them, for ``apply(_:from:checked:)``.
+    @discardableResult
+    func check(_ record: TransactionRecord) throws -> StoredEntities {
+        var objects: [(object: ObjectID, values: [String: PropertyValue])] = []
+        objects.reserveCapacity(record.deleted.count + record.inserted.count + record.updated.count + 2 * record.merged.count)
+        for object in record.deleted { objects.append((object, [:])) }
+        for change in record.inserted { objects.append((change.object, change.values)) }
+        for change in record.updated { objects.append((change.object, change.values)) }
         for merge in record.merged {
-            try check(merge.object, values: [:])
-            try check(ObjectID(entity: merge.object.entity, id: merge.into), values: merge.chosen)
+            objects.append((merge.object, [:]))
+            objects.append((ObjectID(entity: merge.object.entity, id: merge.into), merge.chosen))
         }
-    }
-
-    /// The entity this store holds `id` as (a row or a tombstone), or `nil` when it has never
-    /// seen it. Looks in `expected`'s table first: the usual answer costs one lookup.
-    private func entity(holding id: GlobalID, expected: String) throws -> String? {
-        let key = id.description
-        if let table = schema.entity(named: expected)?.table,
-           try Bool.fetchCached(db, "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", [key]) == true {
-            return expected
-        }
-        if let deleted = try String.fetchCached(db, "SELECT entity FROM \(EngineTables.tombstone) WHERE objectID = ?", [key]) {
-            return deleted
-        }
-        for entity in schema.entities where entity.name != expected {
-            if try Bool.fetchCached(db, "SELECT 1 FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", [key]) == true {
-                return entity.name
-            }
-        }
-        return nil
+        return try check(objects)
     }
 }

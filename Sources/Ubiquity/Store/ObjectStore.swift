@@ -59,6 +59,12 @@ public final class ObjectStore: Sendable {
             // After a checkpoint, the write-ahead log is cut back to this size instead of
             // staying as large as it ever grew.
             try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+            // The writer's page cache holds an import's pages: with SQLite's 2 MB, a batch of
+            // logs spilled its dirty pages into the write-ahead log and read them back. Pages
+            // are allocated as they are used; readers keep the default.
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            }
         }
         let pool: DatabasePool
         do {
@@ -115,6 +121,8 @@ public final class ObjectStore: Sendable {
 
     /// How large the write-ahead log may grow before a save moves it into the store file.
     static let walSizeLimit = 4 << 20
+    /// The writer connection's page cache, in KiB (SQLite's default is 2000).
+    static let writerCacheKiB = 32 << 10
 
     /// Moves what the write-ahead log holds into the store file and empties the log, when no
     /// other connection holds it back. Best effort: the data is safe either way.

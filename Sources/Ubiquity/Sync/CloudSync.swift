@@ -425,8 +425,8 @@ public final class CloudSync: @unchecked Sendable {
                 do {
                     var applied = ImportedChanges()
                     try db.inSavepoint {
-                        try merger.check(log.record)
-                        applied = try merger.apply(resolvingBlobs(log.record), from: other)
+                        let checked = try merger.check(log.record)
+                        applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
                         try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
                         if other != peer {
                             try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
