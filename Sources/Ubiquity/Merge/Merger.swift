@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// The objects an import changed: what `didImportContentChanges` carries.
+/// The objects an import changed, inserted, updated and deleted (what Core Data's
+/// `NSPersistentStoreDidImportUbiquitousContentChanges` notification carries).
 public struct ImportedChanges: Equatable, Sendable {
     public var inserted: Set<ObjectID> = []
     public var updated: Set<ObjectID> = []

@@ -112,7 +112,7 @@ public final class CloudSync: @unchecked Sendable {
     }
 
     /// Calls `observer` after every import batch that changed something, with the objects it
-    /// inserted, updated and deleted (`didImportContentChanges`). On the importing thread.
+    /// inserted, updated and deleted (``ImportedChanges``). On the importing thread.
     public func observeImports(_ observer: @escaping (ImportedChanges) -> Void) {
         importObservers.add(observer)
     }
