@@ -85,4 +85,5 @@ try:
 except ImportError:
     out["pycrdt"] = None
 
+shutil.rmtree(folder, ignore_errors=True)  # the peers' durable files: tens of MB a run
 print(json.dumps(out))
