@@ -6,7 +6,7 @@ objects (as the engine's bench writes logs of 2,500 items); its updates are expo
 document imports them and is made durable: its snapshot written to a file and fsync'd, as the
 engine's import commits to SQLite. Timed: import + snapshot + write + fsync.
 """
-import json, os, sys, tempfile, time
+import json, os, shutil, sys, tempfile, time
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
 batch = 2_500
