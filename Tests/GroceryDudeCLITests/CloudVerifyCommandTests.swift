@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import Ubiquity
 
 /// `cloud verify` with real processes as devices on one cloud folder.
 @Suite("Cloud verify from the command line")
@@ -29,8 +30,15 @@ struct CloudVerifyCommandTests {
         #expect(agreed.status == 0 && agreed.stdout.contains("Agrees with phone (peer ") && agreed.stdout.contains("on 3 logs."), "\(agreed)")
         #expect(try kitchen.output(["cloud", "status", "--json"]).contains("\"divergedFrom\": []"))
 
-        // Damage the phone's store behind the app's back.
-        let queue = try DatabaseQueue(path: storeFile("phone"))
+        // Damage the phone's store behind the app's back, with the engine's key function (the
+        // names are indexed by it: a tool without it cannot change them).
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.add(function: DatabaseFunction("ubiquity_unique_key", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(UniqueKey.normalize)
+            })
+        }
+        let queue = try DatabaseQueue(path: storeFile("phone"), configuration: configuration)
         try queue.write { db in try db.execute(sql: "UPDATE item SET name = 'Spoiled' WHERE name = 'Milk'") }
         try queue.close()
 

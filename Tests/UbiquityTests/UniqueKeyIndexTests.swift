@@ -32,6 +32,26 @@ struct UniqueKeyIndexTests {
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") } == 1)
     }
 
+    /// A tool without the engine's function reads the store but cannot change a name (nothing
+    /// changes); a plain copy, meant for any tool, has no index of keys.
+    @Test func anotherToolCannotChangeANameButCanInAPlainCopy() throws {
+        let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        _ = try store.save(author: "test") { try $0.insert("Note", values: ["title": .string("Kept")]) }
+        let tool = try DatabaseQueue(path: path)
+        #expect(throws: DatabaseError.self) { try tool.write { db in try db.execute(sql: "UPDATE note SET title = 'Changed'") } }
+        #expect(try tool.read { db in try String.fetchAll(db, sql: "SELECT title FROM note") } == ["Kept"])
+        try tool.close()
+
+        let copy = directory.file("plain.sqlite")
+        try store.writePlainCopy(to: copy)
+        let plain = try DatabaseQueue(path: copy.path)
+        try plain.write { db in try db.execute(sql: "UPDATE note SET title = 'Changed'") }
+        #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'ubiquity_key_%'") } == [])
+        try plain.close()
+        let reopened = try ObjectStore(path: copy.path, model: TestModel.definition, version: 2)
+        #expect(try indexes(reopened) == ["ubiquity_key_nfc_casefold_note", "ubiquity_key_nfc_casefold_folder"])
+    }
+
     /// A store made before the index, or with the index of another rule, gets this rule's
     /// index when it opens, and keeps its data.
     @Test func anIndexOfAnotherRuleIsReplacedWhenTheStoreOpens() throws {

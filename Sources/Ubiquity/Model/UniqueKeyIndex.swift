@@ -9,6 +9,10 @@ import GRDB
 /// build still opens the store (it registers the same function, which SQLite needs to write to
 /// the table). The index's name carries the rule's name: when the rule changes, the index built
 /// by the old rule is dropped and built again by the new one.
+///
+/// Another SQLite tool, without the function, still reads everything, but cannot change those
+/// names (SQLite refuses: "unknown function"); a plain copy (`writePlainCopy`), meant for such
+/// tools, has no such index.
 enum UniqueKeyIndex {
     /// Names every index this makes begins with.
     static let prefix = "ubiquity_key_"
@@ -17,6 +21,16 @@ enum UniqueKeyIndex {
 
     static func name(of table: String) -> String { "\(prefix)\(rule)_\(table)" }
 
+    /// Drops every index this makes, whatever its rule.
+    static func drop(_ db: Database) throws {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+                                        arguments: [likePattern])
+        for index in names { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
+    }
+
+    /// `LIKE` for the names this makes: the prefix, its underscores escaped.
+    private static var likePattern: String { prefix.replacingOccurrences(of: "_", with: "\\_") + "%" }
+
     /// Makes the missing indexes and drops those of an older rule, in one write; reads only when
     /// everything is in place already.
     static func ensure(for schema: Schema, in pool: DatabasePool) throws {
@@ -24,7 +38,7 @@ enum UniqueKeyIndex {
         guard !wanted.isEmpty else { return }
         let existing = try pool.read { db in
             try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
-                                arguments: [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+                                arguments: [likePattern])
         }
         let names = Set(wanted.map { name(of: $0.0) })
         guard names != existing else { return }

@@ -82,6 +82,9 @@ extension ObjectStore {
             let kept = ["createdAtVersion"] + keptMetadata
             try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
                            arguments: StatementArguments(kept))
+            // The index of unique keys needs the engine's SQL function to write: the copy is for
+            // any SQLite tool (the engine makes it again when it opens the copy as a store).
+            try UniqueKeyIndex.drop(db)
         }
         try copy.close()
         for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
