@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import StoreLifecycle
 import Logging
+import StoreLifecycle
 import TextAndFiles
 
 extension CloudCommand {
