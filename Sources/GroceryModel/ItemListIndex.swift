@@ -62,6 +62,8 @@ public struct ItemListIndex: Hashable, Sendable {
     public var sections: [ItemListSection] = []
     /// How many of these items are on the shopping list.
     public var listedCount = 0
+    /// How many items the store held when this was fetched, shown or not: what a fetch scans.
+    public var itemsInStore = 0
 
     public init() {}
 
@@ -114,6 +116,7 @@ extension GroceryStore {
             while let row = try rows.next() { scanned.append((row[0], row[1], row[2], row[3])) }
             let sorted = NameOrder.sorted(scanned, name: \.name)
             var index = ItemListIndex()
+            index.itemsInStore = conditions.isEmpty ? scanned.count : try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
             if query.order == .byName {
                 if !sorted.isEmpty {
                     index.sections = [ItemListSection(title: ItemListIndex.byNameTitle, start: 0, count: sorted.count)]

@@ -8,9 +8,10 @@ extension ItemListViewModel {
     /// The selection stays on its item, at the same height on screen. Returns whether it did.
     ///
     /// - Parameter inBackground: for a change the user did not make here (another process, an
-    ///   import): a list of ``backgroundFetchRows`` rows or more fetches its order on another
-    ///   thread and keeps showing what it has until the order arrives through the mailbox
-    ///   (``receive(_:)``), so the UI thread never waits for a scan of every item.
+    ///   import): a list over a store of ``backgroundFetchRows`` items or more (a fetch scans
+    ///   them all, shown or not) fetches its order on another thread and keeps showing what it
+    ///   has until the order arrives through the mailbox (``receive(_:)``), so the UI thread
+    ///   never waits for a scan of every item.
     @discardableResult
     public func refreshIfChanged(inBackground: Bool = false) -> Bool {
         let token: Int64
@@ -21,7 +22,7 @@ extension ItemListViewModel {
             message = "Cannot read the store: \(ErrorText.reason(error))"
             return false
         }
-        if inBackground, let mailbox, index.count >= backgroundFetchRows {
+        if inBackground, let mailbox, index.itemsInStore >= backgroundFetchRows {
             fetchInBackground(token, mailbox)
             return false
         }
@@ -68,7 +69,7 @@ extension ItemListViewModel {
     /// back to the system: freed on a thread other than the one that made it, it would stay in
     /// that thread's heap.
     static func release(_ replaced: ItemListIndex) {
-        guard replaced.count >= 5_000 else { return }
+        guard replaced.count >= 5_000 else { return }  // a few IDs free at once
         DispatchQueue.global(qos: .utility).async {
             withExtendedLifetime(replaced) {}
             #if os(Linux)

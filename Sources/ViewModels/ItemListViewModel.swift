@@ -62,8 +62,9 @@ public final class ItemListViewModel {
     /// How many times known changes were applied by reading only their rows (``apply(_:)``).
     public internal(set) var inPlaceRefreshes = 0
 
-    /// From this many rows on, a change made elsewhere is fetched on another thread
-    /// (``refreshIfChanged(inBackground:)``): below it a fetch takes a few milliseconds.
+    /// From this many items in the store on, shown or not, a change made elsewhere is fetched on
+    /// another thread (``refreshIfChanged(inBackground:)``): below it a fetch takes a few
+    /// milliseconds.
     public var backgroundFetchRows = 5_000
     /// The change token a fetch on another thread is under way for.
     var fetchingToken: Int64?

@@ -50,6 +50,32 @@ struct BackgroundFetchTests {
         #expect(!model.refreshIfChanged(inBackground: true), "current: nothing more to fetch")
     }
 
+    /// What a fetch costs is the items it scans, not the rows it shows: Shop with one item listed
+    /// of many, or a search that finds one, fetches in the background too.
+    @Test func aFewRowsOfALargeStoreAreFetchedInTheBackgroundToo() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for name in ["Milk", "Tea", "Bread"] { try store.addItem(ItemDraft(name: name)) }
+        try store.setListed("Tea", false)
+        try store.setListed("Bread", false)
+        let mailbox = Mailbox<AppEvent>()
+        let shop = ItemListViewModel(store: store, device: "here", screen: .shop, mailbox: mailbox)
+        shop.backgroundFetchRows = 3
+        shop.refreshIfChanged()
+        #expect(shop.rowCount == 1 && shop.index.itemsInStore == 3)
+        try store.setListed("Tea", true)
+        #expect(!shop.refreshIfChanged(inBackground: true), "three items in the store: on another thread")
+        #expect(shop.receive(try nextFetch(mailbox)))
+        #expect(shop.allNames == ["Milk", "Tea"])
+
+        let (prepare, prepareMailbox) = list(store, from: 3)
+        prepare.searchText = "bread"
+        #expect(prepare.allNames == ["Bread"] && prepare.index.itemsInStore == 3)
+        try store.setListed("Bread", true)
+        #expect(!prepare.refreshIfChanged(inBackground: true))
+        #expect(prepare.receive(try nextFetch(prepareMailbox)))
+        #expect(prepare.allNames == ["Bread"])
+    }
+
     @Test func aSmallListFetchesAtOnce() throws {
         let store = try GroceryStore.temporary(in: directory)
         try store.addItem(ItemDraft(name: "Milk"))
