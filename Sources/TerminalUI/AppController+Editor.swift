@@ -28,30 +28,21 @@ extension AppController {
         return .handled
     }
 
-    /// The unit and location picker: arrows, j k, pages, g G move; letters jump to the first
-    /// entry they spell (``TypeAhead``); while letters are being typed, j k g G q and Space are
-    /// letters too, and `/` starts typing for a name that begins with one of them.
+    /// The unit and location picker (``ChooserKey``); choosing "new…" asks the new entry's name.
     func handlePicker(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
         guard let picker = editor.picker else { return .ignored }
         let page = max(1, EditorView.pickerRows(picker, height: screenHeight - AppScreen.chrome) - 1)
-        if case .character(let character) = key, picker.typeAhead.isUnderWay(now: Message.now), character != "/" {
-            typeAhead(character, editor)
-            return .handled
-        }
-        switch key {
-        case .up, .character("k"): editor.movePicker(by: -1)
-        case .down, .character("j"): editor.movePicker(by: 1)
-        case .pageUp: editor.movePicker(by: -page)
-        case .pageDown: editor.movePicker(by: page)
-        case .home, .character("g"): editor.movePicker(by: -picker.options.count)
-        case .end, .character("G"): editor.movePicker(by: picker.options.count)
-        case .enter, .character(" "):
+        guard let action = ChooserKey(key, page: page, typing: picker.typeAhead.isUnderWay(now: Message.now)) else { return .ignored }
+        switch action {
+        case .move(let delta): editor.movePicker(by: delta)
+        case .first: editor.movePicker(by: -picker.options.count)
+        case .last: editor.movePicker(by: picker.options.count)
+        case .choose:
             editor.choosePickedOption()
             if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
-        case .escape, .character("q"): editor.cancelPicker()
-        case .character("/"): editor.beginTypeAheadInPicker()
-        case .character(let character): typeAhead(character, editor)
-        default: return .ignored
+        case .cancel: editor.cancelPicker()
+        case .startTyping: editor.beginTypeAheadInPicker()
+        case .type(let character): typeAhead(character, editor)
         }
         return .handled
     }

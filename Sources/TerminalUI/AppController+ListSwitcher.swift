@@ -2,29 +2,20 @@ import ViewModels
 
 /// Keys over the list switcher (`L`).
 extension AppController {
-    /// Keys over the list switcher, as over the editor's pickers: arrows, j k, pages, g G move;
-    /// letters jump to the list they spell (while typing, j k g G q and Space are letters too;
-    /// `/` starts typing); Enter opens the list or asks the new list's name; Esc or `q` closes.
+    /// Keys over the list switcher, as over the editor's pickers (``ChooserKey``): Enter opens
+    /// the list, or asks the new list's name.
     func handleListSwitcher(_ key: Key) -> Outcome {
         guard let switcher = app.listSwitcher else { return .ignored }
         let page = max(1, screenHeight - AppScreen.chrome - 3)
-        if case .character(let character) = key, switcher.typeAhead.isUnderWay(now: Message.now), character != "/" {
-            listTypeAhead(character, switcher)
-            return .handled
-        }
-        switch key {
-        case .up, .character("k"): app.moveListSwitcher(by: -1)
-        case .down, .character("j"): app.moveListSwitcher(by: 1)
-        case .pageUp: app.moveListSwitcher(by: -page)
-        case .pageDown: app.moveListSwitcher(by: page)
-        case .home, .character("g"): app.moveListSwitcher(to: 0)
-        case .end, .character("G"): app.moveListSwitcher(to: Int.max)
-        case .enter, .character(" "):
-            if app.chooseInListSwitcher() { ask(.newList, "New list:") }
-        case .escape, .character("q"): app.closeListSwitcher()
-        case .character("/"): app.beginTypeAheadInListSwitcher()
-        case .character(let character): listTypeAhead(character, switcher)
-        default: return .ignored
+        guard let action = ChooserKey(key, page: page, typing: switcher.typeAhead.isUnderWay(now: Message.now)) else { return .ignored }
+        switch action {
+        case .move(let delta): app.moveListSwitcher(by: delta)
+        case .first: app.moveListSwitcher(to: 0)
+        case .last: app.moveListSwitcher(to: Int.max)
+        case .choose: if app.chooseInListSwitcher() { ask(.newList, "New list:") }
+        case .cancel: app.closeListSwitcher()
+        case .startTyping: app.beginTypeAheadInListSwitcher()
+        case .type(let character): listTypeAhead(character, switcher)
         }
         return .handled
     }
