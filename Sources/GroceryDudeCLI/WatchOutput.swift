@@ -20,45 +20,30 @@ final class WatchOutput: @unchecked Sendable {
     var isClosed: Bool { lock.withLock { closed } }
 
     func imported(_ imported: BackgroundImport) {
-        if json {
-            var writer = JSONObjectWriter()
-            writer.add("event", .string("imported"))
-            writer.add("at", .date(Date()))
-            writer.add("changes", .integer(imported.count))
-            writer.add("inserted", .integer(imported.inserted))
-            writer.add("updated", .integer(imported.updated))
-            writer.add("deleted", .integer(imported.deleted))
-            writer.add("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]"))
-            write(writer.line)
-        } else {
-            write("\(Self.clock()) \(imported.summary)\n")
-        }
+        event("imported", [
+            ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
+            ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
+            ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
+        ], text: imported.summary)
     }
 
     func store(_ description: String, usingLocalStorage: Bool) {
-        if json {
-            var writer = JSONObjectWriter()
-            writer.add("event", .string("store"))
-            writer.add("at", .date(Date()))
-            writer.add("store", .string(description))
-            writer.add("using_local_storage", .bool(usingLocalStorage))
-            write(writer.line)
-        } else {
-            write("\(Self.clock()) on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)\n")
-        }
+        event("store", [("store", .string(description)), ("using_local_storage", .bool(usingLocalStorage))],
+              text: "on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)")
     }
 
     func merge(finished: Bool, _ words: String) {
-        if json {
-            var writer = JSONObjectWriter()
-            writer.add("event", .string("merge"))
-            writer.add("at", .date(Date()))
-            writer.add("finished", .bool(finished))
-            writer.add("message", .string(words))
-            write(writer.line)
-        } else {
-            write("\(Self.clock()) \(words)\n")
-        }
+        event("merge", [("finished", .bool(finished)), ("message", .string(words))], text: words)
+    }
+
+    /// One event: a JSON object a line (`event`, `at`, then `fields`), or the time and `text`.
+    private func event(_ name: String, _ fields: [(String, JSONWriter.Value)], text: String) {
+        guard json else { return write("\(Self.clock()) \(text)\n") }
+        var writer = JSONObjectWriter()
+        writer.add("event", .string(name))
+        writer.add("at", .date(Date()))
+        for (key, value) in fields { writer.add(key, value) }
+        write(writer.line)
     }
 
     /// Problems go to standard error, in both forms; the same one twice in a row is told once.
