@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 import Ubiquity
@@ -104,5 +105,23 @@ struct UnicodeNameTests {
         #expect(try found(Self.composed) == 1)
         #expect(try found("caf") == 1)
         #expect(try found("\u{D55C}\u{AE00}") == 1, "the composed syllables find the jamo")
+    }
+
+    /// A name typed in a command is looked up by SQLite's index of keys, not by a scan of the
+    /// table: same rows (every spelling and form of the key), one probe.
+    @Test func aNameIsFoundThroughTheIndexOfKeys() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let first = try insertAsIs(store, "  Stra\u{DF}e  Mix")
+        let second = try insertAsIs(store, "STRASSE mix")
+        _ = try insertAsIs(store, "Strasse")
+        try store.objects.read { db in
+            let rows = try ReferenceResolver.matches("strasse MIX", table: "item", nameColumn: "name", db: db)
+            #expect(rows.map { ItemID($0.id) } == [first, second], "both spellings, in the table's order")
+            for (table, column) in [("item", "name")] + CatalogKind.allCases.map({ ($0.table, $0.nameAttribute) }) {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + ReferenceResolver.namedSQL(table: table, nameColumn: column),
+                                            arguments: ["x"]).map { $0["detail"] as String }.joined(separator: " ")
+                #expect(plan.contains("USING INDEX ubiquity_key_"), "\(table): \(plan)")
+            }
+        }
     }
 }

@@ -12,7 +12,8 @@ import GRDBSQLite
 /// be the key this build computes): text is read up to its first NUL, with ill-formed UTF-8
 /// repaired; a blob is read whole, and has a key only when it is UTF-8; other values have none.
 extension UniqueKey {
-    static let sqlName = "ubiquity_unique_key"
+    /// The SQL function's name.
+    public static let sqlName = "ubiquity_unique_key"
 
     static func register(on db: Database) throws {
         let code = sqlite3_create_function_v2(
