@@ -34,10 +34,13 @@ extension GroceryStore {
     public func items(listedOnly: Bool = false) throws -> [ItemRow] {
         try objects.read { db in
             let filter = listedOnly ? " WHERE item.listed" : ""
+            let names = try LinkedNames(db)
+            let hasNote = try ItemRow.hasNote(db)
+            let selection = Item.selection(modelVersion: hasNote ? 2 : 1)
             // A cursor decodes each row in place; fetchAll would copy every row first.
-            let rows = try Row.fetchCursor(db, sql: try ItemRow.selectSQL(db) + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM item" + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
             var items: [ItemRow] = []
-            while let row = try rows.next() { items.append(try ItemRow(row: row)) }
+            while let row = try rows.next() { items.append(names.row(of: Item(row: row, offset: 0, hasNote: hasNote))) }
             return NameOrder.sorted(items, name: \.name)
         }
     }

@@ -27,8 +27,7 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
 
     /// The query that reads item rows from the store at `db`; add a WHERE / ORDER BY.
     static func selectSQL(_ db: Database) throws -> String {
-        // GRDB caches the schema per connection: this costs nothing after the first call.
-        let modelVersion = try db.columns(in: "item").contains { $0.name == "note" } ? 2 : 1
+        let modelVersion = try hasNote(db) ? 2 : 1
         return """
         SELECT unit.name, locationAtHome.storedIn, locationAtShop.aisle, length(itemPhoto.data),
                \(Item.selection(modelVersion: modelVersion))
@@ -38,6 +37,20 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
         LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
         LEFT JOIN itemPhoto ON itemPhoto.id = item.photo
         """
+    }
+
+    /// Whether the store's items have notes (model version 2 and later).
+    static func hasNote(_ db: Database) throws -> Bool {
+        // GRDB caches the schema per connection: this costs nothing after the first call.
+        try db.columns(in: "item").contains { $0.name == "note" }
+    }
+
+    init(item: Item, unitName: String?, homeLocationName: String?, shopLocationName: String?, photoSize: Int?) {
+        self.item = item
+        self.unitName = unitName
+        self.homeLocationName = homeLocationName
+        self.shopLocationName = shopLocationName
+        self.photoSize = photoSize
     }
 
     init(row: Row) throws {

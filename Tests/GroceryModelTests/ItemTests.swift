@@ -109,6 +109,35 @@ struct ItemTests {
         #expect(try store.entries(.unit).map(\.name) == ["pk"])
     }
 
+    /// The list of every item reads the names its items point at once (``LinkedNames``): each
+    /// row is the row read for that item alone, whose query joins the tables; a link to nothing
+    /// has no name.
+    @Test func theListNamesWhatEachItemPointsAtAsOneItemsRowDoes() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        var archive = GroceryArchive()
+        var cake = ItemRecord(name: "Cake")
+        cake.photo = Data([1, 2, 3, 4])
+        cake.unit = "pk"
+        archive.items = [cake, ItemRecord(name: "Bread")]
+        try store.importArchive(archive, source: "test")
+        var eggs = ItemDraft(name: "Eggs")
+        eggs.unit = "box"
+        eggs.listed = false
+        let dangling = try store.addItem(eggs)
+        try store.objects.write { db in
+            try db.execute(sql: "UPDATE item SET unit = ? WHERE id = ?", arguments: [GlobalID(UUID()).description, dangling.id.description])
+        }
+
+        let all = try store.items()
+        #expect(all.map(\.name) == ["Bread", "Cake", "Eggs", "Milk"])
+        #expect(all == Array(try store.itemRows(all.map(\.id)).values).sorted { $0.name < $1.name })
+        #expect(all.first { $0.name == "Cake" }?.photoSize == 4 && all.first { $0.name == "Cake" }?.unitName == "pk")
+        #expect(all.first { $0.name == "Milk" }.map { [$0.unitName, $0.homeLocationName, $0.shopLocationName] } == ["L", "Fridge", "Dairy"])
+        #expect(all.first { $0.name == "Eggs" }?.unitName == nil, "its unit is gone")
+        #expect(try store.items(listedOnly: true).map(\.name) == ["Bread", "Cake", "Milk"])
+    }
+
     @Test func referencesAreNamesOrIDPrefixes() throws {
         let store = try GroceryStore.temporary(in: directory)
         let row = try milk(store)
