@@ -99,7 +99,7 @@ struct ItemCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "item ls")
             let rows = try device.store.items(listedOnly: listed)
             if json {
-                try FileHandle.standardOutput.write(contentsOf: ItemText.jsonBytes(rows))
+                try ItemText.writeJSON(rows, to: FileHandle.standardOutput)
             } else if rows.isEmpty {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {

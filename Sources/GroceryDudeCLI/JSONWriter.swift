@@ -43,7 +43,23 @@ struct JSONWriter {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The finished array as UTF-8, with a final newline.
-    var bytes: [UInt8] { output + Array((count == 0 ? "]\n" : "\n]\n").utf8) }
+    var bytes: [UInt8] { output + closing }
+
+    private var closing: [UInt8] { Array((count == 0 ? "]\n" : "\n]\n").utf8) }
+
+    /// How many bytes were appended since the start or the last ``takeWritten()``.
+    var pendingByteCount: Int { output.count }
+
+    /// The bytes appended since the start or the last call, handed over to be written out: a
+    /// long array is written as it is made, a piece at a time, instead of being held whole.
+    mutating func takeWritten() -> [UInt8] {
+        let written = output
+        output.removeAll(keepingCapacity: true)
+        return written
+    }
+
+    /// What is left to write after the last ``takeWritten()``: the rest and the array's end.
+    mutating func finish() -> [UInt8] { takeWritten() + closing }
 
     static func append(_ value: Value, to output: inout [UInt8]) {
         switch value {

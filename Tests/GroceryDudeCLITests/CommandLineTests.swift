@@ -65,6 +65,23 @@ struct CommandLineTests {
         #expect(try run(["unit", "rm", "L"]) == "Removed unit \"L\"\n")
     }
 
+    /// `item ls --json` is written a piece at a time: many pieces still make one array, every
+    /// item once, in the order of names.
+    @Test func aLongListIsOneJSONArray() throws {
+        let many = CommandRunner(dataDirectory: directory.path, device: "many")
+        let count = 700  // ~250 bytes each: more than two pieces of 64 KiB
+        let file = directory.file("many.csv")
+        let lines = (1...count).map { "item,Item \(String(format: "%04d", $0)),\($0 % 5 + 1),kg,Pantry,Aisle \($0 % 9),\($0 % 2 == 0)" }
+        try (["kind,name,quantity,unit,homeLocation,shopLocation,listed"] + lines).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let imported = try many.run(["--no-default-data", "import", file.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let all = try items(many)
+        #expect(all.compactMap { $0["name"] as? String } == (1...count).map { "Item \(String(format: "%04d", $0))" })
+        #expect(try items(many, listed: true).count == count / 2)
+        let empty = CommandRunner(dataDirectory: directory.path, device: "none")
+        #expect(try empty.run(["--no-default-data", "item", "ls", "--json"]).stdout == "[]\n")
+    }
+
     @Test func unitsAndLocationsHaveTheirCommands() throws {
         for kind in ["unit", "home", "shop"] {
             #expect(try ok([kind, "add", "Zed"]).hasPrefix("Added"))
