@@ -103,7 +103,7 @@ struct ItemCommand: ParsableCommand {
             } else if rows.isEmpty {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {
-                print(ItemText.table(rows), terminator: "")
+                try ItemText.writeTable(rows, to: FileHandle.standardOutput)
             }
         }
     }

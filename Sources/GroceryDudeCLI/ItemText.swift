@@ -17,20 +17,60 @@ enum ItemText {
     /// with emoji, flags, accents in either Unicode form or CJK keep the columns straight and are
     /// printed whole.
     static func table(_ rows: [ItemRow]) -> String {
+        var bytes: [UInt8] = []
+        appendTable(rows, to: &bytes) { _ in }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes ``table(_:)`` to `output` as it is made, ``chunkBytes`` at a time.
+    static func writeTable(_ rows: [ItemRow], to output: FileHandle) throws {
+        var pending: [UInt8] = []
+        pending.reserveCapacity(chunkBytes + 4096)
+        try appendTable(rows, to: &pending) { pending in
+            guard pending.count >= chunkBytes else { return }
+            try output.write(contentsOf: pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try output.write(contentsOf: pending)
+    }
+
+    /// Appends the table's lines to `output` as UTF-8, calling `flush` after each line. Two
+    /// passes over the rows: the widths of the columns, then the lines; no string is made for a
+    /// line or a padded cell (10k items made 80k of them).
+    private static func appendTable(_ rows: [ItemRow], to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
-        let lines = rows.map { row -> [String] in
+        func cells(_ row: ItemRow, quantity: String) -> [String] {
             let mark = row.item.listed ? (row.item.collected ? "✓" : "•") : " "
-            return [mark, String(row.id.description.prefix(8)), QuantityFormat.string(row.item.quantity),
+            return [mark, String(row.id.description.prefix(8)), quantity,
                     row.unitName ?? "", row.name, row.homeLocationName ?? "", row.shopLocationName ?? ""]
         }
-        let all = [header] + lines
-        let widths = header.indices.map { column in all.map { TextWidth.columns(of: $0[column]) }.max() ?? 0 }
-        return all.map { line in
-            line.enumerated().map { column, text in
-                column == line.count - 1 ? text : TextWidth.pad(text, to: widths[column])
-            }.joined(separator: "  ") + "\n"
-        }.joined()
+        // Quantities are formatted once, for both passes.
+        let quantities = rows.map { QuantityFormat.string($0.item.quantity) }
+        var widths = header.map { TextWidth.columns(of: $0) }
+        for (row, quantity) in zip(rows, quantities) {
+            for (column, cell) in cells(row, quantity: quantity).enumerated() {
+                widths[column] = max(widths[column], TextWidth.columns(of: cell))
+            }
+        }
+        let last = header.count - 1
+        func appendLine(_ line: [String]) {
+            for (column, cell) in line.enumerated() {
+                output.append(contentsOf: cell.utf8)
+                if column == last { break }
+                let padding = widths[column] - TextWidth.columns(of: cell)
+                if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
+                output.append(contentsOf: separator)
+            }
+            output.append(UInt8(ascii: "\n"))
+        }
+        appendLine(header)
+        for (row, quantity) in zip(rows, quantities) {
+            appendLine(cells(row, quantity: quantity))
+            try flush(&output)
+        }
     }
+
+    private static let separator = Array("  ".utf8)
 
     /// The JSON of `item ls --json`: one object per item, every key always present (null when
     /// empty), keys in this order. Documented in the README; scripts rely on it.
