@@ -13,16 +13,9 @@ enum ItemText {
         return "\(row.name.debugDescription) (\(parts.joined(separator: ", "))) [\(row.id.description.prefix(8))]"
     }
 
-    /// The table of `item ls`, its columns aligned in terminal columns (``TextWidth``): names
-    /// with emoji, flags, accents in either Unicode form or CJK keep the columns straight and are
-    /// printed whole.
-    static func table(_ rows: [ItemRow]) -> String {
-        var bytes: [UInt8] = []
-        appendTable(rows, to: &bytes) { _ in }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Writes ``table(_:)`` to `output` as it is made, ``chunkBytes`` at a time.
+    /// Writes the table of `item ls`, its columns aligned in terminal columns (``TextWidth``):
+    /// names with emoji, flags, accents in either Unicode form or CJK keep the columns straight
+    /// and are printed whole. Written as it is made, ``chunkBytes`` at a time.
     static func writeTable(_ rows: [ItemRow], to output: FileHandle) throws {
         var pending: [UInt8] = []
         pending.reserveCapacity(chunkBytes + 4096)
@@ -72,23 +65,12 @@ enum ItemText {
 
     private static let separator = Array("  ".utf8)
 
-    /// The JSON of `item ls --json`: one object per item, every key always present (null when
-    /// empty), keys in this order. Documented in the README; scripts rely on it.
-    static func json(_ rows: [ItemRow]) -> String {
-        String(decoding: jsonBytes(rows), as: UTF8.self)
-    }
-
-    /// ``json(_:)`` as UTF-8, written straight from the rows.
-    static func jsonBytes(_ rows: [ItemRow]) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.reserveCapacity(rows.count * 300)
-        for row in rows { append(row, to: &writer) }
-        return writer.bytes
-    }
-
-    /// Writes ``json(_:)`` to `output` as it is made, ``chunkBytes`` at a time: 10k items make
-    /// 2.5 MB, which made whole, then copied to close the array and again into `Data`, were
-    /// half the memory `item ls --json` touched (a page fault for each new page).
+    /// Writes the JSON of `item ls --json`: one object per item, every key always present (null
+    /// when empty), keys in this order. Documented in the README; scripts rely on it.
+    ///
+    /// Written as it is made, ``chunkBytes`` at a time: 10k items make 2.5 MB, which made whole,
+    /// then copied to close the array and again into `Data`, were half the memory the command
+    /// touched (a page fault for each new page).
     static func writeJSON(_ rows: [ItemRow], to output: FileHandle) throws {
         var writer = JSONWriter()
         writer.reserveCapacity(chunkBytes + 4096)
@@ -99,6 +81,7 @@ enum ItemText {
         try output.write(contentsOf: writer.finish())
     }
 
+    /// How much output is held before it is written.
     static let chunkBytes = 64 << 10
 
     private static func append(_ row: ItemRow, to writer: inout JSONWriter) {
