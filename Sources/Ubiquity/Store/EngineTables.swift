@@ -8,7 +8,7 @@ enum EngineTables {
     /// Local, never-synced facts about the store ("defaultDataImported", …).
     static let metadata = "ubiquity_metadata"
 
-    /// Per object, the clock reading of the last write of each property (JSON object).
+    /// Per object, the clock reading of the last write of each property (``PropertyClocks``).
     static let objectClock = "ubiquity_object_clock"
     /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
     /// A copy merged into another (``MergedCopies``) has one naming the copy (`mergedInto`).
@@ -108,6 +108,14 @@ enum EngineTables {
             WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
             """, arguments: [Outbox.highWaterKey, String(last)])
     }
+
+    /// The sixth engine migration, `ubiquity-v6`: property clocks written packed, each
+    /// distinct reading once with the properties that have it (``PropertyClocks/encode(_:)``).
+    /// Nothing is rewritten: rows in the older form are read as they are and packed when next
+    /// written. The migration is a marker: a build before it would read a packed row as entries
+    /// it cannot parse and skip them, every clock of the object lost without a word; with the
+    /// marker applied, such a build sees a migration it does not know and refuses the store.
+    static func packObjectClocks(_ db: Database) throws {}
 
     /// Clocks, tombstones, import watermarks.
     private static func createSyncTables(_ db: Database) throws {
