@@ -9,19 +9,46 @@ enum PropertyClocks {
 
     // MARK: - The store's clock
 
+    /// The device's clock as stored: the last outbox row's when it carries one, else the
+    /// metadata's. A save carries the clock in its outbox row (``Outbox/append(_:clock:modelVersion:in:)``)
+    /// rather than writing the metadata row too, a page of every save; the exporter carries it
+    /// into the metadata when it takes that row out (``Outbox/remove(sequence:_:)``). Rows from
+    /// before `ubiquity-v6` carry none: the metadata's clock, which those saves wrote, holds.
     static func current(_ db: Database) throws -> HLC? {
-        try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [clockKey])
-            .flatMap(HLC.init)
+        try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap(HLC.init)
     }
 
+    /// Moves the device's clock to `clock`, where ``current(_:)`` reads it: the last outbox row
+    /// when it carries the clock, else the metadata.
     static func setCurrent(_ clock: HLC, _ db: Database) throws {
+        try db.executeCached("""
+            UPDATE \(EngineTables.outbox) SET clock = ?
+            WHERE seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND clock IS NOT NULL
+            """, [clock.description])
+        guard db.changesCount == 0 else { return }
         // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
-        // which wrote the key's index page too, a page of every save.
+        // which wrote the key's index page too.
         try db.executeCached("""
             INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
             """, [clockKey, clock.description])
     }
+
+    /// Before the exporter takes the outbox row `sequence` out: when it is the last row and
+    /// carries the device's clock, the clock moves into the metadata, in the same transaction.
+    static func keepCurrent(removing sequence: Int64, _ db: Database) throws {
+        try db.executeCached("""
+            INSERT INTO \(EngineTables.metadata) (key, value)
+            SELECT '\(clockKey)', clock FROM \(EngineTables.outbox)
+            WHERE seq = ? AND clock IS NOT NULL AND seq = (SELECT max(seq) FROM \(EngineTables.outbox))
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """, [sequence])
+    }
+
+    private static let currentSQL = """
+        SELECT coalesce((SELECT clock FROM \(EngineTables.outbox) ORDER BY seq DESC LIMIT 1),
+                        (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)'))
+        """
 
     // MARK: - Objects
 

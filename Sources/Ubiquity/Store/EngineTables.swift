@@ -109,13 +109,20 @@ enum EngineTables {
             """, arguments: [Outbox.highWaterKey, String(last)])
     }
 
-    /// The sixth engine migration, `ubiquity-v6`: property clocks written packed, each
-    /// distinct reading once with the properties that have it (``PropertyClocks/encode(_:)``).
-    /// Nothing is rewritten: rows in the older form are read as they are and packed when next
-    /// written. The migration is a marker: a build before it would read a packed row as entries
-    /// it cannot parse and skip them, every clock of the object lost without a word; with the
-    /// marker applied, such a build sees a migration it does not know and refuses the store.
-    static func packObjectClocks(_ db: Database) throws {}
+    /// The sixth engine migration, `ubiquity-v6`, two changes of how clocks are stored:
+    ///
+    /// - Property clocks written packed, each distinct reading once with the properties that
+    ///   have it (``PropertyClocks/encode(_:)``). Nothing is rewritten: rows in the older form
+    ///   are read as they are and packed when next written. A build before this migration would
+    ///   read a packed row as entries it cannot parse and skip them, every clock of the object
+    ///   lost without a word; with the migration applied, it sees one it does not know and
+    ///   refuses the store.
+    /// - The outbox's rows carry the device's clock after their save (`clock`, NULL in the rows
+    ///   already there): a save no longer writes the metadata's clock (``PropertyClocks/current(_:)``).
+    ///   A build before would read the metadata's clock alone, behind the saves made since.
+    static func packClocks(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE \(outbox) ADD COLUMN clock TEXT")
+    }
 
     /// Clocks, tombstones, import watermarks.
     private static func createSyncTables(_ db: Database) throws {
