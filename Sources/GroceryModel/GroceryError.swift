@@ -34,6 +34,9 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
         case .notInModelVersion(let property, let since, let store):
             "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed — run without --model-version \(store) to upgrade"
         case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
+        case .newerModelVersion(let store, let app, let path) where store <= app:
+            // The model is this app's, the engine's own tables are newer (a later `ubiquity-vN`).
+            "the store \(path) was written by a newer grocery-dude (model version \(store) as here, with a newer engine format); run a newer grocery-dude"
         case .newerModelVersion(let store, let app, let path):
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownFormat(let file):

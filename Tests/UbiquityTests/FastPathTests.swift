@@ -51,16 +51,6 @@ struct FastPathTests {
         }
     }
 
-    @Test("property clocks are written sorted by name, each reading in full, and read back alike")
-    func clockText() {
-        let a = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-a"), b = HLC(wall: 5, counter: 0, peer: "peer-b")
-        let clocks = ["quantity": a, "name": a, "listed": b, "modified": a]
-        let text = PropertyClocks.encode(clocks)
-        #expect(text == "listed=\(b);modified=\(a);name=\(a);quantity=\(a)")
-        #expect(PropertyClocks.decode(text) == clocks)
-        #expect(PropertyClocks.encode([:]) == "")
-    }
-
     @Test("JSON strings without escapes read in one step, as those with escapes read run by run")
     func jsonStrings() throws {
         let cases: [(json: [UInt8], text: String)] = [

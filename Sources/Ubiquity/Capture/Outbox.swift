@@ -15,9 +15,11 @@ enum Outbox {
     /// Appends a save's record under the next sequence number: one past the last row's and
     /// past every number given before (``highWaterKey``), so that numbers are never reused
     /// after exported rows are removed. One statement; it writes the outbox's last page only.
-    static func append(_ record: TransactionRecord, modelVersion: Int, in db: Database) throws {
+    /// The row carries the device's clock after the save (`clock`: ``PropertyClocks/current(_:)``).
+    static func append(_ record: TransactionRecord, clock: HLC?, modelVersion: Int, in db: Database) throws {
         let payload = record.jsonData()
-        try db.executeCached(appendSQL, [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload])
+        try db.executeCached(appendSQL, [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload,
+                                         clock?.description])
     }
 
     /// The metadata key of the highest sequence number taken out of the outbox (or given
@@ -32,8 +34,8 @@ enum Outbox {
         """
     // The statements' text made once, not once a save.
     private static let appendSQL = """
-        INSERT INTO \(EngineTables.outbox) (seq, transactionID, timestamp, modelVersion, payload)
-        VALUES (\(lastSequence) + 1, ?, ?, ?, ?)
+        INSERT INTO \(EngineTables.outbox) (seq, transactionID, timestamp, modelVersion, payload, clock)
+        VALUES (\(lastSequence) + 1, ?, ?, ?, ?, ?)
         """
     private static let countsSQL = """
         SELECT \(lastSequence),
@@ -88,8 +90,10 @@ enum Outbox {
     }
 
     /// Takes an exported save out. Its number is remembered (``highWaterKey``) in the same
-    /// transaction: the next save is numbered after it even when the outbox is left empty.
+    /// transaction: the next save is numbered after it even when the outbox is left empty; so is
+    /// the device's clock when the row carries it (``PropertyClocks/keepCurrent(removing:_:)``).
     static func remove(sequence: Int64, _ db: Database) throws {
+        try PropertyClocks.keepCurrent(removing: sequence, db)
         try db.executeCached("DELETE FROM \(EngineTables.outbox) WHERE seq = ?", [sequence])
         try db.executeCached(highWaterSQL, [String(sequence)])
     }

@@ -46,7 +46,7 @@ enum LocalClock {
     }
 
     /// ``reading(for:now:peer:_:)`` after the device's clock `current` (``trustedCurrent``),
-    /// read once by a save that also moves it (``observe(_:now:peer:current:_:)``).
+    /// read once by a save that also moves it (``clock(stored:after:now:peer:)``).
     static func reading(for record: TransactionRecord, now: Date, peer: String, current: HLC?, _ db: Database) throws -> HLC {
         var newest: (clock: HLC, object: ObjectID)?
         for change in record.updated {
@@ -66,22 +66,30 @@ enum LocalClock {
     /// Moves the device's clock up to `reading` (made here or seen in a file), unless it is
     /// further ahead of the wall clock than ``trustedAhead``.
     static func observe(_ reading: HLC, now: Date, peer: String, _ db: Database) throws {
-        guard isTrusted(reading, now: now) else { return }
-        try observe(reading, now: now, peer: peer, current: trustedCurrent(now: now, db), db)
+        let stored = try PropertyClocks.current(db)
+        let after = clock(stored: stored, after: reading, now: now, peer: peer)
+        if after != stored, let after { try PropertyClocks.setCurrent(after, db) }
     }
 
-    /// ``observe(_:now:peer:_:)`` when the save has read the device's clock already (`current`,
-    /// ``trustedCurrent``) in the same transaction: one query fewer a save. The clock is
-    /// written only when it moves.
-    static func observe(_ reading: HLC, now: Date, peer: String, current: HLC?, _ db: Database) throws {
-        guard isTrusted(reading, now: now) else { return }
+    /// The device's clock after a save or an import read `stored` (``PropertyClocks/current(_:)``)
+    /// and made or saw `reading`: moved up to it when `reading` is trusted and the trusted clock
+    /// is behind it, else `stored` as it was (a clock too far ahead is left behind only by a
+    /// reading that moves it). A save hands this to its outbox row, read once a save.
+    static func clock(stored: HLC?, after reading: HLC, now: Date, peer: String) -> HLC? {
+        guard isTrusted(reading, now: now) else { return stored }
+        let current = trusted(stored, now: now)
         let merged = HLC.merged(current, seen: reading, peer: peer)
-        if merged != current { try PropertyClocks.setCurrent(merged, db) }
+        return merged != current ? merged : stored
     }
 
     /// The device's clock, unless it is too far ahead of the wall clock (it followed a wrong
     /// clock, its own or before this rule): then the wall clock alone.
     static func trustedCurrent(now: Date, _ db: Database) throws -> HLC? {
-        try PropertyClocks.current(db).flatMap { isTrusted($0, now: now) ? $0 : nil }
+        trusted(try PropertyClocks.current(db), now: now)
+    }
+
+    /// `stored` unless it is too far ahead of the wall clock.
+    static func trusted(_ stored: HLC?, now: Date) -> HLC? {
+        stored.flatMap { isTrusted($0, now: now) ? $0 : nil }
     }
 }

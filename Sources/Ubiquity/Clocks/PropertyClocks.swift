@@ -9,19 +9,46 @@ enum PropertyClocks {
 
     // MARK: - The store's clock
 
+    /// The device's clock as stored: the last outbox row's when it carries one, else the
+    /// metadata's. A save carries the clock in its outbox row (``Outbox/append(_:clock:modelVersion:in:)``)
+    /// rather than writing the metadata row too, a page of every save; the exporter carries it
+    /// into the metadata when it takes that row out (``Outbox/remove(sequence:_:)``). Rows from
+    /// before `ubiquity-v6` carry none: the metadata's clock, which those saves wrote, holds.
     static func current(_ db: Database) throws -> HLC? {
-        try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [clockKey])
-            .flatMap(HLC.init)
+        try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap(HLC.init)
     }
 
+    /// Moves the device's clock to `clock`, where ``current(_:)`` reads it: the last outbox row
+    /// when it carries the clock, else the metadata.
     static func setCurrent(_ clock: HLC, _ db: Database) throws {
+        try db.executeCached("""
+            UPDATE \(EngineTables.outbox) SET clock = ?
+            WHERE seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND clock IS NOT NULL
+            """, [clock.description])
+        guard db.changesCount == 0 else { return }
         // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
-        // which wrote the key's index page too, a page of every save.
+        // which wrote the key's index page too.
         try db.executeCached("""
             INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
             """, [clockKey, clock.description])
     }
+
+    /// Before the exporter takes the outbox row `sequence` out: when it is the last row and
+    /// carries the device's clock, the clock moves into the metadata, in the same transaction.
+    static func keepCurrent(removing sequence: Int64, _ db: Database) throws {
+        try db.executeCached("""
+            INSERT INTO \(EngineTables.metadata) (key, value)
+            SELECT '\(clockKey)', clock FROM \(EngineTables.outbox)
+            WHERE seq = ? AND clock IS NOT NULL AND seq = (SELECT max(seq) FROM \(EngineTables.outbox))
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """, [sequence])
+    }
+
+    private static let currentSQL = """
+        SELECT coalesce((SELECT clock FROM \(EngineTables.outbox) ORDER BY seq DESC LIMIT 1),
+                        (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)'))
+        """
 
     // MARK: - Objects
 
@@ -44,32 +71,54 @@ enum PropertyClocks {
                        [id.description, text])
     }
 
-    /// `name=reading;name=reading`, sorted by name: local only, so plain text rather than JSON
-    /// (encoding JSON was a fifth of a save). Property names and readings hold no `=` or `;`.
+    /// Each distinct reading once, with the properties that have it: `reading:name,name;reading:name`,
+    /// groups in the order of their first name, names sorted (local only, so plain text rather than
+    /// JSON: encoding JSON was a fifth of a save). A save's properties share one reading, so a new
+    /// object's row holds one reading, not one a property: a third of the size, fewer leaf splits
+    /// of the table. Property names and readings hold no `=`, `:`, `,` or `;`.
+    ///
+    /// Stores before `ubiquity-v6` hold `name=reading;name=reading`, which ``decode(_:)`` still
+    /// reads; a build before `ubiquity-v6` would skip the packed groups as entries it cannot parse
+    /// (losing clocks silently), which is why the packed form comes with that migration: such a
+    /// build refuses the store.
     static func encode(_ clocks: [String: HLC]) -> String {
-        // A save's properties share one reading: the last reading formatted is formatted again
-        // only when the next one differs (no hashing of readings).
-        var last: (clock: HLC, text: String)?
-        var result = ""
-        result.reserveCapacity(clocks.count * 48)
+        // A few distinct readings at most: found by a linear search, not hashed.
+        var groups: [(clock: HLC, names: [String])] = []
         for name in clocks.keys.sorted() {
             let clock = clocks[name]!
-            let text: String
-            if let last, last.clock == clock { text = last.text } else { text = clock.description }
-            last = (clock, text)
+            if let index = groups.firstIndex(where: { $0.clock == clock }) {
+                groups[index].names.append(name)
+            } else {
+                groups.append((clock, [name]))
+            }
+        }
+        var result = ""
+        result.reserveCapacity(groups.count * 64 + clocks.count * 12)
+        for group in groups {
             if !result.isEmpty { result += ";" }
-            result += name
-            result += "="
-            result += text
+            result += group.clock.description
+            result += ":"
+            for (index, name) in group.names.enumerated() {
+                if index > 0 { result += "," }
+                result += name
+            }
         }
         return result
     }
 
+    /// Reads both forms, entry by entry: `reading:name,name` (``encode(_:)``) and the older
+    /// `name=reading`. An entry that parses as neither is skipped.
     static func decode(_ text: String) -> [String: HLC] {
         var clocks: [String: HLC] = [:]
         for entry in text.split(separator: ";") {
-            guard let equals = entry.firstIndex(of: "="), let clock = HLC(String(entry[entry.index(after: equals)...])) else { continue }
-            clocks[String(entry[..<equals])] = clock
+            if let equals = entry.firstIndex(of: "=") {
+                guard let clock = HLC(String(entry[entry.index(after: equals)...])) else { continue }
+                clocks[String(entry[..<equals])] = clock
+            } else if let colon = entry.firstIndex(of: ":"), let clock = HLC(String(entry[..<colon])) {
+                for name in entry[entry.index(after: colon)...].split(separator: ",") {
+                    clocks[String(name)] = clock
+                }
+            }
         }
         return clocks
     }

@@ -50,6 +50,7 @@ public struct ModelDefinition: Sendable {
         migrator.registerMigration("ubiquity-v3", migrate: EngineTables.addMergedInto)
         migrator.registerMigration("ubiquity-v4", migrate: EngineTables.createFolderScans)
         migrator.registerMigration("ubiquity-v5", migrate: EngineTables.rebuildOutbox)
+        migrator.registerMigration("ubiquity-v6", migrate: EngineTables.packClocks)
         return migrator
     }
 }

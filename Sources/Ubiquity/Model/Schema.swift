@@ -118,6 +118,10 @@ public struct Schema: Sendable, Equatable {
         self.version = version
         self.entities = entities
         for entity in entities {
+            // Property clocks are stored as text that uses these as separators (``PropertyClocks``).
+            for name in entity.propertyNames {
+                precondition(!name.contains(where: { "=:,;".contains($0) }), "\(entity.name).\(name): a property name holds no = : , or ;")
+            }
             for relationship in entity.relationships {
                 precondition(entities.contains { $0.name == relationship.destination },
                              "\(entity.name).\(relationship.name) points at unknown entity \(relationship.destination)")

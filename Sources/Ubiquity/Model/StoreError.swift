@@ -36,6 +36,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
         case .objectNotFound(let object): "no object \(object)"
         case .duplicateID(let object): "an object \(object) exists already"
         case .shippedSaveChanges(let object): "a save of shipped data may only insert, and it changed \(object)"
+        case .newerModelVersion(let store, let app, let path) where store <= app:
+            // The model is this app's, the engine's own tables are newer (a later `ubiquity-vN`).
+            "the store \(path) was written by a newer version of the app (model version \(store) as here, with a newer engine format); run a newer version of the app"
         case .newerModelVersion(let store, let app, let path):
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer version of the app"
         case .unknownModelVersion(let version): "unknown model version \(version)"

@@ -8,7 +8,7 @@ enum EngineTables {
     /// Local, never-synced facts about the store ("defaultDataImported", …).
     static let metadata = "ubiquity_metadata"
 
-    /// Per object, the clock reading of the last write of each property (JSON object).
+    /// Per object, the clock reading of the last write of each property (``PropertyClocks``).
     static let objectClock = "ubiquity_object_clock"
     /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
     /// A copy merged into another (``MergedCopies``) has one naming the copy (`mergedInto`).
@@ -107,6 +107,21 @@ enum EngineTables {
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
             WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
             """, arguments: [Outbox.highWaterKey, String(last)])
+    }
+
+    /// The sixth engine migration, `ubiquity-v6`, two changes of how clocks are stored:
+    ///
+    /// - Property clocks written packed, each distinct reading once with the properties that
+    ///   have it (``PropertyClocks/encode(_:)``). Nothing is rewritten: rows in the older form
+    ///   are read as they are and packed when next written. A build before this migration would
+    ///   read a packed row as entries it cannot parse and skip them, every clock of the object
+    ///   lost without a word; with the migration applied, it sees one it does not know and
+    ///   refuses the store.
+    /// - The outbox's rows carry the device's clock after their save (`clock`, NULL in the rows
+    ///   already there): a save no longer writes the metadata's clock (``PropertyClocks/current(_:)``).
+    ///   A build before would read the metadata's clock alone, behind the saves made since.
+    static func packClocks(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE \(outbox) ADD COLUMN clock TEXT")
     }
 
     /// Clocks, tombstones, import watermarks.

@@ -173,8 +173,10 @@ public final class ObjectStore: Sendable {
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
             guard !unstamped.isEmpty else { return (result, unstamped) }
             let reading: HLC
-            // The device's clock, read once for the reading and for moving the clock after it.
-            let current = shipped == nil ? try LocalClock.trustedCurrent(now: context.now, db) : nil
+            // The device's clock, read once for the reading and for the clock after it, which the
+            // outbox row carries (a shipped save's too, unmoved: the last row's clock is the device's).
+            let stored = try PropertyClocks.current(db)
+            let current = shipped == nil ? LocalClock.trusted(stored, now: context.now) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
                     throw StoreError.shippedSaveChanges((unstamped.updated.map(\.object) + unstamped.deleted)[0])
@@ -185,8 +187,8 @@ public final class ObjectStore: Sendable {
             }
             let record = unstamped.stamped(reading)
             try PropertyClocks.stamp(record, clock: reading, db)
-            if shipped == nil { try LocalClock.observe(reading, now: context.now, peer: peer, current: current, db) }
-            try Outbox.append(record, modelVersion: schema.version, in: db)
+            let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
+            try Outbox.append(record, clock: after, modelVersion: schema.version, in: db)
             return (result, record)
         }
         if !record.isEmpty {

@@ -91,8 +91,9 @@ public struct Digest: Equatable, Sendable {
         return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
     }
 
-    /// Each property's clock reading as stored (`name=reading;…`), as bytes, not parsed: the
-    /// readings are written in their canonical text form, and parsing them was most of the time.
+    /// Each property's clock reading as stored, as bytes, not parsed: the readings are written
+    /// in their canonical text form, and parsing them was most of the time. Both forms of
+    /// ``PropertyClocks/decode(_:)``: `reading:name,name;…` and the older `name=reading;…`.
     private static func clockReadings(_ text: String?) -> [(name: ArraySlice<UInt8>, reading: ArraySlice<UInt8>)] {
         guard let text else { return [] }
         let bytes = Array(text.utf8)
@@ -102,6 +103,11 @@ public struct Digest: Equatable, Sendable {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
             if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
                 readings.append((bytes[start..<equals], bytes[(equals + 1)..<end]))
+            } else if let colon = bytes[start..<end].firstIndex(of: UInt8(ascii: ":")) {
+                let reading = bytes[start..<colon]
+                for name in bytes[(colon + 1)..<end].split(separator: UInt8(ascii: ",")) {
+                    readings.append((name, reading))
+                }
             }
             start = end + 1
         }
