@@ -335,3 +335,26 @@ struct BaselineJSONTests {
         #expect(taken > 100)
     }
 }
+
+@Suite("Clock readings read from their bytes")
+struct ClockReadingBytesTests {
+    static let texts = [
+        "0001800000000123.000007.peer-a", "1.2.p", "1.2.p.q.r", "0.0.x", "999999999999999999.999999999.p", "1000000000000000000.1.p",
+        "1.1234567890.p", "-1.2.p", "+1.2.p", "1.-2.p", "1.2.", "1.2", "1..p", ".1.p", "", "1.2.pé", "1.2.p\u{301}", "١.2.p",
+        "12a.3.p", "9223372036854775807.0.p", "1.2147483647.p", "1. 2.p", "0001800000000123.000007.00000000-0000-4000-8000-000000000001",
+    ]
+
+    @Test(arguments: texts)
+    func aReadingFromBytesIsTheReadingFromText(_ text: String) {
+        var text = text
+        let fast = text.withUTF8 { HLC(asciiBytes: $0) }
+        if let fast { #expect(fast == HLC(text)) }
+        // Every reading a clock makes (wall and counter not negative, of at most 18 and 9 digits,
+        // an ASCII peer) is read from the bytes of its text.
+        if let reading = HLC(text), (0..<1_000_000_000_000_000_000).contains(reading.wall), (0..<1_000_000_000).contains(reading.counter),
+           reading.peer.utf8.allSatisfy({ $0 < 0x80 }) {
+            var written = reading.description
+            #expect(written.withUTF8 { HLC(asciiBytes: $0) } == reading)
+        }
+    }
+}

@@ -23,7 +23,7 @@ struct JSONScanner {
 
     let bytes: UnsafeBufferPointer<UInt8>
     let dialect: Dialect
-    private(set) var offset = 0
+    var offset = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, dialect: Dialect) {
         self.bytes = bytes
@@ -227,6 +227,26 @@ struct JSONScanner {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\\") else { return nil }
         offset = start
         return escapedString()
+    }
+
+    /// The bytes of a string that holds no escape and no control character, not decoded (nor
+    /// checked as UTF-8); `nil`, with nothing consumed, for any other value.
+    mutating func plainStringBytes() -> UnsafeBufferPointer<UInt8>? {
+        skipSpace()
+        let before = offset
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\\") { break }
+            offset += 1
+        }
+        offset = before
+        return nil
     }
 
     private mutating func escapedString() -> String? {

@@ -58,8 +58,13 @@ extension JSONScanner {
         string().flatMap(GlobalID.init)
     }
 
+    /// A clock reading: from its bytes when it is in the form readings are written in, else
+    /// from its text (``HLC/init(_:)``, which decides what else is one).
     mutating func clockReading() -> HLC? {
-        string().flatMap(HLC.init)
+        let start = offset
+        if let bytes = plainStringBytes(), let reading = HLC(asciiBytes: bytes) { return reading }
+        offset = start
+        return string().flatMap(HLC.init)
     }
 
     /// An object reference whose members stand `depth + 1` levels into the document.
