@@ -130,9 +130,7 @@ extension CloudSync {
         }
         guard let snapshot else { return nil }
         let number = (layout.baselineNumbers(of: peer).last ?? 0) + 1
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try LogFile.seal(try encoder.encode(snapshot), magic: Baseline.magic, layout: layout,
+        let data = try LogFile.seal(try snapshot.jsonData(), magic: Baseline.magic, layout: layout,
                                     peer: peer, device: device, seq: number)
         let url = layout.baselineURL(peer: peer, number: number)
         try layout.makeFolder(url.deletingLastPathComponent())
@@ -231,7 +229,7 @@ extension CloudSync {
             device = header.device
             let baseline: Baseline
             do {
-                baseline = try JSONDecoder().decode(Baseline.self, from: payload)
+                baseline = try Baseline(jsonData: payload)
             } catch {
                 throw RuleViolation("its content cannot be read")
             }
@@ -352,7 +350,7 @@ extension CloudSync {
         for file in layout.baselineFiles() {
             guard let (_, payload) = try? EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
                                                             expecting: layout, peer: file.peer, seq: file.number),
-                  let baseline = try? JSONDecoder().decode(Baseline.self, from: payload),
+                  let baseline = try? Baseline(jsonData: payload),
                   now.timeIntervalSince(baseline.created) >= gracePeriod
             else { continue }
             covered = max(covered, baseline.covers[peer] ?? 0)

@@ -23,8 +23,21 @@ extension TransactionRecord {
     /// Reads the JSON of ``jsonData()`` (or of the `Codable` encoder, keys in any order) with a
     /// parser of our own: `JSONDecoder` was most of the cost of importing a log.
     ///
+    /// Read straight from the bytes (``scanned(_:)``); when that does not take them, through a
+    /// ``JSONValue`` tree, which alone says what is wrong.
+    ///
     /// - Throws: ``RecordJSONError`` when the bytes are not a transaction record.
     public init(jsonData data: Data) throws {
+        if let record = Self.scanned(data) {
+            self = record
+            return
+        }
+        try self.init(parsing: data)
+    }
+
+    /// Reads the record through a ``JSONValue`` tree: what the reading straight from the bytes
+    /// falls back on, and the source of every message about a malformed record.
+    init(parsing data: Data) throws {
         let root: JSONValue
         do {
             root = try JSONValue.parse(data)

@@ -36,6 +36,38 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         self.init(wall: wall, counter: counter, peer: String(parts[2]))
     }
 
+    /// Reads the text form from its bytes when it is in the form ``description`` writes: ASCII,
+    /// digits (at most 18, then 9) before each of the first two dots. `nil` means only "not
+    /// read this way": the caller reads the text with ``init(_:)``, which decides. Splitting the
+    /// text into `Character`s was half of reading a baseline's clocks.
+    init?(asciiBytes bytes: UnsafeBufferPointer<UInt8>) {
+        var wall: Int64 = 0
+        var counter: Int32 = 0
+        var index = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10, digits < 18 else { return nil }
+            wall = wall * 10 + Int64(digit)
+            digits += 1
+            index += 1
+        }
+        guard digits > 0, index < bytes.count else { return nil }
+        index += 1
+        digits = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10, digits < 9 else { return nil }
+            counter = counter * 10 + Int32(digit)
+            digits += 1
+            index += 1
+        }
+        guard digits > 0, index + 1 < bytes.count else { return nil }
+        let peer = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
+        guard peer.allSatisfy({ $0 < 0x80 }) else { return nil }
+        self.init(wall: wall, counter: counter, peer: String(decoding: peer, as: UTF8.self))
+    }
+
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

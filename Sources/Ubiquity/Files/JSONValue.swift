@@ -27,6 +27,17 @@ enum JSONValue: Equatable {
         }
     }
 
+    /// Parses one value at `offset` as ``parse(_:)`` parses it `depth` levels into a document,
+    /// and moves `offset` past it: whether it is well formed. What ``JSONScanner`` does with the
+    /// value of a key it does not know, so that such a value is refused exactly when it is here.
+    static func skipValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, depth: Int) -> Bool {
+        var parser = Parser(bytes: bytes)
+        parser.offset = offset
+        guard (try? parser.value(depth: depth)) != nil else { return false }
+        offset = parser.offset
+        return true
+    }
+
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0

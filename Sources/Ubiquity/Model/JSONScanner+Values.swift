@@ -1,0 +1,90 @@
+import Foundation
+
+/// The engine's small values as ``JSONScanner`` reads them, in the form their `Codable`
+/// conformances write (and the hand-written writers copy): a property value as one tag, an ID as
+/// its text, an object reference as `{"entity":…,"id":…}`, a clock reading as its text.
+extension JSONScanner {
+    /// Whether a key may take a value it already has: records keep the last (as ``JSONValue``'s
+    /// dictionaries do); Foundation's reader is left to decide what it does with a repeated key.
+    func mayAssign<T>(_ existing: T?) -> Bool { dialect == .records || existing == nil }
+
+    /// A property value: `null` or exactly one tag. A second tag, or anything else, is left to
+    /// the slower reader.
+    mutating func propertyValue() -> PropertyValue? {
+        if null() { return .null }
+        guard take(UInt8(ascii: "{")), let tag = string(), take(UInt8(ascii: ":")) else { return nil }
+        let value: PropertyValue
+        switch tag {
+        case "s":
+            guard let text = string() else { return nil }
+            value = .string(text)
+        case "d":
+            guard let number = double() else { return nil }
+            value = .double(number)
+        case "b":
+            guard let bool = bool() else { return nil }
+            value = .bool(bool)
+        case "i":
+            guard let integer = int64() else { return nil }
+            value = .integer(integer)
+        case "t":
+            guard let seconds = double() else { return nil }
+            value = .date(Date(timeIntervalSince1970: seconds))
+        case "r":
+            guard let id = globalID() else { return nil }
+            value = .reference(id)
+        case "x":
+            guard let text = string(), let bytes = Data(base64Encoded: text) else { return nil }
+            value = .data(bytes)
+        case "h":
+            guard let hash = string(), hash.count == 64, hash.allSatisfy(\.isHexDigit) else { return nil }
+            value = .blob(hash)
+        default: return nil
+        }
+        return take(UInt8(ascii: "}")) ? value : nil
+    }
+
+    /// Property values by name, as an object of them.
+    mutating func propertyValues() -> [String: PropertyValue]? {
+        var values: [String: PropertyValue] = [:]
+        let read = object { scanner, name in
+            guard let value = scanner.propertyValue() else { return false }
+            return values.updateValue(value, forKey: name) == nil || scanner.dialect == .records
+        }
+        return read ? values : nil
+    }
+
+    mutating func globalID() -> GlobalID? {
+        string().flatMap(GlobalID.init)
+    }
+
+    /// A clock reading: from its bytes when it is in the form readings are written in, else
+    /// from its text (``HLC/init(_:)``, which decides what else is one).
+    mutating func clockReading() -> HLC? {
+        let start = offset
+        if let bytes = plainStringBytes(), let reading = HLC(asciiBytes: bytes) { return reading }
+        offset = start
+        return string().flatMap(HLC.init)
+    }
+
+    /// An object reference whose members stand `depth + 1` levels into the document.
+    mutating func objectID(depth: Int) -> ObjectID? {
+        var entity: String?
+        var id: GlobalID?
+        let read = object { scanner, key in
+            switch key {
+            case "entity":
+                guard scanner.mayAssign(entity), let text = scanner.string() else { return false }
+                entity = text
+            case "id":
+                guard scanner.mayAssign(id), let value = scanner.globalID() else { return false }
+                id = value
+            default:
+                return scanner.skipUnknown(depth: depth + 1)
+            }
+            return true
+        }
+        guard read, let entity, let id else { return nil }
+        return ObjectID(entity: entity, id: id)
+    }
+}
