@@ -55,7 +55,9 @@ struct OutboxCarriesClockTests {
         #expect(try Self.reading(of: a.store) > last, "the clock stopped, the reading still comes after")
     }
 
-    @Test func aReadingSeenAfterASaveMovesTheClockTheRowCarries() throws {
+    /// An import's later reading moves the metadata's clock, as of the last row: the row, once
+    /// saved, is never changed, and the clock it carries is the older one.
+    @Test func aReadingSeenAfterASaveMovesTheMetadataPastTheRow() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }
         let saved = try Self.reading(of: a.store)
@@ -64,9 +66,23 @@ struct OutboxCarriesClockTests {
         try a.store.write { db in try LocalClock.observe(seen, now: clock.now(), peer: "peer-a", db) }
         let moved = HLC(wall: seen.wall, counter: seen.counter, peer: "peer-a")
         #expect(try Self.current(a.store) == moved)
-        #expect(try Self.rowClocks(a.store) == [moved.description])
+        #expect(try Self.rowClocks(a.store) == [saved.description])
+        #expect(try Self.metadataClock(a.store) == moved.description)
+        // Exported, the row's older clock does not replace the metadata's.
+        #expect(try a.sync.exportPending() == 1)
+        #expect(try Self.current(a.store) == moved)
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Eggs")]) }
         #expect(try Self.reading(of: a.store) > seen)
+        #expect(try Self.current(a.store) == Self.reading(of: a.store), "a later save's row carries the clock again")
+    }
+
+    /// The row's clock comes before its payload: SQLite reads a row's columns in order, and a
+    /// large save's payload spans thousands of pages.
+    @Test func theClockIsReadWithoutThePayload() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let columns = try a.store.read { db in try db.columns(in: "ubiquity_outbox").map(\.name) }
+        let clock = try #require(columns.firstIndex(of: "clock")), payload = try #require(columns.firstIndex(of: "payload"))
+        #expect(clock < payload, "\(columns)")
     }
 
     /// A save of shipped data leaves the device's clock where it was: its row carries it on.

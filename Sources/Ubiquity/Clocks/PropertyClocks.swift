@@ -6,48 +6,62 @@ import GRDB
 /// per store, the device's clock (``LocalClock``).
 enum PropertyClocks {
     private static let clockKey = "hlc"
+    /// The last outbox row when the metadata's clock was written (0: none). The metadata's clock
+    /// is the device's clock unless a later row carries one.
+    private static let clockAsOfKey = "hlcAsOfSeq"
 
     // MARK: - The store's clock
 
-    /// The device's clock as stored: the last outbox row's when it carries one, else the
-    /// metadata's. A save carries the clock in its outbox row (``Outbox/append(_:clock:modelVersion:in:)``)
-    /// rather than writing the metadata row too, a page of every save; the exporter carries it
-    /// into the metadata when it takes that row out (``Outbox/remove(sequence:_:)``). Rows from
-    /// before `ubiquity-v6` carry none: the metadata's clock, which those saves wrote, holds.
+    /// The device's clock as stored: the last outbox row's when it carries one made after the
+    /// metadata's clock was written, else the metadata's.
+    ///
+    /// A save carries the clock in its outbox row (``Outbox/append(_:clock:modelVersion:in:)``)
+    /// rather than writing the metadata row too, a page of every save. An import that moves the
+    /// clock writes the metadata, noting the last row then (``setCurrent(_:_:)``): outbox rows are
+    /// never changed after their save. The exporter carries a row's clock into the metadata when
+    /// it takes the last row out (``keepCurrent(removing:_:)``). Rows from before `ubiquity-v6`
+    /// carry none: the metadata's clock, which those saves wrote, holds. The row's `clock`
+    /// column comes before its payload: reading it never walks a large payload's pages.
     static func current(_ db: Database) throws -> HLC? {
         try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap(HLC.init)
     }
 
-    /// Moves the device's clock to `clock`, where ``current(_:)`` reads it: the last outbox row
-    /// when it carries the clock, else the metadata.
+    /// Moves the device's clock to `clock` (an import saw a later reading): into the metadata,
+    /// as of the last outbox row.
     static func setCurrent(_ clock: HLC, _ db: Database) throws {
-        try db.executeCached("""
-            UPDATE \(EngineTables.outbox) SET clock = ?
-            WHERE seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND clock IS NOT NULL
-            """, [clock.description])
-        guard db.changesCount == 0 else { return }
         // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
         // which wrote the key's index page too.
+        try db.executeCached(upsertSQL, [clockKey, clock.description])
         try db.executeCached("""
-            INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
+            INSERT INTO \(EngineTables.metadata) (key, value)
+            SELECT ?, coalesce(max(seq), 0) FROM \(EngineTables.outbox) WHERE true
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
-            """, [clockKey, clock.description])
+            """, [clockAsOfKey])
     }
 
-    /// Before the exporter takes the outbox row `sequence` out: when it is the last row and
-    /// carries the device's clock, the clock moves into the metadata, in the same transaction.
+    /// Before the exporter takes the outbox row `sequence` out: when it is the last row, carries
+    /// the device's clock and was made after the metadata's clock, that clock moves into the
+    /// metadata, in the same transaction.
     static func keepCurrent(removing sequence: Int64, _ db: Database) throws {
         try db.executeCached("""
             INSERT INTO \(EngineTables.metadata) (key, value)
-            SELECT '\(clockKey)', clock FROM \(EngineTables.outbox)
-            WHERE seq = ? AND clock IS NOT NULL AND seq = (SELECT max(seq) FROM \(EngineTables.outbox))
+            SELECT ?, clock FROM \(EngineTables.outbox)
+            WHERE seq = ? AND clock IS NOT NULL AND seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND seq > \(asOfSQL)
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
-            """, [sequence])
+            """, [clockKey, sequence])
+        guard db.changesCount > 0 else { return }
+        try db.executeCached(upsertSQL, [clockAsOfKey, String(sequence)])
     }
 
+    private static let upsertSQL = """
+        INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
+        ON CONFLICT(key) DO UPDATE SET value = excluded.value
+        """
+    private static let asOfSQL = "coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = '\(clockAsOfKey)'), 0)"
     private static let currentSQL = """
-        SELECT coalesce((SELECT clock FROM \(EngineTables.outbox) ORDER BY seq DESC LIMIT 1),
-                        (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)'))
+        SELECT CASE WHEN last.clock IS NOT NULL AND last.seq > \(asOfSQL) THEN last.clock
+                    ELSE (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)') END
+        FROM (SELECT 1) LEFT JOIN (SELECT seq, clock FROM \(EngineTables.outbox) ORDER BY seq DESC LIMIT 1) AS last
         """
 
     // MARK: - Objects

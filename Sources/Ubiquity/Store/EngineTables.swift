@@ -119,9 +119,25 @@ enum EngineTables {
     ///   refuses the store.
     /// - The outbox's rows carry the device's clock after their save (`clock`, NULL in the rows
     ///   already there): a save no longer writes the metadata's clock (``PropertyClocks/current(_:)``).
-    ///   A build before would read the metadata's clock alone, behind the saves made since.
+    ///   A build before would read the metadata's clock alone, behind the saves made since. The
+    ///   outbox is rebuilt with `clock` before `payload` (a column added goes last): SQLite reads a
+    ///   row's columns in order, and a column after a payload of megabytes (a seed, a large
+    ///   import made here) meant reading every page of it at every save. Rows keep their numbers.
     static func packClocks(_ db: Database) throws {
-        try db.execute(sql: "ALTER TABLE \(outbox) ADD COLUMN clock TEXT")
+        let rebuilt = "\(outbox)_v6"
+        try db.execute(sql: """
+            CREATE TABLE \(rebuilt) (
+                seq INTEGER PRIMARY KEY,
+                transactionID TEXT NOT NULL,
+                timestamp DOUBLE NOT NULL,
+                modelVersion INTEGER NOT NULL,
+                clock TEXT,
+                payload BLOB NOT NULL);
+            INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
+                SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
+            DROP TABLE \(outbox);
+            ALTER TABLE \(rebuilt) RENAME TO \(outbox);
+            """)
     }
 
     /// Clocks, tombstones, import watermarks.
