@@ -268,16 +268,9 @@ struct JSONScanner {
             guard offset < bytes.count else { return nil }
             let escape = bytes[offset]
             offset += 1
-            switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{8}")
-            case UInt8(ascii: "f"): scalars.append("\u{C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"):
+            if let character = JSONValue.unescaped(escape) {
+                scalars.append(character)
+            } else if escape == UInt8(ascii: "u") {
                 guard var code = hex4() else { return nil }
                 if (0xD800..<0xDC00).contains(code) {
                     guard takeByte(UInt8(ascii: "\\")), takeByte(UInt8(ascii: "u")), let low = hex4(),
@@ -286,7 +279,8 @@ struct JSONScanner {
                 }
                 guard let scalar = Unicode.Scalar(code) else { return nil }
                 scalars.append(scalar)
-            default: return nil
+            } else {
+                return nil
             }
             runStart = offset
         }

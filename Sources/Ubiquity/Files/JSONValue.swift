@@ -17,6 +17,23 @@ enum JSONValue: Equatable {
     }
 
     /// Parses a whole document; anything but white space after it is an error.
+    /// The character a one-letter JSON escape stands for (`\n`, `\"`, …); nil for `\u`, which
+    /// four hexadecimal digits follow, and for anything else (a bad escape). Both readers of
+    /// JSON (this parser and ``JSONScanner``) use it.
+    static func unescaped(_ escape: UInt8) -> Unicode.Scalar? {
+        switch escape {
+        case UInt8(ascii: "\""): "\""
+        case UInt8(ascii: "\\"): "\\"
+        case UInt8(ascii: "/"): "/"
+        case UInt8(ascii: "b"): "\u{8}"
+        case UInt8(ascii: "f"): "\u{C}"
+        case UInt8(ascii: "n"): "\n"
+        case UInt8(ascii: "r"): "\r"
+        case UInt8(ascii: "t"): "\t"
+        default: nil
+        }
+    }
+
     static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
@@ -140,16 +157,9 @@ enum JSONValue: Equatable {
                 guard offset < bytes.count else { break }
                 let escape = bytes[offset]
                 offset += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
+                if let character = JSONValue.unescaped(escape) {
+                    scalars.append(character)
+                } else if escape == UInt8(ascii: "u") {
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
                         try expect("\\u")
@@ -159,7 +169,8 @@ enum JSONValue: Equatable {
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("a lone surrogate") }
                     scalars.append(scalar)
-                default: throw error("a bad escape")
+                } else {
+                    throw error("a bad escape")
                 }
                 runStart = offset
             }
