@@ -16,21 +16,23 @@ struct LinkedNames {
     private var photoSizes: [PhotoID: Int] = [:]
 
     init(_ db: Database) throws {
-        func names<ID>(_ kind: CatalogKind, as _: ID.Type) throws -> [ID: String] where ID: DatabaseValueConvertible & Hashable {
+        // IDs are read as text: a row whose ID is not one (a store edited by hand) is left out,
+        // as the join left it unmatched, rather than stopping the listing.
+        func names<Entity>(_ kind: CatalogKind, of _: Entity.Type) throws -> [EntityID<Entity>: String] {
             let sql = "SELECT id, \(kind.nameAttribute.quotedDatabaseIdentifier) FROM \(kind.table.quotedDatabaseIdentifier)"
-            var names: [ID: String] = [:]
+            var names: [EntityID<Entity>: String] = [:]
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
-                if let name = row[1] as String? { names[row[0] as ID] = name }
+                if let id = (row[0] as String?).flatMap(EntityID<Entity>.init), let name = row[1] as String? { names[id] = name }
             }
             return names
         }
-        units = try names(.unit, as: UnitID.self)
-        homeLocations = try names(.home, as: HomeLocationID.self)
-        shopLocations = try names(.shop, as: ShopLocationID.self)
+        units = try names(.unit, of: UnitEntity.self)
+        homeLocations = try names(.home, of: HomeLocationEntity.self)
+        shopLocations = try names(.shop, of: ShopLocationEntity.self)
         let photos = try Row.fetchCursor(db, sql: "SELECT id, length(data) FROM itemPhoto")
         while let row = try photos.next() {
-            if let size = row[1] as Int? { photoSizes[row[0] as PhotoID] = size }
+            if let id = (row[0] as String?).flatMap(PhotoID.init), let size = row[1] as Int? { photoSizes[id] = size }
         }
     }
 
