@@ -127,6 +127,8 @@ struct ItemTests {
         let dangling = try store.addItem(eggs)
         try store.objects.write { db in
             try db.execute(sql: "UPDATE item SET unit = ? WHERE id = ?", arguments: [GlobalID(UUID()).description, dangling.id.description])
+            // A row whose ID is not one (a store edited by hand): no item can point at it.
+            try db.execute(sql: "INSERT INTO unit (id, name, modified) VALUES ('not-an-id', 'crate', 0)")
         }
 
         let all = try store.items()
