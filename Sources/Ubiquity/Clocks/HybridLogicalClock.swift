@@ -41,31 +41,25 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     /// read this way": the caller reads the text with ``init(_:)``, which decides. Splitting the
     /// text into `Character`s was half of reading a baseline's clocks.
     init?(asciiBytes bytes: UnsafeBufferPointer<UInt8>) {
-        var wall: Int64 = 0
-        var counter: Int32 = 0
         var index = 0
-        var digits = 0
-        while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10, digits < 18 else { return nil }
-            wall = wall * 10 + Int64(digit)
-            digits += 1
-            index += 1
+        /// The decimal number up to the next dot, of 1 to `limit` digits; `index` left on the dot.
+        func number(atMost limit: Int) -> Int64? {
+            var value: Int64 = 0, digits = 0
+            while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10, digits < limit else { return nil }
+                value = value * 10 + Int64(digit)
+                digits += 1
+                index += 1
+            }
+            return digits > 0 && index < bytes.count ? value : nil
         }
-        guard digits > 0, index < bytes.count else { return nil }
+        guard let wall = number(atMost: 18) else { return nil }
         index += 1
-        digits = 0
-        while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10, digits < 9 else { return nil }
-            counter = counter * 10 + Int32(digit)
-            digits += 1
-            index += 1
-        }
-        guard digits > 0, index + 1 < bytes.count else { return nil }
+        guard let counter = number(atMost: 9), index + 1 < bytes.count else { return nil }
         let peer = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
         guard peer.allSatisfy({ $0 < 0x80 }) else { return nil }
-        self.init(wall: wall, counter: counter, peer: String(decoding: peer, as: UTF8.self))
+        self.init(wall: wall, counter: Int32(counter), peer: String(decoding: peer, as: UTF8.self))
     }
 
     public init(from decoder: Decoder) throws {

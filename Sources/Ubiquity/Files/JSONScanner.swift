@@ -213,25 +213,20 @@ struct JSONScanner {
     /// A string. One without escapes (every ID, name and reading) is decoded in one step from its
     /// bytes; one with escapes run by run between them, as ``JSONValue`` decodes it.
     mutating func string() -> String? {
+        if let plain = plainStringRange() { return text(plain) }
         guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = offset
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                offset += 1
-                return text(start..<offset - 1)
-            }
-            if byte < 0x20 || byte == UInt8(ascii: "\\") { break }
-            offset += 1
-        }
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\\") else { return nil }
-        offset = start
         return escapedString()
     }
 
     /// The bytes of a string that holds no escape and no control character, not decoded (nor
     /// checked as UTF-8); `nil`, with nothing consumed, for any other value.
     mutating func plainStringBytes() -> UnsafeBufferPointer<UInt8>? {
+        plainStringRange().map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+    }
+
+    /// Where the contents of a string without escapes or control characters lie, the scanner past
+    /// its closing quote; `nil`, with nothing consumed, for any other value.
+    private mutating func plainStringRange() -> Range<Int>? {
         skipSpace()
         let before = offset
         guard take(UInt8(ascii: "\"")) else { return nil }
@@ -240,7 +235,7 @@ struct JSONScanner {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1
-                return UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+                return start..<offset - 1
             }
             if byte < 0x20 || byte == UInt8(ascii: "\\") { break }
             offset += 1
