@@ -21,7 +21,8 @@ enum ReferenceResolver {
             if candidates.count > 1 {
                 throw GroceryError.duplicates(kind: kind, reference: reference, candidates: describe(candidates))
             }
-        } else if wanted.count >= minimumIDPrefix, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+        } else if (minimumIDPrefix...36).contains(wanted.count), wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            // No ID is longer than 36 characters (and SQLite refuses a very long LIKE pattern).
             candidates = try Row.fetchAll(
                 db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) WHERE id LIKE ? || '%'", arguments: [wanted])
         } else {

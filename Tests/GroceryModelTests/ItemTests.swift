@@ -148,6 +148,10 @@ struct ItemTests {
         #expect(throws: GroceryError.notFound(kind: "item", reference: "Bread")) { try store.resolveItem("Bread") }
         // Too short to be taken as an ID.
         #expect(throws: GroceryError.notFound(kind: "item", reference: "000")) { try store.resolveItem("000") }
+        // The whole ID finds it; anything longer is no ID (nor a pattern SQLite refuses).
+        #expect(try store.resolveItem(row.id.description).id == row.id)
+        let long = String(repeating: "a", count: 100_000)
+        #expect(throws: GroceryError.notFound(kind: "item", reference: long)) { try store.resolveItem(long) }
     }
 
     @Test func anAmbiguousReferenceListsTheCandidates() throws {
