@@ -69,7 +69,9 @@ extension GroceryStore {
     }
 
     static func itemRow(id: ItemID, _ db: Database) throws -> ItemRow? {
-        try Row.fetchOne(db, sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?", arguments: [id]).map(ItemRow.init(row:))
+        // Through the connection's statement cache: read back after every save and for every
+        // item an import brings, compiling the joins each time was most of the read.
+        try Row.fetchOne(db.cachedStatement(sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?"), arguments: [id]).map(ItemRow.init(row:))
     }
 
     /// Finds the one item a user means by `reference`: its name (ignoring case and surrounding

@@ -59,7 +59,7 @@ enum ReferenceResolver {
     /// (10k items: the command's fixed cost instead of several milliseconds). Both sides go
     /// through the same function, so the rows are those whose normalized name equals `wanted`.
     private static func rowsNamed(_ wanted: String, table: String, nameColumn: String, db: Database) throws -> [Row] {
-        try Row.fetchAll(db, sql: namedSQL(table: table, nameColumn: nameColumn), arguments: [wanted])
+        try Row.fetchAll(db.cachedStatement(sql: namedSQL(table: table, nameColumn: nameColumn)), arguments: [wanted])
     }
 
     /// The query of ``rowsNamed(_:table:nameColumn:db:)``: one argument, the name looked for.

@@ -27,6 +27,19 @@ struct FastPathTests {
         }
     }
 
+    @Test("numbered file names are read byte by byte: ten ASCII digits, a dot, the extension")
+    func numberedFileNames() {
+        #expect(CloudLayout.seq(ofLogNamed: "0000000017.gdlog") == 17)
+        #expect(CloudLayout.seq(ofLogNamed: "9999999999.gdlog") == 9_999_999_999)
+        #expect(CloudLayout.seq(ofLogNamed: CloudLayout.logName(1234)) == 1234)
+        #expect(CloudLayout.baselineNumbers(in: ["0000000002.gdbase", "0000000001.gdbase", "0000000003.gdlog"]) == [1, 2])
+        for name in ["000000017.gdlog", "00000000017.gdlog", "0000000017.gdlo", "0000000017.gdlogx", "0000000017gdlog",
+                     "0000000017.GDLOG", "000000001x.gdlog", "00000000١٧.gdlog", "0000000017.gdbase", ".0000000017.gdlog",
+                     "0000000017.sync-conflict-20261121-120000-ABCDEFG.gdlog", "0000000017.gdlog.partial", "", "é"] {
+            #expect(CloudLayout.seq(ofLogNamed: name) == nil, "\(name)")
+        }
+    }
+
     @Test("IDs read from a statement's text are the same as through DatabaseValue")
     func idFromStatement() throws {
         let queue = try DatabaseQueue()

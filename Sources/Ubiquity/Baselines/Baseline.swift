@@ -104,12 +104,7 @@ extension CloudLayout {
 
     /// The baseline numbers that file names give, ascending.
     static func baselineNumbers(in names: [String]) -> [Int64] {
-        names.compactMap { name in
-            guard name.hasSuffix("." + Baseline.fileExtension) else { return nil }
-            let stem = name.dropLast(Baseline.fileExtension.count + 1)
-            guard stem.count == 10, stem.allSatisfy(\.isNumber) else { return nil }
-            return Int64(stem)
-        }.sorted()
+        names.compactMap { number(inFileNamed: $0, extension: Baseline.fileExtension) }.sorted()
     }
 }
 

@@ -83,7 +83,7 @@ enum Outbox {
     /// The oldest save not exported yet.
     static func first(_ db: Database) throws -> Pending? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1")
+            db.cachedStatement(sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1"))
         else { return nil }
         return Pending(sequence: row[0], modelVersion: row[1],
                        record: try TransactionRecord(jsonData: row[2] as Data))

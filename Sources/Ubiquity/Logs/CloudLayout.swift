@@ -138,10 +138,26 @@ public struct CloudLayout: Sendable {
     /// temp and conflict copies (dotfiles, `~syncthing~…`, `….sync-conflict-…`, partial
     /// downloads) never match.
     static func seq(ofLogNamed name: String) -> Int64? {
-        guard name.hasSuffix("." + logExtension) else { return nil }
-        let stem = name.dropLast(logExtension.count + 1)
-        guard stem.count == 10, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
-        return Int64(stem)
+        number(inFileNamed: name, extension: logExtension)
+    }
+
+    /// The number of a numbered file's name, `<10 digits>.<ext>` (logs, baselines, digests), or
+    /// `nil` for any other name. Read from the name's bytes: an importer reads every name of a
+    /// peer's folder at every round, and testing `Character`s for digits was a fifth of a
+    /// follower's work while four peers saved 100 times a second.
+    static func number(inFileNamed name: String, extension ext: String) -> Int64? {
+        var name = name
+        return name.withUTF8 { bytes -> Int64? in
+            guard bytes.count == 11 + ext.utf8.count, bytes[10] == UInt8(ascii: "."),
+                  ext.utf8.elementsEqual(bytes[11...]) else { return nil }
+            var number: Int64 = 0
+            for byte in bytes[..<10] {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                number = number * 10 + Int64(digit)
+            }
+            return number
+        }
     }
 
     /// The peers with a folder of logs (this one included), sorted. Only plain peer names

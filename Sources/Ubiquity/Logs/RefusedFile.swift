@@ -90,9 +90,10 @@ enum RefusedFiles {
     }
 
     private static func fetch(_ db: Database, _ clause: String, _ arguments: StatementArguments) throws -> [RefusedFile] {
-        try Row.fetchAll(db, sql: """
+        // Read at every import round: through the statement cache.
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT path, kind, peer, seq, device, reason, size, mtime, refusedAt FROM \(EngineTables.refusedFile) \(clause)
-            """, arguments: arguments).map { row in
+            """), arguments: arguments).map { row in
             RefusedFile(path: row[0], kind: RefusedFile.Kind(rawValue: row[1]) ?? .log, peer: row[2], seq: row[3],
                         device: row[4], reason: row[5], size: row[6], modified: row[7],
                         refusedAt: Date(timeIntervalSince1970: row[8]))

@@ -268,7 +268,7 @@ public final class ObjectStore: Sendable {
     /// A local, never-synced fact about the store.
     public func metadata(_ key: String) throws -> String? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
+            try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [key])
         }
     }
 }
@@ -276,7 +276,7 @@ public final class ObjectStore: Sendable {
 extension SaveContext {
     /// A local, never-synced fact about the store, read in the save's transaction.
     public func metadata(_ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
+        try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [key])
     }
 
     /// Sets a local, never-synced fact about the store, in the save's transaction.

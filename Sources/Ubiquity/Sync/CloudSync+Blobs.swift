@@ -66,7 +66,7 @@ extension CloudSync {
     /// Applies the waiting values whose blobs have arrived; reports the others.
     func applyArrivedBlobs(into report: inout ImportReport) throws {
         let pending = try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob)")
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob)"))
         }
         for row in pending {
             let hash: String = row[3]

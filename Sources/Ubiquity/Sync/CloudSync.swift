@@ -530,7 +530,7 @@ public final class CloudSync: @unchecked Sendable {
 
     /// How many saves wait to be exported.
     public func pendingExports() throws -> Int {
-        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
+        try store.read { db in try Int.fetchCached(db, "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 }
     }
 
     /// How many logs are present and not applied yet (this peer's own only after a store lost them).

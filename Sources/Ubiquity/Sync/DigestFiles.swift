@@ -156,11 +156,6 @@ extension CloudLayout {
     /// A peer's digest (or detail) file numbers, newest first.
     func digestNumbers(of peer: String, extension ext: String) -> [Int64] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: digestFolder(peer: peer).path)) ?? []
-        return names.compactMap { name -> Int64? in
-            guard name.hasSuffix("." + ext) else { return nil }
-            let stem = name.dropLast(ext.count + 1)
-            guard stem.count == 10, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return Int64(stem)
-        }.sorted(by: >)
+        return names.compactMap { Self.number(inFileNamed: $0, extension: ext) }.sorted(by: >)
     }
 }
