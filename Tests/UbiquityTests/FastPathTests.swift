@@ -40,6 +40,21 @@ struct FastPathTests {
         }
     }
 
+    @Test("a folder's numbered files are read from its entries' bytes as from their names")
+    func numberedFolderEntries() throws {
+        let folder = TemporaryDirectory("numbered-entries")
+        let names = ["0000000001.gdlog", "0000000017.gdlog", "0000000003.gdbase", ".0000000004.gdlog.123.tmp",
+                     "0000000005.sync-conflict-20261121-120000-ABCDEFG.gdlog", "00000000é6.gdlog", "notes.txt",
+                     String(repeating: "7", count: 240) + ".gdlog", "9999999999.gdlog"]
+        for name in names { try Data().write(to: folder.file(name)) }
+        try FileManager.default.createDirectory(at: folder.file("0000000008.gdlog.d"), withIntermediateDirectories: false)
+        let listed = try #require(numberedEntries(folder.path, extension: CloudLayout.logExtension))
+        #expect(listed.sorted() == [1, 17, 9_999_999_999])
+        #expect(listed.sorted() == (folderEntries(folder.path) ?? []).compactMap(CloudLayout.seq(ofLogNamed:)).sorted())
+        #expect(numberedEntries(folder.path, extension: Baseline.fileExtension) == [3])
+        #expect(numberedEntries(folder.file("missing").path, extension: CloudLayout.logExtension) == nil)
+    }
+
     @Test("IDs read from a statement's text are the same as through DatabaseValue")
     func idFromStatement() throws {
         let queue = try DatabaseQueue()

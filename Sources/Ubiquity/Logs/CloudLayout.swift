@@ -147,17 +147,20 @@ public struct CloudLayout: Sendable {
     /// follower's work while four peers saved 100 times a second.
     static func number(inFileNamed name: String, extension ext: String) -> Int64? {
         var name = name
-        return name.withUTF8 { bytes -> Int64? in
-            guard bytes.count == 11 + ext.utf8.count, bytes[10] == UInt8(ascii: "."),
-                  ext.utf8.elementsEqual(bytes[11...]) else { return nil }
-            var number: Int64 = 0
-            for byte in bytes[..<10] {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                number = number * 10 + Int64(digit)
-            }
-            return number
+        return name.withUTF8 { number(inFileNamed: $0, extension: ext) }
+    }
+
+    /// ``number(inFileNamed:extension:)`` of a name's UTF-8 bytes.
+    static func number(inFileNamed bytes: UnsafeBufferPointer<UInt8>, extension ext: String) -> Int64? {
+        guard bytes.count == 11 + ext.utf8.count, bytes[10] == UInt8(ascii: "."),
+              ext.utf8.elementsEqual(bytes[11...]) else { return nil }
+        var number: Int64 = 0
+        for byte in bytes[..<10] {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            number = number * 10 + Int64(digit)
         }
+        return number
     }
 
     /// The peers with a folder of logs (this one included), sorted. Only plain peer names
@@ -181,7 +184,7 @@ public struct CloudLayout: Sendable {
 
     /// The sequence numbers of a peer's logs present now, ascending.
     func sequenceNumbers(of peer: String) -> [Int64] {
-        (folderEntries(peerFolder(peer).path) ?? []).compactMap(Self.seq(ofLogNamed:)).sorted()
+        (numberedEntries(peerFolder(peer).path, extension: Self.logExtension) ?? []).sorted()
     }
 }
 

@@ -216,6 +216,26 @@ func folderEntries(_ path: String) -> [String]? {
     return folderEntries(handle)
 }
 
+/// The numbers of the files named `<10 digits>.<ext>` in a folder (``CloudLayout/number(inFileNamed:extension:)``),
+/// unordered, or nil when it cannot be listed: read from the entries' bytes, no string made
+/// for a name. A live importer lists a peer's folder of logs at every round.
+func numberedEntries(_ path: String, extension ext: String) -> [Int64]? {
+    guard let handle = opendir(path) else { return nil }
+    defer { closedir(handle) }
+    var numbers: [Int64] = []
+    while true {
+        errno = 0
+        guard let entry = readdir(handle) else { return errno == 0 ? numbers : nil }
+        let number = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+            let name = UnsafeRawPointer(pointer)
+            let length = strlen(name.assumingMemoryBound(to: CChar.self))
+            return CloudLayout.number(inFileNamed: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: length),
+                                      extension: ext)
+        }
+        if let number { numbers.append(number) }
+    }
+}
+
 /// The names in an open folder, or nil when reading it fails.
 func folderEntries(_ handle: OpaquePointer) -> [String]? {
     var names: [String] = []

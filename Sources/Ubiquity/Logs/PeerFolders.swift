@@ -346,15 +346,19 @@ extension CloudSync {
         return survey
     }
 
-    /// Writes what the survey's listings found, when anything changed.
-    func remember(_ survey: FolderSurvey) throws {
+    /// Writes what the survey's listings found, when anything changed, with the time of the
+    /// sync when given (`lastSync`): one transaction, not two, at the end of an import round.
+    func remember(_ survey: FolderSurvey, lastSync: Double?) throws {
         let folder = layout.watermarkFolder
         let changes = survey.pendingChanges
         let digests = [survey.logs, survey.baselines, survey.refusals].flatMap { folders in
             folders.digestChanges.map { (key: FolderDigest.key(folder: folder, kind: folders.kind, bucket: $0.bucket), digest: $0.digest) }
         }
-        guard !changes.isEmpty || !digests.isEmpty else { return }
+        guard !changes.isEmpty || !digests.isEmpty || lastSync != nil else { return }
         try store.write { db in
+            if let lastSync {
+                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(lastSync)])
+            }
             try FolderScans.save(changes, folder: folder, db)
             for (key, digest) in digests {
                 if let digest {

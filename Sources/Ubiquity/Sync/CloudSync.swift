@@ -67,9 +67,11 @@ public final class CloudSync: @unchecked Sendable {
     private var lastListings = (listed: 0, of: 0)
     private var clone: CloneEvidence?
     /// When this process last read the cloud folder without trouble (the store keeps it at
-    /// most once a minute).
+    /// most once a second).
     private var lastImport: Date?
-    /// Guards the five fields above and the one below.
+    /// The `lastSync` this process last wrote to the store or read from it.
+    private var lastSyncStored: Double?
+    /// Guards the six fields above and the one below.
     private let stateLock = NSLock()
     /// What imports made on the way to an export applied (``exportPending()`` learns this
     /// peer's own published history first): handed on with the next ``importPending()``, or
@@ -328,9 +330,15 @@ public final class CloudSync: @unchecked Sendable {
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
         var listed = survey.baselines.changed.count + survey.refusals.changed.count
+        // Where each peer's logs start, read once for the round (after the baselines moved
+        // them): a read transaction per peer was a tenth of a live import's work. Another
+        // importer of this device going further meanwhile costs nothing: `apply` reads the
+        // watermark again in its transaction and skips what is applied.
+        let watermarks = survey.logsToRead.isEmpty ? [:]
+            : try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
         for other in survey.logsToRead {
             listed += 1
-            try importLogs(of: other, into: &report, remembered: remembered, folders: &survey.logs)
+            try importLogs(of: other, after: watermarks[other] ?? 0, into: &report, remembered: remembered, folders: &survey.logs)
         }
         let folders = survey.count
         stateLock.withLock { lastListings = (listed, folders) }
@@ -338,27 +346,30 @@ public final class CloudSync: @unchecked Sendable {
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
         try republishIfRefusedElsewhere(folders: &survey.refusals)
-        try remember(survey)
         stateLock.withLock { lastRefusals = report.refused.count }
-        // The last time the folder was read without trouble; written when something arrived, or
-        // at most once a minute otherwise (the live watcher rescans every few seconds).
+        // The last time the folder was read without trouble, for other processes (this one
+        // answers from memory): written at most once a second when something arrived, once a
+        // minute otherwise (the live watcher rescans every few seconds); in the transaction
+        // that remembers the listings, not one of its own.
         let now = Date().timeIntervalSince1970
-        stateLock.withLock { lastImport = Date(timeIntervalSince1970: now) }
-        let last = try store.metadata("lastSync").flatMap(Double.init) ?? 0
-        if report.appliedLogs > 0 || report.loadedBaselines > 0 || now - last >= 60 {
-            try store.write { db in
-                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(now)])
-            }
+        let arrived = report.appliedLogs > 0 || report.loadedBaselines > 0
+        let cached = stateLock.withLock { lastSyncStored }
+        let stored = try cached ?? store.metadata("lastSync").flatMap(Double.init) ?? 0
+        let writeLastSync = now - stored >= (arrived ? 1 : 60)
+        try remember(survey, lastSync: writeLastSync ? now : nil)
+        stateLock.withLock {
+            lastImport = Date(timeIntervalSince1970: now)
+            lastSyncStored = writeLastSync ? now : stored
         }
         return report
     }
 
-    private func importLogs(of other: String, into report: inout ImportReport, remembered: [String: RefusedFile],
-                            folders: inout PeerFolders) throws {
-        guard let names = folderEntries(folders.path(other)) else { return folders.forget(other) }
-        let available = names.compactMap(CloudLayout.seq(ofLogNamed:)).sorted()
+    private func importLogs(of other: String, after watermark: Int64, into report: inout ImportReport,
+                            remembered: [String: RefusedFile], folders: inout PeerFolders) throws {
+        guard let numbers = numberedEntries(folders.path(other), extension: CloudLayout.logExtension) else { return folders.forget(other) }
+        let available = numbers.sorted()
         guard let newest = available.last else { return folders.remember(other, newest: 0) }
-        var applied = try watermark(of: other)
+        var applied = watermark
         // Remembered as listed; done with once every log in it is applied.
         defer { folders.remember(other, newest: newest, isDone: applied >= newest) }
         let present = Set(available)
@@ -539,7 +550,7 @@ public final class CloudSync: @unchecked Sendable {
         var count = 0
         for other in survey.logsToRead {
             let applied = try watermark(of: other)
-            count += (folderEntries(survey.logs.path(other)) ?? []).compactMap(CloudLayout.seq(ofLogNamed:)).filter { $0 > applied }.count
+            count += (numberedEntries(survey.logs.path(other), extension: CloudLayout.logExtension) ?? []).filter { $0 > applied }.count
         }
         return count
     }
