@@ -18,6 +18,8 @@ public final class ObjectStore: Sendable {
     /// store open while they run (``UsageGate``).
     private let dbPool: DatabasePool
     private let gate: UsageGate
+    /// Checkpoints the write-ahead log off the committing thread.
+    private let checkpointer: WALCheckpointer
     /// The peer whose saves these are: the third part of every clock reading it makes.
     public let peer: String
     /// Where "now" comes from: saves' dates, and how far readings seen may move its clock.
@@ -50,6 +52,8 @@ public final class ObjectStore: Sendable {
         let modelVersion = try model.version(version)
         let lock = try StoreOpenLock(storePath: path)
         defer { lock.release() }
+        let gate = UsageGate(path: path)
+        let checkpointer = WALCheckpointer(path: path, gate: gate)
         var configuration = Configuration()
         configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
         configuration.label = "store"
@@ -64,6 +68,7 @@ public final class ObjectStore: Sendable {
             // are allocated as they are used; readers keep the default.
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+                checkpointer.install(on: db)
             }
         }
         let pool: DatabasePool
@@ -96,7 +101,8 @@ public final class ObjectStore: Sendable {
         self.schema = modelVersion.schema
         self.isNew = isNew
         self.dbPool = pool
-        self.gate = UsageGate(path: path)
+        self.gate = gate
+        self.checkpointer = checkpointer
         self.peer = peer
         self.clock = clock
         self.ids = ids
@@ -212,6 +218,7 @@ public final class ObjectStore: Sendable {
     /// Moves the write-ahead log into the store file first, so that the file alone is the store.
     public func close() throws {
         try gate.close {
+            checkpointer.close()
             _ = try? dbPool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             try dbPool.close()
         }
