@@ -78,8 +78,8 @@ public final class CloudSync: @unchecked Sendable {
     /// taken by ``takeImportedMeanwhile()``, so that no imported change goes untold.
     private var importedMeanwhile: ImportReport?
 
-    /// The most logs one import transaction applies.
-    static let batchSize = 500
+    /// The most logs one import transaction applies (tests make it smaller).
+    var batchSize = 500
 
     public init(store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
                 policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent) {
@@ -336,10 +336,8 @@ public final class CloudSync: @unchecked Sendable {
         // watermark again in its transaction and skips what is applied.
         let watermarks = survey.logsToRead.isEmpty ? [:]
             : try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
-        for other in survey.logsToRead {
-            listed += 1
-            try importLogs(of: other, after: watermarks[other] ?? 0, into: &report, remembered: remembered, folders: &survey.logs)
-        }
+        listed += survey.logsToRead.count
+        try importLogs(of: survey.logsToRead, after: watermarks, into: &report, remembered: remembered, folders: &survey.logs)
         let folders = survey.count
         stateLock.withLock { lastListings = (listed, folders) }
         logger.debug("listed \(listed) of \(folders) peer folders (the others had not changed since they were read)")
@@ -362,159 +360,6 @@ public final class CloudSync: @unchecked Sendable {
             lastSyncStored = writeLastSync ? now : stored
         }
         return report
-    }
-
-    private func importLogs(of other: String, after watermark: Int64, into report: inout ImportReport,
-                            remembered: [String: RefusedFile], folders: inout PeerFolders) throws {
-        guard let numbers = numberedEntries(folders.path(other), extension: CloudLayout.logExtension) else { return folders.forget(other) }
-        let available = numbers.sorted()
-        guard let newest = available.last else { return folders.remember(other, newest: 0) }
-        var applied = watermark
-        // Remembered as listed; done with once every log in it is applied.
-        defer { folders.remember(other, newest: newest, isDone: applied >= newest) }
-        let present = Set(available)
-        while applied < newest {
-            var batch: [LogFile] = []
-            var refusal: RefusedFile?
-            var next = applied + 1
-            reading: while present.contains(next), batch.count < Self.batchSize {
-                switch readCheckedLog(of: other, seq: next, remembered: remembered) {
-                case .success(let log): batch.append(log)
-                case .failure(let refused):
-                    refusal = refused
-                    break reading
-                }
-                next += 1
-            }
-            if other == peer { noticeClone(in: batch) }
-            if !batch.isEmpty {
-                let (changes, last, storeRefusal) = try apply(batch, from: other)
-                if let storeRefusal {
-                    refusal = storeRefusal
-                    noticeRefusal(storeRefusal)
-                }
-                report.appliedLogs += Int(max(0, last - applied))
-                applied = max(applied, last)
-                report.changes.formUnion(changes)
-                if !changes.isEmpty {
-                    report.devices.formUnion(batch.filter { $0.header.seq <= last }.map(\.header.device))
-                    notifyImport(changes)
-                }
-                logger.info("imported logs up to \(last) from peer \(other): \(changes.count) object(s) changed")
-            }
-            if let refusal {
-                report.refused.append(refusal)
-                report.rejected.append(refusal.summary)
-                logger.warning("refused \(refusal.summary); later logs of that peer wait")
-                return
-            }
-            if batch.count < Self.batchSize {
-                if applied < newest, !present.contains(applied + 1) {
-                    report.waiting.append("waiting for log \(applied + 1) from peer \(other)")
-                }
-                return
-            }
-        }
-    }
-
-    /// Applies logs of one peer in one transaction, each inside a savepoint after the checks
-    /// that need the store: a log that fails them is refused whole, and the ones before it stay
-    /// applied.
-    ///
-    /// - Returns: what changed, the last log applied, and the refusal that stopped the batch.
-    private func apply(_ batch: [LogFile], from other: String) throws -> (ImportedChanges, Int64, RefusedFile?) {
-        try store.write { db in
-            // Another importer of this device (the app and a command) may have gone further
-            // meanwhile: skip what it applied, never move the watermark back.
-            let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
-            let merger = Merger(schema: store.schema, policy: policy, db: db)
-            let now = store.clock.now()
-            var changes = ImportedChanges()
-            var last = current
-            var refusal: RefusedFile?
-            for log in batch where log.header.seq > current {
-                do {
-                    var applied = ImportedChanges()
-                    try db.inSavepoint {
-                        let checked = try merger.check(log.record)
-                        applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
-                        try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
-                        if other != peer {
-                            try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
-                                                 file: "log \(log.header.seq)", now: now, db)
-                        }
-                        return .commit
-                    }
-                    changes.formUnion(applied)
-                    last = log.header.seq
-                } catch let violation as RuleViolation {
-                    refusal = refused(log, reason: violation.reason)
-                } catch let error as DatabaseError where Self.isRefusal(error) {
-                    refusal = refused(log, reason: "the store cannot take it: \(error.message ?? error.description)")
-                }
-                if let refusal {
-                    try RefusedFiles.record(refusal, db)
-                    break
-                }
-            }
-            if last > current {
-                try Watermarks.set(other, last, folder: layout.watermarkFolder, db)
-                try Outbox.countImport(db)
-            }
-            return (changes, last, refusal)
-        }
-    }
-
-    /// Errors that say a log's content does not fit the store (not that the store is busy or
-    /// the disk full, which are the device's problems and are reported as such).
-    static func isRefusal(_ error: DatabaseError) -> Bool {
-        [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
-    }
-
-    private func refused(_ log: LogFile, reason: String) -> RefusedFile {
-        let url = layout.logURL(peer: log.header.peer, seq: log.header.seq)
-        let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
-        return RefusedFile(path: layout.relativePath(url), kind: .log, peer: log.header.peer, seq: log.header.seq,
-                           device: log.header.device, reason: reason, size: stamp.size, modified: stamp.modified,
-                           refusedAt: Date())
-    }
-
-    /// Reads a peer's log and checks it against the schema's rules — or the refusal, read from
-    /// what is remembered when the file has not changed since it was refused.
-    private func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<LogFile, RefusedFile> {
-        let url = layout.logURL(peer: other, seq: seq)
-        let path = layout.relativePath(url)
-        // A link, folder or vanished file has no stamp: never remembered, refused again (by a
-        // stat and an open, nothing read) each time.
-        let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
-        if let refused = remembered[path], refused.isUnchanged(stamp) { return .failure(refused) }
-        var device: String?
-        let reason: String
-        // Whether the writer should hear of it: the file is whole and wrong, not a copy that
-        // may still be arriving, nor a file whose header says nothing of who wrote it.
-        var tellWriter = false
-        do {
-            let log = try LogFile.read(at: url, expecting: layout, peer: other, seq: seq)
-            device = log.header.device
-            do {
-                try store.schema.check(log.record)
-            } catch {
-                tellWriter = true
-                throw error
-            }
-            return .success(log)
-        } catch let failure as LogFileFailure {
-            device = failure.header.device
-            reason = failure.error.description
-            tellWriter = !failure.error.mayBeInTransit && failure.error != .foreign
-        } catch {
-            reason = "\(error)"
-        }
-        let refusal = RefusedFile(path: path, kind: .log, peer: other, seq: seq, device: device, reason: reason,
-                                  size: stamp.size, modified: stamp.modified, refusedAt: Date())
-        try? store.write { db in try RefusedFiles.record(refusal, db) }
-        if tellWriter { noticeRefusal(refusal) }
-        return .failure(refusal)
     }
 
     /// The last log applied from a peer.

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// An import round applies the first batch of every peer with new logs in one transaction, as
+/// many logs in all as a batch holds; a peer with more goes on in transactions of its own. Gaps
+/// and refused logs hold back their peer only, whichever transaction its logs were in.
+@Suite("Import rounds in batches")
+struct ImportBatchTests {
+    let cloud = TemporaryDirectory("batches")
+    let clock = TestClock()
+
+    /// Peers a, b and c save `count` notes each, one log per save.
+    func peersWithLogs(_ count: Int) throws -> [TestPeer] {
+        try ["a", "b", "c"].map { name in
+            let peer = try TestPeer(name: name, prefix: String(repeating: name, count: 8), cloud: cloud.url, clock: clock)
+            for index in 1...count {
+                try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(name) \(index)")]) }
+                #expect(try peer.sync.exportPending() == 1)
+            }
+            return peer
+        }
+    }
+
+    @Test("every log of every peer is applied, in batches shared and of their own", arguments: [1, 4, 7, 30])
+    func everyLogApplied(batchSize: Int) throws {
+        let peers = try peersWithLogs(7)
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        d.sync.batchSize = batchSize
+        var notified = 0
+        d.sync.observeImports { notified += $0.inserted.count }
+        let report = try d.sync.importPending()
+        #expect(report.appliedLogs == 21)
+        #expect(report.waiting.isEmpty && report.rejected.isEmpty)
+        #expect(report.changes.inserted.count == 21)
+        #expect(notified == 21)
+        _ = try peers[0].sync.sync()  // a now holds every peer's notes too
+        #expect(try d.contents() == (try peers[0].contents()))
+        for peer in peers { #expect(try d.sync.watermark(of: "peer-\(peer.name)") == 7) }
+        #expect(try d.sync.importPending().appliedLogs == 0)
+    }
+
+    @Test("a gap holds back its peer only, wherever the batch ended", arguments: [2, 5, 30])
+    func gapHoldsOnlyItsPeer(batchSize: Int) throws {
+        let peers = try peersWithLogs(4)
+        let missing = peers[1].sync.layout.logURL(peer: "peer-b", seq: 3)
+        let aside = cloud.file("log-3-aside")
+        try FileManager.default.moveItem(at: missing, to: aside)
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        d.sync.batchSize = batchSize
+        let report = try d.sync.importPending()
+        #expect(report.waiting == ["waiting for log 3 from peer peer-b"])
+        #expect(report.appliedLogs == 10)
+        #expect(try d.sync.watermark(of: "peer-a") == 4)
+        #expect(try d.sync.watermark(of: "peer-b") == 2)
+        #expect(try d.sync.watermark(of: "peer-c") == 4)
+        try FileManager.default.moveItem(at: aside, to: missing)
+        #expect(try d.sync.importPending().appliedLogs == 2)
+        #expect(try d.sync.watermark(of: "peer-b") == 4)
+    }
+
+    @Test("a refused log holds back its peer only; the others' logs in the same transaction stay applied", arguments: [2, 30])
+    func refusalHoldsOnlyItsPeer(batchSize: Int) throws {
+        let peers = try peersWithLogs(3)
+        // Peer a's second log cut short: its checksum no longer matches.
+        let damaged = peers[0].sync.layout.logURL(peer: "peer-a", seq: 2)
+        let bytes = try Data(contentsOf: damaged)
+        try bytes.prefix(bytes.count - 5).write(to: damaged)
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        d.sync.batchSize = batchSize
+        let report = try d.sync.importPending()
+        #expect(report.rejected.count == 1)
+        #expect(report.refused.first?.peer == "peer-a" && report.refused.first?.seq == 2)
+        #expect(report.appliedLogs == 7)
+        #expect(try d.sync.watermark(of: "peer-a") == 1)
+        #expect(try d.sync.watermark(of: "peer-b") == 3)
+        #expect(try d.sync.watermark(of: "peer-c") == 3)
+    }
+}
