@@ -133,7 +133,12 @@ public final class ObjectStore: Sendable {
     /// Moves what the write-ahead log holds into the store file and empties the log, when no
     /// other connection holds it back. Best effort: the data is safe either way.
     public func checkpoint() {
-        _ = try? dbPool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? dbPool.writeWithoutTransaction { db in
+            // A background checkpoint under way would make this one fail at once; none starts
+            // while this holds the writer.
+            checkpointer.waitUntilIdle()
+            return try db.checkpoint(.truncate)
+        }
     }
 
     /// The highest model version whose migration the store at `db` has applied.

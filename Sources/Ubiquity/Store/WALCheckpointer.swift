@@ -98,6 +98,11 @@ final class WALCheckpointer: @unchecked Sendable {
         sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
+    /// Returns once the checkpoint under way, if any, is done.
+    func waitUntilIdle() {
+        queue.sync {}
+    }
+
     /// Closes the connection (the store is closing: no checkpoint runs, none will start).
     func close() {
         queue.sync {
