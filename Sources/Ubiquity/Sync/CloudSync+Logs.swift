@@ -54,7 +54,8 @@ extension CloudSync {
             budget -= logs.batch.count
             listed.append(logs)
         }
-        let applied = try store.write { db in
+        // No transaction for a round that read nothing (a folder changed by a temporary file).
+        let applied: [AppliedBatch?] = listed.allSatisfy(\.batch.isEmpty) ? listed.map { _ in nil } : try store.write { db in
             try listed.map { logs in logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, db) }
         }
         for (index, result) in applied.enumerated() {
