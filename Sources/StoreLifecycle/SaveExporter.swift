@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Publishes a store's saves after they are made: on the saving thread for a command, which
 /// ends once its change is published; on a queue of its own for the app, whose saves are made
@@ -6,28 +7,18 @@ import Foundation
 ///
 /// Saves made while an export runs are taken by the next one: at most one export waits behind
 /// the one under way.
-final class SaveExporter: @unchecked Sendable {
+final class SaveExporter: Sendable {
     private let export: @Sendable () -> Void
-    private let queue: DispatchQueue?
-    private let lock = NSLock()
-    private var isScheduled = false
+    private let background: CoalescedWork?
 
     init(inBackground: Bool, export: @escaping @Sendable () -> Void) {
         self.export = export
-        queue = inBackground ? DispatchQueue(label: "grocery-dude.export", qos: .utility) : nil
+        background = inBackground ? CoalescedWork(queue: DispatchQueue(label: "grocery-dude.export", qos: .utility)) : nil
     }
 
     /// After a save: exports now, or schedules an export.
     func saved() {
-        guard let queue else { return export() }
-        let schedule = lock.withLock {
-            defer { isScheduled = true }
-            return !isScheduled
-        }
-        guard schedule else { return }
-        queue.async { [self] in
-            lock.withLock { isScheduled = false }
-            export()
-        }
+        guard let background else { return export() }
+        background.request(export)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import TextAndFiles
 
 /// Moves a store's write-ahead log into the store file in the background, instead of in the
 /// commit that filled it.
@@ -30,9 +31,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private let path: String
     private let gate: UsageGate
     private let queue = DispatchQueue(label: "store.checkpoint")
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var scheduled = false
+    private let checkpoints: CoalescedWork
     /// Used on `queue` only (and by ``close()`` once no checkpoint runs).
     private var connection: OpaquePointer?
     private let key: Int
@@ -42,6 +41,7 @@ final class WALCheckpointer: @unchecked Sendable {
     init(path: String, gate: UsageGate) {
         self.path = path
         self.gate = gate
+        checkpoints = CoalescedWork(queue: queue)
         key = Self.registry.newKey()
         Self.registry.add(self, key: key)
     }
@@ -67,15 +67,7 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Starts a checkpoint in the background, unless one is waiting to run already.
     private func schedule() {
-        let isNew = lock.withLock {
-            defer { scheduled = true }
-            return !scheduled
-        }
-        guard isNew else { return }
-        queue.async { [self] in
-            lock.withLock { scheduled = false }
-            _ = try? gate.use { checkpoint() }
-        }
+        checkpoints.request { [self] in _ = try? gate.use { checkpoint() } }
     }
 
     /// A passive checkpoint through this object's connection, opened the first time. Best
