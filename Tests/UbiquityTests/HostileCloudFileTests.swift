@@ -187,9 +187,9 @@ struct HostileCloudFileTests {
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("fine")]) }
         let url = try #require(try a.sync.writeBaseline())
         let (_, payload) = try LogFile.open(try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
-        var baseline = try JSONDecoder().decode(Baseline.self, from: payload)
+        var baseline = try #require(Baseline(compactData: payload))
         baseline.objects[0].values["title"] = .string("")
-        let sealed = try LogFile.seal(try JSONEncoder().encode(baseline), magic: Baseline.magic, layout: a.sync.layout,
+        let sealed = try LogFile.seal(try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout,
                                       peer: "peer-a", device: "a", seq: 1)
         try sealed.write(to: url)
         for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }

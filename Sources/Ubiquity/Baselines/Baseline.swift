@@ -7,8 +7,9 @@ import TextAndFiles
 /// merges it instead of replaying every log; merging is property by property with clocks, like
 /// a log, so loading a baseline never loses a change the loading peer has not synced yet.
 ///
-/// Stored as `<epoch>/baselines/<peer>/<number>.gdbase`, in the envelope of logs
-/// (magic `GDBASE 1`).
+/// Stored as `<epoch>/baselines/<peer>/<number>.gdbase`, in the envelope of logs: written in
+/// the compact format (magic `GDBASE 2`, `Baseline+Compact.swift`); the first format's files
+/// (`GDBASE 1`, `Baseline+FirstFormat.swift`) are still read.
 public struct Baseline: Codable, Equatable, Sendable {
     public struct Object: Codable, Equatable, Sendable {
         public var object: ObjectID
@@ -24,7 +25,10 @@ public struct Baseline: Codable, Equatable, Sendable {
         public var mergedInto: GlobalID?
     }
 
-    public static let magic = "GDBASE 1"
+    /// The magic line of baselines this build writes.
+    public static let magic = "GDBASE 2"
+    /// The magic line of the first format, which builds before the compact one wrote.
+    public static let firstFormatMagic = "GDBASE 1"
     public static let fileExtension = "gdbase"
     /// The largest baseline read, in bytes (100k items take about a tenth of it); a larger
     /// one is refused after reading its header.
@@ -35,6 +39,23 @@ public struct Baseline: Codable, Equatable, Sendable {
     public var created: Date
     public var objects: [Object]
     public var tombstones: [Tombstone]
+
+    /// Reads and checks a baseline file's envelope and reads its payload, in either format.
+    ///
+    /// - Throws: ``LogFileError`` or ``LogFileFailure`` for the envelope, ``RuleViolation``
+    ///   when the payload cannot be read.
+    static func read(at url: URL, expecting layout: CloudLayout, peer: String, number: Int64) throws -> (LogFile.Header, Baseline) {
+        let (header, payload, format) = try EnvelopeFile.read(at: url, magics: [Self.magic, Self.firstFormatMagic], limit: maximumBytes,
+                                                               expecting: layout, peer: peer, seq: number)
+        let baseline: Baseline?
+        if format == Self.magic {
+            baseline = Baseline(compactData: payload)
+        } else {
+            baseline = try? Baseline(jsonData: payload)
+        }
+        guard let baseline else { throw LogFileFailure(error: .badPayload, header: header) }
+        return (header, baseline)
+    }
 
     /// Reads the whole store in one read transaction.
     static func snapshot(schema: Schema, folder: String, ownPeer: String, ownExported: Int64, now: Date, _ db: Database) throws -> Baseline {
@@ -125,7 +146,7 @@ extension CloudSync {
         }
         guard let snapshot else { return nil }
         let number = (layout.baselineNumbers(of: peer).last ?? 0) + 1
-        let data = try LogFile.seal(try snapshot.jsonData(), magic: Baseline.magic, layout: layout,
+        let data = try LogFile.seal(try snapshot.compactData(), magic: Baseline.magic, layout: layout,
                                     peer: peer, device: device, seq: number)
         let url = layout.baselineURL(peer: peer, number: number)
         try layout.makeFolder(url.deletingLastPathComponent())
@@ -219,19 +240,12 @@ extension CloudSync {
         var device: String?
         let outcome: Result<ImportedChanges, RuleViolation>
         do {
-            let (header, payload) = try EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
-                                                           expecting: layout, peer: file.peer, seq: file.number)
+            let (header, baseline) = try Baseline.read(at: file.url, expecting: layout, peer: file.peer, number: file.number)
             device = header.device
-            let baseline: Baseline
-            do {
-                baseline = try Baseline(jsonData: payload)
-            } catch {
-                throw RuleViolation("its content cannot be read")
-            }
             try store.schema.check(baseline)
             outcome = try merge(baseline, seenKey: seenKey, from: file.peer, device: header.device, number: file.number)
         } catch let failure as LogFileFailure {
-            outcome = .failure(RuleViolation(failure.error.description))
+            outcome = .failure(RuleViolation(failure.error == .badPayload ? "its content cannot be read" : failure.error.description))
             device = failure.header.device
         } catch let error as LogFileError {
             outcome = .failure(RuleViolation(error.description))
@@ -343,9 +357,7 @@ extension CloudSync {
     public func pruneCoveredLogs(gracePeriod: TimeInterval = 7 * 24 * 3600, now: Date = Date()) throws -> Int {
         var covered: Int64 = 0
         for file in layout.baselineFiles() {
-            guard let (_, payload) = try? EnvelopeFile.read(at: file.url, magic: Baseline.magic, limit: Baseline.maximumBytes,
-                                                            expecting: layout, peer: file.peer, seq: file.number),
-                  let baseline = try? Baseline(jsonData: payload),
+            guard let (_, baseline) = try? Baseline.read(at: file.url, expecting: layout, peer: file.peer, number: file.number),
                   now.timeIntervalSince(baseline.created) >= gracePeriod
             else { continue }
             covered = max(covered, baseline.covers[peer] ?? 0)

@@ -111,6 +111,14 @@ enum EnvelopeFile {
     static let maximumHeaderBytes = 4096
 
     static func read(at url: URL, magic: String, limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (LogFile.Header, Data) {
+        let (header, payload, _) = try read(at: url, magics: [magic], limit: limit, expecting: layout, peer: peer, seq: seq)
+        return (header, payload)
+    }
+
+    /// Reads an envelope whose magic line is one of `magics` (the formats a kind of file has
+    /// had); the magic found comes back with the header and payload.
+    static func read(at url: URL, magics: [String], limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64)
+        throws -> (LogFile.Header, Data, magic: String) {
         // O_NONBLOCK: a FIFO named like a log must not hang the reader; it is then refused as
         // not a regular file.
         let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
@@ -124,9 +132,10 @@ enum EnvelopeFile {
         let size = Int(info.st_size)
 
         let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
-        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")),
-              String(decoding: prefix[..<firstNewline], as: UTF8.self) == magic else {
-            throw LogFileError.notALog
+        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")) else { throw LogFileError.notALog }
+        let firstLine = String(decoding: prefix[..<firstNewline], as: UTF8.self)
+        guard let magic = magics.first(where: { $0 == firstLine }) else {
+            throw isLaterFormat(firstLine, of: magics) ? LogFileError.unknownFormat(firstLine) : LogFileError.notALog
         }
         guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
             // A header that never ends: too long to be one, or a copy cut short (read again later).
@@ -156,7 +165,17 @@ enum EnvelopeFile {
         guard String(CRC32.finish(crc), radix: 16) == header.crc32 else {
             throw LogFileFailure(error: .checksumMismatch, header: header)
         }
-        return (header, payload)
+        return (header, payload, magic)
+    }
+
+    /// Whether `line` names a format of the same kind of file that this build does not know:
+    /// the kind's word and another number (`GDLOG 2` when it reads `GDLOG 1`), as a newer
+    /// build would write.
+    static func isLaterFormat(_ line: String, of magics: [String]) -> Bool {
+        guard let known = magics.first, let space = known.lastIndex(of: " ") else { return false }
+        let kind = known[...space]
+        let number = line.utf8.dropFirst(kind.utf8.count)
+        return line.hasPrefix(kind) && (1...9).contains(number.count) && number.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// Decodes and checks a header line: what it names must be what the reader expects.
@@ -215,6 +234,8 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
     case notARegularFile(String)
     case tooLarge(bytes: Int, limit: Int)
     case longerThanItsHeader(expected: Int, found: Int)
+    /// The first line names a format of its kind this build does not read: a newer build wrote it.
+    case unknownFormat(String)
 
     /// Whether the file may still be arriving (a sync engine copying it): read again when it
     /// changes, and never reported to its writer as refused.
@@ -237,6 +258,7 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
         case .notARegularFile(let what): "it is \(what), not a file"
         case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) a file of its kind may have"
         case .longerThanItsHeader(let expected, let found): "it has \(found) bytes after its header, which says \(expected)"
+        case .unknownFormat(let magic): "it is in a format this build does not read (\(magic)): update this device to read it"
         }
     }
 }
