@@ -44,7 +44,8 @@ let package = Package(
             dependencies: [
                 "TextAndFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C API, for the one SQL function called for every row (UniqueKey+SQL).
+                // SQLite's C API: the SQL function called for every row (UniqueKey+SQL), the
+                // background checkpoint's connection, IDs read where SQLite holds them.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

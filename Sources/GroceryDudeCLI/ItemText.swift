@@ -28,37 +28,52 @@ enum ItemText {
     }
 
     /// Appends the table's lines to `output` as UTF-8, calling `flush` after each line. Two
-    /// passes over the rows: the widths of the columns, then the lines; no string is made for a
-    /// line or a padded cell (10k items made 80k of them).
+    /// passes over the rows: the widths of the cells (kept for the second pass), then the lines;
+    /// no string is made for a line, a row's cells or a padded cell (10k items made 80k of them).
     private static func appendTable(_ rows: [ItemRow], to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
-        func cells(_ row: ItemRow, quantity: String) -> [String] {
-            let mark = row.item.listed ? (row.item.collected ? "✓" : "•") : " "
-            return [mark, String(row.id.description.prefix(8)), quantity,
-                    row.unitName ?? "", row.name, row.homeLocationName ?? "", row.shopLocationName ?? ""]
+        let columnCount = header.count
+        /// The mark of an item on the shopping list, collected, or neither.
+        func mark(_ row: ItemRow) -> String { row.item.listed ? (row.item.collected ? "✓" : "•") : " " }
+        let markWidths = ["✓", "•", " "].map { ($0, TextWidth.columns(of: $0)) }
+        /// Cell `column` of a row (the mark's and the ID's are written apart).
+        func text(_ row: ItemRow, _ quantity: String, _ column: Int) -> String {
+            switch column {
+            case 2: quantity
+            case 3: row.unitName ?? ""
+            case 4: row.name
+            case 5: row.homeLocationName ?? ""
+            default: row.shopLocationName ?? ""
+            }
         }
-        // Quantities are formatted once, for both passes.
+        // Quantities are formatted once, and every cell measured once, for both passes.
         let quantities = rows.map { QuantityFormat.string($0.item.quantity) }
+        var cellWidths = [Int](repeating: 0, count: rows.count * columnCount)
         var widths = header.map { TextWidth.columns(of: $0) }
-        for (row, quantity) in zip(rows, quantities) {
-            for (column, cell) in cells(row, quantity: quantity).enumerated() {
-                widths[column] = max(widths[column], TextWidth.columns(of: cell))
-            }
+        for (index, (row, quantity)) in zip(rows, quantities).enumerated() {
+            let mark = mark(row)
+            cellWidths[index * columnCount] = markWidths.first { $0.0 == mark }!.1
+            cellWidths[index * columnCount + 1] = 8  // the ID's first 8 characters, hexadecimal digits
+            for column in 2..<columnCount { cellWidths[index * columnCount + column] = TextWidth.columns(of: text(row, quantity, column)) }
+            for column in 0..<columnCount { widths[column] = max(widths[column], cellWidths[index * columnCount + column]) }
         }
-        let last = header.count - 1
-        func appendLine(_ line: [String]) {
-            for (column, cell) in line.enumerated() {
-                output.append(contentsOf: cell.utf8)
-                if column == last { break }
-                let padding = widths[column] - TextWidth.columns(of: cell)
-                if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
-                output.append(contentsOf: separator)
+        let last = columnCount - 1
+        func append(_ cell: some Sequence<UInt8>, width: Int, column: Int) {
+            output.append(contentsOf: cell)
+            if column == last {
+                output.append(UInt8(ascii: "\n"))
+                return
             }
-            output.append(UInt8(ascii: "\n"))
+            let padding = widths[column] - width
+            if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
+            output.append(contentsOf: separator)
         }
-        appendLine(header)
-        for (row, quantity) in zip(rows, quantities) {
-            appendLine(cells(row, quantity: quantity))
+        for (column, cell) in header.enumerated() { append(cell.utf8, width: TextWidth.columns(of: cell), column: column) }
+        for (index, (row, quantity)) in zip(rows, quantities).enumerated() {
+            let measured = index * columnCount
+            append(mark(row).utf8, width: cellWidths[measured], column: 0)
+            append(row.id.description.utf8.prefix(8), width: cellWidths[measured + 1], column: 1)
+            for column in 2..<columnCount { append(text(row, quantity, column).utf8, width: cellWidths[measured + column], column: column) }
             try flush(&output)
         }
     }
@@ -85,18 +100,26 @@ enum ItemText {
     static let chunkBytes = 64 << 10
 
     private static func append(_ row: ItemRow, to writer: inout JSONWriter) {
-        writer.appendObject([
-            "id": .string(row.id.description),
-            "name": .string(row.name),
-            "quantity": .number(row.item.quantity),
-            "unit": .string(row.unitName),
-            "homeLocation": .string(row.homeLocationName),
-            "shopLocation": .string(row.shopLocationName),
-            "listed": .bool(row.item.listed),
-            "collected": .bool(row.item.collected),
-            "modified": .date(row.item.modified),
-            "note": .string(row.item.note),
-            "photoBytes": .integer(row.photoSize ?? 0),
-        ])
+        writer.beginObject()
+        writer.append(Key.id, .string(row.id.description))
+        writer.append(Key.name, .string(row.name))
+        writer.append(Key.quantity, .number(row.item.quantity))
+        writer.append(Key.unit, .string(row.unitName))
+        writer.append(Key.homeLocation, .string(row.homeLocationName))
+        writer.append(Key.shopLocation, .string(row.shopLocationName))
+        writer.append(Key.listed, .bool(row.item.listed))
+        writer.append(Key.collected, .bool(row.item.collected))
+        writer.append(Key.modified, .date(row.item.modified))
+        writer.append(Key.note, .string(row.item.note))
+        writer.append(Key.photoBytes, .integer(row.photoSize ?? 0))
+        writer.endObject()
+    }
+
+    /// The keys of an item's object, in their order.
+    private enum Key {
+        static let id = JSONWriter.Key("id", first: true), name = JSONWriter.Key("name"), quantity = JSONWriter.Key("quantity")
+        static let unit = JSONWriter.Key("unit"), homeLocation = JSONWriter.Key("homeLocation"), shopLocation = JSONWriter.Key("shopLocation")
+        static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"), modified = JSONWriter.Key("modified")
+        static let note = JSONWriter.Key("note"), photoBytes = JSONWriter.Key("photoBytes")
     }
 }

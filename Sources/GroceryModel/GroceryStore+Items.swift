@@ -38,11 +38,12 @@ extension GroceryStore {
             let hasNote = try ItemRow.hasNote(db)
             let selection = Item.selection(modelVersion: hasNote ? 2 : 1)
             // A cursor decodes each row in place; fetchAll would copy every row first.
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM item" + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            let statement = try db.makeStatement(sql: "SELECT \(selection) FROM item" + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            let rows = try Row.fetchCursor(statement)
             var items: [ItemRow] = []
             // Room for every row at once: grown by doubling, 10k rows moved ~3 MB more memory.
             items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM item" + filter) ?? 0)
-            while let row = try rows.next() { items.append(names.row(of: Item(row: row, offset: 0, hasNote: hasNote))) }
+            while let row = try rows.next() { items.append(names.row(row, statement: statement.sqliteStatement, hasNote: hasNote)) }
             return NameOrder.sorted(items, name: \.name)
         }
     }

@@ -51,17 +51,30 @@ extension Item: FetchableRecord, TableRecord {
     /// Reads the item's columns starting at `offset`, by position: GRDB's lookup by name
     /// lowercases the name on every call, a tenth of the time of listing 10k items.
     init(row: Row, offset: Int, hasNote: Bool) {
+        self.init(row: row, offset: offset, hasNote: hasNote, unit: row[offset + Int(LinkColumn.unit)],
+                  locationAtHome: row[offset + Int(LinkColumn.locationAtHome)], locationAtShop: row[offset + Int(LinkColumn.locationAtShop)])
+    }
+
+    /// Reads the item's columns but its links to a unit and locations, which the caller read.
+    init(row: Row, offset: Int, hasNote: Bool, unit: UnitID?, locationAtHome: HomeLocationID?, locationAtShop: ShopLocationID?) {
         id = row[offset]
         name = row[offset + 1]
         quantity = row[offset + 2]
         listed = row[offset + 3]
         collected = row[offset + 4]
         modified = Date(timeIntervalSince1970: row[offset + 5])
-        unit = row[offset + 6]
-        locationAtHome = row[offset + 7]
-        locationAtShop = row[offset + 8]
+        self.unit = unit
+        self.locationAtHome = locationAtHome
+        self.locationAtShop = locationAtShop
         photo = row[offset + 9]
         note = hasNote ? row[offset + 10] : nil
+    }
+
+    /// The positions of the links in ``selection(table:modelVersion:)``.
+    enum LinkColumn {
+        static let unit: CInt = 6
+        static let locationAtHome: CInt = 7
+        static let locationAtShop: CInt = 8
     }
 }
 

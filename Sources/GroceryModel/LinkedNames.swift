@@ -10,20 +10,20 @@ import Ubiquity
 /// length, and a lookup here costs a hash of the ID. A link to a row that does not exist has no
 /// name, as the `LEFT JOIN` gave.
 struct LinkedNames {
-    private var units: [UnitID: String] = [:]
-    private var homeLocations: [HomeLocationID: String] = [:]
-    private var shopLocations: [ShopLocationID: String] = [:]
+    private var units = Catalog<UnitEntity>()
+    private var homeLocations = Catalog<HomeLocationEntity>()
+    private var shopLocations = Catalog<ShopLocationEntity>()
     private var photoSizes: [PhotoID: Int] = [:]
 
     init(_ db: Database) throws {
         // IDs are read as text: a row whose ID is not one (a store edited by hand) is left out,
         // as the join left it unmatched, rather than stopping the listing.
-        func names<Entity>(_ kind: CatalogKind, of _: Entity.Type) throws -> [EntityID<Entity>: String] {
+        func names<Entity>(_ kind: CatalogKind, of _: Entity.Type) throws -> Catalog<Entity> {
             let sql = "SELECT id, \(kind.nameAttribute.quotedDatabaseIdentifier) FROM \(kind.table.quotedDatabaseIdentifier)"
-            var names: [EntityID<Entity>: String] = [:]
+            var names = Catalog<Entity>()
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
-                if let id = (row[0] as String?).flatMap(EntityID<Entity>.init), let name = row[1] as String? { names[id] = name }
+                if let id = (row[0] as String?).flatMap(EntityID<Entity>.init), let name = row[1] as String? { names.insert(id, name) }
             }
             return names
         }
@@ -39,9 +39,55 @@ struct LinkedNames {
     /// The item with the names it points at.
     func row(of item: Item) -> ItemRow {
         ItemRow(item: item,
-                unitName: item.unit.flatMap { units[$0] },
-                homeLocationName: item.locationAtHome.flatMap { homeLocations[$0] },
-                shopLocationName: item.locationAtShop.flatMap { shopLocations[$0] },
+                unitName: item.unit.flatMap { units.names[$0] },
+                homeLocationName: item.locationAtHome.flatMap { homeLocations.names[$0] },
+                shopLocationName: item.locationAtShop.flatMap { shopLocations.names[$0] },
                 photoSize: item.photo.flatMap { photoSizes[$0] })
+    }
+
+    /// The item in the statement's current row, selected with `Item.selection`, with the names
+    /// it points at: a link to a unit or location is found by its stored text where SQLite
+    /// holds it, and the ID kept is the catalog's own (10k items point at a few dozen entries:
+    /// no string made or checked for each link).
+    func row(_ row: Row, statement: SQLiteStatement, hasNote: Bool) -> ItemRow {
+        let unit = units.link(statement, Item.LinkColumn.unit)
+        let home = homeLocations.link(statement, Item.LinkColumn.locationAtHome)
+        let shop = shopLocations.link(statement, Item.LinkColumn.locationAtShop)
+        let item = Item(row: row, offset: 0, hasNote: hasNote, unit: unit.id, locationAtHome: home.id, locationAtShop: shop.id)
+        return ItemRow(item: item, unitName: unit.name, homeLocationName: home.name, shopLocationName: shop.name,
+                       photoSize: item.photo.flatMap { photoSizes[$0] })
+    }
+}
+
+/// One catalog's names by ID, and the same entries found by the bytes of an ID's stored text.
+private struct Catalog<Entity: ModelEntity> {
+    private(set) var names: [EntityID<Entity>: String] = [:]
+    /// By a hash of the ID's text; a text that hashes like another entry's (or any miss) is
+    /// looked up the slow way, through an ID made from it.
+    private var byText: [UInt64: (text: [UInt8], id: EntityID<Entity>, name: String)] = [:]
+
+    mutating func insert(_ id: EntityID<Entity>, _ name: String) {
+        names[id] = name
+        let text = Array(id.description.utf8)
+        byText[text.withUnsafeBufferPointer(Self.hash)] = (text, id, name)
+    }
+
+    /// The ID in column `index` of the statement's row, and the name of the entry it links to
+    /// (`nil` when there is none).
+    func link(_ statement: SQLiteStatement, _ index: CInt) -> (id: EntityID<Entity>?, name: String?) {
+        guard let bytes = GlobalID.textBytes(statement, index) else { return (nil, nil) }
+        if let entry = byText[Self.hash(bytes)],
+           entry.text.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return (entry.id, entry.name)
+        }
+        guard let id = EntityID<Entity>(sqliteStatement: statement, index: index) else { return (nil, nil) }
+        return (id, names[id])
+    }
+
+    /// FNV-1a over the bytes.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
     }
 }

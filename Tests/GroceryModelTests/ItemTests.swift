@@ -138,6 +138,18 @@ struct ItemTests {
         #expect(all.first { $0.name == "Milk" }.map { [$0.unitName, $0.homeLocationName, $0.shopLocationName] } == ["L", "Fridge", "Dairy"])
         #expect(all.first { $0.name == "Eggs" }?.unitName == nil, "its unit is gone")
         #expect(try store.items(listedOnly: true).map(\.name) == ["Bread", "Cake", "Milk"])
+
+        // Links are found from their stored bytes: one written in capitals is the same ID; one
+        // that is no ID, or a number, links nowhere.
+        let pack = try #require(all.first { $0.name == "Cake" }?.item.unit)
+        try store.objects.write { db in
+            try db.execute(sql: "UPDATE item SET unit = upper(?) WHERE name = 'Bread'", arguments: [pack.description])
+            try db.execute(sql: "UPDATE item SET unit = 'not-an-id', locationAtShop = 7 WHERE name = 'Cake'")
+        }
+        let changed = try store.items()
+        #expect(changed.first { $0.name == "Bread" }.map { [$0.item.unit?.description, $0.unitName] } == [pack.description, "pk"])
+        #expect(changed.first { $0.name == "Cake" }.map { [$0.item.unit?.description, $0.unitName, $0.shopLocationName] } == [nil, nil, nil])
+        #expect(changed.first { $0.name == "Milk" } == all.first { $0.name == "Milk" })
     }
 
     @Test func referencesAreNamesOrIDPrefixes() throws {

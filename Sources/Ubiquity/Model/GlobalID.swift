@@ -100,6 +100,7 @@ public struct ObjectID: Hashable, Comparable, Codable, Sendable, CustomStringCon
 // MARK: - Database
 
 import GRDB
+import GRDBSQLite
 
 extension GlobalID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { description.databaseValue }
@@ -110,9 +111,26 @@ extension GlobalID: DatabaseValueConvertible {
 }
 
 /// Read straight from the statement's text (no `DatabaseValue` in between): a listing decodes
-/// five IDs a row, and going through `DatabaseValue` was a sixth of `item ls --json`.
+/// five IDs a row, and going through `DatabaseValue` was a sixth of `item ls --json`. The
+/// bytes are checked where SQLite holds them and copied once; making a `String` of them first
+/// (which checks them as UTF-8) and then checking the string was a tenth of `item ls`.
 extension GlobalID: StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self.init(String(sqliteStatement: sqliteStatement, index: index))
+        guard let bytes = Self.textBytes(sqliteStatement, index), let hasUppercase = Self.check(bytes) else { return nil }
+        if hasUppercase {
+            description = String(decoding: bytes, as: UTF8.self).lowercased()
+        } else {
+            description = String(unsafeUninitializedCapacity: 36) { text in
+                _ = text.initialize(from: bytes)
+                return 36
+            }
+        }
+    }
+
+    /// The column's value as text, where SQLite holds it (valid until the statement moves on);
+    /// `nil` for `NULL`. Numbers read as their text, as GRDB's `String` reads them.
+    package static func textBytes(_ statement: SQLiteStatement, _ index: CInt) -> UnsafeBufferPointer<UInt8>? {
+        guard let text = sqlite3_column_text(statement, index) else { return nil }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))
     }
 }
