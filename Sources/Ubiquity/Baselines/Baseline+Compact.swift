@@ -155,23 +155,23 @@ extension Baseline {
             peers.append(peer)
             return true
         }) else { return nil }
-        // readings: triples of wall difference, counter, peer index
+        // readings: triples of wall difference, counter, peer index, read as they come
         var readings: [HLC] = []
-        var numbers: [Int64] = []
+        var triple: [Int64] = []
+        triple.reserveCapacity(3)
+        var wall: Int64 = 0
         guard scanner.take(UInt8(ascii: ",")), scanner.key("readings"), scanner.array({ scanner in
             guard let number = scanner.int64() else { return false }
-            numbers.append(number)
-            return true
-        }), numbers.count % 3 == 0 else { return nil }
-        readings.reserveCapacity(numbers.count / 3)
-        var wall: Int64 = 0
-        for start in stride(from: 0, to: numbers.count, by: 3) {
+            triple.append(number)
+            guard triple.count == 3 else { return true }
+            defer { triple.removeAll(keepingCapacity: true) }
             // Ascending as written, and no later than any reading may be: the sum never overflows.
-            guard numbers[start] >= 0, numbers[start] <= HLC.maximumWall - wall, let counter = Int32(exactly: numbers[start + 1]),
-                  let peer = Int(exactly: numbers[start + 2]), peers.indices.contains(peer) else { return nil }
-            wall += numbers[start]
+            guard triple[0] >= 0, triple[0] <= HLC.maximumWall - wall, let counter = Int32(exactly: triple[1]),
+                  let peer = Int(exactly: triple[2]), peers.indices.contains(peer) else { return false }
+            wall += triple[0]
             readings.append(HLC(wall: wall, counter: counter, peer: peers[peer]))
-        }
+            return true
+        }), triple.isEmpty else { return nil }
         /// An index into a table of `count`.
         func index(_ scanner: inout JSONScanner, below count: Int) -> Int? {
             guard let number = scanner.int64(), number >= 0, number < count else { return nil }
