@@ -36,15 +36,6 @@ struct LinkedNames {
         }
     }
 
-    /// The item with the names it points at.
-    func row(of item: Item) -> ItemRow {
-        ItemRow(item: item,
-                unitName: item.unit.flatMap { units.names[$0] },
-                homeLocationName: item.locationAtHome.flatMap { homeLocations.names[$0] },
-                shopLocationName: item.locationAtShop.flatMap { shopLocations.names[$0] },
-                photoSize: item.photo.flatMap { photoSizes[$0] })
-    }
-
     /// The item in the statement's current row, selected with `Item.selection`, with the names
     /// it points at: a link to a unit or location is found by its stored text where SQLite
     /// holds it, and the ID kept is the catalog's own (10k items point at a few dozen entries:
@@ -61,7 +52,7 @@ struct LinkedNames {
 
 /// One catalog's names by ID, and the same entries found by the bytes of an ID's stored text.
 private struct Catalog<Entity: ModelEntity> {
-    private(set) var names: [EntityID<Entity>: String] = [:]
+    private var names: [EntityID<Entity>: String] = [:]
     /// By a hash of the ID's text; a text that hashes like another entry's (or any miss) is
     /// looked up the slow way, through an ID made from it.
     private var byText: [UInt64: (text: [UInt8], id: EntityID<Entity>, name: String)] = [:]

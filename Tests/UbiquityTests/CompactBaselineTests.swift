@@ -56,6 +56,13 @@ struct CompactBaselineTests {
         #expect(text.components(separatedBy: "\"quantity\"").count == 2)
     }
 
+    @Test func aReadingNoStoreHoldsThrowsInsteadOfTrapping() {
+        var baseline = Self.items(2)
+        baseline.objects[0].clocks["name"] = HLC(wall: .min, counter: 0, peer: Self.peers[0])
+        baseline.objects[1].clocks["name"] = HLC(wall: .max, counter: 0, peer: Self.peers[0])
+        #expect(throws: EncodingError.self) { try baseline.compactData() }
+    }
+
     /// Payloads that are not what ``Baseline/compactData()`` writes: each is unreadable, whole.
     static let unreadable: [String] = [
         "",

@@ -83,9 +83,13 @@ extension Baseline {
         var wall: Int64 = 0
         for (index, reading) in readings.enumerated() {
             if index > 0 { comma() }
-            // Ascending: the difference is never negative, and never overflows (both walls are
-            // readings this store accepted).
-            text(String(reading.wall - wall) + "," + String(reading.counter) + "," + String(peerIndex[reading.peer]!))
+            // Ascending: the difference is never negative. A store holds only readings from 1970
+            // to 9999; one that held others would throw here rather than trap.
+            let (difference, overflow) = reading.wall.subtractingReportingOverflow(wall)
+            guard !overflow else {
+                throw EncodingError.invalidValue(reading.wall, .init(codingPath: [], debugDescription: "a baseline holds a reading out of range"))
+            }
+            text(String(difference) + "," + String(reading.counter) + "," + String(peerIndex[reading.peer]!))
             wall = reading.wall
         }
         text("],\"objects\":[")

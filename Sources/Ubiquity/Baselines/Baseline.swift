@@ -42,8 +42,8 @@ public struct Baseline: Codable, Equatable, Sendable {
 
     /// Reads and checks a baseline file's envelope and reads its payload, in either format.
     ///
-    /// - Throws: ``LogFileError`` or ``LogFileFailure`` for the envelope, ``RuleViolation``
-    ///   when the payload cannot be read.
+    /// - Throws: ``LogFileError`` or ``LogFileFailure`` for the envelope; ``LogFileFailure``
+    ///   with ``LogFileError/badPayload`` when the payload cannot be read.
     static func read(at url: URL, expecting layout: CloudLayout, peer: String, number: Int64) throws -> (LogFile.Header, Baseline) {
         let (header, payload, format) = try EnvelopeFile.read(at: url, magics: [Self.magic, Self.firstFormatMagic], limit: maximumBytes,
                                                                expecting: layout, peer: peer, seq: number)
