@@ -185,7 +185,7 @@ struct ScannedRecordTests {
     }
 }
 
-@Suite("Baselines written and read by hand")
+@Suite("Baselines read straight from their bytes; doubles exact in both formats")
 struct BaselineJSONTests {
     static let awkward: [Double] = [0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308,
                                     -0.0, 0, 1, -2.5, 9_007_199_254_740_993, 1e21, 1 / 3, 2.225_073_858_507_201_4e-308]
