@@ -79,3 +79,42 @@ struct ImportBatchTests {
         #expect(try d.sync.watermark(of: "peer-c") == 3)
     }
 }
+
+/// An import asks the store once a log which of its objects have property clocks, and reads an
+/// object's clocks only when it had some, or when the same log already merged something of it.
+@Suite("Clocks read once a log")
+struct ClocksReadOnceTests {
+    let cloud = TemporaryDirectory("clocks-once")
+    let clock = TestClock()
+
+    /// A log of peer `x` holding `record`, sealed as a peer writes it.
+    func write(_ record: TransactionRecord, seq: Int64, into layout: CloudLayout) throws {
+        try layout.makeFolder(layout.peerFolder("peer-x"))
+        try LogFile.encode(record, layout: layout, peer: "peer-x", device: "x", seq: seq).write(to: layout.logURL(peer: "peer-x", seq: seq))
+    }
+
+    func record(_ seconds: Int64, inserted: [ObjectChange], updated: [ObjectChange] = []) -> TransactionRecord {
+        TransactionRecord(transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "x",
+                          inserted: inserted, updated: updated, deleted: [],
+                          clock: HLC(wall: 1_800_000_000_000 + seconds * 1000, counter: 0, peer: "peer-x"))
+    }
+
+    @Test func anObjectTwiceInOneLogAndAgainInTheNextIsOneRowWithEveryClock() throws {
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        let id = GlobalID("0000000a-0000-4000-8000-000000000001")!, note = ObjectID(entity: "Note", id: id)
+        // Inserted and updated in the same log: the update finds the clocks the insert wrote
+        // (read as new before the log, the object is not new any more by then).
+        try write(record(1, inserted: [ObjectChange(object: note, values: ["title": .string("first")])],
+                         updated: [ObjectChange(object: note, values: ["count": .integer(3)])]), seq: 1, into: d.sync.layout)
+        // The next log: the object has clocks now, and its later reading wins over them.
+        try write(record(2, inserted: [], updated: [ObjectChange(object: note, values: ["title": .string("second")])]), seq: 2, into: d.sync.layout)
+        let report = try d.sync.importPending()
+        #expect(report.appliedLogs == 2 && report.rejected.isEmpty, "\(report.rejected)")
+        let row = try d.store.read { db in try Row.fetchOne(db, sql: "SELECT title, count FROM note WHERE id = ?", arguments: [id.description]) }
+        #expect(row.map { [$0[0] as String?, ($0[1] as Int?).map(String.init)] } == ["second", "3"])
+        let clocks = try d.store.read { db in try PropertyClocks.clocks(of: id, db) }
+        #expect(clocks["count"]?.wall == 1_800_000_001_000)
+        #expect(clocks["title"]?.wall == 1_800_000_002_000)
+        #expect(report.changes.inserted == [note])
+    }
+}

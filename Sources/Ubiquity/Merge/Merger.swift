@@ -93,7 +93,15 @@ struct Merger {
         let survivor = try self.survivor(of: object.id, untombstoned)
         guard !survivor.deleted else { return }
         let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
-        let existing = try PropertyClocks.clockRow(of: id, db)
+        // An object the check found without clocks has none still unless this transaction
+        // merged something of it (every merge that writes clocks lists the object as inserted
+        // or updated): an import's new objects need no query to say so.
+        let existing: [String: HLC]?
+        if let untombstoned, untombstoned.hadNoClocks(id), !changes.inserted.contains(object), !changes.updated.contains(object) {
+            existing = nil
+        } else {
+            existing = try PropertyClocks.clockRow(of: id, db)
+        }
         var clocks = existing ?? [:]
         var winners: [String: PropertyValue] = [:]
         for (property, (value, clock)) in properties {

@@ -15,9 +15,12 @@ struct StoredEntities {
     private var tombstones: [GlobalID: String] = [:]
     /// The IDs read.
     private var read: Set<GlobalID> = []
+    /// The IDs read that had property clocks then, when they were asked for.
+    private var clocked: Set<GlobalID>?
 
-    /// Reads what the store holds for `ids` (duplicates are harmless).
-    init<IDs: Collection>(of ids: IDs, schema: Schema, _ db: Database) throws where IDs.Element == GlobalID {
+    /// Reads what the store holds for `ids` (duplicates are harmless), and with `clocks`
+    /// which of them have property clocks (``hadNoClocks(_:)``).
+    init<IDs: Collection>(of ids: IDs, schema: Schema, clocks: Bool = false, _ db: Database) throws where IDs.Element == GlobalID {
         guard !ids.isEmpty else { return }
         read = Set(ids)
         // The IDs as one JSON array, read by `json_each`: a single argument, however many.
@@ -45,6 +48,10 @@ struct StoredEntities {
             guard let text = row[0] as String?, let id = GlobalID(text), let entity = row[1] as String? else { continue }
             tombstones[id] = entity
         }
+        if clocks {
+            let sql = "SELECT objectID FROM \(EngineTables.objectClock) WHERE objectID IN (SELECT value FROM json_each(?))"
+            clocked = Set(try GlobalID.fetchAll(db.cachedStatement(sql: sql), arguments: arguments))
+        }
     }
 
     /// The entity this store holds `id` as, or `nil` when it has never seen it: `expected`
@@ -60,5 +67,12 @@ struct StoredEntities {
     /// merged away (what ``MergedCopies/survivor(of:_:)`` answers), until a tombstone is written.
     func hasNoTombstone(_ id: GlobalID) -> Bool {
         tombstones[id] == nil && read.contains(id)
+    }
+
+    /// Whether `id` was read, with clocks asked for, and had no property clocks then: an object
+    /// this store has merged nothing of (until something of it is merged since).
+    func hadNoClocks(_ id: GlobalID) -> Bool {
+        guard let clocked else { return false }
+        return read.contains(id) && !clocked.contains(id)
     }
 }
