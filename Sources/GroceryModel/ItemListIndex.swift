@@ -89,8 +89,9 @@ extension GroceryStore {
     /// location"), rows by name within a section; or, ordered ``ItemListQuery/Order/byName``,
     /// every row by name in one section.
     ///
-    /// One scan of the items in name order (the `item_list_order` index: no sort), dealt into
-    /// one bucket per location; then the locations, sorted by name.
+    /// The locations first, sorted by name; then one scan of the items in name order (the
+    /// `item_list_order` index: no sort), dealt into one bucket per location — each item's link
+    /// found among the locations by its stored bytes (``IDTextTable``), no string made of it.
     public func itemIndex(_ query: ItemListQuery) throws -> ItemListIndex {
         try objects.read { db in
             let kind = query.grouping.kind
@@ -103,17 +104,32 @@ extension GroceryStore {
                 arguments += [search]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            // Entries keep their place in the scan, so buckets merged later stay in name order.
-            typealias Entry = (position: Int, id: ItemID, listed: Bool)
-            typealias Scanned = (id: ItemID, location: String?, listed: Bool, name: String)
-            var buckets: [String: [Entry]] = [:]
-            var unknown: [Entry] = []
+            // (A list by name has no sections by location: none are read.)
+            let locations = query.order == .byName ? [] : NameOrder.sorted(try Row.fetchAll(db, sql: """
+                SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
+                """).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
+            // An item's link is the position of its location here, by the link's exact stored
+            // text; a link to a location not here (not arrived yet from its peer) is none.
+            var byText = IDTextTable<Int>()
+            var byString: [String: Int] = [:]
+            for (position, location) in locations.enumerated() {
+                byText.insert(location.id, position)
+                byString[location.id] = position
+            }
+            typealias Entry = (id: ItemID, listed: Bool)
+            typealias Scanned = (id: ItemID, location: Int?, listed: Bool, name: String)
             var scanned: [Scanned] = []
-            let rows = try Row.fetchCursor(db, sql: """
+            let statement = try db.makeStatement(sql: """
                 SELECT id, \(kind.itemRelationship), listed, name FROM item INDEXED BY item_list_order\(filter)
                 ORDER BY name COLLATE NOCASE, id
-                """, arguments: arguments)
-            while let row = try rows.next() { scanned.append((row[0], row[1], row[2], row[3])) }
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                let location = GlobalID.textBytes(statement.sqliteStatement, 1).flatMap { bytes in
+                    byText.value(bytes) ?? byString[String(decoding: bytes, as: UTF8.self)]
+                }
+                scanned.append((row[0], location, row[2], row[3]))
+            }
             let sorted = NameOrder.sorted(scanned, name: \.name)
             var index = ItemListIndex()
             index.itemsInStore = conditions.isEmpty ? scanned.count : try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
@@ -125,9 +141,11 @@ extension GroceryStore {
                 index.listedCount = sorted.count { $0.listed }
                 return index
             }
-            for (position, item) in sorted.enumerated() {
-                let entry: Entry = (position, item.id, item.listed)
-                if let location = item.location { buckets[location, default: []].append(entry) } else { unknown.append(entry) }
+            // Buckets filled in name order stay in it.
+            var buckets = [[Entry]](repeating: [], count: locations.count)
+            var unknown: [Entry] = []
+            for item in sorted {
+                if let location = item.location { buckets[location].append((item.id, item.listed)) } else { unknown.append((item.id, item.listed)) }
             }
             func add(_ title: String, _ entries: [Entry]) {
                 guard !entries.isEmpty else { return }
@@ -137,16 +155,7 @@ extension GroceryStore {
                     if entry.listed { index.listedCount += 1 }
                 }
             }
-            let locations = NameOrder.sorted(try Row.fetchAll(db, sql: """
-                SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
-                """).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
-            for location in locations {
-                guard let entries = buckets.removeValue(forKey: location.id) else { continue }
-                add(location.name ?? ItemListIndex.unknownLocation, entries)
-            }
-            // Links to a location not here (not arrived yet from its peer) read as no location.
-            for (_, entries) in buckets { unknown.append(contentsOf: entries) }
-            if !buckets.isEmpty { unknown.sort { $0.position < $1.position } }
+            for (location, entries) in zip(locations, buckets) { add(location.name ?? ItemListIndex.unknownLocation, entries) }
             add(ItemListIndex.unknownLocation, unknown)
             return index
         }

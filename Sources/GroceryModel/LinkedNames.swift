@@ -53,32 +53,19 @@ struct LinkedNames {
 /// One catalog's names by ID, and the same entries found by the bytes of an ID's stored text.
 private struct Catalog<Entity: ModelEntity> {
     private var names: [EntityID<Entity>: String] = [:]
-    /// By a hash of the ID's text; a text that hashes like another entry's (or any miss) is
-    /// looked up the slow way, through an ID made from it.
-    private var byText: [UInt64: (text: [UInt8], id: EntityID<Entity>, name: String)] = [:]
+    private var byText = IDTextTable<(id: EntityID<Entity>, name: String)>()
 
     mutating func insert(_ id: EntityID<Entity>, _ name: String) {
         names[id] = name
-        let text = Array(id.description.utf8)
-        byText[text.withUnsafeBufferPointer(Self.hash)] = (text, id, name)
+        byText.insert(id.description, (id, name))
     }
 
     /// The ID in column `index` of the statement's row, and the name of the entry it links to
     /// (`nil` when there is none).
     func link(_ statement: SQLiteStatement, _ index: CInt) -> (id: EntityID<Entity>?, name: String?) {
         guard let bytes = GlobalID.textBytes(statement, index) else { return (nil, nil) }
-        if let entry = byText[Self.hash(bytes)],
-           entry.text.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
-            return (entry.id, entry.name)
-        }
+        if let entry = byText.value(bytes) { return (entry.id, entry.name) }
         guard let id = EntityID<Entity>(sqliteStatement: statement, index: index) else { return (nil, nil) }
         return (id, names[id])
-    }
-
-    /// FNV-1a over the bytes.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return hash
     }
 }

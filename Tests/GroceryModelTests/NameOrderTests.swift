@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import GroceryModel
+import GRDB
+import Ubiquity
 
 /// Lists read in alphabetical order as a person reads it: accents and case do not send a name
 /// after "Z".
@@ -25,6 +27,35 @@ struct NameOrderTests {
         let rows = try store.itemRows(index.ids)
         #expect(index.ids.compactMap { rows[$0]?.name } == ["banana", "Dates", "\u{C9}clair", "Eggs", "\u{C9}picerie fine", "Zucchini", "apple"])
         #expect(try store.entries(.home).map(\.name) == ["Attic", "\u{C9}tag\u{E8}re", "Zinc shelf"])
+    }
+
+    /// An item's location is found by its link's exact stored text: a link to a location not
+    /// here (not arrived yet), one in capitals and none at all are all "Unknown location", in
+    /// name order; a location without items has no section.
+    @Test func linksToNoLocationHereAreUnknownInNameOrder() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for (name, home) in [("Apple", "Pantry"), ("Bread", "Attic"), ("Cheese", nil), ("Dates", "Fridge"), ("Eggs", "Fridge")] {
+            var draft = ItemDraft(name: name)
+            draft.homeLocation = home
+            try store.addItem(draft)
+        }
+        let fridge = try #require(try store.items().first { $0.name == "Dates" }?.item.locationAtHome)
+        try store.objects.write { db in
+            try db.execute(sql: "UPDATE item SET locationAtHome = ? WHERE name = 'Bread'", arguments: [GlobalID(UUID()).description])
+            try db.execute(sql: "UPDATE item SET locationAtHome = upper(?) WHERE name = 'Eggs'", arguments: [fridge.description])
+        }
+        for order in [ItemListQuery.Order.byLocation, .byName] {
+            let index = try store.itemIndex(ItemListQuery(grouping: .homeLocation, order: order))
+            let rows = try store.itemRows(index.ids)
+            let titles = index.sections.map(\.title)
+            let names = index.sections.map { section in index.ids[section.start..<section.start + section.count].compactMap { rows[$0]?.name } }
+            if order == .byName {
+                #expect(titles == [ItemListIndex.byNameTitle] && names == [["Apple", "Bread", "Cheese", "Dates", "Eggs"]])
+            } else {
+                #expect(titles == ["Fridge", "Pantry", ItemListIndex.unknownLocation])
+                #expect(names == [["Dates"], ["Apple"], ["Bread", "Cheese", "Eggs"]])
+            }
+        }
     }
 
     @Test func asciiNamesKeepTheOrderTheStoreGivesThem() throws {
