@@ -33,9 +33,9 @@ enum ItemText {
     private static func appendTable(_ rows: [ItemRow], to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
         let columnCount = header.count
-        /// The mark of an item on the shopping list, collected, or neither.
-        func mark(_ row: ItemRow) -> String { row.item.listed ? (row.item.collected ? "✓" : "•") : " " }
-        let markWidths = ["✓", "•", " "].map { ($0, TextWidth.columns(of: $0)) }
+        /// The mark of an item collected, on the shopping list, or neither, measured once.
+        let marks = ["✓", "•", " "].map { (text: $0, width: TextWidth.columns(of: $0)) }
+        func mark(_ row: ItemRow) -> (text: String, width: Int) { marks[row.item.listed ? (row.item.collected ? 0 : 1) : 2] }
         /// Cell `column` of a row (the mark's and the ID's are written apart).
         func text(_ row: ItemRow, _ quantity: String, _ column: Int) -> String {
             switch column {
@@ -51,8 +51,7 @@ enum ItemText {
         var cellWidths = [Int](repeating: 0, count: rows.count * columnCount)
         var widths = header.map { TextWidth.columns(of: $0) }
         for (index, (row, quantity)) in zip(rows, quantities).enumerated() {
-            let mark = mark(row)
-            cellWidths[index * columnCount] = markWidths.first { $0.0 == mark }!.1
+            cellWidths[index * columnCount] = mark(row).width
             cellWidths[index * columnCount + 1] = 8  // the ID's first 8 characters, hexadecimal digits
             for column in 2..<columnCount { cellWidths[index * columnCount + column] = TextWidth.columns(of: text(row, quantity, column)) }
             for column in 0..<columnCount { widths[column] = max(widths[column], cellWidths[index * columnCount + column]) }
@@ -71,7 +70,7 @@ enum ItemText {
         for (column, cell) in header.enumerated() { append(cell.utf8, width: TextWidth.columns(of: cell), column: column) }
         for (index, (row, quantity)) in zip(rows, quantities).enumerated() {
             let measured = index * columnCount
-            append(mark(row).utf8, width: cellWidths[measured], column: 0)
+            append(mark(row).text.utf8, width: cellWidths[measured], column: 0)
             append(row.id.description.utf8.prefix(8), width: cellWidths[measured + 1], column: 1)
             for column in 2..<columnCount { append(text(row, quantity, column).utf8, width: cellWidths[measured + column], column: column) }
             try flush(&output)

@@ -145,7 +145,7 @@ struct CompactBaselineTests {
         let url = try #require(try a.sync.writeBaseline())
         #expect(try Data(contentsOf: url).starts(with: Data("GDBASE 2\n".utf8)))
         let exported = try #require(a.sync.layout.sequenceNumbers(of: "peer-a").last)
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()
@@ -164,7 +164,7 @@ struct CompactBaselineTests {
         // What builds before the compact format wrote: `JSONEncoder`'s bytes, sorted keys.
         try LogFile.seal(try BaselineJSONTests.foundationBytes(baseline), magic: Baseline.firstFormatMagic, layout: a.sync.layout,
                          peer: "peer-a", device: "a", seq: 1).write(to: url)
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()
@@ -204,7 +204,7 @@ struct CompactBaselineTests {
         let payload = #"{"covers":{"peer-a":1},"created":0,"entities":[["Note",["title"]]],"peers":["peer-a"],"readings":[1,0,0],"#
             + #""objects":[["00000000-0000-4000-8000-000000000001",0,[0,{"s":"ok"},5]]],"tombstones":[]}"#
         try LogFile.seal(Data(payload.utf8), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 1).write(to: url)
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()

@@ -142,7 +142,7 @@ struct HostileCloudFileTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
         let whole = try Data(contentsOf: url)
         let folder = url.deletingLastPathComponent()
         let next = url.lastPathComponent.replacingOccurrences(of: "0000000001", with: "0000000002")
@@ -164,7 +164,7 @@ struct HostileCloudFileTests {
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
         // Its logs are gone (pruned): only the baseline holds the data.
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
         let whole = try Data(contentsOf: url)
         try whole.prefix(whole.count / 2).write(to: url)
 
@@ -192,7 +192,7 @@ struct HostileCloudFileTests {
         let sealed = try LogFile.seal(try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout,
                                       peer: "peer-a", device: "a", seq: 1)
         try sealed.write(to: url)
-        for seq in a.sync.layout.sequenceNumbers(of: "peer-a") { try FileManager.default.removeItem(at: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()
@@ -295,6 +295,13 @@ struct HostileCloudFileTests {
 }
 
 extension TestPeer {
+    /// Removes every log this peer wrote, as pruning does once a baseline covers them: what
+    /// the peer holds then reaches others only through its baselines.
+    func removeOwnLogs() throws {
+        let layout = sync.layout, peer = "peer-\(name)"
+        for seq in layout.sequenceNumbers(of: peer) { try FileManager.default.removeItem(at: layout.logURL(peer: peer, seq: seq)) }
+    }
+
     /// The notes' titles, sorted.
     func titles() throws -> [String] {
         try store.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY title") }
