@@ -182,8 +182,9 @@ struct FullScreenTests {
 
     @Test func aCrashGivesTheTerminalBack() throws {
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_FAULT=app-trap SWIFT_BACKTRACE=enable=no "
-            + "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; stty -a; sleep 60")
-        let screen = try tmux.waitFor { $0.contains("EXITED") && $0.contains("speed") }
+            + "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; stty -a; echo STTY-DONE; sleep 60")
+        // Waits for the line after stty's: a capture may catch stty's output half drawn.
+        let screen = try tmux.waitFor { $0.contains("EXITED") && $0.contains("STTY-DONE") }
         #expect(!screen.contains("EXITED 0"), "it did crash: \(screen)")
         #expect(screen.contains(" echo ") && screen.contains(" icanon "), "echo and line editing are back on: \(screen)")
         #expect(!screen.contains("1 Prepare"), "the screen was restored")
