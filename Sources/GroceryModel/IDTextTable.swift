@@ -21,7 +21,11 @@ struct IDTextTable<Value> {
 
     /// The value whose text is exactly `bytes`, if it was found this way.
     func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        guard let entry = entries[Self.hash(bytes)], entry.text.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) else { return nil }
+        guard let entry = entries[Self.hash(bytes)], entry.text.count == bytes.count,
+              entry.text.withUnsafeBufferPointer({ text in
+                  // memcmp, not `elementsEqual`: the generic comparison was a tenth of reading 10k rows.
+                  bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+              }) else { return nil }
         return entry.value
     }
 
