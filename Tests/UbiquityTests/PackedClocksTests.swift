@@ -44,6 +44,14 @@ struct PackedClocksTests {
         #expect(PropertyClocks.decode("") == [:])
     }
 
+    @Test func anInsertsNamesAtOneReadingAreWrittenAsTheDictionaryWouldBe() {
+        let a = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-a")
+        for names in [[], ["name"], ["quantity", "name", "listed", "modified"], ["b", "a", "B", "é", "_"]] {
+            let clocks = Dictionary(uniqueKeysWithValues: names.map { ($0, a) })
+            #expect(PropertyClocks.encode(clocks.keys, at: a) == PropertyClocks.encode(clocks), "\(names)")
+        }
+    }
+
     @Test func theOlderFormAndRowsMixingBothReadTheSame() {
         let a = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-a"), b = HLC(wall: 5, counter: 0, peer: "peer-b")
         let clocks = ["quantity": a, "name": a, "listed": b, "modified": a]

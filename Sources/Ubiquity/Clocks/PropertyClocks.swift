@@ -80,9 +80,12 @@ enum PropertyClocks {
     }
 
     static func setClocks(_ clocks: [String: HLC], of id: GlobalID, _ db: Database) throws {
-        let text = encode(clocks)
+        try setEncoded(encode(clocks), of: id, db)
+    }
+
+    private static func setEncoded(_ text: String, of id: GlobalID, _ db: Database) throws {
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.objectClock) (objectID, clocks) VALUES (?, ?)",
-                       [id.description, text])
+                             [id.description, text])
     }
 
     /// Each distinct reading once, with the properties that have it: `reading:name,name;reading:name`,
@@ -120,6 +123,13 @@ enum PropertyClocks {
         return result
     }
 
+    /// ``encode(_:)`` of `names` all at `clock`, without a dictionary of them: what an insert
+    /// writes.
+    static func encode(_ names: some Collection<String>, at clock: HLC) -> String {
+        guard !names.isEmpty else { return "" }
+        return clock.description + ":" + names.sorted().joined(separator: ",")
+    }
+
     /// Reads both forms, entry by entry: `reading:name,name` (``encode(_:)``) and the older
     /// `name=reading`. An entry that parses as neither is skipped.
     static func decode(_ text: String) -> [String: HLC] {
@@ -142,7 +152,7 @@ enum PropertyClocks {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
         for change in record.inserted {
-            try setClocks(change.values.mapValues { _ in clock }, of: change.object.id, db)
+            try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, db)
         }
         for change in record.updated {
             var clocks = try self.clocks(of: change.object.id, db)
