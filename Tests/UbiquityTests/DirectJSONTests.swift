@@ -330,6 +330,7 @@ struct ClockReadingBytesTests {
         var text = text
         let fast = text.withUTF8 { HLC(asciiBytes: $0) }
         if let fast { #expect(fast == HLC(text)) }
+        #expect(HLC(stored: text) == HLC(text), "a store's reading is read as its text is")
         // Every reading a clock makes (wall and counter not negative, of at most 18 and 9 digits,
         // an ASCII peer) is read from the bytes of its text.
         if let reading = HLC(text), (0..<1_000_000_000_000_000_000).contains(reading.wall), (0..<1_000_000_000).contains(reading.counter),
@@ -337,5 +338,26 @@ struct ClockReadingBytesTests {
             var written = reading.description
             #expect(written.withUTF8 { HLC(asciiBytes: $0) } == reading)
         }
+    }
+
+    /// The text a reading is written as: the wall clock in at least 16 digits, the counter in at
+    /// least 6, zeros in front, as the first builds wrote it.
+    @Test func aReadingIsWrittenPaddedAsEver() {
+        func padded(_ reading: HLC) -> String {
+            let wall = String(reading.wall), counter = String(reading.counter)
+            return String(repeating: "0", count: max(0, 16 - wall.count)) + wall + "."
+                + String(repeating: "0", count: max(0, 6 - counter.count)) + counter + "." + reading.peer
+        }
+        var random = SeededRandom(seed: 5)
+        var readings = [HLC(wall: 0, counter: 0, peer: "p"), HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a"),
+                        HLC(wall: 9_999_999_999_999_999, counter: 999_999, peer: "pé"), HLC(wall: 10_000_000_000_000_000, counter: 1_000_000, peer: "x"),
+                        HLC(wall: .max, counter: .max, peer: "00000000-0000-4000-8000-000000000001"), HLC(wall: -5, counter: -1, peer: "hostile"),
+                        HLC(wall: .min, counter: .min, peer: "")]
+        for _ in 0..<500 {
+            readings.append(HLC(wall: Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random),
+                                counter: Int32.random(in: 0...Int32.max, using: &random) >> Int32.random(in: 0...30, using: &random), peer: "peer"))
+        }
+        for reading in readings { #expect(reading.description == padded(reading)) }
+        #expect(HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a").description == "0001800000000123.000007.peer-a")
     }
 }

@@ -236,7 +236,7 @@ private struct JSONBytes {
     mutating func number(_ value: Double) {
         guard value.isFinite else { return raw("0") }
         if value == value.rounded(), abs(value) < 1e15 { return text(String(Int64(value))) }
-        text("\(value)")
+        text(value.description)
     }
 }
 

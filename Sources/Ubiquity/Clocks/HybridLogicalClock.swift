@@ -23,11 +23,54 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         (lhs.wall, lhs.counter, lhs.peer) < (rhs.wall, rhs.counter, rhs.peer)
     }
 
+    /// `0001800000000123.000007.peer`: the wall clock in at least 16 digits, the counter in at
+    /// least 6, the peer. Written into one string's bytes (every save writes readings, and five
+    /// strings joined were a tenth of writing its record).
     public var description: String {
-        let wallText = String(wall)
-        let counterText = String(counter)
-        return String(repeating: "0", count: max(0, 16 - wallText.count)) + wallText + "."
-            + String(repeating: "0", count: max(0, 6 - counterText.count)) + counterText + "." + peer
+        guard wall >= 0, counter >= 0 else {
+            // Only a reading read from a hostile file is negative: written as it always was.
+            let wallText = String(wall), counterText = String(counter)
+            return String(repeating: "0", count: max(0, 16 - wallText.count)) + wallText + "."
+                + String(repeating: "0", count: max(0, 6 - counterText.count)) + counterText + "." + peer
+        }
+        var peer = peer
+        return peer.withUTF8 { peerBytes in
+            String(unsafeUninitializedCapacity: 19 + 1 + 10 + 1 + peerBytes.count) { text in
+                var position = 0
+                func write(_ value: UInt64, width: Int) {
+                    var digits = 1, rest = value / 10
+                    while rest > 0 { digits += 1; rest /= 10 }
+                    var remaining = value
+                    for index in (position..<position + max(width, digits)).reversed() {
+                        text[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                        remaining /= 10
+                    }
+                    position += max(width, digits)
+                }
+                write(UInt64(wall), width: 16)
+                text[position] = UInt8(ascii: ".")
+                position += 1
+                write(UInt64(counter), width: 6)
+                text[position] = UInt8(ascii: ".")
+                position += 1
+                for byte in peerBytes {
+                    text[position] = byte
+                    position += 1
+                }
+                return position
+            }
+        }
+    }
+
+    /// A reading as a store holds it: read from its bytes when it is in the form ``description``
+    /// writes (``init(asciiBytes:)``), else from its text (``init(_:)``, which decides).
+    init?(stored text: String) {
+        var text = text
+        if let reading = text.withUTF8({ HLC(asciiBytes: $0) }) {
+            self = reading
+        } else {
+            self.init(text)
+        }
     }
 
     public init?(_ text: String) {

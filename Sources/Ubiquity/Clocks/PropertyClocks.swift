@@ -23,7 +23,7 @@ enum PropertyClocks {
     /// carry none: the metadata's clock, which those saves wrote, holds. The row's `clock`
     /// column comes before its payload: reading it never walks a large payload's pages.
     static func current(_ db: Database) throws -> HLC? {
-        try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap(HLC.init)
+        try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap { HLC(stored: $0) }
     }
 
     /// Moves the device's clock to `clock` (an import saw a later reading): into the metadata,
@@ -136,9 +136,9 @@ enum PropertyClocks {
         var clocks: [String: HLC] = [:]
         for entry in text.split(separator: ";") {
             if let equals = entry.firstIndex(of: "=") {
-                guard let clock = HLC(String(entry[entry.index(after: equals)...])) else { continue }
+                guard let clock = HLC(stored: String(entry[entry.index(after: equals)...])) else { continue }
                 clocks[String(entry[..<equals])] = clock
-            } else if let colon = entry.firstIndex(of: ":"), let clock = HLC(String(entry[..<colon])) {
+            } else if let colon = entry.firstIndex(of: ":"), let clock = HLC(stored: String(entry[..<colon])) {
                 for name in entry[entry.index(after: colon)...].split(separator: ",") {
                     clocks[String(name)] = clock
                 }

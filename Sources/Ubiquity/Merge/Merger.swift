@@ -115,7 +115,7 @@ struct Merger {
                 // unless a value with a later reading waits already. Readings are compared, not
                 // their texts, which sort alike only while counters have six digits.
                 let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
-                                                  arguments: [id.description, property]).flatMap(HLC.init)
+                                                  arguments: [id.description, property]).flatMap { HLC($0) }
                 if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
                     continue
                 }

@@ -64,7 +64,7 @@ extension JSONScanner {
         let start = offset
         if let bytes = plainStringBytes(), let reading = HLC(asciiBytes: bytes) { return reading }
         offset = start
-        return string().flatMap(HLC.init)
+        return string().flatMap { HLC($0) }
     }
 
     /// An object reference whose members stand `depth + 1` levels into the document.
