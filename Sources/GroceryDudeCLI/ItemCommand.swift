@@ -97,13 +97,13 @@ struct ItemCommand: ParsableCommand {
 
         func run() throws {
             let device = try root.global.openDevice(command: "item ls")
-            let rows = try device.store.items(listedOnly: listed)
+            let items = try device.store.listing(listedOnly: listed)
             if json {
-                try ItemText.writeJSON(rows, to: FileHandle.standardOutput)
-            } else if rows.isEmpty {
+                try ItemText.writeJSON(items, to: FileHandle.standardOutput)
+            } else if items.count == 0 {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {
-                try ItemText.writeTable(rows, to: FileHandle.standardOutput)
+                try ItemText.writeTable(items, to: FileHandle.standardOutput)
             }
         }
     }

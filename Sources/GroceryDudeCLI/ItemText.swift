@@ -16,10 +16,10 @@ enum ItemText {
     /// Writes the table of `item ls`, its columns aligned in terminal columns (``TextWidth``):
     /// names with emoji, flags, accents in either Unicode form or CJK keep the columns straight
     /// and are printed whole. Written as it is made, ``chunkBytes`` at a time.
-    static func writeTable(_ rows: [ItemRow], to output: FileHandle) throws {
+    static func writeTable(_ items: ItemListing, to output: FileHandle) throws {
         var pending: [UInt8] = []
         pending.reserveCapacity(chunkBytes + 4096)
-        try appendTable(rows, to: &pending) { pending in
+        try appendTable(items, to: &pending) { pending in
             guard pending.count >= chunkBytes else { return }
             try output.write(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
@@ -28,40 +28,42 @@ enum ItemText {
     }
 
     /// Appends the table's lines to `output` as UTF-8, calling `flush` after each line. Two
-    /// passes over the rows: the widths of the cells (kept for the second pass), then the lines;
-    /// no string is made for a line, a row's cells or a padded cell (10k items made 80k of them).
-    private static func appendTable(_ rows: [ItemRow], to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
+    /// passes over the items: the widths of the columns, then the lines; no string is made for
+    /// a line, a cell or a padded cell (10k items made 80k of them), and each unit's and
+    /// location's name is measured once.
+    private static func appendTable(_ items: ItemListing, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
         let columnCount = header.count
         /// The mark of an item collected, on the shopping list, or neither, measured once.
         let marks = ["✓", "•", " "].map { (text: $0, width: TextWidth.columns(of: $0)) }
-        func mark(_ item: Item) -> Int { item.listed ? (item.collected ? 0 : 1) : 2 }
-        /// Cell `column` of row `index` (the mark's and the ID's are written apart). Rows are read
-        /// in place, by index: a row copied out (a loop over the rows, a `zip`) retained and
-        /// released each of its strings, half the table's time at 10k items.
-        func text(_ index: Int, _ column: Int) -> String {
-            switch column {
-            case 2: quantities[index]
-            case 3: rows[index].unitName ?? ""
-            case 4: rows[index].item.name
-            case 5: rows[index].homeLocationName ?? ""
-            default: rows[index].shopLocationName ?? ""
-            }
+        func mark(_ index: Int) -> Int { items.listed(index) ? (items.collected(index) ? 0 : 1) : 2 }
+        /// Names of units and locations, measured once each: 10k items name a few dozen.
+        var measured: [String: Int] = [:]
+        func width(_ name: String?) -> Int {
+            guard let name else { return 0 }
+            if let width = measured[name] { return width }
+            let width = TextWidth.columns(of: name)
+            measured[name] = width
+            return width
         }
-        // Quantities are formatted once, and every cell measured once, for both passes.
-        let quantities = rows.map { QuantityFormat.string($0.item.quantity) }
-        var cellWidths = [Int](repeating: 0, count: rows.count * columnCount)
+        /// A name's width: its byte count when it is printable ASCII.
+        func width(_ bytes: ArraySlice<UInt8>) -> Int {
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
+        }
+        // Quantities are formatted once, for both passes.
+        let quantities = (0..<items.count).map { QuantityFormat.string(items.quantity($0)) }
         var widths = header.map { TextWidth.columns(of: $0) }
-        for index in rows.indices {
-            cellWidths[index * columnCount] = marks[mark(rows[index].item)].width
-            cellWidths[index * columnCount + 1] = 8  // the ID's first 8 characters, hexadecimal digits
-            for column in 2..<columnCount { cellWidths[index * columnCount + column] = TextWidth.columns(of: text(index, column)) }
-            for column in 0..<columnCount { widths[column] = max(widths[column], cellWidths[index * columnCount + column]) }
+        for index in 0..<items.count {
+            widths[0] = max(widths[0], marks[mark(index)].width)
+            widths[1] = max(widths[1], 8)  // the ID's first 8 characters, hexadecimal digits
+            widths[2] = max(widths[2], TextWidth.columns(of: quantities[index]))
+            widths[3] = max(widths[3], width(items.unitName(index)))
+            widths[4] = max(widths[4], width(items.name(index)))
+            widths[5] = max(widths[5], width(items.homeLocationName(index)))
+            widths[6] = max(widths[6], width(items.shopLocationName(index)))
         }
         let last = columnCount - 1
-        func append(_ cell: String, width: Int, column: Int, prefix: Int = .max) {
-            var cell = cell
-            cell.withUTF8 { bytes in output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(prefix))) }
+        func pad(_ width: Int, column: Int) {
             if column == last {
                 output.append(UInt8(ascii: "\n"))
                 return
@@ -70,12 +72,25 @@ enum ItemText {
             if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
             output.append(contentsOf: separator)
         }
-        for (column, cell) in header.enumerated() { append(cell, width: TextWidth.columns(of: cell), column: column) }
-        for index in rows.indices {
-            let measured = index * columnCount
-            append(marks[mark(rows[index].item)].text, width: cellWidths[measured], column: 0)
-            append(rows[index].item.id.description, width: cellWidths[measured + 1], column: 1, prefix: 8)
-            for column in 2..<columnCount { append(text(index, column), width: cellWidths[measured + column], column: column) }
+        func append(_ cell: String?, column: Int) {
+            var cell = cell ?? ""
+            cell.withUTF8 { output.append(contentsOf: $0) }
+            pad(width(cell), column: column)
+        }
+        for (column, cell) in header.enumerated() { append(cell, column: column) }
+        for index in 0..<items.count {
+            let mark = marks[mark(index)]
+            output.append(contentsOf: mark.text.utf8)
+            pad(mark.width, column: 0)
+            output.append(contentsOf: items.id(index).prefix(8))
+            pad(8, column: 1)
+            append(quantities[index], column: 2)
+            append(items.unitName(index), column: 3)
+            let name = items.name(index)
+            output.append(contentsOf: name)
+            pad(width(name), column: 4)
+            append(items.homeLocationName(index), column: 5)
+            append(items.shopLocationName(index), column: 6)
             try flush(&output)
         }
     }
@@ -88,11 +103,11 @@ enum ItemText {
     /// Written as it is made, ``chunkBytes`` at a time: 10k items make 2.5 MB, which made whole,
     /// then copied to close the array and again into `Data`, were half the memory the command
     /// touched (a page fault for each new page).
-    static func writeJSON(_ rows: [ItemRow], to output: FileHandle) throws {
+    static func writeJSON(_ items: ItemListing, to output: FileHandle) throws {
         var writer = JSONWriter()
         writer.reserveCapacity(chunkBytes + 4096)
-        for index in rows.indices {
-            append(rows[index], to: &writer)
+        for index in 0..<items.count {
+            append(index, of: items, to: &writer)
             if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
         try output.write(contentsOf: writer.finish())
@@ -101,19 +116,19 @@ enum ItemText {
     /// How much output is held before it is written.
     static let chunkBytes = 64 << 10
 
-    private static func append(_ row: ItemRow, to writer: inout JSONWriter) {
+    private static func append(_ index: Int, of items: ItemListing, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.append(Key.id, .string(row.id.description))
-        writer.append(Key.name, .string(row.name))
-        writer.append(Key.quantity, .number(row.item.quantity))
-        writer.append(Key.unit, .string(row.unitName))
-        writer.append(Key.homeLocation, .string(row.homeLocationName))
-        writer.append(Key.shopLocation, .string(row.shopLocationName))
-        writer.append(Key.listed, .bool(row.item.listed))
-        writer.append(Key.collected, .bool(row.item.collected))
-        writer.append(Key.modified, .date(row.item.modified))
-        writer.append(Key.note, .string(row.item.note))
-        writer.append(Key.photoBytes, .integer(row.photoSize ?? 0))
+        writer.append(Key.id, text: items.id(index))
+        writer.append(Key.name, text: items.name(index))
+        writer.append(Key.quantity, .number(items.quantity(index)))
+        writer.append(Key.unit, .string(items.unitName(index)))
+        writer.append(Key.homeLocation, .string(items.homeLocationName(index)))
+        writer.append(Key.shopLocation, .string(items.shopLocationName(index)))
+        writer.append(Key.listed, .bool(items.listed(index)))
+        writer.append(Key.collected, .bool(items.collected(index)))
+        writer.append(Key.modified, .date(items.modified(index)))
+        if let note = items.note(index) { writer.append(Key.note, text: note) } else { writer.append(Key.note, .string(nil)) }
+        writer.append(Key.photoBytes, .integer(items.photoSize(index) ?? 0))
         writer.endObject()
     }
 

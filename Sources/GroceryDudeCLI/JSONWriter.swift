@@ -58,6 +58,12 @@ struct JSONWriter {
         Self.append(value, to: &output)
     }
 
+    /// A string value given as its UTF-8 bytes.
+    mutating func append(_ key: Key, text: ArraySlice<UInt8>) {
+        output.append(contentsOf: key.bytes)
+        JSONText.appendQuoted(bytes: text, to: &output)
+    }
+
     mutating func endObject() { output.append(UInt8(ascii: "}")) }
 
     private static let firstObject = Array("\n  {".utf8), nextObject = Array(",\n  {".utf8)

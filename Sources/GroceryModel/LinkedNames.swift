@@ -36,6 +36,29 @@ struct LinkedNames {
         }
     }
 
+    /// The positions of the unit, home location and shop aisle the statement's current row
+    /// (selected with `Item.selection`) links to, for ``name(_:at:)``; `-1` where it links to
+    /// none, or to an entry not here.
+    func linkPositions(_ statement: SQLiteStatement) -> (unit: Int32, home: Int32, shop: Int32) {
+        (units.position(statement, Item.LinkColumn.unit), homeLocations.position(statement, Item.LinkColumn.locationAtHome),
+         shopLocations.position(statement, Item.LinkColumn.locationAtShop))
+    }
+
+    /// The names of the units, home locations or shop aisles, by position.
+    func names(_ kind: CatalogKind) -> [String] {
+        switch kind {
+        case .unit: units.names
+        case .home: homeLocations.names
+        case .shop: shopLocations.names
+        }
+    }
+
+    /// The size of the photo in the statement's column `index`, when it links to one here.
+    func photoSize(_ statement: SQLiteStatement, _ index: CInt) -> Int? {
+        guard !photoSizes.isEmpty, let photo = PhotoID(sqliteStatement: statement, index: index) else { return nil }
+        return photoSizes[photo]
+    }
+
     /// The item in the statement's current row, selected with `Item.selection`, with the names
     /// it points at: a link to a unit or location is found by its stored text where SQLite
     /// holds it, and the ID kept is the catalog's own (10k items point at a few dozen entries:
@@ -50,14 +73,19 @@ struct LinkedNames {
     }
 }
 
-/// One catalog's names by ID, and the same entries found by the bytes of an ID's stored text.
+/// One catalog's names by ID, and the same entries found by the bytes of an ID's stored text;
+/// each entry also has a position, in the order they were read (``LinkedNames/linkPositions(_:)``).
 private struct Catalog<Entity: ModelEntity> {
-    private var names: [EntityID<Entity>: String] = [:]
-    private var byText = IDTextTable<(id: EntityID<Entity>, name: String)>()
+    private var entries: [EntityID<Entity>: (name: String, position: Int32)] = [:]
+    private var byText = IDTextTable<(id: EntityID<Entity>, name: String, position: Int32)>()
+    /// The names by position.
+    private(set) var names: [String] = []
 
     mutating func insert(_ id: EntityID<Entity>, _ name: String) {
-        names[id] = name
-        byText.insert(id.description, (id, name))
+        let position = entries[id]?.position ?? Int32(names.count)
+        if position == names.count { names.append(name) } else { names[Int(position)] = name }
+        entries[id] = (name, position)
+        byText.insert(id.description, (id, name, position))
     }
 
     /// The ID in column `index` of the statement's row, and the name of the entry it links to
@@ -66,6 +94,14 @@ private struct Catalog<Entity: ModelEntity> {
         guard let bytes = GlobalID.textBytes(statement, index) else { return (nil, nil) }
         if let entry = byText.value(bytes) { return (entry.id, entry.name) }
         guard let id = EntityID<Entity>(sqliteStatement: statement, index: index) else { return (nil, nil) }
-        return (id, names[id])
+        return (id, entries[id]?.name)
+    }
+
+    /// The position of the entry column `index` links to; `-1` when it links to none.
+    func position(_ statement: SQLiteStatement, _ index: CInt) -> Int32 {
+        guard let bytes = GlobalID.textBytes(statement, index) else { return -1 }
+        if let entry = byText.value(bytes) { return entry.position }
+        guard let id = EntityID<Entity>(sqliteStatement: statement, index: index) else { return -1 }
+        return entries[id]?.position ?? -1
     }
 }

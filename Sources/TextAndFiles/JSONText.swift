@@ -14,6 +14,16 @@ public enum JSONText {
         if !plain { output.append(contentsOf: quoted(text).utf8) }
     }
 
+    /// Appends the text whose UTF-8 is `bytes` as ``appendQuoted(_:to:)`` writes it.
+    public static func appendQuoted(bytes: ArraySlice<UInt8>, to output: inout [UInt8]) {
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            return output.append(contentsOf: quoted(String(decoding: bytes, as: UTF8.self)).utf8)
+        }
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: bytes)
+        output.append(UInt8(ascii: "\""))
+    }
+
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

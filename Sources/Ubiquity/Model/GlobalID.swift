@@ -127,6 +127,19 @@ extension GlobalID: StatementColumnConvertible {
         }
     }
 
+    /// Appends the ID in the statement's column `index` to `output` as ``description`` holds
+    /// it (36 bytes, lowercase), without making a string; `false`, appending nothing, when the
+    /// column holds no ID.
+    package static func appendText(_ statement: SQLiteStatement, _ index: CInt, to output: inout [UInt8]) -> Bool {
+        guard let bytes = textBytes(statement, index), let hasUppercase = check(bytes) else { return false }
+        if hasUppercase {
+            output.append(contentsOf: bytes.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 0x20 : $0 })
+        } else {
+            output.append(contentsOf: bytes)
+        }
+        return true
+    }
+
     /// The column's value as text, where SQLite holds it (valid until the statement moves on);
     /// `nil` for `NULL`. Numbers read as their text, as GRDB's `String` reads them.
     package static func textBytes(_ statement: SQLiteStatement, _ index: CInt) -> UnsafeBufferPointer<UInt8>? {

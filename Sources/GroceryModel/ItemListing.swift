@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Ubiquity
+
+/// Every item, or those on the shopping list, as `item ls` prints them, in the lists' order
+/// (``NameOrder``): read once, straight from SQLite's columns, into two flat arrays — the texts
+/// of each item (its ID, name and note, one after another) and a small record of the rest.
+///
+/// ``GroceryStore/items(listedOnly:)`` makes an ``ItemRow`` of each item: a value of ~200 bytes
+/// with a string for its ID. A listing of 10k items spent a tenth of its time on those (the
+/// memory they take, a page fault for each new page, and GRDB asking each column's type); this
+/// holds ~60 bytes an item and makes no string. The texts are what ``ItemRow`` holds, byte for
+/// byte: the ID in lowercase, and text that is not valid UTF-8 repaired, up to its first NUL, as
+/// GRDB reads a string.
+public struct ItemListing: Sendable {
+    /// One item: where its texts are, and its other columns.
+    private struct Entry {
+        /// The ID's 36 bytes start here, the name follows up to `nameEnd`, the note up to `noteEnd`.
+        var start: Int32
+        var nameEnd: Int32
+        var noteEnd: Int32
+        var hasNote: Bool
+        var listed: Bool
+        var collected: Bool
+        var quantity: Double
+        var modified: Double
+        /// Positions in `unitNames`, `homeNames`, `shopNames`; -1 for none.
+        var unit: Int32, home: Int32, shop: Int32
+        /// The photo's size in bytes; -1 without a photo.
+        var photoSize: Int64
+    }
+
+    private var entries: [Entry] = []
+    private var text: [UInt8] = []
+    private let unitNames: [String], homeNames: [String], shopNames: [String]
+
+    /// How many items there are.
+    public var count: Int { entries.count }
+
+    /// Reads the items (only those listed, with `listedOnly`) of the store at `db`.
+    init(_ db: Database, listedOnly: Bool) throws {
+        let filter = listedOnly ? " WHERE item.listed" : ""
+        let names = try LinkedNames(db)
+        unitNames = names.names(.unit)
+        homeNames = names.names(.home)
+        shopNames = names.names(.shop)
+        let hasNote = try ItemRow.hasNote(db)
+        let statement = try db.makeStatement(sql: "SELECT \(Item.selection(modelVersion: hasNote ? 2 : 1)) FROM item" + filter
+                                             + " ORDER BY item.name COLLATE NOCASE, item.id")
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item" + filter) ?? 0
+        entries.reserveCapacity(count)
+        text.reserveCapacity(count * 48)
+        var outsideASCII = false
+        let sqlite = statement.sqliteStatement
+        // GRDB's cursor steps the statement (and turns SQLite's errors into its own); the columns
+        // are read where SQLite holds them.
+        let rows = try Row.fetchCursor(statement)
+        while try rows.next() != nil {
+            let start = text.count
+            // A row whose ID is not one (a store edited by hand) is left out, as the names of
+            // units and locations leave such rows out, rather than stopping the listing.
+            guard GlobalID.appendText(sqlite, 0, to: &text) else { continue }
+            outsideASCII = Self.appendText(sqlite, 1, to: &text) || outsideASCII
+            let nameEnd = text.count
+            let noted = hasNote && sqlite3_column_type(sqlite, 10) != SQLITE_NULL
+            if noted { _ = Self.appendText(sqlite, 10, to: &text) }
+            let links = names.linkPositions(sqlite)
+            entries.append(Entry(
+                start: Int32(start), nameEnd: Int32(nameEnd), noteEnd: Int32(text.count), hasNote: noted,
+                listed: sqlite3_column_int64(sqlite, 3) != 0, collected: sqlite3_column_int64(sqlite, 4) != 0,
+                quantity: sqlite3_column_double(sqlite, 2), modified: sqlite3_column_double(sqlite, 5),
+                unit: links.unit, home: links.home, shop: links.shop,
+                photoSize: names.photoSize(sqlite, 9).map(Int64.init) ?? -1))
+        }
+        // SQL's order is the lists' order when every name is ASCII (``NameOrder``).
+        if outsideASCII {
+            let text = self.text
+            entries = NameOrder.sorted(entries) { entry in
+                String(decoding: text[Int(entry.start) + 36..<Int(entry.nameEnd)], as: UTF8.self)
+            }
+        }
+    }
+
+    /// Appends the text in column `index` as GRDB reads a `String` (up to its first NUL, invalid
+    /// UTF-8 repaired); whether any of it is outside ASCII.
+    private static func appendText(_ statement: SQLiteStatement, _ index: CInt, to text: inout [UInt8]) -> Bool {
+        guard let start = sqlite3_column_text(statement, index) else { return false }
+        let bytes = UnsafeBufferPointer(start: start, count: strlen(start))
+        guard bytes.contains(where: { $0 >= 0x80 }) else {
+            text.append(contentsOf: bytes)
+            return false
+        }
+        text.append(contentsOf: String(cString: start).utf8)
+        return true
+    }
+
+    // MARK: - An item's columns, by its place in the listing
+
+    /// The ID, lowercase.
+    public func id(_ index: Int) -> ArraySlice<UInt8> {
+        let start = Int(entries[index].start)
+        return text[start..<start + 36]
+    }
+
+    public func name(_ index: Int) -> ArraySlice<UInt8> { text[Int(entries[index].start) + 36..<Int(entries[index].nameEnd)] }
+
+    public func note(_ index: Int) -> ArraySlice<UInt8>? {
+        entries[index].hasNote ? text[Int(entries[index].nameEnd)..<Int(entries[index].noteEnd)] : nil
+    }
+
+    public func quantity(_ index: Int) -> Double { entries[index].quantity }
+    public func listed(_ index: Int) -> Bool { entries[index].listed }
+    public func collected(_ index: Int) -> Bool { entries[index].collected }
+    public func modified(_ index: Int) -> Date { Date(timeIntervalSince1970: entries[index].modified) }
+    public func photoSize(_ index: Int) -> Int? { entries[index].photoSize < 0 ? nil : Int(entries[index].photoSize) }
+
+    public func unitName(_ index: Int) -> String? { Self.name(entries[index].unit, in: unitNames) }
+    public func homeLocationName(_ index: Int) -> String? { Self.name(entries[index].home, in: homeNames) }
+    public func shopLocationName(_ index: Int) -> String? { Self.name(entries[index].shop, in: shopNames) }
+
+    private static func name(_ position: Int32, in names: [String]) -> String? { position < 0 ? nil : names[Int(position)] }
+}
+
+extension GroceryStore {
+    /// The items (only those on the shopping list, with `listedOnly`) as `item ls` prints them,
+    /// in the order and with the values of ``items(listedOnly:)``.
+    public func listing(listedOnly: Bool = false) throws -> ItemListing {
+        try objects.read { db in try ItemListing(db, listedOnly: listedOnly) }
+    }
+}
