@@ -152,6 +152,55 @@ struct ItemTests {
         #expect(changed.first { $0.name == "Milk" } == all.first { $0.name == "Milk" })
     }
 
+    /// What `item ls` prints, read into flat arrays (``ItemListing``), is every item's row
+    /// (``GroceryStore/items(listedOnly:)``) in the same order, column for column: names out of
+    /// ASCII order, notes, a photo, links in capitals or to nothing, and text a hand-edited store
+    /// holds (invalid UTF-8, a NUL) read as GRDB reads a string.
+    @Test func theListingHoldsWhatTheRowsHold() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        var archive = GroceryArchive()
+        var cake = ItemRecord(name: "Cake")
+        cake.photo = Data([1, 2, 3, 4])
+        cake.unit = "pk"
+        archive.items = [cake, ItemRecord(name: "Bread"), ItemRecord(name: "Éclair"), ItemRecord(name: "eclair"), ItemRecord(name: "Zucchini 🥒")]
+        try store.importArchive(archive, source: "test")
+        var noted = ItemDraft(name: "Say \"hi\"")
+        noted.note = "a note é 🍞"
+        noted.listed = false
+        _ = try store.addItem(noted)
+        let pack = try #require(try store.resolveItem("Cake").item.unit)
+        try store.objects.write { db in
+            try db.execute(sql: "UPDATE item SET unit = upper(?) WHERE name = 'Bread'", arguments: [pack.description])
+            try db.execute(sql: "UPDATE item SET id = upper(id), locationAtShop = 7 WHERE name = 'eclair'")
+            try db.execute(sql: "UPDATE item SET name = CAST(X'C3412D78' AS TEXT), note = '' WHERE name = 'Zucchini 🥒'")
+            try db.execute(sql: "UPDATE item SET name = CAST(X'4E554C00616674' AS TEXT), note = CAST(X'6E6F74650078' AS TEXT) WHERE name = 'Milk'")
+        }
+        for listedOnly in [false, true] {
+            let rows = try store.items(listedOnly: listedOnly)
+            let listing = try store.listing(listedOnly: listedOnly)
+            #expect(listing.count == rows.count)
+            for (index, row) in rows.enumerated() where index < listing.count {
+                #expect(Array(listing.id(index)) == Array(row.id.description.utf8))
+                #expect(Array(listing.name(index)) == Array(row.name.utf8))
+                #expect(listing.note(index).map(Array.init) == row.item.note.map { Array($0.utf8) })
+                #expect(listing.quantity(index) == row.item.quantity && listing.modified(index) == row.item.modified)
+                #expect(listing.listed(index) == row.item.listed && listing.collected(index) == row.item.collected)
+                #expect([listing.unitName(index), listing.homeLocationName(index), listing.shopLocationName(index)]
+                        == [row.unitName, row.homeLocationName, row.shopLocationName])
+                #expect(listing.photoSize(index) == row.photoSize)
+            }
+        }
+        #expect(try store.items().map(\.name).contains("NUL"), "read up to the NUL")
+        #expect(try store.items().map(\.name).contains("\u{FFFD}A-x"), "invalid UTF-8 repaired")
+
+        // A row whose ID is not one (a store edited by hand) is left out, not a crash.
+        try store.objects.write { db in try db.execute(sql: "UPDATE item SET id = 'not-an-id' WHERE name = 'Bread'") }
+        let listing = try store.listing()
+        #expect(listing.count == 6)
+        #expect(!(0..<listing.count).contains { String(decoding: listing.name($0), as: UTF8.self) == "Bread" })
+    }
+
     @Test func referencesAreNamesOrIDPrefixes() throws {
         let store = try GroceryStore.temporary(in: directory)
         let row = try milk(store)
