@@ -37,15 +37,10 @@ enum ItemText {
         /// The mark of an item collected, on the shopping list, or neither, measured once.
         let marks = ["✓", "•", " "].map { (text: $0, width: TextWidth.columns(of: $0)) }
         func mark(_ index: Int) -> Int { items.listed(index) ? (items.collected(index) ? 0 : 1) : 2 }
-        /// Names of units and locations, measured once each: 10k items name a few dozen.
-        var measured: [String: Int] = [:]
-        func width(_ name: String?) -> Int {
-            guard let name else { return 0 }
-            if let width = measured[name] { return width }
-            let width = TextWidth.columns(of: name)
-            measured[name] = width
-            return width
-        }
+        /// The names of units and locations (columns 3, 5 and 6), as bytes and measured, once
+        /// each: 10k items name a few dozen.
+        let linkColumns: [(column: Int, kind: CatalogKind)] = [(3, .unit), (5, .home), (6, .shop)]
+        let linkNames = linkColumns.map { items.names($0.kind).map { (bytes: Array($0.utf8), width: TextWidth.columns(of: $0)) } }
         /// A name's width: its byte count when it is printable ASCII.
         func width(_ bytes: ArraySlice<UInt8>) -> Int {
             bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
@@ -57,10 +52,10 @@ enum ItemText {
             widths[0] = max(widths[0], marks[mark(index)].width)
             widths[1] = max(widths[1], 8)  // the ID's first 8 characters, hexadecimal digits
             widths[2] = max(widths[2], TextWidth.columns(of: quantities[index]))
-            widths[3] = max(widths[3], width(items.unitName(index)))
             widths[4] = max(widths[4], width(items.name(index)))
-            widths[5] = max(widths[5], width(items.homeLocationName(index)))
-            widths[6] = max(widths[6], width(items.shopLocationName(index)))
+            for (link, (column, kind)) in linkColumns.enumerated() {
+                if let position = items.linked(kind, index) { widths[column] = max(widths[column], linkNames[link][position].width) }
+            }
         }
         let last = columnCount - 1
         func pad(_ width: Int, column: Int) {
@@ -72,10 +67,18 @@ enum ItemText {
             if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
             output.append(contentsOf: separator)
         }
-        func append(_ cell: String?, column: Int) {
-            var cell = cell ?? ""
-            cell.withUTF8 { output.append(contentsOf: $0) }
-            pad(width(cell), column: column)
+        func append(_ cell: String, column: Int) {
+            output.append(contentsOf: cell.utf8)
+            pad(TextWidth.columns(of: cell), column: column)
+        }
+        /// The name of the unit or location in link column `link` of item `index`.
+        func appendLink(_ link: Int, of index: Int) {
+            if let position = items.linked(linkColumns[link].kind, index) {
+                output.append(contentsOf: linkNames[link][position].bytes)
+                pad(linkNames[link][position].width, column: linkColumns[link].column)
+            } else {
+                pad(0, column: linkColumns[link].column)
+            }
         }
         for (column, cell) in header.enumerated() { append(cell, column: column) }
         for index in 0..<items.count {
@@ -85,12 +88,12 @@ enum ItemText {
             output.append(contentsOf: items.id(index).prefix(8))
             pad(8, column: 1)
             append(quantities[index], column: 2)
-            append(items.unitName(index), column: 3)
+            appendLink(0, of: index)
             let name = items.name(index)
             output.append(contentsOf: name)
             pad(width(name), column: 4)
-            append(items.homeLocationName(index), column: 5)
-            append(items.shopLocationName(index), column: 6)
+            appendLink(1, of: index)
+            appendLink(2, of: index)
             try flush(&output)
         }
     }

@@ -115,11 +115,29 @@ public struct ItemListing: Sendable {
     public func modified(_ index: Int) -> Date { Date(timeIntervalSince1970: entries[index].modified) }
     public func photoSize(_ index: Int) -> Int? { entries[index].photoSize < 0 ? nil : Int(entries[index].photoSize) }
 
-    public func unitName(_ index: Int) -> String? { Self.name(entries[index].unit, in: unitNames) }
-    public func homeLocationName(_ index: Int) -> String? { Self.name(entries[index].home, in: homeNames) }
-    public func shopLocationName(_ index: Int) -> String? { Self.name(entries[index].shop, in: shopNames) }
+    public func unitName(_ index: Int) -> String? { linked(.unit, index).map { unitNames[$0] } }
+    public func homeLocationName(_ index: Int) -> String? { linked(.home, index).map { homeNames[$0] } }
+    public func shopLocationName(_ index: Int) -> String? { linked(.shop, index).map { shopNames[$0] } }
 
-    private static func name(_ position: Int32, in names: [String]) -> String? { position < 0 ? nil : names[Int(position)] }
+    /// Where the unit, home location or shop aisle the item links to is in ``names(_:)``; `nil`
+    /// when it links to none (or to one not here). A table measures each name once this way.
+    public func linked(_ kind: CatalogKind, _ index: Int) -> Int? {
+        let position = switch kind {
+        case .unit: entries[index].unit
+        case .home: entries[index].home
+        case .shop: entries[index].shop
+        }
+        return position < 0 ? nil : Int(position)
+    }
+
+    /// The names of every unit, home location or shop aisle, by position (``linked(_:_:)``).
+    public func names(_ kind: CatalogKind) -> [String] {
+        switch kind {
+        case .unit: unitNames
+        case .home: homeNames
+        case .shop: shopNames
+        }
+    }
 }
 
 extension GroceryStore {
