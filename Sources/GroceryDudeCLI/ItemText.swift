@@ -1,6 +1,7 @@
 import Foundation
 import GroceryModel
 import TerminalUI
+import TextAndFiles
 
 /// How items are printed: one-line descriptions, an aligned table, and the stable JSON of
 /// `item ls --json` (documented in the README).
@@ -109,8 +110,16 @@ enum ItemText {
     static func writeJSON(_ items: ItemListing, to output: FileHandle) throws {
         var writer = JSONWriter()
         writer.reserveCapacity(chunkBytes + 4096)
+        // The names of units and locations as JSON strings, made once each.
+        let linkJSON = [CatalogKind.unit, .home, .shop].map { kind in
+            items.names(kind).map { name in
+                var bytes: [UInt8] = []
+                JSONText.appendQuoted(name, to: &bytes)
+                return bytes
+            }
+        }
         for index in 0..<items.count {
-            append(index, of: items, to: &writer)
+            append(index, of: items, linkJSON: linkJSON, to: &writer)
             if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
         try output.write(contentsOf: writer.finish())
@@ -119,14 +128,17 @@ enum ItemText {
     /// How much output is held before it is written.
     static let chunkBytes = 64 << 10
 
-    private static func append(_ index: Int, of items: ItemListing, to writer: inout JSONWriter) {
+    private static func append(_ index: Int, of items: ItemListing, linkJSON: [[[UInt8]]], to writer: inout JSONWriter) {
+        func link(_ kind: CatalogKind, _ key: JSONWriter.Key, _ names: [[UInt8]]) {
+            if let position = items.linked(kind, index) { writer.append(key, json: names[position]) } else { writer.append(key, .string(nil)) }
+        }
         writer.beginObject()
         writer.append(Key.id, text: items.id(index))
         writer.append(Key.name, text: items.name(index))
         writer.append(Key.quantity, .number(items.quantity(index)))
-        writer.append(Key.unit, .string(items.unitName(index)))
-        writer.append(Key.homeLocation, .string(items.homeLocationName(index)))
-        writer.append(Key.shopLocation, .string(items.shopLocationName(index)))
+        link(.unit, Key.unit, linkJSON[0])
+        link(.home, Key.homeLocation, linkJSON[1])
+        link(.shop, Key.shopLocation, linkJSON[2])
         writer.append(Key.listed, .bool(items.listed(index)))
         writer.append(Key.collected, .bool(items.collected(index)))
         writer.append(Key.modified, .date(items.modified(index)))

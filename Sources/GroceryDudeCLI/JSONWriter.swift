@@ -58,6 +58,12 @@ struct JSONWriter {
         Self.append(value, to: &output)
     }
 
+    /// A value written already as JSON.
+    mutating func append(_ key: Key, json: [UInt8]) {
+        output.append(contentsOf: key.bytes)
+        output.append(contentsOf: json)
+    }
+
     /// A string value given as its UTF-8 bytes.
     mutating func append(_ key: Key, text: ArraySlice<UInt8>) {
         output.append(contentsOf: key.bytes)
