@@ -187,8 +187,11 @@ extension Baseline {
             guard scanner.take(UInt8(ascii: "[")), let id = scanner.globalID(), scanner.take(UInt8(ascii: ",")),
                   let entity = index(&scanner, below: entities.count), scanner.take(UInt8(ascii: ",")) else { return false }
             let names = entities[entity].properties
-            var values: [String: PropertyValue] = [:]
-            var clocks: [String: HLC] = [:]
+            // Room for every property the entity lists (a hostile file's thousands: a few dozen),
+            // not grown as they come: growing was a sixth of reading a baseline.
+            let room = min(names.count, 64)
+            var values = [String: PropertyValue](minimumCapacity: room)
+            var clocks = [String: HLC](minimumCapacity: room)
             var expecting = 0  // 0: a property's index, 1: its value, 2: its reading
             var property = ""
             guard scanner.array({ scanner in

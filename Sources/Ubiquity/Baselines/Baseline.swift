@@ -289,7 +289,7 @@ extension CloudSync {
                     if let target = tombstone.mergedInto { checked.append((ObjectID(entity: tombstone.object.entity, id: target), [:])) }
                 }
                 for object in baseline.objects { checked.append((object.object, object.values)) }
-                try merger.check(checked)
+                let held = try merger.check(checked, clocks: baseline.tombstones.isEmpty)
                 var changes = ImportedChanges()
                 for tombstone in baseline.tombstones {
                     if let target = tombstone.mergedInto {
@@ -298,10 +298,19 @@ extension CloudSync {
                         try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes)
                     }
                 }
+                // What the store holds for the objects once the tombstones are written (a delete
+                // or merge may tombstone another object than the one it names: the copy it
+                // became), read at once, as for a log: an object without a tombstone stands for
+                // itself, and one without clocks needs no query for them. Two point queries an
+                // object were a fifth of a new peer's join.
+                let untombstoned = baseline.tombstones.isEmpty ? held : try StoredEntities(
+                    of: checked.suffix(baseline.objects.count).flatMap { object, values in
+                        [object.id] + values.values.compactMap { value in if case .reference(let target) = value { target } else { nil } }
+                    }, schema: store.schema, clocks: true, db)
                 for object in baseline.objects {
-                    var stamped: [String: (PropertyValue, HLC)] = [:]
+                    var stamped = [String: (PropertyValue, HLC)](minimumCapacity: object.clocks.count)
                     for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }
-                    try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes)
+                    try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes, untombstoned: untombstoned)
                 }
                 // Every new baseline is merged once, even one that covers no log this peer
                 // lacks: a peer that moved to a new model version publishes its older data that way.

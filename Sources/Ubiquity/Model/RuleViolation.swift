@@ -76,9 +76,9 @@ extension Schema {
     }
 
     /// Checks a clock reading: from 1970 to 9999, no negative counter, a plain peer name.
-    func check(_ clock: HLC, what: String) throws(RuleViolation) {
+    func check(_ clock: HLC, what: @autoclosure () -> String) throws(RuleViolation) {
         guard clock.wall >= 0, Double(clock.wall) <= ValueRule.dateRange.upperBound * 1000, clock.counter >= 0, HLC.isPeerName(clock.peer) else {
-            throw RuleViolation("\(what) \(clock.description.debugDescription) is not a valid reading")
+            throw RuleViolation("\(what()) \(clock.description.debugDescription) is not a valid reading")
         }
     }
 
