@@ -18,6 +18,20 @@ struct ItemTests {
         return try store.addItem(draft)
     }
 
+    /// A new store holding Milk (``milk(_:)``), Cake with a 4-byte photo and the unit "pk", and
+    /// `others`, imported with Cake.
+    func milkCakeAnd(_ others: [ItemRecord]) throws -> GroceryStore {
+        let store = try GroceryStore.temporary(in: directory)
+        _ = try milk(store)
+        var archive = GroceryArchive()
+        var cake = ItemRecord(name: "Cake")
+        cake.photo = Data([1, 2, 3, 4])
+        cake.unit = "pk"
+        archive.items = [cake] + others
+        try store.importArchive(archive, source: "test")
+        return store
+    }
+
     @Test func addingAnItemCreatesItsLinksInOneTransaction() throws {
         let store = try GroceryStore.temporary(in: directory, clock: clock)
         let row = try milk(store)
@@ -113,14 +127,7 @@ struct ItemTests {
     /// row is the row read for that item alone, whose query joins the tables; a link to nothing
     /// has no name.
     @Test func theListNamesWhatEachItemPointsAtAsOneItemsRowDoes() throws {
-        let store = try GroceryStore.temporary(in: directory)
-        _ = try milk(store)
-        var archive = GroceryArchive()
-        var cake = ItemRecord(name: "Cake")
-        cake.photo = Data([1, 2, 3, 4])
-        cake.unit = "pk"
-        archive.items = [cake, ItemRecord(name: "Bread")]
-        try store.importArchive(archive, source: "test")
+        let store = try milkCakeAnd([ItemRecord(name: "Bread")])
         var eggs = ItemDraft(name: "Eggs")
         eggs.unit = "box"
         eggs.listed = false
@@ -157,14 +164,7 @@ struct ItemTests {
     /// ASCII order, notes, a photo, links in capitals or to nothing, and text a hand-edited store
     /// holds (invalid UTF-8, a NUL) read as GRDB reads a string.
     @Test func theListingHoldsWhatTheRowsHold() throws {
-        let store = try GroceryStore.temporary(in: directory)
-        _ = try milk(store)
-        var archive = GroceryArchive()
-        var cake = ItemRecord(name: "Cake")
-        cake.photo = Data([1, 2, 3, 4])
-        cake.unit = "pk"
-        archive.items = [cake, ItemRecord(name: "Bread"), ItemRecord(name: "Éclair"), ItemRecord(name: "eclair"), ItemRecord(name: "Zucchini 🥒")]
-        try store.importArchive(archive, source: "test")
+        let store = try milkCakeAnd(["Bread", "Éclair", "eclair", "Zucchini 🥒"].map { ItemRecord(name: $0) })
         var noted = ItemDraft(name: "Say \"hi\"")
         noted.note = "a note é 🍞"
         noted.listed = false
