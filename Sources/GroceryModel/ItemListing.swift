@@ -10,16 +10,16 @@ import Ubiquity
 /// ``GroceryStore/items(listedOnly:)`` makes an ``ItemRow`` of each item: a value of ~200 bytes
 /// with a string for its ID. A listing of 10k items spent a tenth of its time on those (the
 /// memory they take, a page fault for each new page, and GRDB asking each column's type); this
-/// holds ~60 bytes an item and makes no string. The texts are what ``ItemRow`` holds, byte for
+/// holds ~70 bytes an item and makes no string. The texts are what ``ItemRow`` holds, byte for
 /// byte: the ID in lowercase, and text that is not valid UTF-8 repaired, up to its first NUL, as
 /// GRDB reads a string.
 public struct ItemListing: Sendable {
     /// One item: where its texts are, and its other columns.
     private struct Entry {
         /// The ID's 36 bytes start here, the name follows up to `nameEnd`, the note up to `noteEnd`.
-        var start: Int32
-        var nameEnd: Int32
-        var noteEnd: Int32
+        var start: Int
+        var nameEnd: Int
+        var noteEnd: Int
         var hasNote: Bool
         var listed: Bool
         var collected: Bool
@@ -67,7 +67,7 @@ public struct ItemListing: Sendable {
             if noted { _ = Self.appendText(sqlite, 10, to: &text) }
             let links = names.linkPositions(sqlite)
             entries.append(Entry(
-                start: Int32(start), nameEnd: Int32(nameEnd), noteEnd: Int32(text.count), hasNote: noted,
+                start: start, nameEnd: nameEnd, noteEnd: text.count, hasNote: noted,
                 listed: sqlite3_column_int64(sqlite, 3) != 0, collected: sqlite3_column_int64(sqlite, 4) != 0,
                 quantity: sqlite3_column_double(sqlite, 2), modified: sqlite3_column_double(sqlite, 5),
                 unit: links.unit, home: links.home, shop: links.shop,
@@ -77,7 +77,7 @@ public struct ItemListing: Sendable {
         if outsideASCII {
             let text = self.text
             entries = NameOrder.sorted(entries) { entry in
-                String(decoding: text[Int(entry.start) + 36..<Int(entry.nameEnd)], as: UTF8.self)
+                String(decoding: text[entry.start + 36..<entry.nameEnd], as: UTF8.self)
             }
         }
     }
@@ -99,14 +99,13 @@ public struct ItemListing: Sendable {
 
     /// The ID, lowercase.
     public func id(_ index: Int) -> ArraySlice<UInt8> {
-        let start = Int(entries[index].start)
-        return text[start..<start + 36]
+        text[entries[index].start..<entries[index].start + 36]
     }
 
-    public func name(_ index: Int) -> ArraySlice<UInt8> { text[Int(entries[index].start) + 36..<Int(entries[index].nameEnd)] }
+    public func name(_ index: Int) -> ArraySlice<UInt8> { text[entries[index].start + 36..<entries[index].nameEnd] }
 
     public func note(_ index: Int) -> ArraySlice<UInt8>? {
-        entries[index].hasNote ? text[Int(entries[index].nameEnd)..<Int(entries[index].noteEnd)] : nil
+        entries[index].hasNote ? text[entries[index].nameEnd..<entries[index].noteEnd] : nil
     }
 
     public func quantity(_ index: Int) -> Double { entries[index].quantity }
