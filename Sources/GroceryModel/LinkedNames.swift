@@ -37,7 +37,7 @@ struct LinkedNames {
     }
 
     /// The positions of the unit, home location and shop aisle the statement's current row
-    /// (selected with `Item.selection`) links to, for ``name(_:at:)``; `-1` where it links to
+    /// (selected with `Item.selection`) links to, positions in ``names(_:)``; `-1` where it links to
     /// none, or to an entry not here.
     func linkPositions(_ statement: SQLiteStatement) -> (unit: Int32, home: Int32, shop: Int32) {
         (units.position(statement, Item.LinkColumn.unit), homeLocations.position(statement, Item.LinkColumn.locationAtHome),
