@@ -212,4 +212,42 @@ struct CompactBaselineTests {
         #expect(try c.titles().isEmpty)
         #expect(try c.sync.watermark(of: "peer-a") == 0)
     }
+
+    /// A baseline's objects are merged after its tombstones, knowing what those wrote: an
+    /// object the baseline also lists as deleted stays deleted, and a delete of a copy merged
+    /// away here deletes the copy it became, even when the baseline lists that one as live.
+    @Test func aBaselinesTombstonesCountForItsOwnObjects() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("seed")]) }
+        let url = try #require(try a.sync.writeBaseline())
+        try a.removeOwnLogs()
+        let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
+        // On c, copy 2 was merged into copy 3 (as a deduplication leaves it).
+        let (twice, merged, survivor, plain) = (Self.id(1), Self.id(2), Self.id(3), Self.id(4))
+        try c.store.save(author: "copies") { context in
+            for id in [merged, survivor] { try context.insert("Note", id: id, values: ["title": .string("copy")]) }
+        }
+        try c.store.write { db in
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [merged.description])
+            try PropertyClocks.tombstone(ObjectID(entity: "Note", id: merged), clock: HLC(wall: 1_800_000_000_000, counter: 0, peer: "peer-c"),
+                                         mergedInto: survivor, db)
+        }
+        let reading = HLC(wall: 1_800_000_000_500, counter: 0, peer: "peer-a")
+        func note(_ id: GlobalID, _ title: String) -> Baseline.Object {
+            .init(object: ObjectID(entity: "Note", id: id), values: ["title": .string(title)], clocks: ["title": reading])
+        }
+        let baseline = Baseline(covers: ["peer-a": 1], created: clock.now(),
+                                objects: [note(twice, "listed and deleted"), note(survivor, "copy, live in the baseline"), note(plain, "plain")],
+                                tombstones: [.init(object: ObjectID(entity: "Note", id: twice), clock: reading),
+                                             .init(object: ObjectID(entity: "Note", id: merged), clock: reading)])
+        try LogFile.seal(try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 1)
+            .write(to: url)
+
+        let report = try c.sync.importPending()
+        #expect(report.loadedBaselines == 1 && report.refused.isEmpty, "\(report.refused)")
+        #expect(try c.titles() == ["plain"])
+        let deleted = try c.store.read { db in try String.fetchSet(db, sql: "SELECT objectID FROM \(EngineTables.tombstone)") }
+        #expect(deleted == Set([twice, merged, survivor].map(\.description)))
+    }
 }
+
