@@ -26,39 +26,16 @@ extension Baseline {
             let read = scanner.object { scanner, key in
                 switch key {
                 case "covers":
-                    guard scanner.mayAssign(covers) else { return false }
-                    var read: [String: Int64] = [:]
-                    guard scanner.object({ scanner, peer in
-                        guard let seq = scanner.int64() else { return false }
-                        return read.updateValue(seq, forKey: peer) == nil
-                    }) else { return false }
-                    covers = read
+                    return scanner.assign(&covers) { $0.members { $0.int64() } }
                 case "created":
-                    guard scanner.mayAssign(created) else { return false }
-                    created = scanner.double()
-                    return created != nil
+                    return scanner.assign(&created) { $0.double() }
                 case "objects":
-                    guard scanner.mayAssign(objects) else { return false }
-                    var read: [Object] = []
-                    guard scanner.array({ scanner in
-                        guard let object = Object.scanned(&scanner) else { return false }
-                        read.append(object)
-                        return true
-                    }) else { return false }
-                    objects = read
+                    return scanner.assign(&objects) { $0.list(Object.scanned) }
                 case "tombstones":
-                    guard scanner.mayAssign(tombstones) else { return false }
-                    var read: [Tombstone] = []
-                    guard scanner.array({ scanner in
-                        guard let tombstone = Tombstone.scanned(&scanner) else { return false }
-                        read.append(tombstone)
-                        return true
-                    }) else { return false }
-                    tombstones = read
+                    return scanner.assign(&tombstones) { $0.list(Tombstone.scanned) }
                 default:
                     return false
                 }
-                return true
             }
             guard read, let covers, let created, let objects, let tombstones else { return nil }
             return Baseline(covers: covers, created: Date(timeIntervalSinceReferenceDate: created), objects: objects, tombstones: tombstones)
@@ -74,22 +51,11 @@ extension Baseline.Object {
         let read = scanner.object { scanner, key in
             switch key {
             case "object":
-                guard scanner.mayAssign(object) else { return false }
-                object = scanner.objectID(depth: 3)
-                return object != nil
+                return scanner.assign(&object) { $0.objectID(depth: 3) }
             case "values":
-                guard scanner.mayAssign(values) else { return false }
-                values = scanner.propertyValues()
-                return values != nil
+                return scanner.assign(&values) { $0.propertyValues() }
             case "clocks":
-                guard scanner.mayAssign(clocks) else { return false }
-                var read: [String: HLC] = [:]
-                guard scanner.object({ scanner, property in
-                    guard let clock = scanner.clockReading() else { return false }
-                    return read.updateValue(clock, forKey: property) == nil
-                }) else { return false }
-                clocks = read
-                return true
+                return scanner.assign(&clocks) { $0.members { $0.clockReading() } }
             default:
                 return false
             }
@@ -107,13 +73,9 @@ extension Baseline.Tombstone {
         let read = scanner.object { scanner, key in
             switch key {
             case "object":
-                guard scanner.mayAssign(object) else { return false }
-                object = scanner.objectID(depth: 3)
-                return object != nil
+                return scanner.assign(&object) { $0.objectID(depth: 3) }
             case "clock":
-                guard scanner.mayAssign(clock) else { return false }
-                clock = scanner.clockReading()
-                return clock != nil
+                return scanner.assign(&clock) { $0.clockReading() }
             case "mergedInto":
                 guard scanner.mayAssign(mergedInto) else { return false }
                 if scanner.null() {

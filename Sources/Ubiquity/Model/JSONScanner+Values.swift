@@ -8,6 +8,36 @@ extension JSONScanner {
     /// dictionaries do); Foundation's reader is left to decide what it does with a repeated key.
     func mayAssign<T>(_ existing: T?) -> Bool { dialect == .records || existing == nil }
 
+    /// An array whose every element `read` reads; `nil` when one is not read or it is no array.
+    mutating func list<T>(_ read: (inout JSONScanner) -> T?) -> [T]? {
+        var elements: [T] = []
+        guard array({ scanner in
+            guard let element = read(&scanner) else { return false }
+            elements.append(element)
+            return true
+        }) else { return nil }
+        return elements
+    }
+
+    /// An object whose every member's value `read` reads, by member name; `nil` when one is not
+    /// read, a name comes twice, or it is no object.
+    mutating func members<T>(_ read: (inout JSONScanner) -> T?) -> [String: T]? {
+        var members: [String: T] = [:]
+        guard object({ scanner, name in
+            guard let value = read(&scanner) else { return false }
+            return members.updateValue(value, forKey: name) == nil
+        }) else { return nil }
+        return members
+    }
+
+    /// Reads a member's value into `slot` with `read`, when the member may be assigned
+    /// (``mayAssign(_:)``); whether a value was read.
+    mutating func assign<T>(_ slot: inout T?, _ read: (inout JSONScanner) -> T?) -> Bool {
+        guard mayAssign(slot) else { return false }
+        slot = read(&self)
+        return slot != nil
+    }
+
     /// A property value: `null` or exactly one tag. A second tag, or anything else, is left to
     /// the slower reader.
     mutating func propertyValue() -> PropertyValue? {
