@@ -147,6 +147,47 @@ struct FastPathTests {
             #expect(stored.entity(holding: unknown, expected: "Note") == nil)
             let none = try StoredEntities(of: [GlobalID](), schema: store.schema, db)
             #expect(none.entity(holding: note, expected: "Note") == nil)
+            // With clocks: which had none is what the clock table says (the hand-made rows have none).
+            let clocked = try StoredEntities(of: ids, schema: store.schema, clocks: true, db)
+            for id in ids {
+                let hasClocks = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(EngineTables.objectClock) WHERE objectID = ?",
+                                                  arguments: [id.description]) == true
+                #expect(clocked.hadNoClocks(id) == !hasClocks, "\(id)")
+                #expect(clocked.entity(holding: id, expected: "Folder") == stored.entity(holding: id, expected: "Folder"))
+            }
+            #expect(clocked.hadNoClocks(both) && !clocked.hadNoClocks(note) && clocked.hadNoClocks(unknown))
+        }
+    }
+
+    @Test("a schema of more entities than one query may join is read in several, tombstones and clocks once")
+    func storedEntitiesOfManyTables() throws {
+        let folder = TemporaryDirectory("stored-entities-wide")
+        let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
+        let (note, gone) = try store.save(author: "test") { context in
+            (try context.insert("Note", values: ["title": .string("a note")]),
+             try context.insert("Folder", values: ["name": .string("deleted")]))
+        }
+        try store.save(author: "test") { try $0.delete("Folder", id: gone) }
+        // 120 more entities: three statements' worth of joins.
+        let extras = (0..<120).map { EntityDescription(name: "Extra\($0)", table: "extra\($0)", attributes: []) }
+        let wide = Schema(version: 2, entities: store.schema.entities + extras)
+        let late = GlobalID(UUID()), middle = GlobalID(UUID()), unknown = GlobalID(UUID())
+        try store.write { db in
+            for extra in extras { try db.execute(sql: "CREATE TABLE \(extra.table) (id TEXT PRIMARY KEY)") }
+            try db.execute(sql: "INSERT INTO extra119 (id) VALUES (?)", arguments: [late.description])
+            try db.execute(sql: "INSERT INTO extra50 (id) VALUES (?)", arguments: [middle.description])
+            try db.execute(sql: "INSERT INTO extra0 (id) VALUES (?)", arguments: [middle.description])
+        }
+        try store.read { db in
+            let stored = try StoredEntities(of: [note, gone, late, middle, unknown], schema: wide, clocks: true, db)
+            #expect(stored.entity(holding: late, expected: "Note") == "Extra119")
+            #expect(stored.entity(holding: middle, expected: "Extra50") == "Extra50")
+            #expect(stored.entity(holding: middle, expected: "Note") == "Extra0")
+            #expect(stored.entity(holding: note, expected: "Note") == "Note")
+            #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
+            #expect(stored.entity(holding: unknown, expected: "Note") == nil)
+            #expect(!stored.hasNoTombstone(gone) && stored.hasNoTombstone(late))
+            #expect(!stored.hadNoClocks(note) && stored.hadNoClocks(late) && stored.hadNoClocks(unknown))
         }
     }
 

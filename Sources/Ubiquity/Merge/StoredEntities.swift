@@ -3,11 +3,14 @@ import GRDB
 
 /// Which entity this store holds each of many objects as — a row of an entity's table, or a
 /// tombstone — read for all of them at once, before anything of a log (or a baseline) is
-/// applied: one query per entity table and one for tombstones, however many objects there are.
+/// applied: one query, however many objects there are.
 ///
 /// Looking each object up on its own cost a query per table for every object not stored yet
 /// (the usual case of an import: up to one query per entity and one for tombstones, each
-/// object), which was a fifth of an import.
+/// object), which was a fifth of an import. A query per table (`id IN (SELECT value FROM
+/// json_each(?))`) built the list into a temporary index once a table; the one query walks
+/// the list once and probes every table's primary key for each ID, returning only the IDs
+/// something holds — none, for a log of new objects.
 struct StoredEntities {
     /// The entities whose table holds the ID, in the schema's order (normally one at most).
     private var rows: [GlobalID: [String]] = [:]
@@ -18,16 +21,21 @@ struct StoredEntities {
     /// The IDs read that had property clocks then, when they were asked for.
     private var clocked: Set<GlobalID>?
 
+    /// Entity tables joined in one statement at most: SQLite joins 64 tables at most.
+    private static let tablesPerQuery = 48
+
     /// Reads what the store holds for `ids` (duplicates are harmless), and with `clocks`
     /// which of them have property clocks (``hadNoClocks(_:)``).
     init<IDs: Collection>(of ids: IDs, schema: Schema, clocks: Bool = false, _ db: Database) throws where IDs.Element == GlobalID {
         guard !ids.isEmpty else { return }
         read = Set(ids)
+        if clocks { clocked = [] }
         // The IDs as one JSON array, read by `json_each`: a single argument, however many.
+        // Each once: the query returns a row for each element holding something.
         // A global ID is hexadecimal digits and dashes: nothing in it needs escaping.
         var list = "["
-        list.reserveCapacity(ids.count * 39 + 2)
-        for id in ids {
+        list.reserveCapacity(read.count * 39 + 2)
+        for id in read {
             if list.utf8.count > 1 { list += "," }
             list += "\""
             list += id.description
@@ -35,23 +43,49 @@ struct StoredEntities {
         }
         list += "]"
         let arguments: StatementArguments = [list]
-        for entity in schema.entities {
-            let sql = "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) WHERE id IN (SELECT value FROM json_each(?))"
-            for id in try GlobalID.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
-                rows[id, default: []].append(entity.name)
+        var start = 0
+        repeat {
+            // The first query also reads the tombstones (and the clocks); the rest, only when
+            // a schema has more entities than one statement may join, the other tables.
+            let tables = Array(schema.entities[start..<min(schema.entities.count, start + Self.tablesPerQuery)])
+            let engine = start == 0
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: Self.query(tables, tombstones: engine, clocks: engine && clocks)), arguments: arguments)
+            while let row = try rows.next() {
+                guard let text = row[0] as String?, let id = GlobalID(text) else { continue }
+                for (index, entity) in tables.enumerated() where row[index + 1] as Bool == true {
+                    self.rows[id, default: []].append(entity.name)
+                }
+                guard engine else { continue }
+                if let entity = row[tables.count + 1] as String? { tombstones[id] = entity }
+                if clocks, row[tables.count + 2] as Bool == true { clocked?.insert(id) }
             }
+            start += Self.tablesPerQuery
+        } while start < schema.entities.count
+    }
+
+    /// `SELECT value, <held by each table>…[, tombstone's entity[, has clocks]]` for the IDs of
+    /// the JSON array bound, those something holds: a left join a table, each a probe of its
+    /// primary key.
+    private static func query(_ tables: [EntityDescription], tombstones: Bool, clocks: Bool) -> String {
+        var columns = ["ids.value"], joins: [String] = [], held: [String] = []
+        for (index, entity) in tables.enumerated() {
+            columns.append("t\(index).id IS NOT NULL")
+            joins.append("LEFT JOIN \(entity.table.quotedDatabaseIdentifier) t\(index) ON t\(index).id = ids.value")
+            held.append("t\(index).id IS NOT NULL")
         }
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT objectID, entity FROM \(EngineTables.tombstone) WHERE objectID IN (SELECT value FROM json_each(?))
-            """), arguments: arguments)
-        while let row = try rows.next() {
-            guard let text = row[0] as String?, let id = GlobalID(text), let entity = row[1] as String? else { continue }
-            tombstones[id] = entity
+        if tombstones {
+            columns.append("tombstone.entity")
+            joins.append("LEFT JOIN \(EngineTables.tombstone) tombstone ON tombstone.objectID = ids.value")
+            held.append("tombstone.objectID IS NOT NULL")
         }
         if clocks {
-            let sql = "SELECT objectID FROM \(EngineTables.objectClock) WHERE objectID IN (SELECT value FROM json_each(?))"
-            clocked = Set(try GlobalID.fetchAll(db.cachedStatement(sql: sql), arguments: arguments))
+            columns.append("clock.objectID IS NOT NULL")
+            joins.append("LEFT JOIN \(EngineTables.objectClock) clock ON clock.objectID = ids.value")
+            held.append("clock.objectID IS NOT NULL")
         }
+        return "SELECT \(columns.joined(separator: ", ")) FROM json_each(?) ids \(joins.joined(separator: " "))"
+            + " WHERE \(held.joined(separator: " OR "))"
     }
 
     /// The entity this store holds `id` as, or `nil` when it has never seen it: `expected`
