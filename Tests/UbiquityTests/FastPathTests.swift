@@ -98,15 +98,23 @@ struct FastPathTests {
         }
     }
 
-    @Test("a checksum of Data read from its buffer is the checksum of its bytes")
+    @Test("a checksum of Data read from its buffer, eight bytes a step, is the checksum of its bytes one at a time")
     func crcOfData() {
         var random = SystemRandomNumberGenerator()
-        for count in [0, 1, 7, 1000] {
+        for count in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4099] {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
             #expect(CRC32.checksum(Data(bytes)) == CRC32.checksum(bytes))
             #expect(CRC32.update(CRC32.update(CRC32.initial, Data(bytes.prefix(3))), Data(bytes.dropFirst(3)))
                     == CRC32.update(CRC32.initial, bytes))
+            // From every alignment: the eight-byte loads are unaligned ones.
+            bytes.withUnsafeBytes { buffer in
+                for start in 0..<min(8, count) {
+                    #expect(CRC32.update(CRC32.initial, UnsafeRawBufferPointer(rebasing: buffer[start...]))
+                            == CRC32.update(CRC32.initial, bytes[start...]), "\(count) bytes from \(start)")
+                }
+            }
         }
+        #expect(CRC32.checksum(Data(repeating: 0xFF, count: 32)) == 0xFF6C_AB0B)
         #expect(CRC32.checksum(Data("123456789".utf8)) == 0xCBF4_3926)
     }
 

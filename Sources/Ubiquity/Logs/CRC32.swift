@@ -29,6 +29,45 @@ public enum CRC32 {
         data.withUnsafeBytes { update(crc, $0) }
     }
 
+    /// The same checksum eight bytes a step ("slicing by 8"): `slices[k]` gives the CRC of a
+    /// byte followed by `k` zero bytes, so eight lookups replace eight dependent steps. A log
+    /// of 2,500 items is ~600 kB: a byte at a time, its checksum was 2 % of an import.
+    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = crc
+        var offset = 0
+        let count = bytes.count
+        slices.withUnsafeBufferPointer { slices in
+            let t = slices.baseAddress!
+            while count - offset >= 8 {
+                let one = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
+                let two = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                crc = t[7 * 256 + Int(one & 0xFF)] ^ t[6 * 256 + Int((one >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((one >> 16) & 0xFF)] ^ t[4 * 256 + Int(one >> 24)]
+                    ^ t[3 * 256 + Int(two & 0xFF)] ^ t[2 * 256 + Int((two >> 8) & 0xFF)]
+                    ^ t[256 + Int((two >> 16) & 0xFF)] ^ t[Int(two >> 24)]
+                offset += 8
+            }
+            while offset < count {
+                crc = t[Int((crc ^ UInt32(bytes[offset])) & 0xFF)] ^ (crc >> 8)
+                offset += 1
+            }
+        }
+        return crc
+    }
+
+    /// Eight tables of 256, one after the other: the first is ``table``; each next one is the
+    /// previous advanced by one zero byte.
+    private static let slices: [UInt32] = {
+        var slices = table + [UInt32](repeating: 0, count: 7 * 256)
+        for k in 1..<8 {
+            for index in 0..<256 {
+                let previous = slices[(k - 1) * 256 + index]
+                slices[k * 256 + index] = (previous >> 8) ^ table[Int(previous & 0xFF)]
+            }
+        }
+        return slices
+    }()
+
     public static func checksum(_ data: Data) -> UInt32 { finish(update(initial, data)) }
 
     static func finish(_ crc: UInt32) -> UInt32 { crc ^ 0xFFFF_FFFF }
