@@ -33,10 +33,14 @@ def spread(values):
     return f"{min(values):,.0f}/{statistics.median(values):,.0f}/{max(values):,.0f}"
 engine = [o["import"]["changes_per_s"] for o in ours]
 raw = [o["import"]["raw_insert_per_s"] for o in ours]
+floor = [o["import"]["floor_insert_per_s"] for o in ours]
 print(f"durable import of {sys.argv[2]} objects x 10 properties, changes/s min/median/max over {len(ours)} runs")
 print(f"  ours (grocery-dude-bench import)   {spread(engine)}")
 print(f"  raw batched SQLite insert          {spread(raw)}   ours/raw per run: "
       + ", ".join(f"{e / r:.2f}" for e, r in zip(engine, raw)))
+print(f"  the rows and clock rows alone      {spread(floor)}   ours/floor per run: "
+      + ", ".join(f"{e / f:.2f}" for e, f in zip(engine, floor))
+      + "   (the same rows into the model's indexed tables: what any store of them pays)")
 for name in ("loro", "pycrdt"):
     theirs = [p[name]["changes_per_s"] for p in peers if p.get(name)]
     if not theirs:

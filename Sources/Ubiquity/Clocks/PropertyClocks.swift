@@ -83,6 +83,11 @@ enum PropertyClocks {
         try setEncoded(encode(clocks), of: id, db)
     }
 
+    /// ``setClocks(_:of:_:)`` of `names` all at `clock`: the same row, without grouping.
+    static func setClocks(_ names: some Collection<String>, at clock: HLC, of id: GlobalID, _ db: Database) throws {
+        try setEncoded(encode(names, at: clock), of: id, db)
+    }
+
     private static func setEncoded(_ text: String, of id: GlobalID, _ db: Database) throws {
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.objectClock) (objectID, clocks) VALUES (?, ?)",
                              [id.description, text])

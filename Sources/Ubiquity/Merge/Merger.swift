@@ -70,7 +70,8 @@ struct Merger {
         for merge in record.merged { _ = try self.merge(merge, clock: clock, into: &changes) }
 
         for change in [record.inserted, record.updated].joined() {
-            let stamped = change.values.mapValues { ($0, clock) }
+            // Each value with the transaction's reading, as it is read: no dictionary made again.
+            let stamped = change.values.lazy.map { (key: $0.key, value: ($0.value, clock)) }
             try merge(change.object, properties: stamped, into: &changes, untombstoned: untombstoned)
         }
         return changes
@@ -85,9 +86,11 @@ struct Merger {
     /// Merges one object's properties, each with the clock reading of its value: what a log's
     /// change and a baseline's object both come down to. Properties without a reading
     /// (`fallback`) only fill a row that does not exist yet. `untombstoned` knows IDs that
-    /// have no tombstone (see ``survivor(of:_:)``).
-    func merge(_ object: ObjectID, properties: [String: (PropertyValue, HLC)], fallback: [String: PropertyValue] = [:],
-               into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil) throws {
+    /// have no tombstone (see ``survivor(of:_:)``). `properties` names each property once (a
+    /// dictionary, or a view of one).
+    func merge<Properties: Sequence>(_ object: ObjectID, properties: Properties, fallback: [String: PropertyValue] = [:],
+                                     into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil) throws
+    where Properties.Element == (key: String, value: (PropertyValue, HLC)) {
         guard let entity = schema.entity(named: object.entity) else { return }
         // A change for a copy merged away lands on the copy that holds it now.
         let survivor = try self.survivor(of: object.id, untombstoned)
@@ -102,8 +105,11 @@ struct Merger {
         } else {
             existing = try PropertyClocks.clockRow(of: id, db)
         }
-        var clocks = existing ?? [:]
-        var winners: [String: PropertyValue] = [:]
+        var clocks = existing ?? Dictionary(minimumCapacity: properties.underestimatedCount)
+        var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
+        // Whether every reading written is one (a log's change): a new object's clock row is
+        // then written without grouping readings.
+        var written: HLC?, oneReading = true
         for (property, (value, clock)) in properties {
             guard let type = entity.type(of: property), value.fits(type) else { continue }
             if let stored = clocks[property],
@@ -131,12 +137,19 @@ struct Merger {
                 winners[property] = value
             }
             clocks[property] = clock
+            if oneReading, written != clock { oneReading = written == nil }
+            written = clock
         }
         if existing == nil {
             let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
             guard !winners.isEmpty || !filled.isEmpty else { return }
             try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new }, db)
             changes.inserted.insert(object)
+            if oneReading, let written {
+                // The clock row holds only what was written here, all at one reading.
+                try PropertyClocks.setClocks(clocks.keys, at: written, of: id, db)
+                return
+            }
         } else {
             guard !winners.isEmpty else { return }
             try RowWriter.update(entity, id: id, values: winners, db)

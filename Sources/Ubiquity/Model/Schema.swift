@@ -80,6 +80,11 @@ public struct EntityDescription: Sendable, Equatable {
         self.uniqueAttribute = uniqueAttribute
         self.modificationDateAttribute = modificationDateAttribute
         propertyNames = attributes.map(\.name) + relationships.map(\.name)
+        // An attribute's type wins over a relationship of the same name, as `type(of:)` always said.
+        var types = [String: PropertyType](minimumCapacity: propertyNames.count)
+        for relationship in relationships { types[relationship.name] = .reference }
+        for attribute in attributes.reversed() { types[attribute.name] = attribute.type }
+        propertyTypes = types
         let columns = ["id"] + propertyNames
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
@@ -101,11 +106,13 @@ public struct EntityDescription: Sendable, Equatable {
         attributes.first { $0.name == property }?.defaultValue ?? .null
     }
 
+    /// Each property's type, found by name: a merge asks for every value it reads, and a search
+    /// of the attributes and relationships compared a dozen names an object.
+    private let propertyTypes: [String: PropertyType]
+
     /// The type of a property, or `nil` when the entity has no such property.
     public func type(of property: String) -> PropertyType? {
-        if let attribute = attributes.first(where: { $0.name == property }) { return attribute.type }
-        if relationships.contains(where: { $0.name == property }) { return .reference }
-        return nil
+        propertyTypes[property]
     }
 }
 
