@@ -137,7 +137,7 @@ struct Merger {
                 winners[property] = value
             }
             clocks[property] = clock
-            if oneReading, written != clock { oneReading = written == nil }
+            if let written, written != clock { oneReading = false }
             written = clock
         }
         if existing == nil {
