@@ -35,16 +35,17 @@ measure() {
   local label=$1; shift
   local walls=() cpus=()
   for ((r = 1; r <= runs; r++)); do
-    local t0=$(date +%s%N)
+    # Bash's own clock (microseconds): starting `date` for each reading added ~1 ms to every
+    # figure, ours and taskwarrior's alike.
+    local t0=${EPOCHREALTIME/./}
     "$@" >/dev/null
-    walls+=($(( ($(date +%s%N) - t0) / 100000 )))
-    # CPU time (user + system) of the same command, from /proc of a child: a busy machine
+    local t1=${EPOCHREALTIME/./}
+    walls+=($(( (t1 - t0) / 100 )))
+    # CPU time (user + system) of the same command, as the subshell that ran it sees its
+    # children (`times`, to the millisecond: /proc's clock ticks were 10 ms): a busy machine
     # stretches wall time more than CPU time.
-    local before after
-    before=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
-    ( "$@" >/dev/null )
-    after=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
-    cpus+=($(( (after - before) * 10000 / $(getconf CLK_TCK) )))
+    cpus+=($( ( "$@" >/dev/null; times ) | tail -1 |
+      awk '{ total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] } printf "%d", total * 10000 + 0.5 }'))
   done
   local w=($(printf '%s\n' "${walls[@]}" | sort -n)) c=($(printf '%s\n' "${cpus[@]}" | sort -n))
   printf '%-28s wall min %s, median %s, max %s ms; CPU median %s ms   (%d runs, %d items)\n' "$label" \
