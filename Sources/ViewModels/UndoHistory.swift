@@ -36,6 +36,8 @@ public final class UndoHistory {
     }
 
     /// Takes the items of `ids` before a change, runs it, and records it when it succeeds.
+    /// The change's result names it (`label`); a caller may want nothing more of it.
+    @discardableResult
     func recording<T>(_ store: GroceryStore, ids: [ItemID], withPhotos: Bool = false,
                       label: (T) -> String, _ change: () throws -> T) throws -> T {
         let before = try store.snapshots(of: ids, withPhotos: withPhotos)
