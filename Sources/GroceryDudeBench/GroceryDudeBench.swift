@@ -394,7 +394,7 @@ enum CaptureOverhead {
             plainSeconds += GroceryDudeBench.now() - started
             started = GroceryDudeBench.now()
             for index in indices {
-                try store.objects.save(author: "bench") { context in
+                _ = try store.objects.save(author: "bench") { context in
                     try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
                 }
             }

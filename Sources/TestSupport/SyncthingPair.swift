@@ -150,7 +150,7 @@ public final class SyncthingPair: @unchecked Sendable {
         environment["SYNCTHING_PAIR_OWNER"] = String(getpid())
         process.environment = environment
         let out = folder.file("pair-\(arguments[0]).out"), err = folder.file("pair-\(arguments[0]).err")
-        for file in [out, err] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
         defer { try? outHandle.close(); try? errHandle.close() }
         process.standardOutput = outHandle
