@@ -44,8 +44,11 @@ enum GroceryDudeBench {
             return
         }
         var changes: Int?
-        if let index = arguments.firstIndex(of: "--changes"), index + 1 < arguments.count {
-            changes = Int(arguments[index + 1])
+        if let index = arguments.firstIndex(of: "--changes") {
+            guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
+                throw BenchFailure("--changes takes a positive whole number")
+            }
+            changes = count
             arguments.removeSubrange(index...index + 1)
         }
         let json = arguments.contains("--json")
@@ -61,7 +64,11 @@ enum GroceryDudeBench {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         if which == "latency" || which == "all" { try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300) }
-        if which == "import" || which == "all" { try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10) }
+        if which == "import" || which == "all" {
+            // Items of 10 properties: at least one.
+            guard (changes ?? 500_000) >= 10 else { throw BenchFailure("import needs --changes of 10 or more (an item is 10 changes)") }
+            try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10)
+        }
         if which == "capture" || which == "all" { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 1000) }
         if which == "dedupe" || which == "all" { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
         if which == "digest" || which == "all" { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
