@@ -58,10 +58,14 @@ enum PropertyClocks {
         ON CONFLICT(key) DO UPDATE SET value = excluded.value
         """
     private static let asOfSQL = "coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = '\(clockAsOfKey)'), 0)"
+    /// Scalar subqueries only, each a probe of a key: the last row found through `max(seq)`
+    /// rather than joined as `ORDER BY seq DESC LIMIT 1`, which SQLite materializes into a
+    /// temporary B-tree (a pager opened and closed, a tenth of a save).
     private static let currentSQL = """
-        SELECT CASE WHEN last.clock IS NOT NULL AND last.seq > \(asOfSQL) THEN last.clock
-                    ELSE (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)') END
-        FROM (SELECT 1) LEFT JOIN (SELECT seq, clock FROM \(EngineTables.outbox) ORDER BY seq DESC LIMIT 1) AS last
+        SELECT coalesce(
+            (SELECT clock FROM \(EngineTables.outbox)
+             WHERE seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND seq > \(asOfSQL)),
+            (SELECT value FROM \(EngineTables.metadata) WHERE key = '\(clockKey)'))
         """
 
     // MARK: - Objects
