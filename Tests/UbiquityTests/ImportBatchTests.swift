@@ -42,6 +42,58 @@ struct ImportBatchTests {
         #expect(try d.sync.importPending().appliedLogs == 0)
     }
 
+    /// The peer batches an import applied, as the store counts them (one a peer and transaction).
+    func importedBatches(_ peer: TestPeer) throws -> Int {
+        try peer.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM ubiquity_metadata WHERE key = 'importedBatches'") ?? 0
+        }
+    }
+
+    /// Counts the commits of a store's writer.
+    final class Commits: TransactionObserver, @unchecked Sendable {
+        var count = 0
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { count += 1 }
+        func databaseDidRollback(_ db: Database) {}
+
+        init(_ peer: TestPeer) throws {
+            try peer.store.write { db in db.add(transactionObserver: self, extent: .observerLifetime) }
+        }
+    }
+
+    @Test("a transaction's logs stop at its bytes: the rest, each peer's too, go on in transactions of their own")
+    func batchesStopAtTheirBytes() throws {
+        let peers = try peersWithLogs(7)
+        let whole = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        let wholeCommits = try Commits(whole)
+        #expect(try whole.sync.importPending().appliedLogs == 21)
+        #expect(try importedBatches(whole) == 3, "a batch a peer, all in one transaction")
+
+        // One byte: a batch takes its first log and no more (it always takes one).
+        let small = try TestPeer(name: "e", prefix: "eeeeeeee", cloud: cloud.url, clock: clock)
+        small.sync.batchBytes = 1
+        let report = try small.sync.importPending()
+        #expect(report.appliedLogs == 21 && report.waiting.isEmpty && report.rejected.isEmpty)
+        #expect(try importedBatches(small) == 21, "a batch a log")
+        _ = try peers[0].sync.sync()
+        #expect(try small.contents() == (try peers[0].contents()))
+        for peer in peers { #expect(try small.sync.watermark(of: "peer-\(peer.name)") == 7) }
+
+        // Room for three logs (they are alike in size): the first peer's three, then each peer's
+        // rest in threes.
+        let layout = peers[0].sync.layout
+        let length = try LogFile.read(at: layout.logURL(peer: "peer-a", seq: 1), expecting: layout, peer: "peer-a", seq: 1).header.length
+        let some = try TestPeer(name: "f", prefix: "ffffffff", cloud: cloud.url, clock: clock)
+        some.sync.batchBytes = 2 * length + 1
+        let someCommits = try Commits(some)
+        #expect(try some.sync.importPending().appliedLogs == 21)
+        #expect(try importedBatches(some) == 9, "7 logs a peer in batches of 3, 3 and 1")
+        // One transaction for all 21 logs against nine: the round's shared one took peer a's
+        // first three only, as its bytes are shared by the peers in it.
+        #expect(someCommits.count - wholeCommits.count == 8)
+    }
+
     @Test("a gap holds back its peer only, wherever the batch ended", arguments: [2, 5, 30])
     func gapHoldsOnlyItsPeer(batchSize: Int) throws {
         let peers = try peersWithLogs(4)

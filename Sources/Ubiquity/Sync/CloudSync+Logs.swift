@@ -32,14 +32,14 @@ extension CloudSync {
 
     /// Imports the new logs of `peers` (their folders changed since they were last read).
     ///
-    /// The peers' first batches are applied in one transaction, of ``batchSize`` logs in all at
-    /// most: a live round brings a log or two from each of several peers, and a transaction each
-    /// was a commit (a sync of the log to disk) each, while other processes were syncing too.
-    /// A peer with more goes on in transactions of its own.
+    /// The peers' first batches are applied in one transaction, of ``batchSize`` logs and about
+    /// ``batchBytes`` in all at most: a live round brings a log or two from each of several
+    /// peers, and a transaction each was a commit (a sync of the log to disk) each, while other
+    /// processes were syncing too. A peer with more goes on in transactions of its own.
     func importLogs(of peers: [String], after watermarks: [String: Int64], into report: inout ImportReport,
                     remembered: [String: RefusedFile], folders: inout PeerFolders) throws {
         var listed: [PeerLogs] = []
-        var budget = batchSize
+        var budget = batchSize, bytes = batchBytes
         for other in peers {
             guard let numbers = numberedEntries(folders.path(other), extension: CloudLayout.logExtension) else {
                 folders.forget(other)
@@ -50,7 +50,7 @@ extension CloudSync {
                 continue
             }
             var logs = PeerLogs(peer: other, newest: newest, present: Set(numbers), applied: watermarks[other] ?? 0)
-            readBatch(&logs, upTo: budget, remembered: remembered)
+            bytes -= readBatch(&logs, upTo: budget, bytes: bytes, remembered: remembered)
             budget -= logs.batch.count
             listed.append(logs)
         }
@@ -64,27 +64,34 @@ extension CloudSync {
             defer { folders.remember(logs.peer, newest: logs.newest, isDone: logs.applied >= logs.newest) }
             var more = tell(result, of: &logs, into: &report)
             while more {
-                readBatch(&logs, upTo: batchSize, remembered: remembered)
+                readBatch(&logs, upTo: batchSize, bytes: batchBytes, remembered: remembered)
                 let result = logs.batch.isEmpty ? nil : try store.write { db in try apply(logs.batch, from: logs.peer, db) }
                 more = tell(result, of: &logs, into: &report)
             }
         }
     }
 
-    /// Reads the peer's next logs, `size` at most, stopping at a gap or a refused log.
-    private func readBatch(_ logs: inout PeerLogs, upTo size: Int, remembered: [String: RefusedFile]) {
+    /// Reads the peer's next logs, `size` at most, stopping at a gap or a refused log, or once
+    /// `bytes` of them are read.
+    ///
+    /// - Returns: the bytes read (the logs' payloads).
+    @discardableResult
+    private func readBatch(_ logs: inout PeerLogs, upTo size: Int, bytes: Int, remembered: [String: RefusedFile]) -> Int {
         logs.batch = []
         logs.refusal = nil
         // No room at all (the round's shared transaction is full): the peer goes on in one of its own.
-        logs.isFull = size == 0
+        logs.isFull = size == 0 || bytes <= 0
+        var read = 0
         var next = logs.applied + 1
         reading: while logs.present.contains(next) {
-            guard logs.batch.count < size else {
+            guard logs.batch.count < size, read < bytes else {
                 logs.isFull = true
                 break
             }
             switch readCheckedLog(of: logs.peer, seq: next, remembered: remembered) {
-            case .success(let log): logs.batch.append(log)
+            case .success(let log):
+                logs.batch.append(log)
+                read += log.header.length
             case .failure(let refused):
                 logs.refusal = refused
                 break reading
@@ -92,6 +99,7 @@ extension CloudSync {
             next += 1
         }
         if logs.peer == peer { noticeClone(in: logs.batch) }
+        return read
     }
 
     /// Tells what a batch did (the report, the observers, the log), once it is committed.
