@@ -431,7 +431,7 @@ enum CaptureOverhead {
             bareSeconds += GroceryDudeBench.now() - started
             started = GroceryDudeBench.now()
             for index in indices {
-                // Outside the save API on purpose: the floor is the row alone.
+                // Outside the save API on purpose: the plain write is the row alone.
                 try same.objects.write { db in
                     try db.cachedStatement(sql: insert).execute(arguments: [ids.next().description, "Item \(index)", GroceryDudeBench.now()])
                 }

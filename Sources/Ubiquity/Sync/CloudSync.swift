@@ -80,11 +80,10 @@ public final class CloudSync: @unchecked Sendable {
 
     /// The most logs one import transaction applies (tests make it smaller).
     var batchSize = 500
-    /// The most bytes of logs read for one import transaction: a transaction's logs are all read
-    /// before it begins and held until it ends. The last log read may pass it (a batch holds one
-    /// log at least). 500 logs of up to ``LogFile/maximumBytes`` each could take gigabytes; a
-    /// log of 2,500 items is about 0.5 MB, and 30 logs of 0.75 MB held at once took 27 MB more
-    /// of the importer's memory than five.
+    /// The most bytes of logs read for one import transaction (tests make it smaller): a
+    /// transaction's logs are all read before it begins and held until it ends. The last log read
+    /// may pass it (a batch holds one log at least). 500 logs of up to ``LogFile/maximumBytes``
+    /// each could take gigabytes; a log of 2,500 items is about 0.5 MB.
     var batchBytes = 32 << 20
 
     public init(store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
