@@ -238,6 +238,12 @@ struct FastPathTests {
         #expect(some.inserted == none.inserted)
         #expect(some.updated == none.updated.union([unrelated]))
         #expect(some.deleted == none.deleted)
+        // Into none with room made for a batch: the same, and the room kept for the logs after.
+        var roomy = ImportedChanges()
+        roomy.reserveCapacity(inserted: 1000, updated: 10)
+        roomy.formUnion(other)
+        #expect(roomy == none)
+        #expect(roomy.inserted.capacity >= 1000 && roomy.updated.capacity >= 10)
     }
 
     @Test("the writer's page cache holds an import's pages; readers keep SQLite's default")

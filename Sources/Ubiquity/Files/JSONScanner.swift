@@ -24,6 +24,9 @@ struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let dialect: Dialect
     var offset = 0
+    /// How many properties the last object's values had: the next object's dictionary is made
+    /// that large at once (a log's objects are mostly of one entity), not grown from empty.
+    var propertyCountHint = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, dialect: Dialect) {
         self.bytes = bytes

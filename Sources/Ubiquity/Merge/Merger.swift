@@ -13,11 +13,19 @@ public struct ImportedChanges: Equatable, Sendable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     public var count: Int { inserted.count + updated.count + deleted.count }
 
+    /// Makes room for that many objects inserted and updated, so that unions into it (a batch's
+    /// logs, one after the other) do not grow its sets step by step, rehashing every object at
+    /// each step.
+    public mutating func reserveCapacity(inserted: Int, updated: Int) {
+        self.inserted.reserveCapacity(inserted)
+        self.updated.reserveCapacity(updated)
+    }
+
     public mutating func formUnion(_ other: ImportedChanges) {
         // Into nothing yet (an import's first log, a report's first batch): the other's sets
         // as they are, not rehashed one object at a time into new ones — what the general
-        // case below gives when every set here is empty.
-        if isEmpty {
+        // case below gives when every set here is empty — unless room was made here for more.
+        if isEmpty, inserted.capacity <= other.inserted.capacity, updated.capacity <= other.updated.capacity {
             self = other
             if !updated.isEmpty { updated.subtract(inserted) }
             if !deleted.isEmpty {

@@ -76,11 +76,12 @@ extension JSONScanner {
 
     /// Property values by name, as an object of them.
     mutating func propertyValues() -> [String: PropertyValue]? {
-        var values: [String: PropertyValue] = [:]
+        var values = [String: PropertyValue](minimumCapacity: propertyCountHint)
         let read = object { scanner, name in
             guard let value = scanner.propertyValue() else { return false }
             return values.updateValue(value, forKey: name) == nil || scanner.dialect == .records
         }
+        propertyCountHint = min(values.count, 64)
         return read ? values : nil
     }
 

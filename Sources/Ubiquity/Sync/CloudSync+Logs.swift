@@ -148,6 +148,8 @@ extension CloudSync {
         let merger = Merger(schema: store.schema, policy: policy, db: db)
         let now = store.clock.now()
         var changes = ImportedChanges()
+        changes.reserveCapacity(inserted: batch.reduce(0) { $0 + $1.record.inserted.count },
+                                updated: batch.reduce(0) { $0 + $1.record.updated.count })
         var last = current
         var refusal: RefusedFile?
         for log in batch where log.header.seq > current {
