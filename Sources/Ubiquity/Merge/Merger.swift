@@ -16,7 +16,7 @@ public struct ImportedChanges: Equatable, Sendable {
     /// Makes room for that many objects inserted and updated, so that unions into it (a batch's
     /// logs, one after the other) do not grow its sets step by step, rehashing every object at
     /// each step.
-    public mutating func reserveCapacity(inserted: Int, updated: Int) {
+    mutating func reserveCapacity(inserted: Int, updated: Int) {
         self.inserted.reserveCapacity(inserted)
         self.updated.reserveCapacity(updated)
     }
