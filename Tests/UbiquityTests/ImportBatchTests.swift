@@ -94,6 +94,27 @@ struct ImportBatchTests {
         #expect(someCommits.count - wholeCommits.count == 8)
     }
 
+    @Test("an import counts the logs it applied, not those another importer of the device applied meanwhile")
+    func logsAppliedMeanwhileAreNotCounted() throws {
+        let peers = try peersWithLogs(7)
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        // A second importer of the same store (the app and a command): it imports everything
+        // once d's first batch (peer a's first two logs) is committed, before d's next batch.
+        let other = CloudSync(store: d.store, layout: d.sync.layout, device: "d")
+        d.sync.batchSize = 2
+        var meanwhile: ImportReport?
+        d.sync.observeImports { _ in
+            if meanwhile == nil { meanwhile = try? other.importPending() }
+        }
+        let report = try d.sync.importPending()
+        #expect(meanwhile?.appliedLogs == 19)
+        #expect(report.appliedLogs == 2, "d applied its first batch only")
+        #expect(report.appliedLogs + (meanwhile?.appliedLogs ?? 0) == 21)
+        for peer in peers { #expect(try d.sync.watermark(of: "peer-\(peer.name)") == 7) }
+        _ = try peers[0].sync.sync()
+        #expect(try d.contents() == (try peers[0].contents()))
+    }
+
     @Test("a gap holds back its peer only, wherever the batch ended", arguments: [2, 5, 30])
     func gapHoldsOnlyItsPeer(batchSize: Int) throws {
         let peers = try peersWithLogs(4)

@@ -26,6 +26,9 @@ extension CloudSync {
         var changes: ImportedChanges
         /// The last log applied (the watermark before, when none was).
         var last: Int64
+        /// How many logs this transaction applied: not those another importer of this device
+        /// applied since this one read the watermarks.
+        var count: Int
         /// The log the store refused, which stopped the batch.
         var refusal: RefusedFile?
     }
@@ -112,7 +115,7 @@ extension CloudSync {
                 refusal = storeRefusal
                 noticeRefusal(storeRefusal)
             }
-            report.appliedLogs += Int(max(0, result.last - logs.applied))
+            report.appliedLogs += result.count
             logs.applied = max(logs.applied, result.last)
             report.changes.formUnion(result.changes)
             if !result.changes.isEmpty {
@@ -147,12 +150,13 @@ extension CloudSync {
         let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
         let merger = Merger(schema: store.schema, policy: policy, db: db)
         let now = store.clock.now()
+        let pending = batch.filter { $0.header.seq > current }
         var changes = ImportedChanges()
-        changes.reserveCapacity(inserted: batch.reduce(0) { $0 + $1.record.inserted.count },
-                                updated: batch.reduce(0) { $0 + $1.record.updated.count })
+        changes.reserveCapacity(inserted: pending.reduce(0) { $0 + $1.record.inserted.count },
+                                updated: pending.reduce(0) { $0 + $1.record.updated.count })
         var last = current
         var refusal: RefusedFile?
-        for log in batch where log.header.seq > current {
+        for log in pending {
             do {
                 var applied = ImportedChanges()
                 try db.inSavepoint {
@@ -181,7 +185,8 @@ extension CloudSync {
             try Watermarks.set(other, last, folder: layout.watermarkFolder, db)
             try Outbox.countImport(db)
         }
-        return AppliedBatch(changes: changes, last: last, refusal: refusal)
+        // The logs after `current` are applied in order until a refusal: `last - current` of them.
+        return AppliedBatch(changes: changes, last: last, count: Int(last - current), refusal: refusal)
     }
 
     /// Errors that say a log's content does not fit the store (not that the store is busy or
