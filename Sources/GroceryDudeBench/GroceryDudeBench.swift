@@ -322,7 +322,7 @@ enum ImportThroughput {
         var appliedLogs = 0
         for round in 1...rounds {
             let roundFolder = folder.appendingPathComponent("round-\(round)")
-            defer { try? FileManager.default.removeItem(at: roundFolder) }  // ~100 MB a round
+            defer { try? FileManager.default.removeItem(at: roundFolder) }  // its stores: ~30 MB at 500k changes
             let (target, targetSync) = try GroceryDudeBench.peer(roundFolder, "target", cloud: folder.appendingPathComponent("Cloud"))
             let started = GroceryDudeBench.now()
             let report = try targetSync.importPending()

@@ -189,7 +189,7 @@ extension Baseline {
             let names = entities[entity].properties
             // Room for every property the entity lists (a hostile file's thousands: a few dozen),
             // not grown as they come: growing was a sixth of reading a baseline.
-            let room = min(names.count, 64)
+            let room = min(names.count, JSONScanner.largestRoom)
             var values = [String: PropertyValue](minimumCapacity: room)
             var clocks = [String: HLC](minimumCapacity: room)
             var expecting = 0  // 0: a property's index, 1: its value, 2: its reading

@@ -27,6 +27,9 @@ struct JSONScanner {
     /// How many properties the last object's values had: the next object's dictionary is made
     /// that large at once (a log's objects are mostly of one entity), not grown from empty.
     var propertyCountHint = 0
+    /// The most entries a dictionary is made room for before its members are read: what a file
+    /// says it holds (a hostile one: thousands) is only a hint.
+    static let largestRoom = 64
 
     init(bytes: UnsafeBufferPointer<UInt8>, dialect: Dialect) {
         self.bytes = bytes

@@ -81,7 +81,7 @@ extension JSONScanner {
             guard let value = scanner.propertyValue() else { return false }
             return values.updateValue(value, forKey: name) == nil || scanner.dialect == .records
         }
-        propertyCountHint = min(values.count, 64)
+        propertyCountHint = min(values.count, Self.largestRoom)
         return read ? values : nil
     }
 
