@@ -54,7 +54,7 @@ public final class RunningCommand: @unchecked Sendable {
     /// Waits until a line of `stream` (standard output unless told) satisfies `matches`, and
     /// returns it; `nil` after `timeout` seconds or when the process ended first. Each stream is
     /// read by a thread of its own: a line on one says nothing of what the other shows yet.
-    public func waitForLine(timeout: TimeInterval = 10, after index: Int = 0, in stream: Stream = .standardOutput,
+    public func waitForLine(timeout: TimeInterval = 60, after index: Int = 0, in stream: Stream = .standardOutput,
                             _ matches: (String) -> Bool) -> String? {
         let read = { stream == .standardOutput ? self.stdoutLines : self.stderrLines }
         let deadline = Date().addingTimeInterval(timeout)
@@ -71,7 +71,7 @@ public final class RunningCommand: @unchecked Sendable {
 
     /// Sends `signal` and waits up to `timeout` seconds for the process to end: its exit status,
     /// or `nil` if it is still running (then it is killed).
-    public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32? {
+    public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 60) -> Int32? {
         if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(5000) }

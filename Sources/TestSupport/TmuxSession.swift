@@ -52,8 +52,13 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// Captures the pane until `condition` holds or `timeout` passes; returns the last capture.
+    ///
+    /// The default is generous: a wait ends as soon as its condition holds, and the whole suite
+    /// runs its tests side by side on two cores, where one app can take seconds to start. How
+    /// fast the app answers is the benchmarks' business. A wait that expects nothing to happen
+    /// passes its own short timeout.
     @discardableResult
-    public func waitFor(timeout: TimeInterval = 10, target: String? = nil, _ condition: (String) -> Bool) throws -> String {
+    public func waitFor(timeout: TimeInterval = 60, target: String? = nil, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = try capture(target: target)
         while !condition(screen), Date() < deadline {

@@ -105,7 +105,7 @@ struct EditingInTheTerminalTests {
         try tmux.sendKeys("Enter", "C-u")
         try tmux.type("2")
         try tmux.sendKeys("Enter", "s")
-        screen = try tmux.waitFor(timeout: 3) { $0.contains("Quantity*") && $0.contains("Not saved") }
+        screen = try tmux.waitFor { $0.contains("Quantity*") && $0.contains("Not saved") }
         let names = try items().keys.sorted()
         #expect(names == ["Eggs", "Milk"], "the item was not renamed: \(names)\n\(screen)")
         #expect(screen.contains("Name!"), "\(screen)")

@@ -136,7 +136,7 @@ struct SeedingCommandTests {
 
         let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
         let tmux = try TmuxSession(command: app)
-        try tmux.waitFor(timeout: 20) { $0.contains("Merged with the cloud") }
+        try tmux.waitFor { $0.contains("Merged with the cloud") }
         // The selection stayed on its item while the others arrived around it; g goes to the top.
         try tmux.sendKeys("g")
         #expect(try tmux.waitFor { $0.contains("Item 0\n") }.contains("Item 0\n"))

@@ -93,13 +93,13 @@ struct StoreLifecycleCommandTests {
         // Meanwhile another peer changes account "default".
         try tablet.output(["item", "add", "Alpha Two"])
         try kitchen.output(["account", "sign-in", "default"])
-        screen = try tmux.waitFor { $0.contains("Alpha Two") }
-        #expect(screen.contains("Alpha Item"))
+        // Changed from another terminal: the status line says whose data the app shows, with no
+        // dialog in the way (an account switch is not a change of the cloud sync preference).
+        // The message that said so ("Account changed: now on the…") may already have given way
+        // to the import's: the log below has it.
+        screen = try tmux.waitFor { $0.contains("Alpha Two") && $0.contains("kitchen · default ·") }
+        #expect(screen.contains("Alpha Item") && screen.contains("kitchen · default ·"), "\(screen)")
         #expect(!screen.contains("Bravo Item"))
-
-        // Changed from another terminal: the app says whose data it shows, with no dialog in
-        // the way (an account switch is not a change of the cloud sync preference).
-        screen = try tmux.waitFor { $0.contains("Account changed: now on the") }
         #expect(!screen.contains("Cloud Sync Preference Changed"), "\(screen)")
         try tmux.sendKeys("q")
         #expect(try tmux.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))

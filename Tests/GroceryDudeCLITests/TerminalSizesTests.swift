@@ -154,7 +154,7 @@ struct TerminalSizesTests {
         try tmux.sendKeys("x")
         var screen = try tmux.waitFor { $0.contains("no action here") }
         #expect(screen.contains("x: no action here — ? for help"), "\(screen)")
-        screen = try tmux.waitFor(timeout: 9) { !$0.contains("no action here") }
+        screen = try tmux.waitFor { !$0.contains("no action here") }
         #expect(screen.contains("Space list"), "the hints are back after a few seconds:\n\(screen)")
         try quit(tmux)
     }

@@ -39,7 +39,7 @@ struct TerminalAppTests {
 
     @Test func anImportInTheMailboxIsDrawnReadingOnlyItsRow() throws {
         let app = try screens.controller().app
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while app.prepare.isDeduplicating, Date() < deadline { app.update(); usleep(5_000) }  // Prepare's appearance
         let store = app.coordinator.current.store
         let milk = try #require(app.prepare.row(at: 1))

@@ -41,7 +41,7 @@ struct WALCheckpointerTests {
         try write(store, commits: 150)
         // A commit starts the log over once a checkpoint moved all of it into the store file:
         // the background one, when it has caught up.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var commits = 0
         while walBytes() > ObjectStore.walSizeLimit, Date() < deadline {
             usleep(20_000)

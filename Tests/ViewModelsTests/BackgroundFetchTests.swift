@@ -22,7 +22,7 @@ struct BackgroundFetchTests {
     }
 
     func nextFetch(_ mailbox: Mailbox<AppEvent>) throws -> ItemListFetch {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let fetches = mailbox.wait(timeout: 0.05).compactMap { event -> ItemListFetch? in
                 if case .listFetched(let fetch) = event { fetch } else { nil }

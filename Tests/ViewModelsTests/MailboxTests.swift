@@ -35,6 +35,6 @@ struct MailboxTests {
             Thread.sleep(forTimeInterval: 0.05)
             mailbox.post(7)
         }
-        #expect(mailbox.wait(timeout: 5) == [7])
+        #expect(mailbox.wait(timeout: 60) == [7])
     }
 }
