@@ -153,6 +153,53 @@ struct ImportBatchTests {
     }
 }
 
+extension ImportBatchTests {
+    /// Peer a's log 3: a new note the store takes, then an update it cannot take (updates are
+    /// applied after inserts). `d`'s trigger stands for any constraint of a store.
+    func poisonedThirdLog(_ peers: [TestPeer], into d: TestPeer) throws {
+        let a = peers[0]
+        let first = try #require(try a.ids(of: "note").first)
+        try a.store.save(author: "edit") {
+            _ = try $0.insert("Note", values: ["title": .string("taken")])
+            _ = try $0.update("Note", id: first, values: ["title": .string("poison")])
+        }
+        #expect(try a.sync.exportPending() == 1)
+        try d.store.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER poison BEFORE UPDATE ON note WHEN NEW.title = 'poison'
+                BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+                """)
+        }
+    }
+
+    @Test("a log the store refuses part-way leaves nothing of itself; the logs before it and the other peers' stay applied",
+          arguments: [2, 30])
+    func aLogRefusedPartWayIsUndoneWhole(batchSize: Int) throws {
+        let peers = try peersWithLogs(2)
+        let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
+        try poisonedThirdLog(peers, into: d)
+        for peer in peers[1...] {
+            try peer.store.save(author: "add") { _ = try $0.insert("Note", values: ["title": .string("\(peer.name) 3")]) }
+            #expect(try peer.sync.exportPending() == 1)
+        }
+        d.sync.batchSize = batchSize
+        var notified = 0
+        d.sync.observeImports { notified += $0.inserted.count }
+        let report = try d.sync.importPending()
+        #expect(report.refused.map { "\($0.peer) \($0.seq)" } == ["peer-a 3"])
+        #expect(report.rejected.first?.contains("the store cannot take it: poisoned") == true, "\(report.rejected)")
+        #expect(report.appliedLogs == 8)
+        #expect(try d.sync.watermark(of: "peer-a") == 2)
+        #expect(try d.sync.watermark(of: "peer-b") == 3 && d.sync.watermark(of: "peer-c") == 3)
+        let titles = try d.store.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY title") }
+        #expect(titles == ["a 1", "a 2", "b 1", "b 2", "b 3", "c 1", "c 2", "c 3"], "nothing of a's third log")
+        #expect(report.changes.inserted.count == 8)
+        let remembered = try d.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.refusedFile)") }
+        #expect(remembered == 1)
+        #expect(notified == 8, "observers hear of what was committed only")
+    }
+}
+
 /// An import asks the store once a log which of its objects have property clocks, and reads an
 /// object's clocks only when it had some, or when the same log already merged something of it.
 @Suite("Clocks read once a log")

@@ -58,9 +58,7 @@ extension CloudSync {
             listed.append(logs)
         }
         // No transaction for a round that read nothing (a folder changed by a temporary file).
-        let applied: [AppliedBatch?] = listed.allSatisfy(\.batch.isEmpty) ? listed.map { _ in nil } : try store.write { db in
-            try listed.map { logs in logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, db) }
-        }
+        let applied = listed.allSatisfy(\.batch.isEmpty) ? listed.map { _ in nil } : try applyInOneTransaction(listed)
         for (index, result) in applied.enumerated() {
             var logs = listed[index]
             // Remembered as listed; done with once every log in it is applied.
@@ -68,7 +66,7 @@ extension CloudSync {
             var more = tell(result, of: &logs, into: &report)
             while more {
                 readBatch(&logs, upTo: batchSize, bytes: batchBytes, remembered: remembered)
-                let result = logs.batch.isEmpty ? nil : try store.write { db in try apply(logs.batch, from: logs.peer, db) }
+                let result = logs.batch.isEmpty ? nil : try applyInOneTransaction([logs])[0]
                 more = tell(result, of: &logs, into: &report)
             }
         }
@@ -139,12 +137,42 @@ extension CloudSync {
         return logs.applied < logs.newest
     }
 
-    /// Applies a batch of one peer's logs in `db`'s transaction, each inside a savepoint after
-    /// the checks that need the store: a log that fails them is refused whole, and the ones
-    /// before it stay applied.
+    /// A log the store could not take, found part-way through a transaction applied without
+    /// savepoints: the transaction is rolled back.
+    private struct PartlyAppliedLog: Error {}
+
+    /// Applies the peers' batches in one transaction: first each log straight into the store;
+    /// should one fail part-way, everything again with a savepoint around each log.
+    ///
+    /// A savepoint makes SQLite copy each page a log changes, the first time the log changes it,
+    /// into a statement journal: a log of new objects with random IDs changes a page of nearly
+    /// every leaf of the ID indexes, so an import wrote those indexes out again at every log
+    /// (a temporary file of 14 MB for 200,000 changes) to be able to undo a log that almost
+    /// never needs it. A log refused when read never reaches the transaction; one the store
+    /// cannot take (a value its constraints refuse, a check that needs the store) is rare
+    /// enough to pay for the transaction twice.
+    private func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
+        func applyAll(savepoints: Bool) throws -> [AppliedBatch?] {
+            try store.write { db in
+                try listed.map { logs in
+                    logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, savepoints: savepoints, db)
+                }
+            }
+        }
+        do {
+            return try applyAll(savepoints: false)
+        } catch is PartlyAppliedLog {
+            return try applyAll(savepoints: true)
+        }
+    }
+
+    /// Applies a batch of one peer's logs in `db`'s transaction. With `savepoints`, each log
+    /// inside one: a log that fails the checks that need the store, or the store's constraints,
+    /// is refused whole, and the ones before it stay applied. Without, such a log throws
+    /// ``PartlyAppliedLog``: the transaction must be rolled back.
     ///
     /// - Returns: what changed, the last log applied, and the refusal that stopped the batch.
-    private func apply(_ batch: [LogFile], from other: String, _ db: Database) throws -> AppliedBatch {
+    private func apply(_ batch: [LogFile], from other: String, savepoints: Bool, _ db: Database) throws -> AppliedBatch {
         // Another importer of this device (the app and a command) may have gone further
         // meanwhile: skip what it applied, never move the watermark back.
         let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
@@ -158,16 +186,24 @@ extension CloudSync {
         var refusal: RefusedFile?
         for log in pending {
             do {
-                var applied = ImportedChanges()
-                try db.inSavepoint {
+                func applyLog() throws -> ImportedChanges {
                     let checked = try merger.check(log.record)
-                    applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
+                    let applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
                     try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
                     if other != peer {
                         try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
                                              file: "log \(log.header.seq)", now: now, db)
                     }
-                    return .commit
+                    return applied
+                }
+                var applied = ImportedChanges()
+                if savepoints {
+                    try db.inSavepoint {
+                        applied = try applyLog()
+                        return .commit
+                    }
+                } else {
+                    applied = try applyLog()
                 }
                 changes.formUnion(applied)
                 last = log.header.seq
@@ -177,6 +213,7 @@ extension CloudSync {
                 refusal = refused(log, reason: "the store cannot take it: \(error.message ?? error.description)")
             }
             if let refusal {
+                guard savepoints else { throw PartlyAppliedLog() }
                 try RefusedFiles.record(refusal, db)
                 break
             }
