@@ -129,7 +129,9 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
-        .testTarget(name: "UbiquityTests", dependencies: ["Ubiquity", "TextAndFiles", "TestSupport"]),
+        .testTarget(
+            name: "UbiquityTests",
+            dependencies: ["Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
             name: "StoreLifecycleTests",

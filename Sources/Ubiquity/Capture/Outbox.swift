@@ -18,8 +18,9 @@ enum Outbox {
     /// The row carries the device's clock after the save (`clock`: ``PropertyClocks/current(_:)``).
     static func append(_ record: TransactionRecord, clock: HLC?, modelVersion: Int, in db: Database) throws {
         let payload = record.jsonData()
-        try db.executeCached(appendSQL, [record.transactionID.description, record.timestamp.timeIntervalSince1970, modelVersion, payload,
-                                         clock?.description])
+        try db.executeCached(appendSQL, binding: [record.transactionID.description.databaseValue,
+                                                  record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,
+                                                  payload.databaseValue, clock?.description.databaseValue ?? .null])
     }
 
     /// The metadata key of the highest sequence number taken out of the outbox (or given

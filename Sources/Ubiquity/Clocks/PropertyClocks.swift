@@ -23,7 +23,7 @@ enum PropertyClocks {
     /// carry none: the metadata's clock, which those saves wrote, holds. The row's `clock`
     /// column comes before its payload: reading it never walks a large payload's pages.
     static func current(_ db: Database) throws -> HLC? {
-        try String.fetchOne(db.cachedStatement(sql: currentSQL)).flatMap { HLC(stored: $0) }
+        try String.fetchCached(db, currentSQL).flatMap { HLC(stored: $0) }
     }
 
     /// Moves the device's clock to `clock` (an import saw a later reading): into the metadata,
@@ -94,7 +94,7 @@ enum PropertyClocks {
 
     private static func setEncoded(_ text: String, of id: GlobalID, _ db: Database) throws {
         try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.objectClock) (objectID, clocks) VALUES (?, ?)",
-                             [id.description, text])
+                             binding: [id.description.databaseValue, text.databaseValue])
     }
 
     /// Each distinct reading once, with the properties that have it: `reading:name,name;reading:name`,

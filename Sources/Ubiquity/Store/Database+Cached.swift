@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 extension Database {
     /// Runs SQL through GRDB's statement cache: compiled (and authorized) once per connection
@@ -7,11 +8,52 @@ extension Database {
     func executeCached(_ sql: String, _ arguments: StatementArguments = []) throws {
         try cachedStatement(sql: sql).execute(arguments: arguments)
     }
+
+    /// ``executeCached(_:_:)`` with `values` bound to SQLite one by one, in order: the rows of
+    /// saves and imports. A `StatementArguments` of a row's values (boxed each, then copied into
+    /// an array of `DatabaseValue`) cost more than SQLite's insert of the row.
+    ///
+    /// GRDB still executes the statement (its observers hear of the change); only the binding
+    /// is done here.
+    ///
+    /// - Throws: a ``DatabaseError`` when the statement does not take as many values.
+    func executeCached(_ sql: String, binding values: [DatabaseValue]) throws {
+        let statement = try cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        guard sqlite3_bind_parameter_count(handle) == values.count else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                message: "wrong number of values: \(values.count) for \(sqlite3_bind_parameter_count(handle))", sql: sql)
+        }
+        // Resets the statement and clears its bindings; with no arguments, GRDB takes the
+        // values bound next as the statement's.
+        statement.setUncheckedArguments(StatementArguments())
+        for (index, value) in zip(CInt(1)..., values) {
+            let code = value.bind(to: handle, at: index)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+        }
+        try statement.execute()
+    }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
-    /// One value through the statement cache (see `Database.executeCached`).
+    /// The first column of the first row (`nil` for none, or for NULL), through the statement
+    /// cache (see `Database.executeCached`), read from SQLite directly: GRDB's cursor (made,
+    /// iterated, its element type's metadata looked up) cost more than the probe of a key it ran,
+    /// and every save reads the device's clock this way.
     static func fetchCached(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> Self? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement
+        // Reset at once: a statement left on a row keeps its read open.
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW:
+            return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : Self(sqliteStatement: handle, index: 0)
+        case SQLITE_DONE:
+            return nil
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                sql: sql, arguments: arguments)
+        }
     }
 }

@@ -5,13 +5,17 @@ import GRDB
 enum RowWriter {
     /// Inserts a row with every property of `entity`: `values`, else the attribute's default.
     static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
-        var arguments: [(any DatabaseValueConvertible)?] = [id.description.databaseValue]
-        arguments.reserveCapacity(entity.propertyNames.count + 1)
-        for attribute in entity.attributes { arguments.append((values[attribute.name] ?? attribute.defaultValue).databaseValue) }
-        for relationship in entity.relationships { arguments.append((values[relationship.name] ?? .null).databaseValue) }
-        // Optional existentials, not `[DatabaseValue]`: GRDB reads those through a key path
-        // made again on every call, which cost more than executing the insert.
-        try db.executeCached(entity.insertSQL, StatementArguments(arguments))
+        var row = [id.description.databaseValue]
+        row.reserveCapacity(entity.propertyNames.count + 1)
+        for attribute in entity.attributes { row.append((values[attribute.name] ?? attribute.defaultValue).databaseValue) }
+        for relationship in entity.relationships { row.append((values[relationship.name] ?? .null).databaseValue) }
+        try insert(entity, row: row, db)
+    }
+
+    /// Inserts a row made already: the ID, then every attribute and every relationship of
+    /// `entity` in declaration order.
+    static func insert(_ entity: EntityDescription, row: [DatabaseValue], _ db: Database) throws {
+        try db.executeCached(entity.insertSQL, binding: row)
     }
 
     /// Sets some columns of a row.
@@ -20,7 +24,7 @@ enum RowWriter {
         let names = values.keys.sorted()
         let assignments = names.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
         try db.executeCached("UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
-            StatementArguments(names.map { values[$0]!.databaseValue as (any DatabaseValueConvertible)? } + [id.description]))
+                             binding: names.map { values[$0]!.databaseValue } + [id.description.databaseValue])
     }
 
     static func delete(_ entity: EntityDescription, id: GlobalID, _ db: Database) throws {

@@ -38,17 +38,28 @@ public final class SaveContext {
         let values = try resolvingMerges(values)
         let id = id ?? ids.next()
         let object = ObjectID(entity: entity.name, id: id)
-        var row = [String: PropertyValue](minimumCapacity: entity.propertyNames.count)
-        for attribute in entity.attributes { row[attribute.name] = values[attribute.name] ?? attribute.defaultValue }
-        for relationship in entity.relationships { row[relationship.name] = values[relationship.name] ?? .null }
-        if let modified = entity.modificationDateAttribute, values[modified] == nil { row[modified] = .date(now) }
+        // One pass over the columns makes both the row and what is recorded of it.
+        var row = [id.description.databaseValue]
+        row.reserveCapacity(entity.propertyNames.count + 1)
+        var recorded = [String: PropertyValue](minimumCapacity: entity.propertyNames.count)
+        for attribute in entity.attributes {
+            var value = values[attribute.name] ?? attribute.defaultValue
+            if attribute.name == entity.modificationDateAttribute, values[attribute.name] == nil { value = .date(now) }
+            row.append(value.databaseValue)
+            if value != .null || attribute.defaultValue != .null { recorded[attribute.name] = value }
+        }
+        for relationship in entity.relationships {
+            let value = values[relationship.name] ?? .null
+            row.append(value.databaseValue)
+            if value != .null { recorded[relationship.name] = value }
+        }
         do {
-            try RowWriter.insert(entity, id: id, values: row, db)
+            try RowWriter.insert(entity, row: row, db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             // The primary key says it: no lookup before every insert.
             throw StoreError.duplicateID(object)
         }
-        recorder.recordInsert(object, values: row.filter { name, value in value != .null || entity.defaultValue(of: name) != .null })
+        recorder.recordInsert(object, values: recorded)
         return id
     }
 

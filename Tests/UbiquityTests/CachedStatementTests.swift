@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Testing
+@testable import Ubiquity
+
+/// The engine's hot statements bind their values and read their answers through SQLite
+/// directly (`Database+Cached.swift`); GRDB still compiles, caches and executes them.
+@Suite("Statements bound and read directly")
+struct CachedStatementTests {
+    let queue: DatabaseQueue
+
+    init() throws {
+        queue = try DatabaseQueue()
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB)") }
+    }
+
+    static let insert = "INSERT INTO t (id, i, d, s, b) VALUES (?, ?, ?, ?, ?)"
+
+    @Test func everyKindOfValueIsWrittenAsBoundAndNothingCarriesOverToTheNextRun() throws {
+        try queue.write { db in
+            try db.executeCached(Self.insert, binding: ["a".databaseValue, (-7).databaseValue, 2.5.databaseValue,
+                                                        "Crème brûlée 🍮".databaseValue, Data([0, 1, 255]).databaseValue])
+            // The same cached statement again, with nulls where the first run had values.
+            try db.executeCached(Self.insert, binding: ["b".databaseValue, .null, .null, .null, .null])
+        }
+        let rows = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM t ORDER BY id") }
+        #expect(rows.count == 2)
+        let first = (rows[0]["i"] as Int64?, rows[0]["d"] as Double?, rows[0]["s"] as String?, rows[0]["b"] as Data?)
+        #expect(first.0 == -7 && first.1 == 2.5 && first.2 == "Crème brûlée 🍮" && first.3 == Data([0, 1, 255]))
+        let second = ["i", "d", "s", "b"].map { rows[1][$0] as DatabaseValue }
+        #expect(second == [.null, .null, .null, .null])
+    }
+
+    @Test func tooFewOrTooManyValuesAreRefusedAndWriteNothing() throws {
+        try queue.write { db in
+            #expect(throws: DatabaseError.self) { try db.executeCached(Self.insert, binding: ["a".databaseValue]) }
+            #expect(throws: DatabaseError.self) {
+                try db.executeCached(Self.insert, binding: ["a".databaseValue, .null, .null, .null, .null, .null])
+            }
+        }
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+    }
+
+    @Test func aConstraintStillFailsAsGRDBReportsIt() throws {
+        try queue.write { db in
+            try db.executeCached(Self.insert, binding: ["a".databaseValue, .null, .null, .null, .null])
+            let error = #expect(throws: DatabaseError.self) {
+                try db.executeCached(Self.insert, binding: ["a".databaseValue, .null, .null, .null, .null])
+            }
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+        }
+    }
+
+    @Test func aReadAnswersTheFirstValueOrNilForNoRowOrNullAndLeavesNothingOpen() throws {
+        try queue.write { db in
+            try db.executeCached(Self.insert, binding: ["a".databaseValue, 1.databaseValue, .null, "x".databaseValue, .null])
+            try db.executeCached(Self.insert, binding: ["b".databaseValue, 2.databaseValue, .null, "y".databaseValue, .null])
+        }
+        try queue.inDatabase { (db: Database) throws in
+            let many = "SELECT s FROM t ORDER BY id"
+            #expect(try String.fetchCached(db, many) == "x")
+            // Reset after the first row: a statement left on a row would keep its read open.
+            #expect(sqlite3_stmt_busy(try db.cachedStatement(sql: many).sqliteStatement) == 0)
+            #expect(try String.fetchCached(db, "SELECT s FROM t WHERE id = ?", ["b"]) == "y")
+            #expect(try String.fetchCached(db, "SELECT s FROM t WHERE id = ?", ["none"]) == nil)
+            #expect(try Double.fetchCached(db, "SELECT d FROM t WHERE id = ?", ["a"]) == nil)
+            #expect(try Int64.fetchCached(db, "SELECT i FROM t WHERE id = ?", ["b"]) == 2)
+        }
+    }
+
+    @Test func aReadThatFailsThrowsWithItsSQL() throws {
+        try queue.inDatabase { (db: Database) throws in
+            // Fails when stepped, not when compiled.
+            let sql = "SELECT abs(-9223372036854775807 - 1)"
+            let error = #expect(throws: DatabaseError.self) { try Int64.fetchCached(db, sql) }
+            #expect(error?.sql == sql)
+            #expect(error?.message?.contains("integer overflow") == true)
+            #expect(try Int64.fetchCached(db, "SELECT abs(-5)") == 5)
+        }
+    }
+}
