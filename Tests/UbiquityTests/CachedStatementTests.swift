@@ -32,6 +32,34 @@ struct CachedStatementTests {
         #expect(second == [.null, .null, .null, .null])
     }
 
+    /// Peers on builds before and after this binding must store the same bytes for the same
+    /// values: compared with what GRDB's own arguments store, edge cases included.
+    @Test func storesWhatGRDBsOwnArgumentsStore() throws {
+        let cases: [[DatabaseValue]] = [
+            [Data().databaseValue, "".databaseValue, Double.nan.databaseValue, Int64.min.databaseValue],
+            [Data([0]).databaseValue, "a\u{0}b".databaseValue, (-0.0).databaseValue, Int64.max.databaseValue],
+            [DatabaseValue.null, "\u{1F34E}\u{301}".databaseValue, Double.infinity.databaseValue, 0.databaseValue],
+        ]
+        let sql = "INSERT INTO t (id, b, s, d, i) VALUES (?, ?, ?, ?, ?)"
+        try queue.write { db in
+            for (index, values) in cases.enumerated() {
+                try db.execute(sql: sql, arguments: StatementArguments(["grdb\(index)".databaseValue] + values))
+                try db.executeCached(sql, binding: ["ours\(index)".databaseValue] + values)
+            }
+        }
+        let stored = try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, typeof(b) || quote(b) || typeof(s) || quote(s) || typeof(d) || quote(d) || typeof(i) || quote(i) AS v
+                FROM t
+                """)
+        }
+        let byID = Dictionary(uniqueKeysWithValues: stored.map { ($0["id"] as String, $0["v"] as String) })
+        #expect(byID.count == 2 * cases.count)
+        for index in cases.indices {
+            #expect(byID["ours\(index)"] == byID["grdb\(index)"], "case \(index)")
+        }
+    }
+
     @Test func tooFewOrTooManyValuesAreRefusedAndWriteNothing() throws {
         try queue.write { db in
             #expect(throws: DatabaseError.self) { try db.executeCached(Self.insert, binding: ["a".databaseValue]) }
