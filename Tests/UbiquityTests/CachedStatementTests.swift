@@ -77,7 +77,11 @@ struct CachedStatementTests {
                 try db.executeCached(Self.insert, binding: ["a".databaseValue, .null, .null, .null, .null])
             }
             #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            // The same SQL again after the failure: it runs (GRDB dropped the failed statement
+            // from its cache; a new one is compiled).
+            try db.executeCached(Self.insert, binding: ["b".databaseValue, .null, .null, .null, .null])
         }
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 2)
     }
 
     @Test func aReadAnswersTheFirstValueOrNilForNoRowOrNullAndLeavesNothingOpen() throws {
@@ -105,6 +109,11 @@ struct CachedStatementTests {
             #expect(error?.sql == sql)
             #expect(error?.message?.contains("integer overflow") == true)
             #expect(try Int64.fetchCached(db, "SELECT abs(-5)") == 5)
+            // A cached statement whose step failed is still usable, with other arguments.
+            let argument = "SELECT abs(?)"
+            #expect(throws: DatabaseError.self) { try Int64.fetchCached(db, argument, [Int64.min]) }
+            #expect(try Int64.fetchCached(db, argument, [-5]) == 5)
+            #expect(throws: DatabaseError.self) { try Int64.fetchCached(db, argument, [Int64.min]) }
         }
     }
 }
