@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import Ubiquity
 
 /// The one-time setup of an account's cloud store on a device: everything the cloud folder's
@@ -71,6 +72,11 @@ public enum CloudSetup {
     /// that finds the flag set adds nothing. Two devices setting up at the same moment may both
     /// add it: the same objects (shipped IDs and readings), so one set of them, with any edit
     /// or delete of them made meanwhile winning.
+    ///
+    /// A flag that cannot be written (the cloud folder full, or a file of a peer's where the
+    /// key-value folder should be) is a warning, not a failed setup: the flag only spares later
+    /// devices adding the same objects again, and a setup that failed on it would leave the
+    /// device on its fallback store, its changes never exported.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
         let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer,
                                    format: StoreCoordinator.keyValueFormat)
@@ -80,8 +86,14 @@ public enum CloudSetup {
             return
         }
         let summary = try store.addDefaultData()
-        try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: key)
         configuration.logger.info("seeded the default data to account \(account): \(summary.description)")
+        do {
+            try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: key)
+        } catch {
+            let text = "the cloud folder does not say that the default data was added (\(ErrorText.reason(error))): a device set up later adds the same items again, as one set"
+            configuration.logger.warning("\(text)")
+            configuration.tell(Notice(.warning, text))
+        }
     }
 
 }

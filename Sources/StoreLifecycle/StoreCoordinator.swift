@@ -125,9 +125,18 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// a command can wait for it), notices a start over, then imports and exports.
     public func prepareForCommand() throws {
         try checkContentRemoved(force: true)
-        if current.role == .fallback, let account = current.account,
-           try CloudSetup.run(configuration, account: account, onImport: { preparation.imported = $0 }) {
-            _ = try finishSetup()
+        if current.role == .fallback, let account = current.account {
+            do {
+                if try CloudSetup.run(configuration, account: account, onImport: { preparation.imported = $0 }) {
+                    _ = try finishSetup()
+                }
+            } catch {
+                // The command goes on in the fallback store, as while offline (the running app's
+                // background setup does the same): the next command tries the setup again.
+                let text = "the cloud store is not set up yet: \(ErrorText.reason(error)); changes are kept in the fallback store until it is"
+                logger.warning("\(text)")
+                configuration.tell(Notice(.warning, text))
+            }
         }
         if current.sync != nil {
             try finishInterruptedStartOver()

@@ -147,4 +147,33 @@ struct HostileCloudCommandTests {
         #expect(status.contains("epochs/7.gdepoch: it is a folder or device, not a file"))
         #expect(status.contains("epochs/8.gdepoch: it is empty"))
     }
+
+    /// A file where the synced key-value folder should be (`<account>/kv`) made every new device's
+    /// one-time setup fail at its last step, the default data's flag: every command on that
+    /// device failed, even a listing, with a dump of Foundation's error.
+    @Test func aFileWhereTheKeyValueFolderShouldBeStopsNoDevice() throws {
+        // With the default data: its flag is what a setup writes into the key-value folder.
+        let a = CommandRunner(dataDirectory: directory.path, device: "a")
+        let b = CommandRunner(dataDirectory: directory.path, device: "b")
+        try a.output(["cloud", "enable"])
+        try a.output(["cloud", "sync"])
+        let keyValues = directory.url.appendingPathComponent("Cloud/default/kv")
+        try FileManager.default.removeItem(at: keyValues)
+        try Data("not a folder".utf8).write(to: keyValues)
+
+        try b.output(["cloud", "enable"])
+        let added = try b.run(["item", "add", "Bought on b"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stderr.contains("cannot write to \(keyValues.path)/") && added.stderr.contains("Not a directory"),
+                "\(added.stderr)")
+        #expect(!added.stderr.contains("NSCocoaErrorDomain"), "\(added.stderr)")
+        #expect(try b.output(["cloud", "status"]).contains("Using local storage: 0"), "the setup finished")
+
+        try b.output(["cloud", "sync"])
+        try a.output(["cloud", "sync"])
+        let names = try a.items().map { $0["name"] as! String }
+        #expect(names.contains("Bought on b"))
+        #expect(Set(names).count == names.count, "the default data once, though b added it again: \(names)")
+        #expect(try b.items().map { $0["name"] as! String }.sorted() == names.sorted())
+    }
 }

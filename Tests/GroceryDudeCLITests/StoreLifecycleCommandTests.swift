@@ -205,4 +205,24 @@ struct StoreLifecycleCommandTests {
         #expect(units.components(separatedBy: "dozen").count == 2, "one unit \"dozen\": \(units)")
         #expect(try transitions(kitchen).prefix(3) == ["cloudEnabled", "cloudDisabled", "rebuilt"])
     }
+
+    /// A one-time setup that fails (here the cloud store cannot be opened: a folder stands where
+    /// its file goes) failed the command with it. The command now saves into the fallback store,
+    /// says why the setup waits, and the next command after the cause is gone finishes it.
+    @Test func aSetupThatFailsLeavesTheCommandWorkingInTheFallbackStore() throws {
+        let b = device("b")
+        try b.output(["cloud", "enable"])
+        let blocked = storeFolder("b") + "/store.sqlite"
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
+        let added = try b.run(["item", "add", "Kept meanwhile"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stderr.contains("warning: the cloud store is not set up yet:")
+                && added.stderr.contains("changes are kept in the fallback store until it is"), "\(added.stderr)")
+        #expect(try b.output(["cloud", "status"]).contains("Using local storage: 1"))
+
+        try FileManager.default.removeItem(atPath: blocked)
+        #expect(try b.items().map { $0["name"] as! String } == ["Kept meanwhile"])
+        #expect(try b.output(["cloud", "status"]).contains("Using local storage: 0"))
+        #expect(try transitions(b).contains("initialImportCompleted"))
+    }
 }

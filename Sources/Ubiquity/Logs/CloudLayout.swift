@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Where a store's files live in the cloud folder:
 ///
@@ -66,10 +67,11 @@ public struct CloudLayout: Sendable {
 
     /// Creates a folder inside the cloud folder (never the cloud folder itself).
     ///
-    /// - Throws: ``CloudError/unreachable(_:)`` when the cloud folder is not there.
+    /// - Throws: ``CloudError/unreachable(_:)`` when the cloud folder is not there;
+    ///   `FileError.unwritable` naming the folder when it cannot be made (a peer's file in its way).
     func makeFolder(_ url: URL) throws {
         guard isReachable else { throw CloudError.unreachable(cloud.path) }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try FileManager.default.createFolder(at: url)
     }
 
     /// The longest account or store name, in bytes of UTF-8 once normalized (``PathName``): both

@@ -70,7 +70,7 @@ public final class KeyValueStore: @unchecked Sendable {
             guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw CloudError.unreachable(cloud.path)
             }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createFolder(at: url.deletingLastPathComponent())
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             try AtomicFile.write(try encoder.encode(file), to: url)
