@@ -63,4 +63,25 @@ struct TruthfulMessagesTests {
         #expect(!online.contains("nothing made on this device waits"), "\(online)")
         #expect(online.contains("kept") && online.contains("merge-kept"), "\(online)")
     }
+
+    /// A full disk said "SQLite error 10: disk I/O error - while executing `PRAGMA cache_size`",
+    /// which reads as a failing disk or a damaged store. On a real disk of 8 MiB (tmpfs; needs
+    /// root): the command says the disk is full and where, changes nothing, and once there is
+    /// room the device goes on with everything it had.
+    @Test(.enabled(if: SmallDisk.isAvailable))
+    func aFullDiskIsCalledFullAndNothingIsHalfDone() throws {
+        let disk = try #require(SmallDisk(bytes: 8 << 20))
+        let a = CommandRunner(dataDirectory: disk.path, device: "a", environment: CommandRunner.withoutDefaultData)
+        try a.output(["item", "add", "Before"])
+        for leaving in [40 * 1024, 0] {
+            try disk.fill(leaving: leaving)
+            let added = try a.run(["item", "add", "Refused"])
+            #expect(added.status != 0)
+            #expect(added.stderr.contains("the disk that holds \(disk.path)/devices/a/local is full: nothing was changed"), "\(added.stderr)")
+            #expect(!added.stderr.contains("SQLite error"), "\(added.stderr)")
+        }
+        try disk.empty()
+        try a.output(["item", "add", "After"])
+        #expect(try a.items().map { $0["name"] as! String } == ["After", "Before"])
+    }
 }

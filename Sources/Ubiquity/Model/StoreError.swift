@@ -23,6 +23,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
     /// millisecond of 9999 with the largest counter, which only a hostile file has): a change of
     /// it would lose on every other device, so it is not made.
     case noLaterClockReading(String)
+    /// The disk that holds the store (`folder`) is full: SQLite wrote nothing, the transaction
+    /// was rolled back whole (``DiskFull``).
+    case diskFull(folder: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer version of the app"
         case .unknownModelVersion(let version): "unknown model version \(version)"
         case .notAStore(let path, let reason): "\(path) is not a store: \(reason)"
+        case .diskFull(let folder):
+            "the disk that holds \(folder) is full: nothing was changed; free some space on it and try again"
         case .noLaterClockReading(let what):
             "\(what) carries the last clock reading there can be (from a file of the cloud folder); a change of it would be lost on every other device, so it was not made"
         }

@@ -78,6 +78,8 @@ public final class ObjectStore: Sendable {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
+        } catch {
+            throw DiskFull.translated(error, storePath: path)
         }
 
         let migrator = model.migrator(upTo: version)
@@ -95,6 +97,8 @@ public final class ObjectStore: Sendable {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
+        } catch {
+            throw DiskFull.translated(error, storePath: path)
         }
 
         self.path = path
@@ -108,7 +112,7 @@ public final class ObjectStore: Sendable {
         self.ids = ids
         self.logger = logger
         if isNew {
-            try pool.write { db in
+            try write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('createdAtVersion', ?)",
                                arguments: [String(version)])
             }
@@ -231,25 +235,36 @@ public final class ObjectStore: Sendable {
 
     /// Runs `body` with a read-only view of the store.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try gate.use { try dbPool.read(body) }
+        do {
+            return try gate.use { try dbPool.read(body) }
+        } catch {
+            throw DiskFull.translated(error, storePath: path)
+        }
     }
 
     /// Runs `body` in a write transaction, outside the save API: for the engine's own tables
     /// (imports, exports, watermarks), never for objects, whose changes must be recorded.
     ///
     /// - Throws: ``StoreError/busy(path:holder:)`` naming the process that kept the store's write
-    ///   lock for longer than ``busyPatience``.
+    ///   lock for longer than ``busyPatience``; ``StoreError/diskFull(folder:)`` when the disk
+    ///   had no room for the transaction (nothing of it was written).
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try gate.use { try dbPool.write(body) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
+        } catch {
+            throw DiskFull.translated(error, storePath: path)
         }
     }
 
     /// Runs `body` outside any transaction (`VACUUM INTO`).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try gate.use { try dbPool.writeWithoutTransaction(body) }
+        do {
+            return try gate.use { try dbPool.writeWithoutTransaction(body) }
+        } catch {
+            throw DiskFull.translated(error, storePath: path)
+        }
     }
 
     // MARK: - Outbox and metadata
