@@ -146,8 +146,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     func openDevice(command: String, prepare: Bool = true) throws -> OpenDevice {
         let (sandbox, logger) = try openSandbox(command: command)
         let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
-        let coordinator = try StoreCoordinator(
-            configuration: storeConfiguration(sandbox: sandbox, logger: logger, command: command), claimDevice: claim.take)
+        var configuration = try storeConfiguration(sandbox: sandbox, logger: logger, command: command)
+        configuration.runsOneCommand = true
+        let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: claim.take)
         // Progress is for a person watching a terminal; scripts get the result only.
         if isatty(STDERR_FILENO) == 1 {
             coordinator.subscribe { message in

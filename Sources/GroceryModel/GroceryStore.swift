@@ -23,6 +23,8 @@ public final class GroceryStore: Sendable {
     ///   - defaultData: on the store's first open, fill it with the default data (`true`) or
     ///     leave it empty (`false`). Later opens never add it again.
     ///   - peer: the device's peer ID, which every clock reading of its saves ends with.
+    ///   - connections: one connection for a command that quits when done, a pool for a
+    ///     process that lives on (``StoreConnections``).
     public init(
         path: String,
         modelVersion: Int = GrocerySchema.currentVersion,
@@ -30,14 +32,15 @@ public final class GroceryStore: Sendable {
         peer: String = "local",
         clock: any WallClock = MillisecondClock(),
         ids: any IDGenerator = RandomIDGenerator(),
-        logger: Logger = .silent
+        logger: Logger = .silent,
+        connections: StoreConnections = .pooled
     ) throws {
         // Before any other process uses the store: processes started at once on a new device
         // then find the default data loaded, and load it once.
         do {
             objects = try ObjectStore(
                 path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
-                logger: logger) { objects in
+                logger: logger, connections: connections) { objects in
                 try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
                 try Self.createListIndex(objects)
             }

@@ -28,6 +28,10 @@ public struct StoreConfiguration: Sendable {
     /// Whether saves are published to the cloud folder on a queue of their own rather than on
     /// the saving thread: for the app, whose UI thread must never wait on a slow cloud folder.
     public var exportsInBackground = false
+    /// Whether the process does one command and quits: its stores are then held open by one
+    /// connection each, and opening them writes nothing. The app and `cloud watch`, which live
+    /// on and read while they write, keep a pool of connections (`StoreConnections`).
+    public var runsOneCommand = false
 
     /// Tells ``onNotice``, when someone listens.
     func tell(_ notice: Notice) {
@@ -55,7 +59,8 @@ public struct StoreConfiguration: Sendable {
 
     /// Opens (creating when missing) a store file of this device at its model version.
     public func openStore(at url: URL, defaultData: Bool = false) throws -> GroceryStore {
-        try GroceryStore(path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger)
+        try GroceryStore(path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger,
+                         connections: runsOneCommand ? .single : .pooled)
     }
 
     // MARK: - Where the stores are

@@ -80,6 +80,13 @@ struct TruthfulMessagesTests {
             #expect(added.stderr.contains("the disk that holds \(disk.path)/devices/a/local is full: nothing was changed"), "\(added.stderr)")
             #expect(!added.stderr.contains("SQLite error"), "\(added.stderr)")
         }
+        // A listing writes nothing: it works while the disk has room for the write-ahead log's
+        // index (32 KiB), and says the disk is full when it has not.
+        try disk.fill(leaving: 40 * 1024)
+        #expect(try a.items().map { $0["name"] as! String } == ["Before"])
+        try disk.fill(leaving: 0)
+        let listed = try a.run(["item", "ls"])
+        #expect(listed.status != 0 && listed.stderr.contains("is full: nothing was changed"), "\(listed.stderr)")
         try disk.empty()
         try a.output(["item", "add", "After"])
         #expect(try a.items().map { $0["name"] as! String } == ["After", "Before"])

@@ -41,16 +41,16 @@ enum UniqueKeyIndex {
 
     /// Makes the missing indexes and drops those of an older rule, in one write; reads only when
     /// everything is in place already.
-    static func ensure(for schema: Schema, in pool: DatabasePool) throws {
+    static func ensure(for schema: Schema, in database: any DatabaseWriter) throws {
         let wanted = schema.entities.compactMap { entity in entity.uniqueAttribute.map { (entity.table, $0) } }
         guard !wanted.isEmpty else { return }
-        let existing = try pool.read { db in
+        let existing = try database.read { db in
             try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
                                 arguments: [likePattern])
         }
         let names = Set(wanted.map { name(of: $0.0) })
         guard names != existing else { return }
-        try pool.write { db in
+        try database.write { db in
             for index in existing.subtracting(names) {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)")
             }

@@ -16,7 +16,8 @@ public final class ObjectStore: Sendable {
     public let isNew: Bool
     /// Reach it through ``read(_:)``, ``write(_:)`` and ``save(author:_:)``: they keep the
     /// store open while they run (``UsageGate``).
-    private let dbPool: DatabasePool
+    private let database: any DatabaseWriter
+    private let connections: StoreConnections
     private let gate: UsageGate
     /// Checkpoints the write-ahead log off the committing thread.
     private let checkpointer: WALCheckpointer
@@ -47,6 +48,7 @@ public final class ObjectStore: Sendable {
         clock: any WallClock = SystemWallClock(),
         ids: any IDGenerator = RandomIDGenerator(),
         logger: Logger = .silent,
+        connections: StoreConnections = .pooled,
         setUp: (ObjectStore) throws -> Void = { _ in }
     ) throws {
         let modelVersion = try model.version(version)
@@ -71,9 +73,9 @@ public final class ObjectStore: Sendable {
                 checkpointer.install(on: db)
             }
         }
-        let pool: DatabasePool
+        let database: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            database = try connections.open(path, configuration)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
@@ -85,14 +87,16 @@ public final class ObjectStore: Sendable {
         let migrator = model.migrator(upTo: version)
         let isNew: Bool
         do {
-            isNew = try pool.read { db in try !db.tableExists(EngineTables.outbox) }
-            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
-            if superseded {
-                let applied = try pool.read { db in try Self.appliedModelVersion(db) }
+            // One read: each is a transaction (and, the first, a reader connection opened).
+            let (created, supersededBy) = try database.read { db in
+                (try !db.tableExists(EngineTables.outbox), try migrator.hasBeenSuperseded(db) ? try Self.appliedModelVersion(db) : nil)
+            }
+            isNew = created
+            if let applied = supersededBy {
                 throw StoreError.newerModelVersion(store: applied, app: version, path: path)
             }
-            try migrator.migrate(pool)
-            try UniqueKeyIndex.ensure(for: modelVersion.schema, in: pool)
+            try migrator.migrate(database)
+            try UniqueKeyIndex.ensure(for: modelVersion.schema, in: database)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
@@ -104,7 +108,8 @@ public final class ObjectStore: Sendable {
         self.path = path
         self.schema = modelVersion.schema
         self.isNew = isNew
-        self.dbPool = pool
+        self.database = database
+        self.connections = connections
         self.gate = gate
         self.checkpointer = checkpointer
         self.peer = peer
@@ -137,7 +142,7 @@ public final class ObjectStore: Sendable {
     /// Moves what the write-ahead log holds into the store file and empties the log, when no
     /// other connection holds it back. Best effort: the data is safe either way.
     public func checkpoint() {
-        _ = try? dbPool.writeWithoutTransaction { db in
+        _ = try? database.writeWithoutTransaction { db in
             // A background checkpoint under way would make this one fail at once; none starts
             // while this holds the writer.
             checkpointer.waitUntilIdle()
@@ -228,15 +233,15 @@ public final class ObjectStore: Sendable {
     public func close() throws {
         try gate.close {
             checkpointer.close()
-            _ = try? dbPool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-            try dbPool.close()
+            _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            try database.close()
         }
     }
 
     /// Runs `body` with a read-only view of the store.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try gate.use { try dbPool.read(body) }
+            return try gate.use { try connections.read(database, body) }
         } catch {
             throw DiskFull.translated(error, storePath: path)
         }
@@ -250,7 +255,7 @@ public final class ObjectStore: Sendable {
     ///   had no room for the transaction (nothing of it was written).
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try gate.use { try dbPool.write(body) }
+            return try gate.use { try database.write(body) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         } catch {
@@ -261,7 +266,7 @@ public final class ObjectStore: Sendable {
     /// Runs `body` outside any transaction (`VACUUM INTO`).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try gate.use { try dbPool.writeWithoutTransaction(body) }
+            return try gate.use { try database.writeWithoutTransaction(body) }
         } catch {
             throw DiskFull.translated(error, storePath: path)
         }
