@@ -200,6 +200,9 @@ struct OpenDevice {
                 if let reason = CloudNames.unreachableReason(coordinator.configuration.cloud) {
                     throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
                 }
+                if let problem = coordinator.preparation.setupProblem {
+                    throw ValidationErrorMessage("the cloud store could not be set up (\(problem)); until it is, the device keeps its changes in the fallback store (Using local storage: 1)")
+                }
                 throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")
             }
             throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")

@@ -63,11 +63,7 @@ public struct DeviceStore: Sendable {
     }
 
     static func makeParent(of url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw FileError.unwritable(path: url.deletingLastPathComponent().path, reason: ErrorText.reason(error))
-        }
+        try FileManager.default.createFolder(at: url.deletingLastPathComponent())
     }
 
     // MARK: - Syncing

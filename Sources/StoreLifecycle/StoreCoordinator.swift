@@ -53,6 +53,9 @@ public final class StoreCoordinator: @unchecked Sendable {
 
         /// Other devices' logs applied.
         public var importedLogs: Int { imported?.appliedLogs ?? 0 }
+        /// Why the one-time setup, tried before the command, did not finish (`nil`: it was not
+        /// tried, or it finished).
+        public var setupProblem: String?
     }
 
     /// Records a user's decision in the device's history (`cloud status` lists it).
@@ -133,6 +136,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             } catch {
                 // The command goes on in the fallback store, as while offline (the running app's
                 // background setup does the same): the next command tries the setup again.
+                preparation.setupProblem = ErrorText.reason(error)
                 let text = "the cloud store is not set up yet: \(ErrorText.reason(error)); changes are kept in the fallback store until it is"
                 logger.warning("\(text)")
                 configuration.tell(Notice(.warning, text))

@@ -219,6 +219,10 @@ struct StoreLifecycleCommandTests {
         #expect(added.stderr.contains("warning: the cloud store is not set up yet:")
                 && added.stderr.contains("changes are kept in the fallback store until it is"), "\(added.stderr)")
         #expect(try b.output(["cloud", "status"]).contains("Using local storage: 1"))
+        // An explicit sync fails, and says why rather than calling the device offline.
+        let sync = try b.run(["cloud", "sync"])
+        #expect(sync.status != 0)
+        #expect(sync.stderr.contains("the cloud store could not be set up (") && !sync.stderr.contains("offline"), "\(sync.stderr)")
 
         try FileManager.default.removeItem(atPath: blocked)
         #expect(try b.items().map { $0["name"] as! String } == ["Kept meanwhile"])

@@ -76,12 +76,8 @@ public final class ObjectStore: Sendable {
         let database: any DatabaseWriter
         do {
             database = try connections.open(path, configuration)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         } catch {
-            throw DiskFull.translated(error, storePath: path)
+            throw Self.translated(error, storePath: path)
         }
 
         let migrator = model.migrator(upTo: version)
@@ -97,12 +93,8 @@ public final class ObjectStore: Sendable {
             }
             try migrator.migrate(database)
             try UniqueKeyIndex.ensure(for: modelVersion.schema, in: database)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         } catch {
-            throw DiskFull.translated(error, storePath: path)
+            throw Self.translated(error, storePath: path)
         }
 
         self.path = path
@@ -243,7 +235,7 @@ public final class ObjectStore: Sendable {
         do {
             return try gate.use { try connections.read(database, body) }
         } catch {
-            throw DiskFull.translated(error, storePath: path)
+            throw Self.translated(error, storePath: path)
         }
     }
 
@@ -256,10 +248,8 @@ public final class ObjectStore: Sendable {
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try gate.use { try database.write(body) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
         } catch {
-            throw DiskFull.translated(error, storePath: path)
+            throw Self.translated(error, storePath: path)
         }
     }
 
@@ -268,7 +258,18 @@ public final class ObjectStore: Sendable {
         do {
             return try gate.use { try database.writeWithoutTransaction(body) }
         } catch {
-            throw DiskFull.translated(error, storePath: path)
+            throw Self.translated(error, storePath: path)
+        }
+    }
+
+    /// SQLite's errors that a user can act on, as the store's own: a file that is not a
+    /// database, a write lock held too long (naming its holder), a full disk (``DiskFull``).
+    /// Any other error as it is.
+    private static func translated(_ error: Error, storePath path: String) -> Error {
+        switch (error as? DatabaseError)?.resultCode {
+        case .SQLITE_NOTADB?: StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
+        case .SQLITE_BUSY?: StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))
+        default: DiskFull.translated(error, storePath: path)
         }
     }
 
