@@ -301,9 +301,9 @@ final class LineReader: @unchecked Sendable {
 /// rows the import wrote, read back from its store before the floors are timed:
 /// - the raw insert the goal is set against: the item rows into a table with only its primary
 ///   key, one transaction, one prepared statement;
-/// - the floor of any store that keeps these rows: the same item rows and clock rows into the
-///   same tables of a new store of the same kind (the model's indexes, the writer's settings),
-///   one transaction, a prepared statement each: no log read, no check, no merge.
+/// - the floor of any store that keeps these rows: the same item rows, their property clocks in
+///   them, into the same table of a new store of the same kind (the model's indexes, the
+///   writer's settings), one transaction, one prepared statement: no log read, no check, no merge.
 /// Both insert in the import's order (the order the items were made; IDs are random).
 enum ImportThroughput {
     static func run(folder: URL, items: Int, rounds: Int) throws {
@@ -337,15 +337,15 @@ enum ImportThroughput {
             importSeconds = min(importSeconds, GroceryDudeBench.now() - started)
             appliedLogs = report.appliedLogs
 
-            // The clock table is the engine's; a bench may name it.
+            // The item's columns as the raw table has them, then its clocks (the engine's column;
+            // a bench may name it).
+            let columns = "id, name, quantity, listed, collected, modified, unit, locationAtHome, locationAtShop, photo, note"
             let imported = try target.objects.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT item.*, clock.objectID, clock.clocks FROM item
-                    JOIN ubiquity_object_clock clock ON clock.objectID = item.id ORDER BY item.rowid
-                    """).map { Array($0.databaseValues) }
+                try Row.fetchAll(db, sql: "SELECT \(columns), ubiquity_clocks FROM item WHERE ubiquity_clocks IS NOT NULL ORDER BY rowid")
+                    .map { Array($0.databaseValues) }
             }
             guard imported.count == items else { throw BenchFailure("the import left \(imported.count) items with clocks, not \(items)") }
-            let itemColumns = imported[0].count - 2
+            let itemColumns = imported[0].count - 1
 
             let raw = try DatabaseQueue(path: roundFolder.appendingPathComponent("raw.sqlite").path)
             try raw.write { db in
@@ -353,7 +353,7 @@ enum ImportThroughput {
             }
             let rawStarted = GroceryDudeBench.now()
             try raw.write { db in
-                let statement = try db.makeStatement(sql: "INSERT INTO item VALUES (\(placeholders(itemColumns)))")
+                let statement = try db.makeStatement(sql: "INSERT INTO item (\(columns)) VALUES (\(placeholders(itemColumns)))")
                 for values in imported {
                     try statement.execute(arguments: StatementArguments(values[..<itemColumns]))
                 }
@@ -363,11 +363,9 @@ enum ImportThroughput {
             let (floor, _) = try GroceryDudeBench.peer(roundFolder, "floor")
             let floorStarted = GroceryDudeBench.now()
             try floor.objects.write { db in
-                let row = try db.makeStatement(sql: "INSERT INTO item VALUES (\(placeholders(itemColumns)))")
-                let clock = try db.makeStatement(sql: "INSERT INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)")
+                let row = try db.makeStatement(sql: "INSERT INTO item (\(columns), ubiquity_clocks) VALUES (\(placeholders(itemColumns + 1)))")
                 for values in imported {
-                    try row.execute(arguments: StatementArguments(values[..<itemColumns]))
-                    try clock.execute(arguments: StatementArguments(values[itemColumns...]))
+                    try row.execute(arguments: StatementArguments(values))
                 }
             }
             floorSeconds = min(floorSeconds, GroceryDudeBench.now() - floorStarted)
@@ -382,7 +380,7 @@ enum ImportThroughput {
                                       "ratio": importRate / rawRate, "floor_insert_per_s": floorRate.rounded(),
                                       "floor_ratio": importRate / floorRate, "changes": Double(properties),
                                       "logs": Double(appliedLogs), "rounds": Double(rounds)],
-                           line: String(format: "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.4); the same rows and clock rows into the model's tables: %.0f changes/s, ratio %.2f",
+                           line: String(format: "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.4); the same rows with their clocks into the model's table: %.0f changes/s, ratio %.2f",
                                         appliedLogs, properties, rounds > 1 ? ", the fastest of \(rounds) rounds" : "",
                                         importRate, rawRate, importRate / rawRate, floorRate, importRate / floorRate))
     }
@@ -403,9 +401,9 @@ enum ImportThroughput {
 /// each page of the write-ahead log with two `pwrite` calls, its frame's header and the page).
 ///
 /// A fourth writer takes turns with them: the floor of a save that keeps what a save keeps — the
-/// same row, a row of its readings and a row of its record, the bytes a real save wrote, by three
+/// same row with its readings in it and a row of its record, the bytes a real save wrote, by two
 /// prepared statements in one transaction, with no work around them. No engine that keeps an
-/// object's readings and its transaction beside the row can save in less; `floor_plain_ratio` is
+/// object's readings and its transaction with the row can save in less; `floor_plain_ratio` is
 /// the best ratio any such engine can show.
 enum CaptureOverhead {
     static func run(folder: URL, saves: Int) throws {
@@ -419,13 +417,12 @@ enum CaptureOverhead {
         let ids = RandomIDGenerator()
         let (floor, _) = try GroceryDudeBench.peer(folder, "floor")
         let sample = try SavedRows(of: store)
-        let floorClock = "INSERT INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)"
+        let floorRow = "INSERT INTO item (id, name, quantity, listed, collected, modified, ubiquity_clocks) VALUES (?, ?, 1, 1, 0, ?, ?)"
         let floorRecord = "INSERT INTO ubiquity_outbox (transactionID, timestamp, modelVersion, clock, payload) VALUES (?, ?, ?, ?, ?)"
         func floorSave(_ name: String) throws {
             try floor.objects.write { db in
                 let id = ids.next().description, now = GroceryDudeBench.now()
-                try db.cachedStatement(sql: insert).execute(arguments: [id, name, now])
-                try db.cachedStatement(sql: floorClock).execute(arguments: [id, sample.clocks])
+                try db.cachedStatement(sql: floorRow).execute(arguments: [id, name, now, sample.clocks])
                 try db.cachedStatement(sql: floorRecord).execute(arguments: [ids.next().description, now, sample.modelVersion,
                                                                              sample.clock, sample.payload])
             }
@@ -491,32 +488,32 @@ enum CaptureOverhead {
             }
         }
         let (floorPages, floorTables) = try pages(floor.objects) { index in try floorSave("Page \(index)") }
-        let item = "item", clocks = "ubiquity_object_clock", outbox = "ubiquity_outbox"
+        let item = "item", outbox = "ubiquity_outbox"
         BenchReport.record("capture", ["save_ms": saveMS, "plain_ms": plainMS, "ratio": engineSeconds / plainSeconds,
                                        "bare_ms": bareMS, "bare_ratio": engineSeconds / bareSeconds,
                                        "floor_ms": floorMS, "floor_ratio": engineSeconds / floorSeconds,
                                        "floor_plain_ratio": floorSeconds / plainSeconds,
                                        "save_wal_pages": savePages, "plain_wal_pages": plainPages, "floor_wal_pages": floorPages,
-                                       "save_wal_pages_item": saveTables.pages(of: item), "save_wal_pages_clocks": saveTables.pages(of: clocks),
+                                       "save_wal_pages_item": saveTables.pages(of: item),
                                        "save_wal_pages_outbox": saveTables.pages(of: outbox),
                                        "save_wal_pages_header": saveTables.pages(of: "sqlite_schema"),
                                        "plain_wal_pages_item": plainTables.pages(of: item),
-                                       "floor_wal_pages_clocks": floorTables.pages(of: clocks),
+                                       "floor_wal_pages_item": floorTables.pages(of: item),
                                        "save_cpu_ms": engineCPU / Double(saves) * 1000, "plain_cpu_ms": plainCPU / Double(saves) * 1000,
                                        "floor_cpu_ms": floorCPU / Double(saves) * 1000, "cpu_ratio": engineCPU / plainCPU,
                                        "floor_cpu_ratio": engineCPU / floorCPU,
                                        "saves": Double(saves)], digits: 4,
-                           line: String(format: "capture: %d saves through the engine %.3f ms each; plain writes of the same row into the same table %.3f ms each, ratio %.2f (target ≤ 1.5); into a table without indexes %.3f ms, ratio %.2f; the floor of a save (the row, its readings' row and its record's row, nothing else) %.3f ms, %.2f× the plain write, the engine %.2f× the floor; pages written to the WAL a save %.1f (the item table and its indexes %.2f, the clocks %.2f, the outbox %.2f, page 1 %.2f), a plain write %.1f (the item table and its indexes %.2f), the floor %.1f (the clocks %.2f); CPU time of the saving thread a save %.3f ms, %.2f× the plain write's, %.2f× the floor's",
+                           line: String(format: "capture: %d saves through the engine %.3f ms each; plain writes of the same row into the same table %.3f ms each, ratio %.2f (target ≤ 1.5); into a table without indexes %.3f ms, ratio %.2f; the floor of a save (the row with its readings, and its record's row, nothing else) %.3f ms, %.2f× the plain write, the engine %.2f× the floor; pages written to the WAL a save %.1f (the item table and its indexes %.2f, the outbox %.2f, page 1 %.2f), a plain write %.1f (the item table and its indexes %.2f), the floor %.1f (the item table and its indexes %.2f); CPU time of the saving thread a save %.3f ms, %.2f× the plain write's, %.2f× the floor's",
                                         saves, saveMS, plainMS, engineSeconds / plainSeconds, bareMS, engineSeconds / bareSeconds,
                                         floorMS, floorSeconds / plainSeconds, engineSeconds / floorSeconds,
-                                        savePages, saveTables.pages(of: item), saveTables.pages(of: clocks), saveTables.pages(of: outbox),
+                                        savePages, saveTables.pages(of: item), saveTables.pages(of: outbox),
                                         saveTables.pages(of: "sqlite_schema"), plainPages, plainTables.pages(of: item),
-                                        floorPages, floorTables.pages(of: clocks),
+                                        floorPages, floorTables.pages(of: item),
                                         engineCPU / Double(saves) * 1000, engineCPU / plainCPU, engineCPU / floorCPU))
     }
 }
 
-/// What one real save of an item wrote besides its row: its clock row's text and its outbox
+/// What one real save of an item wrote besides its row's values: its clocks' text and its outbox
 /// row (the record's JSON, the clock it carries), read back from the engine's tables.
 struct SavedRows {
     let clocks: String, payload: Data, clock: String?, modelVersion: Int
@@ -526,10 +523,10 @@ struct SavedRows {
             try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item 0")])
         }
         let rows = try store.objects.read { db -> (String?, Row?) in
-            (try String.fetchOne(db, sql: "SELECT clocks FROM ubiquity_object_clock WHERE objectID = ?", arguments: [id.description]),
+            (try String.fetchOne(db, sql: "SELECT ubiquity_clocks FROM item WHERE id = ?", arguments: [id.description]),
              try Row.fetchOne(db, sql: "SELECT payload, clock, modelVersion FROM ubiquity_outbox ORDER BY seq DESC LIMIT 1"))
         }
-        guard let clocks = rows.0, let record = rows.1 else { throw BenchFailure("a save wrote no clock row or outbox row") }
+        guard let clocks = rows.0, let record = rows.1 else { throw BenchFailure("a save wrote no clocks or outbox row") }
         (self.clocks, payload, clock, modelVersion) = (clocks, record["payload"], record["clock"], record["modelVersion"])
     }
 }
@@ -592,8 +589,6 @@ enum DigestCost {
                     let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
                     while let row = try rows.next() { count += row.count }
                 }
-                let clocks = try Row.fetchCursor(db, sql: "SELECT * FROM ubiquity_object_clock ORDER BY objectID")
-                while let row = try clocks.next() { count += row.count }
                 return count
             }
             floor.append((GroceryDudeBench.now() - started) * 1000)

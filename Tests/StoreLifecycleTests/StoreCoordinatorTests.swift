@@ -159,7 +159,10 @@ struct StoreCoordinatorTests {
         #expect(try objects.outbox().isEmpty, "no cloud metadata: nothing waits for export")
         #expect(try objects.metadata("initialImportCompleted") == nil)
         #expect(try objects.metadata("epoch") == nil)
-        #expect(try objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_object_clock") } == 0)
+        for table in ["item", "unit", "locationAtHome", "locationAtShop", "itemPhoto"] {
+            #expect(try objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL") } == 0,
+                    "\(table)")
+        }
         #expect(try objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_peer_state") } == 0)
         #expect(try coordinator.current.store.items().map(\.name) == ["Eggs", "Milk"])
         #expect(try coordinator.current.store.items().allSatisfy { $0.unitName == "dozen" })

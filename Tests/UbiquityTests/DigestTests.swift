@@ -161,8 +161,9 @@ struct DigestTests {
         try a.store.write { db in try db.execute(sql: "UPDATE note SET modified = 1.5") }
         #expect(try digest(a).top == before.top, "the same data, the same digest")
         try a.store.write { db in
-            try db.execute(sql: "UPDATE ubiquity_object_clock SET clocks = replace(clocks, '.000000.', '.000001.') WHERE objectID = ?",
+            try db.execute(sql: "UPDATE note SET ubiquity_clocks = replace(ubiquity_clocks, '.000000.', '.000001.') WHERE id = ?",
                            arguments: [note])
+            #expect(db.changesCount == 1)
         }
         #expect(try digest(a).top != before.top, "a clock reading alone counts")
     }

@@ -60,5 +60,10 @@ struct EpochAndTransferTests {
             #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
         }
         #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == ["createdAtVersion"])
+        // No property clocks: they are a column of every row.
+        #expect(try a.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE ubiquity_clocks IS NOT NULL") } == 1)
+        for table in ["note", "folder", "attachment"] {
+            #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL") } == 0)
+        }
     }
 }

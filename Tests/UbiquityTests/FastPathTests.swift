@@ -155,19 +155,22 @@ struct FastPathTests {
             #expect(stored.entity(holding: unknown, expected: "Note") == nil)
             let none = try StoredEntities(of: [GlobalID](), schema: store.schema, db)
             #expect(none.entity(holding: note, expected: "Note") == nil)
-            // With clocks: which had none is what the clock table says (the hand-made rows have none).
-            let clocked = try StoredEntities(of: ids, schema: store.schema, clocks: true, db)
+            // Which had no row of an entity is what looking up its clocks there answers.
             for id in ids {
-                let hasClocks = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(EngineTables.objectClock) WHERE objectID = ?",
-                                                  arguments: [id.description]) == true
-                #expect(clocked.hadNoClocks(id) == !hasClocks, "\(id)")
-                #expect(clocked.entity(holding: id, expected: "Folder") == stored.entity(holding: id, expected: "Folder"))
+                for entity in store.schema.entities {
+                    let clockRow = try PropertyClocks.clockRow(of: id, in: entity, db)
+                    #expect(stored.hadNoRow(id, in: entity) == (clockRow == nil), "\(id) as \(entity.name)")
+                }
             }
-            #expect(clocked.hadNoClocks(both) && !clocked.hadNoClocks(note) && clocked.hadNoClocks(unknown))
+            let folderEntity = try #require(store.schema.entity(named: "Folder")), noteEntity = try #require(store.schema.entity(named: "Note"))
+            #expect(!stored.hadNoRow(both, in: folderEntity) && stored.hadNoRow(both, in: noteEntity))
+            #expect(!stored.hadNoRow(note, in: noteEntity) && stored.hadNoRow(unknown, in: noteEntity))
+            // Not read: not known to have no row.
+            #expect(!stored.hadNoRow(GlobalID(UUID()), in: noteEntity))
         }
     }
 
-    @Test("a schema of more entities than one query may join is read in several, tombstones and clocks once")
+    @Test("a schema of more entities than one query may join is read in several, tombstones once")
     func storedEntitiesOfManyTables() throws {
         let folder = TemporaryDirectory("stored-entities-wide")
         let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
@@ -187,7 +190,7 @@ struct FastPathTests {
             try db.execute(sql: "INSERT INTO extra0 (id) VALUES (?)", arguments: [middle.description])
         }
         try store.read { db in
-            let stored = try StoredEntities(of: [note, gone, late, middle, unknown], schema: wide, clocks: true, db)
+            let stored = try StoredEntities(of: [note, gone, late, middle, unknown], schema: wide, db)
             #expect(stored.entity(holding: late, expected: "Note") == "Extra119")
             #expect(stored.entity(holding: middle, expected: "Extra50") == "Extra50")
             #expect(stored.entity(holding: middle, expected: "Note") == "Extra0")
@@ -195,7 +198,8 @@ struct FastPathTests {
             #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
             #expect(stored.entity(holding: unknown, expected: "Note") == nil)
             #expect(!stored.hasNoTombstone(gone) && stored.hasNoTombstone(late))
-            #expect(!stored.hadNoClocks(note) && stored.hadNoClocks(late) && stored.hadNoClocks(unknown))
+            let noteEntity = try #require(wide.entity(named: "Note")), last = try #require(wide.entity(named: "Extra119"))
+            #expect(!stored.hadNoRow(note, in: noteEntity) && !stored.hadNoRow(late, in: last) && stored.hadNoRow(unknown, in: last))
         }
     }
 

@@ -232,7 +232,7 @@ struct ClocksReadOnceTests {
         #expect(report.appliedLogs == 2 && report.rejected.isEmpty, "\(report.rejected)")
         let row = try d.store.read { db in try Row.fetchOne(db, sql: "SELECT title, count FROM note WHERE id = ?", arguments: [id.description]) }
         #expect(row.map { [$0[0] as String?, ($0[1] as Int?).map(String.init)] } == ["second", "3"])
-        let clocks = try d.store.read { db in try PropertyClocks.clocks(of: id, db) }
+        let clocks = try d.store.read { db in try PropertyClocks.clocks(of: id, in: d.store.schema.entity(named: "Note")!, db) }
         #expect(clocks["count"]?.wall == 1_800_000_001_000)
         #expect(clocks["title"]?.wall == 1_800_000_002_000)
         #expect(report.changes.inserted == [note])

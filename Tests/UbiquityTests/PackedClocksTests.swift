@@ -17,21 +17,29 @@ struct PackedClocksTests {
         clocks.keys.sorted().map { "\($0)=\(clocks[$0]!)" }.joined(separator: ";")
     }
 
-    /// Rewrites every clock row of `store` in the older form.
+    /// Rewrites the clocks of every row of `store` in the older form.
     static func rewriteInOlderForm(_ store: ObjectStore) throws {
         try store.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT objectID, clocks FROM ubiquity_object_clock")
-            for row in rows {
-                let text: String = row["clocks"]
-                try db.execute(sql: "UPDATE ubiquity_object_clock SET clocks = ? WHERE objectID = ?",
-                               arguments: [olderForm(PropertyClocks.decode(text)), row["objectID"] as String])
+            for entity in store.schema.entities {
+                let rows = try Row.fetchAll(db, sql: "SELECT id, ubiquity_clocks FROM \(entity.table) WHERE ubiquity_clocks IS NOT NULL")
+                for row in rows {
+                    let text: String = row["ubiquity_clocks"]
+                    try db.execute(sql: "UPDATE \(entity.table) SET ubiquity_clocks = ? WHERE id = ?",
+                                   arguments: [olderForm(PropertyClocks.decode(text)), row["id"] as String])
+                }
             }
         }
     }
 
+    /// The clocks of every row that has some, by ID.
     static func clockTexts(_ store: ObjectStore) throws -> [String] {
-        try store.read { db in try String.fetchAll(db, sql: "SELECT clocks FROM ubiquity_object_clock ORDER BY objectID") }
+        try store.read { db in
+            let tables = store.schema.entities.map { "SELECT id, ubiquity_clocks FROM \($0.table) WHERE ubiquity_clocks IS NOT NULL" }
+            return try String.fetchAll(db, sql: "SELECT ubiquity_clocks FROM (\(tables.joined(separator: " UNION ALL "))) ORDER BY id")
+        }
     }
+
+    static func note(_ store: ObjectStore) -> EntityDescription { store.schema.entity(named: "Note")! }
 
     @Test func eachReadingIsWrittenOnceWithItsPropertiesAndReadBack() {
         let a = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-a"), b = HLC(wall: 5, counter: 0, peer: "peer-b")
@@ -76,11 +84,11 @@ struct PackedClocksTests {
         try queue.close()
 
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2, peer: "peer-new", clock: clock)
-        #expect(try store.read { db in try PropertyClocks.clocks(of: id, db) } == ["title": old, "count": old, "pinned": old])
+        #expect(try store.read { db in try PropertyClocks.clocks(of: id, in: Self.note(store), db) } == ["title": old, "count": old, "pinned": old])
         #expect(try Self.clockTexts(store) == [Self.olderForm(["title": old, "count": old, "pinned": old])], "nothing rewritten")
 
         try store.save(author: "t") { try $0.update("Note", id: id, values: ["count": .integer(3)]) }
-        let clocks = try store.read { db in try PropertyClocks.clocks(of: id, db) }
+        let clocks = try store.read { db in try PropertyClocks.clocks(of: id, in: Self.note(store), db) }
         let new = try #require(clocks["count"])
         #expect(new > old)
         // The save sets the note's modification date too.
@@ -122,8 +130,8 @@ struct PackedClocksTests {
             for _ in 0..<2 { for peer in [a, b] { try peer.sync.sync() } }
             let contents = try a.contents()
             #expect(try b.contents() == contents)
-            #expect(try a.store.read { db in try PropertyClocks.clocks(of: note, db) }
-                == b.store.read { db in try PropertyClocks.clocks(of: note, db) })
+            #expect(try a.store.read { db in try PropertyClocks.clocks(of: note, in: Self.note(a.store), db) }
+                == b.store.read { db in try PropertyClocks.clocks(of: note, in: Self.note(b.store), db) })
             for peer in [a, b] {
                 let report = try peer.sync.verify()
                 #expect(report.diverging.isEmpty, "\(peer.name): \(report)")

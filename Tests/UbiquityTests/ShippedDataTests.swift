@@ -52,7 +52,7 @@ struct ShippedDataTests {
         let record = try #require(try a.store.outbox().first)
         #expect(record.clock == Self.shipped)
         #expect(record.inserted.map(\.object.id) == [Self.shippedID("Milk")])
-        let clocks = try a.store.read { db in try PropertyClocks.clocks(of: Self.shippedID("Milk"), db) }
+        let clocks = try a.store.read { db in try PropertyClocks.clocks(of: Self.shippedID("Milk"), in: a.store.schema.entity(named: "Note")!, db) }
         #expect(!clocks.isEmpty && clocks.values.allSatisfy { $0 == Self.shipped })
         #expect(try a.store.read { db in try PropertyClocks.current(db) } == nil, "the device's clock did not follow it")
 

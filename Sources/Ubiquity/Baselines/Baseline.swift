@@ -76,7 +76,7 @@ public struct Baseline: Codable, Equatable, Sendable {
                 // A value stored before its rule existed would make every peer refuse the
                 // baseline: such an object stays on this device only.
                 if (try? schema.check(ObjectID(entity: entity.name, id: id), values: values)) == nil { continue }
-                var clocks = try PropertyClocks.clocks(of: id, db)
+                var clocks = try PropertyClocks.clocks(of: id, in: entity, db)
                 for pending in waiting.removeValue(forKey: id.description)?.values ?? []
                 where clocks[pending.property].map({ $0 < pending.clock }) ?? true {
                     values[pending.property] = .blob(pending.hash)
@@ -289,7 +289,7 @@ extension CloudSync {
                     if let target = tombstone.mergedInto { checked.append((ObjectID(entity: tombstone.object.entity, id: target), [:])) }
                 }
                 for object in baseline.objects { checked.append((object.object, object.values)) }
-                let held = try merger.check(checked, clocks: baseline.tombstones.isEmpty)
+                let held = try merger.check(checked)
                 var changes = ImportedChanges()
                 for tombstone in baseline.tombstones {
                     if let target = tombstone.mergedInto {
@@ -301,12 +301,12 @@ extension CloudSync {
                 // What the store holds for the objects once the tombstones are written (a delete
                 // or merge may tombstone another object than the one it names: the copy it
                 // became), read at once, as for a log: an object without a tombstone stands for
-                // itself, and one without clocks needs no query for them. Two point queries an
+                // itself, and one without a row needs no query for its clocks. Two point queries an
                 // object were a fifth of a new peer's join.
                 let untombstoned = baseline.tombstones.isEmpty ? held : try StoredEntities(
                     of: checked.suffix(baseline.objects.count).flatMap { object, values in
                         [object.id] + values.values.compactMap { value in if case .reference(let target) = value { target } else { nil } }
-                    }, schema: store.schema, clocks: true, db)
+                    }, schema: store.schema, db)
                 for object in baseline.objects {
                     var stamped = [String: (PropertyValue, HLC)](minimumCapacity: object.clocks.count)
                     for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }

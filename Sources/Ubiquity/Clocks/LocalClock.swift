@@ -41,16 +41,18 @@ enum LocalClock {
     ///
     /// - Throws: ``StoreError/noLaterClockReading(_:)`` when an object holds the last reading
     ///   there can be.
-    static func reading(for record: TransactionRecord, now: Date, peer: String, _ db: Database) throws -> HLC {
-        try reading(for: record, now: now, peer: peer, current: trustedCurrent(now: now, db), db)
+    static func reading(for record: TransactionRecord, now: Date, peer: String, schema: Schema, _ db: Database) throws -> HLC {
+        try reading(for: record, now: now, peer: peer, current: trustedCurrent(now: now, db), schema: schema, db)
     }
 
     /// ``reading(for:now:peer:_:)`` after the device's clock `current` (``trustedCurrent``),
     /// read once by a save that also moves it (``clock(stored:after:now:peer:)``).
-    static func reading(for record: TransactionRecord, now: Date, peer: String, current: HLC?, _ db: Database) throws -> HLC {
+    static func reading(for record: TransactionRecord, now: Date, peer: String, current: HLC?, schema: Schema,
+                        _ db: Database) throws -> HLC {
         var newest: (clock: HLC, object: ObjectID)?
         for change in record.updated {
-            guard let clock = try PropertyClocks.clocks(of: change.object.id, db).values.max(),
+            guard let entity = schema.entity(named: change.object.entity),
+                  let clock = try PropertyClocks.clocks(of: change.object.id, in: entity, db).values.max(),
                   newest.map({ clock > $0.clock }) ?? true else { continue }
             newest = (clock, change.object)
         }

@@ -70,31 +70,35 @@ enum PropertyClocks {
 
     // MARK: - Objects
 
-    /// An object's readings, or `nil` when the store has no such object: every write of a row,
-    /// local or imported, writes its clock row too, so this doubles as the existence check.
-    static func clockRow(of id: GlobalID, _ db: Database) throws -> [String: HLC]? {
-        try String.fetchCached(db, "SELECT clocks FROM \(EngineTables.objectClock) WHERE objectID = ?", [id.description])
-            .map(decode)
+    /// An object's readings, or `nil` when `entity`'s table has no such object. The readings
+    /// are a column of the object's row (``EngineTables/clockColumn``), so this doubles as the
+    /// existence check; a row without readings (a plain store's) has none.
+    static func clockRow(of id: GlobalID, in entity: EntityDescription, _ db: Database) throws -> [String: HLC]? {
+        let statement = try db.cachedStatement(sql: entity.clocksSQL)
+        try statement.setArguments([id.description])
+        guard let row = try Row.fetchOne(statement) else { return nil }
+        return (row[0] as String?).map(decode) ?? [:]
     }
 
-    static func clocks(of id: GlobalID, _ db: Database) throws -> [String: HLC] {
-        guard let text = try String.fetchCached(db, "SELECT clocks FROM \(EngineTables.objectClock) WHERE objectID = ?", [id.description])
-        else { return [:] }
+    static func clocks(of id: GlobalID, in entity: EntityDescription, _ db: Database) throws -> [String: HLC] {
+        guard let text = try String.fetchCached(db, entity.clocksSQL, [id.description]) else { return [:] }
         return decode(text)
     }
 
-    static func setClocks(_ clocks: [String: HLC], of id: GlobalID, _ db: Database) throws {
-        try setEncoded(encode(clocks), of: id, db)
+    /// Sets the readings of the row `id` of `entity` (one that exists: the row is written first).
+    static func setClocks(_ clocks: [String: HLC], of id: GlobalID, in entity: EntityDescription, _ db: Database) throws {
+        try setEncoded(encode(clocks), of: id, in: entity, db)
     }
 
-    /// ``setClocks(_:of:_:)`` of `names` all at `clock`: the same row, without grouping.
-    static func setClocks(_ names: some Collection<String>, at clock: HLC, of id: GlobalID, _ db: Database) throws {
-        try setEncoded(encode(names, at: clock), of: id, db)
+    /// ``setClocks(_:of:in:_:)`` of `names` all at `clock`: the same readings, without grouping.
+    static func setClocks(_ names: some Collection<String>, at clock: HLC, of id: GlobalID, in entity: EntityDescription,
+                          _ db: Database) throws {
+        try setEncoded(encode(names, at: clock), of: id, in: entity, db)
     }
 
-    private static func setEncoded(_ text: String, of id: GlobalID, _ db: Database) throws {
-        try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.objectClock) (objectID, clocks) VALUES (?, ?)",
-                             binding: [id.description.databaseValue, text.databaseValue])
+    private static func setEncoded(_ text: String, of id: GlobalID, in entity: EntityDescription, _ db: Database) throws {
+        // The row was written in this transaction: its page is in the log already.
+        try db.executeCached(entity.setClocksSQL, binding: [text.databaseValue, id.description.databaseValue])
     }
 
     /// Each distinct reading once, with the properties that have it: `reading:name,name;reading:name`,
@@ -165,16 +169,18 @@ enum PropertyClocks {
     }
 
     /// Marks the properties a local save wrote with its clock reading.
-    static func stamp(_ record: TransactionRecord, clock: HLC, _ db: Database) throws {
+    static func stamp(_ record: TransactionRecord, clock: HLC, schema: Schema, _ db: Database) throws {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
         for change in record.inserted {
-            try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, db)
+            guard let entity = schema.entity(named: change.object.entity) else { continue }
+            try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, in: entity, db)
         }
         for change in record.updated {
-            var clocks = try self.clocks(of: change.object.id, db)
+            guard let entity = schema.entity(named: change.object.entity) else { continue }
+            var clocks = try self.clocks(of: change.object.id, in: entity, db)
             for property in change.values.keys { clocks[property] = clock }
-            try setClocks(clocks, of: change.object.id, db)
+            try setClocks(clocks, of: change.object.id, in: entity, db)
         }
         for object in record.deleted { try tombstone(object, clock: clock, db) }
         // Merged copies were tombstoned when merged, before the save had its reading.
@@ -187,10 +193,10 @@ enum PropertyClocks {
     // MARK: - Tombstones
 
     /// Marks an object deleted, or merged into another copy (`mergedInto`); the first mark stays.
+    /// Its readings went with its row, which the caller deletes.
     static func tombstone(_ object: ObjectID, clock: HLC, mergedInto: GlobalID? = nil, _ db: Database) throws {
         try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
                        [object.id.description, object.entity, clock.description, mergedInto?.description])
-        try db.executeCached("DELETE FROM \(EngineTables.objectClock) WHERE objectID = ?", [object.id.description])
     }
 
     /// Whether `id` has a tombstone: deleted here or on a peer, or merged into another copy.

@@ -147,7 +147,7 @@ public struct Deduplicator: Sendable {
                     SELECT count(*) FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
                     """, arguments: [copy.description]) ?? 0
             }
-            let reading = try PropertyClocks.clocks(of: copy, context.db)[unique]
+            let reading = try PropertyClocks.clocks(of: copy, in: entity, context.db)[unique]
             var spelling = spellings[text] ?? Spelling()
             spelling.uses += uses
             if Self.isLater(reading, than: spelling.newest) { spelling.newest = reading }

@@ -83,16 +83,16 @@ enum MergedCopies {
     private static func fold(_ gone: GlobalID, into kept: GlobalID, entity: EntityDescription, policy: any MergePolicy,
                              changes: inout ImportedChanges, _ db: Database) throws -> [String] {
         guard let values = try RowWriter.values(entity, id: gone, db) else { return [] }
-        let readings = try PropertyClocks.clocks(of: gone, db)
+        let readings = try PropertyClocks.clocks(of: gone, in: entity, db)
         let object = ObjectID(entity: entity.name, id: kept)
         guard let current = try RowWriter.values(entity, id: kept, db) else {
             // The survivor has not arrived here yet: this copy's row is its row until it does.
             try RowWriter.insert(entity, id: kept, values: values, db)
-            try PropertyClocks.setClocks(readings, of: kept, db)
+            try PropertyClocks.setClocks(readings, of: kept, in: entity, db)
             changes.inserted.insert(object)
             return readings.keys.sorted()
         }
-        var clocks = try PropertyClocks.clocks(of: kept, db)
+        var clocks = try PropertyClocks.clocks(of: kept, in: entity, db)
         var taken: [String: PropertyValue] = [:]
         for property in entity.propertyNames {
             guard let value = values[property] else { continue }
@@ -111,7 +111,7 @@ enum MergedCopies {
         }
         guard !taken.isEmpty else { return [] }
         try RowWriter.update(entity, id: kept, values: taken, db)
-        try PropertyClocks.setClocks(clocks, of: kept, db)
+        try PropertyClocks.setClocks(clocks, of: kept, in: entity, db)
         changes.updated.insert(object)
         return taken.keys.sorted()
     }

@@ -108,10 +108,10 @@ struct Merger {
         // merged something of it (every merge that writes clocks lists the object as inserted
         // or updated): an import's new objects need no query to say so.
         let existing: [String: HLC]?
-        if let untombstoned, untombstoned.hadNoClocks(id), !changes.inserted.contains(object), !changes.updated.contains(object) {
+        if let untombstoned, untombstoned.hadNoRow(id, in: entity), !changes.inserted.contains(object), !changes.updated.contains(object) {
             existing = nil
         } else {
-            existing = try PropertyClocks.clockRow(of: id, db)
+            existing = try PropertyClocks.clockRow(of: id, in: entity, db)
         }
         var clocks = existing ?? Dictionary(minimumCapacity: properties.underestimatedCount)
         var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
@@ -155,7 +155,7 @@ struct Merger {
             changes.inserted.insert(object)
             if oneReading, let written {
                 // The clock row holds only what was written here, all at one reading.
-                try PropertyClocks.setClocks(clocks.keys, at: written, of: id, db)
+                try PropertyClocks.setClocks(clocks.keys, at: written, of: id, in: entity, db)
                 return
             }
         } else {
@@ -163,7 +163,7 @@ struct Merger {
             try RowWriter.update(entity, id: id, values: winners, db)
             if !changes.inserted.contains(object) { changes.updated.insert(object) }
         }
-        try PropertyClocks.setClocks(clocks, of: id, db)
+        try PropertyClocks.setClocks(clocks, of: id, in: entity, db)
     }
 
     /// What `id` stands for now (``MergedCopies/survivor(of:_:)``): itself, without a query,

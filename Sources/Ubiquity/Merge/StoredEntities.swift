@@ -18,18 +18,14 @@ struct StoredEntities {
     private var tombstones: [GlobalID: String] = [:]
     /// The IDs read.
     private var read: Set<GlobalID> = []
-    /// The IDs read that had property clocks then, when they were asked for.
-    private var clocked: Set<GlobalID>?
 
     /// Entity tables joined in one statement at most: SQLite joins 64 tables at most.
     private static let tablesPerQuery = 48
 
-    /// Reads what the store holds for `ids` (duplicates are harmless), and with `clocks`
-    /// which of them have property clocks (``hadNoClocks(_:)``).
-    init<IDs: Collection>(of ids: IDs, schema: Schema, clocks: Bool = false, _ db: Database) throws where IDs.Element == GlobalID {
+    /// Reads what the store holds for `ids` (duplicates are harmless).
+    init<IDs: Collection>(of ids: IDs, schema: Schema, _ db: Database) throws where IDs.Element == GlobalID {
         guard !ids.isEmpty else { return }
         read = Set(ids)
-        if clocks { clocked = [] }
         // The IDs as one JSON array, read by `json_each`: a single argument, however many.
         // Each once: the query returns a row for each element holding something.
         // A global ID is hexadecimal digits and dashes: nothing in it needs escaping.
@@ -45,12 +41,12 @@ struct StoredEntities {
         let arguments: StatementArguments = [list]
         var start = 0
         repeat {
-            // The first query also reads the tombstones (and the clocks); the rest, only when
+            // The first query also reads the tombstones; the rest, only when
             // a schema has more entities than one statement may join, the other tables.
             let tables = Array(schema.entities[start..<min(schema.entities.count, start + Self.tablesPerQuery)])
             let engine = start == 0
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: Self.query(tables, tombstones: engine, clocks: engine && clocks)), arguments: arguments)
+                db.cachedStatement(sql: Self.query(tables, tombstones: engine)), arguments: arguments)
             while let row = try rows.next() {
                 guard let text = row[0] as String?, let id = GlobalID(text) else { continue }
                 for (index, entity) in tables.enumerated() where row[index + 1] as Bool == true {
@@ -58,16 +54,14 @@ struct StoredEntities {
                 }
                 guard engine else { continue }
                 if let entity = row[tables.count + 1] as String? { tombstones[id] = entity }
-                if clocks, row[tables.count + 2] as Bool == true { clocked?.insert(id) }
             }
             start += Self.tablesPerQuery
         } while start < schema.entities.count
     }
 
-    /// `SELECT value, <held by each table>…[, tombstone's entity[, has clocks]]` for the IDs of
-    /// the JSON array bound, those something holds: a left join a table, each a probe of its
-    /// primary key.
-    private static func query(_ tables: [EntityDescription], tombstones: Bool, clocks: Bool) -> String {
+    /// `SELECT value, <held by each table>…[, tombstone's entity]` for the IDs of the JSON array
+    /// bound, those something holds: a left join a table, each a probe of its primary key.
+    private static func query(_ tables: [EntityDescription], tombstones: Bool) -> String {
         var columns = ["ids.value"], joins: [String] = [], held: [String] = []
         for (index, entity) in tables.enumerated() {
             columns.append("t\(index).id IS NOT NULL")
@@ -78,11 +72,6 @@ struct StoredEntities {
             columns.append("tombstone.entity")
             joins.append("LEFT JOIN \(EngineTables.tombstone) tombstone ON tombstone.objectID = ids.value")
             held.append("tombstone.objectID IS NOT NULL")
-        }
-        if clocks {
-            columns.append("clock.objectID IS NOT NULL")
-            joins.append("LEFT JOIN \(EngineTables.objectClock) clock ON clock.objectID = ids.value")
-            held.append("clock.objectID IS NOT NULL")
         }
         return "SELECT \(columns.joined(separator: ", ")) FROM json_each(?) ids \(joins.joined(separator: " "))"
             + " WHERE \(held.joined(separator: " OR "))"
@@ -103,10 +92,10 @@ struct StoredEntities {
         tombstones[id] == nil && read.contains(id)
     }
 
-    /// Whether `id` was read, with clocks asked for, and had no property clocks then: an object
-    /// this store has merged nothing of (until something of it is merged since).
-    func hadNoClocks(_ id: GlobalID) -> Bool {
-        guard let clocked else { return false }
-        return read.contains(id) && !clocked.contains(id)
+    /// Whether `id` was read and `entity`'s table had no row of it then: an object this store
+    /// has merged nothing of as that entity (until something of it is merged since), and so
+    /// has no property clocks of.
+    func hadNoRow(_ id: GlobalID, in entity: EntityDescription) -> Bool {
+        read.contains(id) && !(rows[id]?.contains(entity.name) ?? false)
     }
 }

@@ -42,7 +42,11 @@ public struct ModelDefinition: Sendable {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("ubiquity-v1", migrate: EngineTables.create)
         for modelVersion in versions.prefix(version) {
-            migrator.registerMigration(modelVersion.migrationIdentifier, migrate: modelVersion.migrate)
+            migrator.registerMigration(modelVersion.migrationIdentifier) { db in
+                try modelVersion.migrate(db)
+                // A table this version creates holds its objects' clocks too.
+                try EngineTables.addClockColumns(to: modelVersion.schema, db)
+            }
         }
         // The engine's later tables come after the model's versions: a store of any version
         // gets them, and an older build sees a migration it does not know and refuses the store.
@@ -51,6 +55,8 @@ public struct ModelDefinition: Sendable {
         migrator.registerMigration("ubiquity-v4", migrate: EngineTables.createFolderScans)
         migrator.registerMigration("ubiquity-v5", migrate: EngineTables.rebuildOutbox)
         migrator.registerMigration("ubiquity-v6", migrate: EngineTables.packClocks)
+        let schema = versions[max(0, min(version, versions.count) - 1)].schema
+        migrator.registerMigration("ubiquity-v7") { db in try EngineTables.moveClocksIntoRows(of: schema, db) }
         return migrator
     }
 }

@@ -128,14 +128,14 @@ extension Merger {
     /// yet, which stays pending. What the store holds is read for all of them at once
     /// (``StoredEntities``), and returned.
     @discardableResult
-    func check(_ objects: [(object: ObjectID, values: [String: PropertyValue])], clocks: Bool = false) throws -> StoredEntities {
+    func check(_ objects: [(object: ObjectID, values: [String: PropertyValue])]) throws -> StoredEntities {
         var ids: [GlobalID] = []
         ids.reserveCapacity(objects.count)
         for (object, values) in objects {
             ids.append(object.id)
             for case .reference(let target) in values.values { ids.append(target) }
         }
-        let stored = try StoredEntities(of: ids, schema: schema, clocks: clocks, db)
+        let stored = try StoredEntities(of: ids, schema: schema, db)
         for (object, values) in objects {
             if let holder = stored.entity(holding: object.id, expected: object.entity), holder != object.entity {
                 throw RuleViolation("object \(object.id) is a \(holder) here, not a \(object.entity)")
@@ -165,6 +165,6 @@ extension Merger {
             objects.append((merge.object, [:]))
             objects.append((ObjectID(entity: merge.object.entity, id: merge.into), merge.chosen))
         }
-        return try check(objects, clocks: true)
+        return try check(objects)
     }
 }

@@ -88,6 +88,8 @@ public struct EntityDescription: Sendable, Equatable {
         let columns = ["id"] + propertyNames
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        clocksSQL = "SELECT \(EngineTables.clockColumn) FROM \(table.quotedDatabaseIdentifier) WHERE id = ?"
+        setClocksSQL = "UPDATE \(table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = ? WHERE id = ?"
     }
 
     /// Every property name, attributes first, in declaration order.
@@ -95,6 +97,8 @@ public struct EntityDescription: Sendable, Equatable {
     /// The statement that inserts a row with every property (``RowWriter``): made once, not
     /// once a save.
     let insertSQL: String
+    /// The statements that read and write an object's property clocks (``PropertyClocks``).
+    let clocksSQL: String, setClocksSQL: String
 
     /// The rule of a property's values (relationships: any target of the right entity, or null).
     public func rule(of property: String) -> ValueRule {

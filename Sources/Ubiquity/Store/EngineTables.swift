@@ -8,8 +8,14 @@ enum EngineTables {
     /// Local, never-synced facts about the store ("defaultDataImported", …).
     static let metadata = "ubiquity_metadata"
 
-    /// Per object, the clock reading of the last write of each property (``PropertyClocks``).
+    /// Before `ubiquity-v7`, per object, the clock reading of the last write of each property.
+    /// Since, those readings live in the object's row (``clockColumn``); the table stays, for
+    /// rows of objects no table of the model holds (none are read).
     static let objectClock = "ubiquity_object_clock"
+    /// The column the engine adds to every table of the model: the object's property clocks
+    /// (``PropertyClocks``), NULL when it has none (a plain store's rows). A model migration that
+    /// rebuilds a table carries this column over like any other.
+    public static let clockColumn = "ubiquity_clocks"
     /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
     /// A copy merged into another (``MergedCopies``) has one naming the copy (`mergedInto`).
     static let tombstone = "ubiquity_tombstone"
@@ -138,6 +144,31 @@ enum EngineTables {
             DROP TABLE \(outbox);
             ALTER TABLE \(rebuilt) RENAME TO \(outbox);
             """)
+    }
+
+    /// The seventh engine migration, `ubiquity-v7`: property clocks move into the objects' rows
+    /// (``clockColumn``), out of a table of their own. A save wrote a row there too, at a random
+    /// place of its own B-tree — about two pages of the write-ahead log a save, an eighth of
+    /// them. Rows of the clock table whose object no table of `schema` holds stay where they are.
+    static func moveClocksIntoRows(of schema: Schema, _ db: Database) throws {
+        try addClockColumns(to: schema, db)
+        for entity in schema.entities {
+            let table = entity.table.quotedDatabaseIdentifier
+            try db.execute(sql: """
+                UPDATE \(table) SET \(clockColumn) = (SELECT clocks FROM \(objectClock) WHERE objectID = \(table).id)
+                WHERE \(clockColumn) IS NULL;
+                DELETE FROM \(objectClock) WHERE objectID IN (SELECT id FROM \(table));
+                """)
+        }
+    }
+
+    /// Adds ``clockColumn`` to each table of `schema` that lacks it: after every migration of
+    /// the model too, so that a table a later version creates has it.
+    static func addClockColumns(to schema: Schema, _ db: Database) throws {
+        for entity in schema.entities where try db.tableExists(entity.table) {
+            guard try !db.columns(in: entity.table).contains(where: { $0.name == clockColumn }) else { continue }
+            try db.execute(sql: "ALTER TABLE \(entity.table.quotedDatabaseIdentifier) ADD COLUMN \(clockColumn) TEXT")
+        }
     }
 
     /// Clocks, tombstones, import watermarks.

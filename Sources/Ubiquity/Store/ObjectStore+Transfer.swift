@@ -77,6 +77,9 @@ extension ObjectStore {
                           EngineTables.pendingBlob, EngineTables.folderScan] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
+            for entity in schema.entities {
+                try db.execute(sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = NULL")
+            }
             // Only what the store itself needs survives: the version it was created at, and the
             // app's keys (whether it had its default data).
             let kept = ["createdAtVersion"] + keptMetadata

@@ -195,10 +195,10 @@ public final class ObjectStore: Sendable {
                 }
                 reading = shipped
             } else {
-                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, current: current, db)
+                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, current: current, schema: schema, db)
             }
             let record = unstamped.stamped(reading)
-            try PropertyClocks.stamp(record, clock: reading, db)
+            try PropertyClocks.stamp(record, clock: reading, schema: schema, db)
             let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
             try Outbox.append(record, clock: after, modelVersion: schema.version, in: db)
             return (result, record)

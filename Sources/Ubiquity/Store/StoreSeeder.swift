@@ -115,7 +115,7 @@ public struct StoreSeeder {
     private static func sourceObject(_ entity: EntityDescription, _ sourceEntity: EntityDescription, id: GlobalID,
                                      _ db: Database) throws -> SourceObject? {
         guard let values = try RowWriter.values(sourceEntity, id: id, db) else { return nil }
-        return SourceObject(entity: entity, id: id, values: values, clocks: try PropertyClocks.clocks(of: id, db))
+        return SourceObject(entity: entity, id: id, values: values, clocks: try PropertyClocks.clocks(of: id, in: sourceEntity, db))
     }
 
     /// Copies or matches one object.
@@ -143,7 +143,7 @@ public struct StoreSeeder {
         }
         if let existing = try match(entity, id: id, values: object.values, state: &state, in: context) {
             state.mapped[id] = existing.id
-            let readings = try PropertyClocks.clocks(of: existing.id, context.db)
+            let readings = try PropertyClocks.clocks(of: existing.id, in: entity, context.db)
             // Whether the source's value of a property replaces the match's.
             func takes(_ name: String, _ value: PropertyValue) -> Bool {
                 guard existing.values[name] != value else { return false }

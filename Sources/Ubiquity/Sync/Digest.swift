@@ -64,8 +64,7 @@ public struct Digest: Equatable, Sendable {
             let nameBytes = names.map { Array($0.utf8) }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-            let sql = "SELECT t.id, \(columns), c.clocks FROM \(entity.table.quotedDatabaseIdentifier) t "
-                + "LEFT JOIN \(EngineTables.objectClock) c ON c.objectID = t.id ORDER BY t.id"
+            let sql = "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t ORDER BY t.id"
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 let id: String = row[0]
