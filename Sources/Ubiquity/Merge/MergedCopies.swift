@@ -87,8 +87,7 @@ enum MergedCopies {
         let object = ObjectID(entity: entity.name, id: kept)
         guard let current = try RowWriter.values(entity, id: kept, db) else {
             // The survivor has not arrived here yet: this copy's row is its row until it does.
-            try RowWriter.insert(entity, id: kept, values: values, db)
-            try PropertyClocks.setClocks(readings, of: kept, in: entity, db)
+            try RowWriter.insert(entity, id: kept, values: values, clocks: readings.isEmpty ? nil : PropertyClocks.encode(readings), db)
             changes.inserted.insert(object)
             return readings.keys.sorted()
         }

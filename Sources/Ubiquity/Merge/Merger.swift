@@ -115,7 +115,7 @@ struct Merger {
         }
         var clocks = existing ?? Dictionary(minimumCapacity: properties.underestimatedCount)
         var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
-        // Whether every reading written is one (a log's change): a new object's clock row is
+        // Whether every reading written is one (a log's change): a new object's readings are
         // then written without grouping readings.
         var written: HLC?, oneReading = true
         for (property, (value, clock)) in properties {
@@ -151,19 +151,21 @@ struct Merger {
         if existing == nil {
             let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
             guard !winners.isEmpty || !filled.isEmpty else { return }
-            try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new }, db)
-            changes.inserted.insert(object)
-            if oneReading, let written {
-                // The clock row holds only what was written here, all at one reading.
-                try PropertyClocks.setClocks(clocks.keys, at: written, of: id, in: entity, db)
-                return
+            // The row and its readings in one statement. All written at one reading (a log's
+            // change): encoded without grouping them.
+            let readings: String?
+            if let written { readings = oneReading ? PropertyClocks.encode(clocks.keys, at: written) : PropertyClocks.encode(clocks) } else {
+                readings = nil
             }
+            try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new },
+                                 clocks: readings, db)
+            changes.inserted.insert(object)
         } else {
             guard !winners.isEmpty else { return }
             try RowWriter.update(entity, id: id, values: winners, db)
             if !changes.inserted.contains(object) { changes.updated.insert(object) }
+            try PropertyClocks.setClocks(clocks, of: id, in: entity, db)
         }
-        try PropertyClocks.setClocks(clocks, of: id, in: entity, db)
     }
 
     /// What `id` stands for now (``MergedCopies/survivor(of:_:)``): itself, without a query,

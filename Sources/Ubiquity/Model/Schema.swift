@@ -85,7 +85,7 @@ public struct EntityDescription: Sendable, Equatable {
         for relationship in relationships { types[relationship.name] = .reference }
         for attribute in attributes.reversed() { types[attribute.name] = attribute.type }
         propertyTypes = types
-        let columns = ["id"] + propertyNames
+        let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
         clocksSQL = "SELECT \(EngineTables.clockColumn) FROM \(table.quotedDatabaseIdentifier) WHERE id = ?"
@@ -94,8 +94,8 @@ public struct EntityDescription: Sendable, Equatable {
 
     /// Every property name, attributes first, in declaration order.
     public let propertyNames: [String]
-    /// The statement that inserts a row with every property (``RowWriter``): made once, not
-    /// once a save.
+    /// The statement that inserts a row with every property and its property clocks
+    /// (``RowWriter``): made once, not once a save.
     let insertSQL: String
     /// The statements that read and write an object's property clocks (``PropertyClocks``).
     let clocksSQL: String, setClocksSQL: String

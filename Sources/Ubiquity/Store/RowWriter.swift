@@ -3,18 +3,23 @@ import GRDB
 
 /// Writes an object's row: the SQL that local saves and merged imports share.
 enum RowWriter {
-    /// Inserts a row with every property of `entity`: `values`, else the attribute's default.
-    static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], _ db: Database) throws {
+    /// Inserts a row with every property of `entity`: `values`, else the attribute's default;
+    /// and its property clocks when they are known (``PropertyClocks/encode(_:)``), in the same
+    /// statement.
+    static func insert(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], clocks: String? = nil,
+                       _ db: Database) throws {
         var row = [id.description.databaseValue]
-        row.reserveCapacity(entity.propertyNames.count + 1)
+        row.reserveCapacity(entity.propertyNames.count + 2)
         for attribute in entity.attributes { row.append((values[attribute.name] ?? attribute.defaultValue).databaseValue) }
         for relationship in entity.relationships { row.append((values[relationship.name] ?? .null).databaseValue) }
-        try insert(entity, row: row, db)
+        try insert(entity, row: row, clocks: clocks, db)
     }
 
     /// Inserts a row made already: the ID, then every attribute and every relationship of
-    /// `entity` in declaration order.
-    static func insert(_ entity: EntityDescription, row: [DatabaseValue], _ db: Database) throws {
+    /// `entity` in declaration order; then `clocks` (NULL: none yet, a local save stamps them).
+    static func insert(_ entity: EntityDescription, row: [DatabaseValue], clocks: String? = nil, _ db: Database) throws {
+        var row = row
+        row.append(clocks.databaseValue)
         try db.executeCached(entity.insertSQL, binding: row)
     }
 
