@@ -132,6 +132,7 @@ public struct Schema: Sendable, Equatable {
             // Property clocks are stored as text that uses these as separators (``PropertyClocks``).
             for name in entity.propertyNames {
                 precondition(!name.contains(where: { "=:,;".contains($0) }), "\(entity.name).\(name): a property name holds no = : , or ;")
+                precondition(name != EngineTables.clockColumn && name != "id", "\(entity.name).\(name): a column the engine keeps")
             }
             for relationship in entity.relationships {
                 precondition(entities.contains { $0.name == relationship.destination },
