@@ -39,7 +39,7 @@ print(f"durable import of {sys.argv[2]} objects x 10 properties, changes/s min/m
 print(f"  ours (grocery-dude-bench import)   {spread(engine)}")
 print(f"  raw batched SQLite insert          {spread(raw)}   ours/raw per run: "
       + ", ".join(f"{e / r:.2f}" for e, r in zip(engine, raw)))
-print(f"  the rows and clock rows alone      {spread(floor)}   ours/floor per run: "
+print(f"  the rows with their clocks alone   {spread(floor)}   ours/floor per run: "
       + ", ".join(f"{e / f:.2f}" for e, f in zip(engine, floor))
       + "   (the same rows into the model's indexed tables: what any store of them pays)")
 for name in ("loro", "pycrdt"):

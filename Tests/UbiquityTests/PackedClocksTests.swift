@@ -109,7 +109,7 @@ struct PackedClocksTests {
         #expect(try store.read { db in try TestModel.definition.migrator(upTo: 2).hasBeenSuperseded(db) } == false)
     }
 
-    /// Two peers edit the same note concurrently, one of them holding its clock rows in the older
+    /// Two peers edit the same note concurrently, one of them holding its clocks in the older
     /// form: the later write of each property wins on both, as with packed rows on both.
     @Test func mergesWithRowsOfBothFormsGiveTheSameResults() throws {
         func run(olderFormOnB: Bool) throws -> [String] {
