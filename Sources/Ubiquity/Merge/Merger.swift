@@ -107,64 +107,99 @@ struct Merger {
         // An object the check found without clocks has none still unless this transaction
         // merged something of it (every merge that writes clocks lists the object as inserted
         // or updated): an import's new objects need no query to say so.
-        let existing: [String: HLC]?
+        let existing: [String: HLC]
         if let untombstoned, untombstoned.hadNoRow(id, in: entity), !changes.inserted.contains(object), !changes.updated.contains(object) {
-            existing = nil
+            return try insert(object, of: entity, properties: properties, fallback: fallback, into: &changes, untombstoned: untombstoned)
+        } else if let stored = try PropertyClocks.clockRow(of: id, in: entity, db) {
+            existing = stored
         } else {
-            existing = try PropertyClocks.clockRow(of: id, in: entity, db)
+            return try insert(object, of: entity, properties: properties, fallback: fallback, into: &changes, untombstoned: untombstoned)
         }
-        var clocks = existing ?? Dictionary(minimumCapacity: properties.underestimatedCount)
+        var clocks = existing
         var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
-        // Whether every reading written is one (a log's change): a new object's readings are
-        // then written without grouping readings.
-        var written: HLC?, oneReading = true
         for (property, (value, clock)) in properties {
             guard let type = entity.type(of: property), value.fits(type) else { continue }
             if let stored = clocks[property],
                !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
                 continue
             }
-            if case .blob(let hash) = value {
-                // The blob has not arrived: only this property waits for it (see CloudSync+Blobs),
-                // unless a value with a later reading waits already. Readings are compared, not
-                // their texts, which sort alike only while counters have six digits.
-                let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
-                                                  arguments: [id.description, property]).flatMap { HLC($0) }
-                if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
-                    continue
-                }
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [id.description, entity.name, property, hash, clock.description])
-                continue
-            }
-            if case .reference(let target) = value {
-                let survivor = try self.survivor(of: target, untombstoned)
-                winners[property] = survivor.deleted ? .null : .reference(survivor.id)
-            } else {
-                winners[property] = value
-            }
+            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else { continue }
+            winners[property] = value
             clocks[property] = clock
-            if let written, written != clock { oneReading = false }
-            written = clock
         }
-        if existing == nil {
-            let filled = fallback.filter { entity.type(of: $0.key).map($0.value.fits) ?? false }
-            guard !winners.isEmpty || !filled.isEmpty else { return }
-            // The row and its readings in one statement. All written at one reading (a log's
-            // change): encoded without grouping them.
-            let readings: String?
-            if let written { readings = oneReading ? PropertyClocks.encode(clocks.keys, at: written) : PropertyClocks.encode(clocks) } else {
-                readings = nil
-            }
-            try RowWriter.insert(entity, id: id, values: filled.isEmpty ? winners : filled.merging(winners) { _, new in new },
-                                 clocks: readings, db)
-            changes.inserted.insert(object)
+        guard !winners.isEmpty else { return }
+        try RowWriter.update(entity, id: id, values: winners, db)
+        if !changes.inserted.contains(object) { changes.updated.insert(object) }
+        try PropertyClocks.setClocks(clocks, of: id, in: entity, db)
+    }
+
+    /// ``merge(_:properties:fallback:into:untombstoned:)`` of an object the store has no row of:
+    /// every value that fits is written, and `fallback` fills what none gave. The row is built
+    /// column by column, found by one lookup a property (a new object is most of an import;
+    /// dictionaries of its values and readings made again cost a lookup each), and written
+    /// with its readings in one statement.
+    private func insert<Properties: Sequence>(_ object: ObjectID, of entity: EntityDescription, properties: Properties,
+                                              fallback: [String: PropertyValue], into changes: inout ImportedChanges,
+                                              untombstoned: StoredEntities?) throws
+    where Properties.Element == (key: String, value: (PropertyValue, HLC)) {
+        var row = [DatabaseValue?](repeating: nil, count: entity.propertyNames.count)
+        var written: [(name: String, clock: HLC)] = []
+        written.reserveCapacity(row.count)
+        // Whether every reading written is one (a log's change): the readings are then
+        // encoded without grouping them.
+        var oneReading = true
+        for (property, (value, clock)) in properties {
+            guard let column = entity.column(of: property), value.fits(entity.columnTypes[column]) else { continue }
+            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else { continue }
+            row[column] = value.databaseValue
+            if oneReading, let first = written.first, first.clock != clock { oneReading = false }
+            written.append((property, clock))
+        }
+        var filled = false
+        for (property, value) in fallback {
+            guard let column = entity.column(of: property), row[column] == nil, value.fits(entity.columnTypes[column]) else { continue }
+            row[column] = value.databaseValue
+            filled = true
+        }
+        guard !written.isEmpty || filled else { return }
+        var values = [object.id.description.databaseValue]
+        values.reserveCapacity(row.count + 2)
+        for (column, value) in row.enumerated() { values.append(value ?? entity.columnDefaults[column]) }
+        let readings: String?
+        if let first = written.first {
+            readings = oneReading ? PropertyClocks.encode(written.lazy.map(\.name), at: first.clock)
+                : PropertyClocks.encode(Dictionary(written.lazy.map { ($0.name, $0.clock) }) { _, last in last })
         } else {
-            guard !winners.isEmpty else { return }
-            try RowWriter.update(entity, id: id, values: winners, db)
-            if !changes.inserted.contains(object) { changes.updated.insert(object) }
-            try PropertyClocks.setClocks(clocks, of: id, in: entity, db)
+            readings = nil
+        }
+        try RowWriter.insert(entity, row: values, clocks: readings, db)
+        changes.inserted.insert(object)
+    }
+
+    /// The value a merge writes for `property` of `object`, which won over what the store
+    /// holds: a reference to a copy merged away points at the copy that holds it now (null when
+    /// deleted); `nil` for a blob that has not arrived, which waits for it instead.
+    private func winner(_ value: PropertyValue, of property: String, at clock: HLC, for object: ObjectID, of entity: EntityDescription,
+                        _ untombstoned: StoredEntities?) throws -> PropertyValue? {
+        switch value {
+        case .blob(let hash):
+            // Only this property waits for the blob (see CloudSync+Blobs), unless a value with a
+            // later reading waits already. Readings are compared, not their texts, which sort
+            // alike only while counters have six digits.
+            let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
+                                              arguments: [object.id.description, property]).flatMap { HLC($0) }
+            if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
+                return nil
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [object.id.description, entity.name, property, hash, clock.description])
+            return nil
+        case .reference(let target):
+            let survivor = try self.survivor(of: target, untombstoned)
+            return survivor.deleted ? .null : .reference(survivor.id)
+        default:
+            return value
         }
     }
 

@@ -85,6 +85,11 @@ public struct EntityDescription: Sendable, Equatable {
         for relationship in relationships { types[relationship.name] = .reference }
         for attribute in attributes.reversed() { types[attribute.name] = attribute.type }
         propertyTypes = types
+        var places = [String: Int](minimumCapacity: propertyNames.count)
+        for (index, name) in propertyNames.enumerated() where places[name] == nil { places[name] = index }
+        propertyColumns = places
+        columnTypes = attributes.map(\.type) + relationships.map { _ in .reference }
+        columnDefaults = attributes.map(\.defaultValue.databaseValue) + relationships.map { _ in .null }
         let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
@@ -113,6 +118,18 @@ public struct EntityDescription: Sendable, Equatable {
     /// Each property's type, found by name: a merge asks for every value it reads, and a search
     /// of the attributes and relationships compared a dozen names an object.
     private let propertyTypes: [String: PropertyType]
+
+    /// Each property's place in ``propertyNames``: its column after `id` (the first, an
+    /// attribute's, when a relationship has the same name).
+    private let propertyColumns: [String: Int]
+    /// By place in ``propertyNames``: each column's type, and what an insert that gives no
+    /// value writes (the attribute's default; null for a relationship).
+    let columnTypes: [PropertyType], columnDefaults: [DatabaseValue]
+
+    /// The place of a property in ``propertyNames``, or `nil` when the entity has no such property.
+    func column(of property: String) -> Int? {
+        propertyColumns[property]
+    }
 
     /// The type of a property, or `nil` when the entity has no such property.
     public func type(of property: String) -> PropertyType? {
