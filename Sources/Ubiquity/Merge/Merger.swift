@@ -104,18 +104,13 @@ struct Merger {
         let survivor = try self.survivor(of: object.id, untombstoned)
         guard !survivor.deleted else { return }
         let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
-        // An object the check found without clocks has none still unless this transaction
-        // merged something of it (every merge that writes clocks lists the object as inserted
+        // An object the check found without a row has none still unless this transaction
+        // merged something of it (every merge that writes a row lists the object as inserted
         // or updated): an import's new objects need no query to say so.
-        let existing: [String: HLC]
-        if let untombstoned, untombstoned.hadNoRow(id, in: entity), !changes.inserted.contains(object), !changes.updated.contains(object) {
-            return try insert(object, of: entity, properties: properties, fallback: fallback, into: &changes, untombstoned: untombstoned)
-        } else if let stored = try PropertyClocks.clockRow(of: id, in: entity, db) {
-            existing = stored
-        } else {
+        let knownNew = untombstoned?.hadNoRow(id, in: entity) == true && !changes.inserted.contains(object) && !changes.updated.contains(object)
+        guard !knownNew, var clocks = try PropertyClocks.clockRow(of: id, in: entity, db) else {
             return try insert(object, of: entity, properties: properties, fallback: fallback, into: &changes, untombstoned: untombstoned)
         }
-        var clocks = existing
         var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
         for (property, (value, clock)) in properties {
             guard let type = entity.type(of: property), value.fits(type) else { continue }

@@ -31,6 +31,12 @@ public struct ModelDefinition: Sendable {
 
     public var currentVersion: Int { versions.count }
 
+    /// The column the engine adds to every table of the model, which holds each object's
+    /// property clocks. A migration that rebuilds a table (a new table, the rows copied, the old
+    /// one dropped) carries this column over like any other: without it, the objects lose their
+    /// readings, and any value a peer sends wins over theirs. No property may take this name.
+    public static let clockColumn = EngineTables.clockColumn
+
     public func version(_ number: Int) throws -> ModelVersion {
         guard versions.indices.contains(number - 1) else { throw StoreError.unknownModelVersion(number) }
         return versions[number - 1]

@@ -13,9 +13,9 @@ enum EngineTables {
     /// rows of objects no table of the model holds (none are read).
     static let objectClock = "ubiquity_object_clock"
     /// The column the engine adds to every table of the model: the object's property clocks
-    /// (``PropertyClocks``), NULL when it has none (a plain store's rows). A model migration that
-    /// rebuilds a table carries this column over like any other.
-    public static let clockColumn = "ubiquity_clocks"
+    /// (``PropertyClocks``), NULL when it has none (a plain store's rows). Public as
+    /// ``ModelDefinition/clockColumn``.
+    static let clockColumn = "ubiquity_clocks"
     /// Deleted objects: a delete is final, later or concurrent changes do not bring them back.
     /// A copy merged into another (``MergedCopies``) has one naming the copy (`mergedInto`).
     static let tombstone = "ubiquity_tombstone"
@@ -148,7 +148,7 @@ enum EngineTables {
 
     /// The seventh engine migration, `ubiquity-v7`: property clocks move into the objects' rows
     /// (``clockColumn``), out of a table of their own. A save wrote a row there too, at a random
-    /// place of its own B-tree — about two pages of the write-ahead log a save, an eighth of
+    /// place of its own B-tree — about two pages of the write-ahead log a save, a seventh of
     /// them. Rows of the clock table whose object no table of `schema` holds stay where they are.
     static func moveClocksIntoRows(of schema: Schema, _ db: Database) throws {
         try addClockColumns(to: schema, db)
