@@ -45,7 +45,7 @@ struct ClocksInRowsTests {
             #expect(try Self.clocksColumn("note", note, db) == noteClocks, "moved as it was written")
             #expect(try Self.clocksColumn("folder", folder, db) == folderClocks)
             #expect(try Self.clocksColumn("note", plain, db) == nil)
-            #expect(try String.fetchAll(db, sql: "SELECT objectID FROM ubiquity_object_clock") == [orphan.description],
+            #expect(try String.fetchAll(db, sql: "SELECT objectID FROM ubiquity_unheld_clocks") == [orphan.description],
                     "what no table holds stays")
             let noteEntity = try #require(store.schema.entity(named: "Note"))
             #expect(try PropertyClocks.clockRow(of: note, in: noteEntity, db) == ["count": old, "pinned": old, "title": old])
@@ -57,6 +57,29 @@ struct ClocksInRowsTests {
         try store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
         let clocks = try store.read { db in try PropertyClocks.clocks(of: note, in: store.schema.entity(named: "Note")!, db) }
         #expect(clocks["title"] == old && clocks["count"].map { $0 > old } == true)
+    }
+
+    /// A process of the build before that still has the store open when a newer one upgrades it
+    /// (the app left running): its next save would write its readings into the old table, which
+    /// nothing reads any more. The table is gone from under it: the save fails, whole.
+    @Test func aProcessOfTheOlderBuildStillRunningCannotSaveReadingsNothingReads() throws {
+        let path = directory.file("store.sqlite").path
+        let note = GlobalID("01234567-89ab-cdef-0123-456789abcdef")!
+        let older = try DatabaseQueue(path: path)
+        try TestModel.definition.migrator(upTo: 2).migrate(older, upTo: "ubiquity-v6")
+        let store = try ObjectStore(path: path, model: TestModel.definition, version: 2, clock: clock)
+        // What the older build's save writes after the row (its outbox row, its clock row), in
+        // one transaction. (The row itself needs the engine's SQL function for the index of
+        // unique keys, which this bare connection lacks.)
+        #expect(throws: DatabaseError.self) {
+            try older.write { db in
+                try db.execute(sql: "INSERT INTO ubiquity_metadata (key, value) VALUES ('older', 'saved')")
+                try db.execute(sql: "INSERT OR REPLACE INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)",
+                               arguments: [note, "0001700000000000.000000.peer-old:title"])
+            }
+        }
+        #expect(try store.metadata("older") == nil, "nothing of the save stays")
+        try older.close()
     }
 
     /// A build before `ubiquity-v7` reads clocks from their own table: it would find none and
@@ -94,7 +117,7 @@ struct ClocksInRowsTests {
         try upgraded.read { (db: Database) throws -> Void in
             #expect(try Self.clocksColumn("tag", tag, db)?.hasSuffix(":label") == true)
             #expect(try Self.clocksColumn("note", note, db)?.isEmpty == false)
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_object_clock") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_unheld_clocks") == 0)
         }
         // A new store of the later version, made in one go.
         let fresh = try ObjectStore(path: directory.file("fresh.sqlite").path, model: later, version: 3, clock: clock)
@@ -115,7 +138,7 @@ struct ClocksInRowsTests {
         for peer in [a, b] {
             try peer.store.read { (db: Database) throws -> Void in
                 #expect(try Self.clocksColumn("note", note, db)?.isEmpty == false, "\(peer.name)")
-                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_object_clock") == 0, "\(peer.name)")
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_unheld_clocks") == 0, "\(peer.name)")
             }
         }
         // b's row loses its readings (as a plain store's has none); a's later edit still lands.

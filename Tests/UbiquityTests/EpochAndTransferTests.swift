@@ -56,7 +56,7 @@ struct EpochAndTransferTests {
         try a.store.writePlainCopy(to: url)
         let plain = try ObjectStore(path: url.path, model: TestModel.definition, version: 2)
         #expect(try plain.allObjects().map(\.values) == (try a.store.allObjects().map(\.values)))
-        for table in ["ubiquity_outbox", "ubiquity_object_clock", "ubiquity_tombstone", "ubiquity_peer_state"] {
+        for table in ["ubiquity_outbox", "ubiquity_unheld_clocks", "ubiquity_tombstone", "ubiquity_peer_state"] {
             #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
         }
         #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == ["createdAtVersion"])

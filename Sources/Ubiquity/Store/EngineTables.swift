@@ -9,9 +9,13 @@ enum EngineTables {
     static let metadata = "ubiquity_metadata"
 
     /// Before `ubiquity-v7`, per object, the clock reading of the last write of each property.
-    /// Since, those readings live in the object's row (``clockColumn``); the table stays, for
-    /// rows of objects no table of the model holds (none are read).
+    /// Since, those readings live in the object's row (``clockColumn``), and the table is
+    /// renamed ``unheldClocks``.
     static let objectClock = "ubiquity_object_clock"
+    /// What `ubiquity-v7` left of ``objectClock``: the rows of objects no table of the model
+    /// held (none are read). Renamed rather than left, so that a process of an older build
+    /// still running on the store fails to save instead of writing readings where none are read.
+    static let unheldClocks = "ubiquity_unheld_clocks"
     /// The column the engine adds to every table of the model: the object's property clocks
     /// (``PropertyClocks``), NULL when it has none (a plain store's rows). Public as
     /// ``ModelDefinition/clockColumn``.
@@ -149,7 +153,11 @@ enum EngineTables {
     /// The seventh engine migration, `ubiquity-v7`: property clocks move into the objects' rows
     /// (``clockColumn``), out of a table of their own. A save wrote a row there too, at a random
     /// place of its own B-tree — about two pages of the write-ahead log a save, a seventh of
-    /// them. Rows of the clock table whose object no table of `schema` holds stay where they are.
+    /// them. Rows of the clock table whose object no table of `schema` holds stay, in the table
+    /// renamed ``unheldClocks``: a process of an older build that still has the store open (the
+    /// app, while a newer command upgrades the store) then fails to save, with an error, rather
+    /// than writing readings into a table nothing reads — its saves' readings lost, and so their
+    /// place in the order of changes.
     static func moveClocksIntoRows(of schema: Schema, _ db: Database) throws {
         try addClockColumns(to: schema, db)
         for entity in schema.entities {
@@ -160,6 +168,7 @@ enum EngineTables {
                 DELETE FROM \(objectClock) WHERE objectID IN (SELECT id FROM \(table));
                 """)
         }
+        try db.execute(sql: "ALTER TABLE \(objectClock) RENAME TO \(unheldClocks)")
     }
 
     /// Adds ``clockColumn`` to each table of `schema` that lacks it: after every migration of

@@ -73,7 +73,7 @@ extension ObjectStore {
         }
         let copy = try DatabaseQueue(path: temp.path)
         try copy.write { db in
-            for table in [EngineTables.outbox, EngineTables.objectClock, EngineTables.tombstone, EngineTables.peerState,
+            for table in [EngineTables.outbox, EngineTables.unheldClocks, EngineTables.tombstone, EngineTables.peerState,
                           EngineTables.pendingBlob, EngineTables.folderScan] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
