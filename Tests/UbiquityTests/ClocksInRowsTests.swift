@@ -68,9 +68,9 @@ struct ClocksInRowsTests {
         let older = try DatabaseQueue(path: path)
         try TestModel.definition.migrator(upTo: 2).migrate(older, upTo: "ubiquity-v6")
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2, clock: clock)
-        // What the older build's save writes after the row (its outbox row, its clock row), in
-        // one transaction. (The row itself needs the engine's SQL function for the index of
-        // unique keys, which this bare connection lacks.)
+        // A write of the older build's, then its clock row, in one transaction. (Its object's
+        // row needs the engine's SQL function for the index of unique keys, which this bare
+        // connection lacks: a metadata row stands for what the save wrote before.)
         #expect(throws: DatabaseError.self) {
             try older.write { db in
                 try db.execute(sql: "INSERT INTO ubiquity_metadata (key, value) VALUES ('older', 'saved')")
