@@ -54,7 +54,7 @@ struct ClocksInRowsTests {
             #expect(try PropertyClocks.clockRow(of: folder, in: noteEntity, db) == nil, "a folder is no note")
         }
         // A save goes on from the moved readings.
-        try store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
+        _ = try store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
         let clocks = try store.read { db in try PropertyClocks.clocks(of: note, in: store.schema.entity(named: "Note")!, db) }
         #expect(clocks["title"] == old && clocks["count"].map { $0 > old } == true)
     }
