@@ -74,13 +74,15 @@ enum PropertyClocks {
     /// are a column of the object's row (``EngineTables/clockColumn``), so this doubles as the
     /// existence check; a row without readings (a plain store's) has none.
     static func clockRow(of id: GlobalID, in entity: EntityDescription, _ db: Database) throws -> [String: HLC]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: entity.clocksSQL), arguments: [id.description]) else { return nil }
+        let statement = try db.cachedStatement(sql: entity.clocksSQL)
+        try statement.setArguments([id.description])
+        guard let row = try Row.fetchOne(statement) else { return nil }
         return (row[0] as String?).map(decode) ?? [:]
     }
 
-    /// An object's readings; none when there is no such object or it has none.
     static func clocks(of id: GlobalID, in entity: EntityDescription, _ db: Database) throws -> [String: HLC] {
-        try clockRow(of: id, in: entity, db) ?? [:]
+        guard let text = try String.fetchCached(db, entity.clocksSQL, [id.description]) else { return [:] }
+        return decode(text)
     }
 
     /// Sets the readings of the row `id` of `entity` (one that exists: the row is written first).

@@ -17,8 +17,7 @@ enum RowWriter {
 
     /// Inserts a row made already: the ID, then every attribute and every relationship of
     /// `entity` in declaration order; then `clocks` (NULL: none yet, a local save stamps them).
-    static func insert(_ entity: EntityDescription, row: consuming [DatabaseValue], clocks: String? = nil, _ db: Database) throws {
-        // Taken, not copied: the callers build the row for this insert alone.
+    static func insert(_ entity: EntityDescription, row: [DatabaseValue], clocks: String? = nil, _ db: Database) throws {
         var row = row
         row.append(clocks.databaseValue)
         try db.executeCached(entity.insertSQL, binding: row)
