@@ -28,6 +28,8 @@ public final class ObjectStore: Sendable {
     private let ids: any IDGenerator
     private let logger: Logger
     private let saveObservers = ObserverList<TransactionRecord>()
+    /// The device's clock as the last save left it, while nothing committed since.
+    let rememberedClock = RememberedClock()
 
     /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
     ///
@@ -178,16 +180,16 @@ public final class ObjectStore: Sendable {
     }
 
     private func save<T>(author: String, shipped: HLC?, _ body: (SaveContext) throws -> T) throws -> T {
-        let (result, record) = try write { db in
+        let (result, record, after, dataVersion) = try write { db in
             // A wall clock before 1970 or after 9999 still dates the save as peers accept.
             let context = SaveContext(db: db, schema: schema, now: LocalClock.readable(clock.now()), ids: ids)
             let result = try body(context)
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
-            guard !unstamped.isEmpty else { return (result, unstamped) }
+            guard !unstamped.isEmpty else { return (result, unstamped, HLC?.none, UInt32?.none) }
             let reading: HLC
             // The device's clock, read once for the reading and for the clock after it, which the
             // outbox row carries (a shipped save's too, unmoved: the last row's clock is the device's).
-            let stored = try PropertyClocks.current(db)
+            let (stored, dataVersion) = try rememberedClock.current(db)
             let current = shipped == nil ? LocalClock.trusted(stored, now: context.now) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
@@ -201,9 +203,11 @@ public final class ObjectStore: Sendable {
             try PropertyClocks.stamp(record, clock: reading, schema: schema, db)
             let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
             try Outbox.append(record, clock: after, modelVersion: schema.version, in: db)
-            return (result, record)
+            return (result, record, after, dataVersion)
         }
         if !record.isEmpty {
+            // Committed: the next save may take the device's clock from here.
+            rememberedClock.remember(after, dataVersion: dataVersion)
             FaultInjection.crash(at: FaultInjection.afterCommit)
             saveObservers.notify(record)
             logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")
