@@ -52,8 +52,9 @@ struct RememberedClockTests {
         #expect(Set(readings).count == readings.count, "no reading made twice: \(readings)")
     }
 
-    /// The exporter taking every row out, then a save: the clock carried into the metadata is
-    /// the one the next save comes after; and a save that failed leaves the clock as it was.
+    /// A write outside the save API between two saves (an import moving the clock: another
+    /// commit of the same connection), and a save whose body failed: the next save comes after
+    /// the clock that write left.
     @Test func writesAndFailedSavesBetweenSavesAreNotMissed() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }

@@ -30,8 +30,10 @@ import GRDBSQLite
 final class RememberedClock: @unchecked Sendable {
     private let lock = NSLock()
     private var copy: (clock: HLC, dataVersion: UInt32)?
+    private var storeReadCount = 0
+
     /// How many saves read the clock from the store rather than from the copy.
-    private(set) var storeReads = 0
+    var storeReads: Int { lock.withLock { storeReadCount } }
 
     /// In a save's transaction, once it has run a statement: the device's clock as the save
     /// before left it, when nothing committed since; else as the store holds it. Returns the
@@ -43,7 +45,7 @@ final class RememberedClock: @unchecked Sendable {
             return copy.clock
         }
         if let remembered { return (remembered, version) }
-        lock.withLock { storeReads += 1 }
+        lock.withLock { storeReadCount += 1 }
         return (try PropertyClocks.current(db), version)
     }
 
