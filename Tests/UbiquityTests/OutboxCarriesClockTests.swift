@@ -59,11 +59,8 @@ struct OutboxCarriesClockTests {
     /// saved, is never changed, and the clock it carries is the older one.
     @Test func aReadingSeenAfterASaveMovesTheMetadataPastTheRow() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }
-        let saved = try Self.reading(of: a.store)
         // A peer's reading an hour ahead: trusted, so it moves the clock.
-        let seen = HLC(wall: saved.wall + 3_600_000, counter: 7, peer: "peer-b")
-        try a.store.write { db in try LocalClock.observe(seen, now: clock.now(), peer: "peer-a", db) }
+        let (saved, seen) = try a.saveAndSeeAReadingAnHourLater(counter: 7)
         let moved = HLC(wall: seen.wall, counter: seen.counter, peer: "peer-a")
         #expect(try Self.current(a.store) == moved)
         #expect(try Self.rowClocks(a.store) == [saved.description])

@@ -57,11 +57,7 @@ struct RememberedClockTests {
     /// the clock that write left.
     @Test func writesAndFailedSavesBetweenSavesAreNotMissed() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }
-        let first = try Self.reading(of: a.store)
-        // A write outside the save API moves the clock an hour on (an import saw a reading).
-        let seen = HLC(wall: first.wall + 3_600_000, counter: 3, peer: "peer-b")
-        try a.store.write { db in try LocalClock.observe(seen, now: clock.now(), peer: "peer-a", db) }
+        let (_, seen) = try a.saveAndSeeAReadingAnHourLater(counter: 3)
         struct Refused: Error {}
         #expect(throws: Refused.self) {
             try a.store.save(author: "t") { context in

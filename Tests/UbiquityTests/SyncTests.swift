@@ -50,6 +50,16 @@ final class TestPeer {
     func ids(of table: String) throws -> [GlobalID] {
         try store.read { db in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(table) ORDER BY id") }
     }
+
+    /// Saves a note, then lets a write outside the save API see a peer's reading an hour after
+    /// the save's (trusted: it moves the device's clock), as an import does. Returns both readings.
+    func saveAndSeeAReadingAnHourLater(counter: Int32) throws -> (saved: HLC, seen: HLC) {
+        try store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }
+        let saved = try #require(try store.outbox().last?.clock)
+        let seen = HLC(wall: saved.wall + 3_600_000, counter: counter, peer: "peer-b")
+        try store.write { db in try LocalClock.observe(seen, now: clock.now(), peer: "peer-\(name)", db) }
+        return (saved, seen)
+    }
 }
 
 @Suite("Sync between peers through a cloud folder")
