@@ -42,25 +42,12 @@ public final class GroceryStore: Sendable {
                 path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
                 logger: logger, connections: connections) { objects in
                 try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
-                try Self.createListIndex(objects)
+                try LocalIndexes.ensure(objects)
             }
         } catch StoreError.notAStore(let path, let reason) {
             throw GroceryError.notAStore(path: path, reason: reason)
         } catch StoreError.newerModelVersion(let store, let app, let path) {
             throw GroceryError.newerModelVersion(store: store, app: app, path: path)
-        }
-    }
-
-    /// The order lists show items in, as an index: reading a list's order is then a scan, not a
-    /// sort of every item (DECISIONS §38). Local to the device (indexes do not sync), so it is
-    /// made when missing rather than by a model version's migration.
-    private static func createListIndex(_ objects: ObjectStore) throws {
-        let exists = try objects.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'item_list_order')") ?? false
-        }
-        guard !exists else { return }
-        try objects.write { db in
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS item_list_order ON item(name COLLATE NOCASE, id)")
         }
     }
 
