@@ -42,7 +42,7 @@ public final class GroceryStore: Sendable {
                 path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
                 logger: logger, connections: connections) { objects in
                 try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
-                try LocalIndexes.ensure(objects)
+                try LocalIndexes.ensure(objects, logger: logger)
             }
         } catch StoreError.notAStore(let path, let reason) {
             throw GroceryError.notAStore(path: path, reason: reason)

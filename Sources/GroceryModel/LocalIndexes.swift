@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 import Ubiquity
 
 /// The indexes a grocery store keeps beside its model's tables: made when missing, and those no
@@ -27,7 +28,10 @@ enum LocalIndexes {
     static let unread = ["item_on_name", "item_on_listed", "item_on_photo", "unit_on_name", "locationAtHome_on_storedIn", "locationAtShop_on_aisle"]
 
     /// One read when everything is in place already (each command's open); one write otherwise.
-    static func ensure(_ objects: ObjectStore) throws {
+    /// The write is best effort: the queries read the same rows without these indexes, only
+    /// slower, so a store that cannot be written now (a full disk) still opens, and the next open
+    /// tries again.
+    static func ensure(_ objects: ObjectStore, logger: Logger) throws {
         let wanted = Set(made.map(\.key))
         let names = Array(wanted) + unread
         let present = try objects.read { db in
@@ -35,9 +39,13 @@ enum LocalIndexes {
                                 arguments: StatementArguments(names))
         }
         guard present != wanted else { return }
-        try objects.write { db in
-            for (name, definition) in made { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) \(definition)") }
-            for index in unread { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
+        do {
+            try objects.write { db in
+                for (name, definition) in made { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) \(definition)") }
+                for index in unread { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
+            }
+        } catch {
+            logger.warning("the store's indexes were left as they are, to be put right at its next open: \(error)")
         }
     }
 }

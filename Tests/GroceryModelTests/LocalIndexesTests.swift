@@ -75,3 +75,33 @@ struct LocalIndexesTests {
                 "an open with every index in place makes and drops nothing")
     }
 }
+
+extension LocalIndexesTests {
+    /// On a real disk of 8 MiB (tmpfs; needs root), full: the indexes cannot change, and the store
+    /// opens all the same, everything readable; once there is room, the next open puts them right.
+    @Test(.enabled(if: SmallDisk.isAvailable))
+    func aStoreOnAFullDiskOpensWithItsIndexesAsTheyAre() throws {
+        let disk = try #require(SmallDisk(bytes: 8 << 20))
+        let path = disk.url.appendingPathComponent("store.sqlite").path
+        var store: GroceryStore? = try GroceryStore(path: path, defaultData: true, connections: .single)
+        let before = try store!.exportArchive()
+        try store!.objects.write { db in
+            try db.execute(sql: "DROP INDEX item_photo_given; CREATE INDEX item_on_photo ON item(photo); CREATE INDEX item_on_name ON item(name)")
+        }
+        try store!.close()
+        store = nil
+
+        try disk.fill(leaving: 40 * 1024)
+        let full = try GroceryStore(path: path, defaultData: true, connections: .single)
+        #expect(try full.exportArchive() == before)
+        let indexes = try full.objects.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        #expect(indexes.isSuperset(of: ["item_on_photo", "item_on_name"]), "nothing could be written")
+        try full.close()
+
+        try disk.empty()
+        let roomy = try GroceryStore(path: path, defaultData: true, connections: .single)
+        let after = try roomy.objects.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        #expect(after.isDisjoint(with: LocalIndexes.unread) && after.contains("item_photo_given"))
+        #expect(try roomy.exportArchive() == before)
+    }
+}
