@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import GroceryModel
 
 /// The book's XML as XML allows it to be written, and what XML does not allow, line by line.
@@ -82,5 +83,37 @@ struct StrictXMLTests {
         #expect(refusal(deep) == "line 1: unexpected element <items>: not the book's XML format")
         let long = "<items><item name=\"" + String(repeating: "&amp;", count: 200_000) + "\"/></items>"
         #expect(try items(long).first?.name.count == 200_000)
+    }
+
+    /// Thousands of damaged copies of a valid file (bytes replaced, cut, repeated, dropped,
+    /// taken from XML's syntax): each reads, or is refused in one line; none stops the process.
+    @Test func damagedFilesAreReadOrRefusedInOneLine() {
+        let valid = Array("<?xml version=\"1.0\"?>\n<!-- c --><items>\n<item name=\"Fish &amp; Chips\" unit='kg'/>\n<item name=\"&#233;t&#xE9;\"><![CDATA[x]]></item>\n</items>\n".utf8)
+        let syntax = Array("<>/=\"'&#;x!-?[]CDATA \n\r\tü".utf8)
+        var random = SeededRandom(seed: 125)
+        var read = 0, refused = 0
+        for _ in 0..<3_000 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[at] = syntax.randomElement(using: &random)!
+                case 1: bytes.removeSubrange(at...)
+                case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 12)], at: at)
+                default: bytes.remove(at: at)
+                }
+                if bytes.isEmpty { bytes = [UInt8(ascii: "<")] }
+            }
+            do {
+                _ = try BookXMLReader.read(Data(bytes))
+                read += 1
+            } catch ArchiveError.malformed(let reason) {
+                #expect(!reason.isEmpty && !reason.contains("\n"), "\(reason)")
+                refused += 1
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        #expect(read > 0 && refused > 0, "\(read) read, \(refused) refused")
     }
 }
