@@ -37,7 +37,8 @@ struct ArchiveImporter {
         }
         itemsByName = try Self.index(table: "item", nameColumn: "name", db: context.db)
         for (index, record) in archive.items.enumerated() {
-            try Self.within("item \(index + 1) (\(record.name.debugDescription))") { try apply(record) }
+            // The name as messages quote names: a file's name of a million characters is no line.
+            try Self.within("item \(index + 1) (\(ValueRule.shortened(record.name).debugDescription))") { try apply(record) }
         }
         return summary
     }

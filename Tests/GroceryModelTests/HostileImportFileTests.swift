@@ -222,6 +222,28 @@ struct HostileImportFileTests {
         try expectImportRefused(try file(bad.name, Data(bad.bytes)), "the file is not valid UTF-8 (byte offset \(bad.offset))")
     }
 
+    /// A name of a million characters is refused in a line a terminal shows, in every format:
+    /// the message quotes its first 40 characters.
+    @Test(arguments: ["csv", "json", "xml"])
+    func aHugeNameIsRefusedInAShortLine(_ format: String) throws {
+        let name = "Lemon" + String(repeating: "a", count: 1_000_000)
+        let text = switch format {
+        case "csv": "kind,name\nitem,\(name)\n"
+        case "json": #"{"format":"grocery-dude","version":1,"items":[{"name":"\#(name)"}]}"#
+        default: #"<items><item name="\#(name)"/></items>"#
+        }
+        let path = try file("huge.\(format)", Data(text.utf8))
+        let store = try GroceryStore.temporary(in: directory, name: "huge-\(format)")
+        do {
+            try store.importFile(path: path)
+            Issue.record("imported")
+        } catch {
+            let message = "\(error)"
+            #expect(message.count < 400 && message.contains("Lemonaaaa") && message.contains("…"), "\(message.prefix(300))")
+        }
+        #expect(try store.items().isEmpty)
+    }
+
     // MARK: - CSV: numbers and dates
 
     @Test(arguments: ["0x10", "1e5", "1E5", "inf", "nan", "Infinity", " 1", "1 ", "1.", ".5", "1.2.3", "--1", "+-1", "1,5",

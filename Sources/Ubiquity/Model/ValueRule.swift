@@ -126,7 +126,8 @@ public struct ValueRule: Sendable, Equatable {
         }
     }
 
-    private static func shortened(_ text: String) -> String {
+    /// `text` as a message quotes it: its first 40 characters, then "…" when there is more.
+    public static func shortened(_ text: String) -> String {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
