@@ -166,7 +166,7 @@ private struct Reader {
             case UInt8(ascii: "<"):
                 throw failure("not well-formed XML: a < in the value of \(attribute) (write &lt;)")
             case UInt8(ascii: "&"):
-                value.append(contentsOf: String(try reference()).utf8)
+                UTF8.encode(try reference()) { value.append($0) }
             case UInt8(ascii: "\r"):
                 // A line end, CR LF or CR alone, is one space.
                 position += 1
@@ -200,7 +200,7 @@ private struct Reader {
     // MARK: - Pieces
 
     /// `&lt;` and the other four, or `&#…;`, `&#x…;`, from the `&`.
-    private mutating func reference() throws -> Character {
+    private mutating func reference() throws -> Unicode.Scalar {
         position += 1
         if position < bytes.count, bytes[position] == UInt8(ascii: "#") {
             position += 1
@@ -219,7 +219,7 @@ private struct Reader {
             guard Self.isXMLCharacter(code), let scalar = Unicode.Scalar(code) else {
                 throw failure("not well-formed XML: &#\(hex ? "x" : "")…; is not a character XML allows")
             }
-            return Character(scalar)
+            return scalar
         }
         let start = position
         while position < bytes.count, position - start < 8, Self.isNameByte(bytes[position], first: position == start) { position += 1 }
