@@ -125,6 +125,47 @@ struct OutboxNumberingTests {
         #expect(try peer.sync.watermark(of: "peer-a") == 4)
     }
 
+    /// Without a reopen, a save numbers its row after the last save's from memory
+    /// (``RememberedSave``) only while nothing else committed: saves of another connection to
+    /// the same file, exports that take rows out, and a save that failed all come between saves
+    /// of one store, and the numbers still go on by one, never repeating.
+    @Test func numbersGoOnWhateverCommitsBetweenTwoSaves() throws {
+        let cloud = TemporaryDirectory("cloud")
+        let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let other = try ObjectStore(path: peer.store.path, model: TestModel.definition, version: 2, peer: "peer-a",
+                                    clock: clock, ids: SequentialIDs(prefix: "cccccccc"))
+        var count = 0
+        func save(_ store: ObjectStore) throws {
+            count += 1
+            _ = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(count)")]) }
+        }
+        try save(peer.store)
+        try save(peer.store)
+        try save(other)
+        try save(peer.store)
+        #expect(try Self.sequences(peer.store) == [1, 2, 3, 4])
+        #expect(try peer.sync.exportPending() == 4)
+        #expect(try peer.store.outbox().isEmpty)
+        try save(peer.store)
+        try save(peer.store)
+        #expect(try Self.sequences(peer.store) == [5, 6], "after the exported rows, not after the empty outbox")
+        #expect(try peer.sync.exportPending() == 2)
+        try save(other)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try peer.store.save(author: "t") { context in
+                _ = try context.insert("Note", values: ["title": .string("Refused")])
+                throw Refused()
+            }
+        }
+        try save(peer.store)
+        try save(peer.store)
+        #expect(try Self.sequences(peer.store) == [7, 8, 9])
+        #expect(try peer.store.changeCounts().saves == 9)
+        #expect(try peer.sync.exportPending() == 3)
+        #expect(try peer.sync.watermark(of: "peer-a") == 9, "every save exported under its own log number")
+    }
+
     @Test func savesWithTheSameTransactionIDAreBothKept() throws {
         let transaction = GlobalID("7a7a7a7a-0000-4000-8000-000000000001")!
         let notes = (1...2).map { GlobalID("7b7b7b7b-0000-4000-8000-00000000000\($0)")! }

@@ -16,11 +16,24 @@ enum Outbox {
     /// past every number given before (``highWaterKey``), so that numbers are never reused
     /// after exported rows are removed. One statement; it writes the outbox's last page only.
     /// The row carries the device's clock after the save (`clock`: ``PropertyClocks/current(_:)``).
-    static func append(_ record: TransactionRecord, clock: HLC?, modelVersion: Int, in db: Database) throws {
+    ///
+    /// - Parameter lastSequence: the last number given, when the caller knows it
+    ///   (``RememberedSave``): the row takes the next without the store being read for it.
+    /// - Returns: the row's number.
+    @discardableResult
+    static func append(_ record: TransactionRecord, clock: HLC?, after lastSequence: Int64? = nil, modelVersion: Int,
+                       in db: Database) throws -> Int64 {
         let payload = record.jsonData()
-        try db.executeCached(appendSQL, binding: [record.transactionID.description.databaseValue,
-                                                  record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,
-                                                  payload.databaseValue, clock?.description.databaseValue ?? .null])
+        var row = [record.transactionID.description.databaseValue,
+                   record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,
+                   payload.databaseValue, clock?.description.databaseValue ?? .null]
+        if let lastSequence {
+            row.append((lastSequence + 1).databaseValue)
+            try db.executeCached(appendNumberedSQL, binding: row)
+        } else {
+            try db.executeCached(appendSQL, binding: row)
+        }
+        return db.lastInsertedRowID
     }
 
     /// The metadata key of the highest sequence number taken out of the outbox (or given
@@ -35,8 +48,12 @@ enum Outbox {
         """
     // The statements' text made once, not once a save.
     private static let appendSQL = """
-        INSERT INTO \(EngineTables.outbox) (seq, transactionID, timestamp, modelVersion, payload, clock)
-        VALUES (\(lastSequence) + 1, ?, ?, ?, ?, ?)
+        INSERT INTO \(EngineTables.outbox) (transactionID, timestamp, modelVersion, payload, clock, seq)
+        VALUES (?, ?, ?, ?, ?, \(lastSequence) + 1)
+        """
+    private static let appendNumberedSQL = """
+        INSERT INTO \(EngineTables.outbox) (transactionID, timestamp, modelVersion, payload, clock, seq)
+        VALUES (?, ?, ?, ?, ?, ?)
         """
     private static let countsSQL = """
         SELECT \(lastSequence),

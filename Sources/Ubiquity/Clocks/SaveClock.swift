@@ -8,7 +8,7 @@ import GRDB
 /// save that changes nothing reads nothing. GRDB begins every write with `BEGIN IMMEDIATE`,
 /// which takes the store's write lock and its latest snapshot before the save's body runs, so
 /// the clock read at the first insert is the one the end of the save would read
-/// (``RememberedClock`` relies on the same).
+/// (``RememberedSave`` relies on the same).
 ///
 /// An insert writes its row's readings in its own statement, at ``insertReading()``: the
 /// reading of a save that updates no object holding a later one (``LocalClock/reading(for:now:peer:current:schema:_:)``
@@ -20,13 +20,13 @@ final class SaveClock {
     let now: Date
     private let peer: String
     private let shipped: HLC?
-    private let remembered: RememberedClock
+    private let remembered: RememberedSave
     private let db: Database
-    private var device: (clock: HLC?, dataVersion: UInt32?)?
+    private var device: RememberedSave.Start?
     private var inserts: HLC??
 
     /// - Parameter shipped: the fixed reading of a shipped save (``ObjectStore/saveShipped(author:reading:_:)``).
-    init(now: Date, peer: String, shipped: HLC?, remembered: RememberedClock, db: Database) {
+    init(now: Date, peer: String, shipped: HLC?, remembered: RememberedSave, db: Database) {
         self.now = now
         self.peer = peer
         self.shipped = shipped
@@ -34,9 +34,9 @@ final class SaveClock {
         self.db = db
     }
 
-    /// The device's clock as the store holds it, and the store file's data version then
-    /// (``RememberedClock/current(_:)``); read at the first call only.
-    func deviceClock() throws -> (clock: HLC?, dataVersion: UInt32?) {
+    /// The device's clock as the store holds it, the outbox's last number when known, and the
+    /// store file's data version then (``RememberedSave/current(_:)``); read at the first call only.
+    func deviceClock() throws -> RememberedSave.Start {
         if let device { return device }
         let read = try remembered.current(db)
         device = read

@@ -29,7 +29,7 @@ public final class ObjectStore: Sendable {
     private let logger: Logger
     private let saveObservers = ObserverList<TransactionRecord>()
     /// The device's clock as the last save left it, while nothing committed since.
-    let rememberedClock = RememberedClock()
+    let rememberedSave = RememberedSave()
 
     /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
     ///
@@ -180,19 +180,19 @@ public final class ObjectStore: Sendable {
     }
 
     private func save<T>(author: String, shipped: HLC?, _ body: (SaveContext) throws -> T) throws -> T {
-        let (result, record, after, dataVersion) = try write { db in
+        let (result, record, left) = try write { db in
             // A wall clock before 1970 or after 9999 still dates the save as peers accept.
             let saveClock = SaveClock(now: LocalClock.readable(clock.now()), peer: peer, shipped: shipped,
-                                      remembered: rememberedClock, db: db)
+                                      remembered: rememberedSave, db: db)
             let context = SaveContext(db: db, schema: schema, ids: ids, clock: saveClock)
             let result = try body(context)
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
-            guard !unstamped.isEmpty else { return (result, unstamped, HLC?.none, UInt32?.none) }
+            guard !unstamped.isEmpty else { return (result, unstamped, (clock: HLC?, sequence: Int64, dataVersion: UInt32?)?.none) }
             let reading: HLC
             // The device's clock, read once for the inserts, the reading and the clock after it,
             // which the outbox row carries (a shipped save's too, unmoved: the last row's clock is
             // the device's).
-            let (stored, dataVersion) = try saveClock.deviceClock()
+            let start = try saveClock.deviceClock(), stored = start.clock
             let current = shipped == nil ? LocalClock.trusted(stored, now: context.now) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
@@ -205,12 +205,12 @@ public final class ObjectStore: Sendable {
             let record = unstamped.stamped(reading)
             try PropertyClocks.stamp(record, clock: reading, schema: schema, insertsWritten: context.insertWritten, db)
             let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
-            try Outbox.append(record, clock: after, modelVersion: schema.version, in: db)
-            return (result, record, after, dataVersion)
+            let sequence = try Outbox.append(record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
+            return (result, record, (after, sequence, start.dataVersion))
         }
-        if !record.isEmpty {
-            // Committed: the next save may take the device's clock from here.
-            rememberedClock.remember(after, dataVersion: dataVersion)
+        if let left {
+            // Committed: the next save may take the device's clock and the outbox's number from here.
+            rememberedSave.remember(left.clock, sequence: left.sequence, dataVersion: left.dataVersion)
             FaultInjection.crash(at: FaultInjection.afterCommit)
             saveObservers.notify(record)
             logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")

@@ -5,11 +5,11 @@ import TestSupport
 @testable import Ubiquity
 
 /// A save takes the device's clock from the save before it, in memory, only while nothing else
-/// committed to the store since (``RememberedClock``). The wall clock stands still in these tests:
+/// committed to the store since (``RememberedSave``). The wall clock stands still in these tests:
 /// readings differ by their counters alone, so a save that started from an old clock would
 /// repeat a reading another save made.
 @Suite("The device's clock remembered between saves")
-struct RememberedClockTests {
+struct RememberedSaveTests {
     let cloud = TemporaryDirectory("cloud")
     let clock = TestClock()
 
@@ -20,14 +20,14 @@ struct RememberedClockTests {
     /// Saves back to back read the clock from the store once: the copy is what the next one uses.
     @Test func savesBackToBackReadTheStoreOnce() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        let before = a.store.rememberedClock.storeReads
+        let before = a.store.rememberedSave.storeReads
         var readings: [HLC] = []
         for index in 0..<10 {
             try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
             readings.append(try Self.reading(of: a.store))
             #expect(try a.store.read { db in try PropertyClocks.current(db) } == readings.last, "the copy is what the store holds")
         }
-        #expect(a.store.rememberedClock.storeReads - before == 1)
+        #expect(a.store.rememberedSave.storeReads - before == 1)
         #expect(readings == readings.sorted() && Set(readings).count == 10)
     }
 

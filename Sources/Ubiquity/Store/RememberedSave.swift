@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The device's clock as this store's last save left it, kept in memory so that the next save
-/// need not read it back (``PropertyClocks/current(_:)``: a statement of four probes, about 4 %
-/// of a save's time).
+/// What this store's last save left, kept in memory so that the next save need not read it
+/// back: the device's clock (``PropertyClocks/current(_:)``: a statement of four probes, about
+/// 4 % of a save's time) and the outbox's last number (two more probes in the statement that
+/// appends a save's row, ``Outbox/append(_:clock:after:modelVersion:in:)``).
 ///
 /// What the store holds is the truth; this is only a copy of what the store would answer, used
 /// only while the store file cannot have changed since the save that left it. SQLite's data
@@ -26,35 +27,44 @@ import GRDBSQLite
 /// moved by more, one that cannot be read — only means the store is read again.
 ///
 /// The copy is the clock the save put in its outbox row, which is what ``PropertyClocks/current(_:)``
-/// reads back after it (the last row's clock, made after the metadata's). A save that carried
-/// none leaves no copy.
-final class RememberedClock: @unchecked Sendable {
+/// reads back after it (the last row's clock, made after the metadata's), and that row's number,
+/// the last one given: whatever else numbers or takes out rows (another process's save, the
+/// exporter) commits, and so ends the copy. A save that carried no clock leaves no copy.
+final class RememberedSave: @unchecked Sendable {
+    /// What a save starts from: the device's clock, the outbox's last number when the copy
+    /// gives it (else `nil`: the row is numbered by the store), and the file's data version.
+    struct Start {
+        let clock: HLC?
+        let lastSequence: Int64?
+        let dataVersion: UInt32?
+    }
+
     private let lock = NSLock()
-    private var copy: (clock: HLC, dataVersion: UInt32)?
+    private var copy: (clock: HLC, sequence: Int64, dataVersion: UInt32)?
     private var storeReadCount = 0
 
     /// How many saves read the clock from the store rather than from the copy.
     var storeReads: Int { lock.withLock { storeReadCount } }
 
-    /// In a save's transaction, once it began: the device's clock as the save
-    /// before left it, when nothing committed since; else as the store holds it. Returns the
-    /// file's data version too, for ``remember(_:dataVersion:)``.
-    func current(_ db: Database) throws -> (clock: HLC?, dataVersion: UInt32?) {
+    /// In a save's transaction, once it began: the device's clock and the outbox's last number
+    /// as the save before left them, when nothing committed since; else the clock as the store
+    /// holds it. Returns the file's data version too, for ``remember(_:sequence:dataVersion:)``.
+    func current(_ db: Database) throws -> Start {
         let version = Self.dataVersion(db)
-        let remembered: HLC? = lock.withLock {
+        let remembered: (clock: HLC, sequence: Int64)? = lock.withLock {
             guard let copy, let version, copy.dataVersion &+ 1 == version else { return nil }
-            return copy.clock
+            return (copy.clock, copy.sequence)
         }
-        if let remembered { return (remembered, version) }
+        if let remembered { return Start(clock: remembered.clock, lastSequence: remembered.sequence, dataVersion: version) }
         lock.withLock { storeReadCount += 1 }
-        return (try PropertyClocks.current(db), version)
+        return Start(clock: try PropertyClocks.current(db), lastSequence: nil, dataVersion: version)
     }
 
-    /// After a save committed: the clock its outbox row carries, and the data version
-    /// ``current(_:)`` gave it.
-    func remember(_ clock: HLC?, dataVersion: UInt32?) {
+    /// After a save committed: the clock its outbox row carries, that row's number, and the
+    /// data version ``current(_:)`` gave it.
+    func remember(_ clock: HLC?, sequence: Int64, dataVersion: UInt32?) {
         lock.withLock {
-            if let clock, let dataVersion { copy = (clock, dataVersion) } else { copy = nil }
+            if let clock, let dataVersion { copy = (clock, sequence, dataVersion) } else { copy = nil }
         }
     }
 
