@@ -166,6 +166,25 @@ struct OutboxNumberingTests {
         #expect(try peer.sync.watermark(of: "peer-a") == 9, "every save exported under its own log number")
     }
 
+    /// The case a number remembered wrongly would not fail loudly in: another connection numbers
+    /// rows and takes them out (as its exporter does) between two saves of this store. The next
+    /// save must not take the number of a row that is gone: it would be a second log under one
+    /// number, which peers that have the first never read.
+    @Test func aNumberGivenAndTakenOutByAnotherConnectionIsNotGivenAgain() throws {
+        let store = try openStore()
+        let other = try openStore(ids: SequentialIDs(prefix: "cccccccc"))
+        _ = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
+        for title in ["Eggs", "Tea"] {
+            _ = try other.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
+        }
+        try other.write { db in
+            for sequence in Int64(1)...3 { try Outbox.remove(sequence: sequence, db) }
+        }
+        _ = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
+        #expect(try Self.sequences(store) == [4])
+        #expect(try store.changeCounts().saves == 4)
+    }
+
     @Test func savesWithTheSameTransactionIDAreBothKept() throws {
         let transaction = GlobalID("7a7a7a7a-0000-4000-8000-000000000001")!
         let notes = (1...2).map { GlobalID("7b7b7b7b-0000-4000-8000-00000000000\($0)")! }

@@ -11,19 +11,15 @@ public final class SaveContext {
     public let schema: Schema
     /// The save's "now": every modification date it sets. The wall clock, read as 1970-01-01
     /// before 1970 and as the end of 9999 after it (dates peers accept).
-    public var now: Date { clock.now }
+    public let now: Date
     private let ids: any IDGenerator
     var recorder = ChangeRecorder()
-    /// The device's clock, read once, and the reading inserted rows are written with.
-    let clock: SaveClock
-    /// The inserted rows written with their readings, and how many properties those name.
-    private var readingsWritten: [ObjectID: Int] = [:]
 
-    init(db: Database, schema: Schema, ids: any IDGenerator, clock: SaveClock) {
+    init(db: Database, schema: Schema, now: Date, ids: any IDGenerator) {
         self.db = db
         self.schema = schema
+        self.now = now
         self.ids = ids
-        self.clock = clock
     }
 
     // MARK: - Insert
@@ -57,28 +53,14 @@ public final class SaveContext {
             row.append(value.databaseValue)
             if value != .null { recorded[relationship.name] = value }
         }
-        // The row's readings in the same statement, at the reading the save most likely ends
-        // with (``SaveClock``).
-        let reading = try clock.insertReading()
         do {
-            try RowWriter.insert(entity, row: row, clocks: reading.map { PropertyClocks.encode(recorded.keys, at: $0) }, db)
+            try RowWriter.insert(entity, row: row, db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             // The primary key says it: no lookup before every insert.
             throw StoreError.duplicateID(object)
         }
-        readingsWritten[object] = reading == nil ? nil : recorded.count
         recorder.recordInsert(object, values: recorded)
         return id
-    }
-
-    /// Whether the row of `change`, an insert this save records, holds its readings at
-    /// `reading` already: the save ends with the reading its inserts were written with, and
-    /// the insert records the properties it wrote then. An update of the object later in the
-    /// save only adds properties to what is recorded (``ChangeRecorder``), so the same count
-    /// is the same properties.
-    func insertWritten(_ change: ObjectChange, at reading: HLC) -> Bool {
-        guard let count = readingsWritten[change.object], let written = try? clock.insertReading() else { return false }
-        return written == reading && count == change.values.count
     }
 
     // MARK: - Update
