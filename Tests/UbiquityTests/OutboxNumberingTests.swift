@@ -168,8 +168,8 @@ struct OutboxNumberingTests {
 
     /// The case a number remembered wrongly would not fail loudly in: another connection numbers
     /// rows and takes them out (as its exporter does) between two saves of this store. The next
-    /// save must not take the number of a row that is gone: it would be a second log under one
-    /// number, which peers that have the first never read.
+    /// save must not take the number of a row that is gone: the change token would not move for
+    /// it, and a process polling the token would miss the save.
     @Test func aNumberGivenAndTakenOutByAnotherConnectionIsNotGivenAgain() throws {
         let store = try openStore()
         let other = try openStore(ids: SequentialIDs(prefix: "cccccccc"))

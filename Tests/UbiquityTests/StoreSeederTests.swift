@@ -107,4 +107,27 @@ struct StoreSeederTests {
         let attachments = try target.read { db in try String.fetchAll(db, sql: "SELECT id FROM attachment") }
         #expect(attachments == [new.description], "the replaced attachment \(old) belongs to no one and goes")
     }
+
+    /// Two copies in the source (a local store the deduplication has not run on yet): the
+    /// second matches the first, which the seed inserted earlier in the same save. That object
+    /// has no readings yet as far as the seed can tell (the save stamps it), so the second
+    /// copy's values, which have readings, replace the first's where they differ — as when a
+    /// save wrote its rows' readings only at its end.
+    @Test func aCopyMatchingOneTheSeedInsertedTakesItsValues() throws {
+        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        let first = try source.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]) }
+        clock.advance(by: 60)
+        let second = try source.save(author: "add") { try $0.insert("Note", values: ["title": .string("milk"), "count": .integer(7)]) }
+        #expect(first < second, "the seed reads the source in ID order: the first copy is inserted, the second matches it")
+
+        let counts = try StoreSeeder(source: source, target: target).run()
+        #expect(counts.inserted == 1 && counts.updated == 1)
+        let rows = try target.read { db in try Row.fetchAll(db, sql: "SELECT id, title, count FROM note") }
+        #expect(rows.count == 1)
+        #expect(rows.first?["id"] == first.description)
+        #expect(rows.first?["count"] == 7 && rows.first?["title"] == "milk", "the second copy's values: \(rows)")
+        let reading = try #require(try target.outbox().last?.clock)
+        let readings = try target.read { db in try PropertyClocks.clocks(of: first, in: target.schema.entity(named: "Note")!, db) }
+        #expect(Set(readings.values) == [reading], "the seed's reading, as every object a save inserts")
+    }
 }

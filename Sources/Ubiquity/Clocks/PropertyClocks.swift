@@ -168,11 +168,13 @@ enum PropertyClocks {
         return clocks
     }
 
-    /// Marks the properties a local save wrote with its clock reading.
-    static func stamp(_ record: TransactionRecord, clock: HLC, schema: Schema, _ db: Database) throws {
+    /// Marks the properties a local save wrote with its clock reading. Inserted rows for which
+    /// `insertsWritten` holds were written with these readings already (``SaveClock``).
+    static func stamp(_ record: TransactionRecord, clock: HLC, schema: Schema,
+                      insertsWritten: (ObjectChange, HLC) -> Bool = { _, _ in false }, _ db: Database) throws {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
-        for change in record.inserted {
+        for change in record.inserted where !insertsWritten(change, clock) {
             guard let entity = schema.entity(named: change.object.entity) else { continue }
             try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, in: entity, db)
         }

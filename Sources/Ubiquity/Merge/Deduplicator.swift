@@ -147,7 +147,7 @@ public struct Deduplicator: Sendable {
                     SELECT count(*) FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
                     """, arguments: [copy.description]) ?? 0
             }
-            let reading = try PropertyClocks.clocks(of: copy, in: entity, context.db)[unique]
+            let reading = try context.readings(of: ObjectID(entity: entity.name, id: copy), in: entity)[unique]
             var spelling = spellings[text] ?? Spelling()
             spelling.uses += uses
             if Self.isLater(reading, than: spelling.newest) { spelling.newest = reading }

@@ -183,15 +183,17 @@ public final class ObjectStore: Sendable {
     private func save<T>(author: String, shipped: HLC?, _ body: (SaveContext) throws -> T) throws -> T {
         let (result, record, left) = try write { db in
             // A wall clock before 1970 or after 9999 still dates the save as peers accept.
-            let context = SaveContext(db: db, schema: schema, now: LocalClock.readable(clock.now()), ids: ids)
+            let saveClock = SaveClock(now: LocalClock.readable(clock.now()), peer: peer, shipped: shipped,
+                                      remembered: rememberedSave, db: db)
+            let context = SaveContext(db: db, schema: schema, ids: ids, clock: saveClock)
             let result = try body(context)
             let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
             guard !unstamped.isEmpty else { return (result, unstamped, (clock: HLC?, sequence: Int64, dataVersion: UInt32?)?.none) }
             let reading: HLC
-            // The device's clock, read once for the reading and for the clock after it, which the
-            // outbox row carries (a shipped save's too, unmoved: the last row's clock is the
-            // device's); and the outbox's last number when the last save left it.
-            let start = try rememberedSave.current(db), stored = start.clock
+            // The device's clock, read once for the inserts, the reading and the clock after it,
+            // which the outbox row carries (a shipped save's too, unmoved: the last row's clock is
+            // the device's); and the outbox's last number when the last save left it.
+            let start = try saveClock.deviceClock(), stored = start.clock
             let current = shipped == nil ? LocalClock.trusted(stored, now: context.now) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
@@ -202,7 +204,7 @@ public final class ObjectStore: Sendable {
                 reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, current: current, schema: schema, db)
             }
             let record = unstamped.stamped(reading)
-            try PropertyClocks.stamp(record, clock: reading, schema: schema, db)
+            try PropertyClocks.stamp(record, clock: reading, schema: schema, insertsWritten: context.insertWritten, db)
             let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
             let sequence = try Outbox.append(record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
             return (result, record, (after, sequence, start.dataVersion))

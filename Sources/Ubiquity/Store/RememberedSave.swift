@@ -19,7 +19,8 @@ import GRDBSQLite
 ///   the same file. (It then drops the pages it cached: SQLite could not read correctly
 ///   otherwise.)
 ///
-/// A save notes the version inside its transaction, once it has run a statement, and leaves
+/// A save notes the version inside its transaction, once it began (GRDB begins a write with
+/// `BEGIN IMMEDIATE`, which takes the file's latest snapshot, and its version), and leaves
 /// its copy once it committed (a save that failed leaves none). The next save uses the copy
 /// only when it finds that version plus the one of that save's own commit: nothing else
 /// committed in between, through this connection or any other. Anything else — a version that
@@ -45,7 +46,7 @@ final class RememberedSave: @unchecked Sendable {
     /// How many saves read the clock from the store rather than from the copy.
     var storeReads: Int { lock.withLock { storeReadCount } }
 
-    /// In a save's transaction, once it has run a statement: the device's clock and the outbox's last number
+    /// In a save's transaction, once it began: the device's clock and the outbox's last number
     /// as the save before left them, when nothing committed since; else the clock as the store
     /// holds it. Returns the file's data version too, for ``remember(_:sequence:dataVersion:)``.
     func current(_ db: Database) throws -> Start {

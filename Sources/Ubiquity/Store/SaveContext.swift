@@ -11,15 +11,19 @@ public final class SaveContext {
     public let schema: Schema
     /// The save's "now": every modification date it sets. The wall clock, read as 1970-01-01
     /// before 1970 and as the end of 9999 after it (dates peers accept).
-    public let now: Date
+    public var now: Date { clock.now }
     private let ids: any IDGenerator
     var recorder = ChangeRecorder()
+    /// The device's clock, read once, and the reading inserted rows are written with.
+    let clock: SaveClock
+    /// The inserted rows written with their readings, and how many properties those name.
+    private var readingsWritten: [ObjectID: Int] = [:]
 
-    init(db: Database, schema: Schema, now: Date, ids: any IDGenerator) {
+    init(db: Database, schema: Schema, ids: any IDGenerator, clock: SaveClock) {
         self.db = db
         self.schema = schema
-        self.now = now
         self.ids = ids
+        self.clock = clock
     }
 
     // MARK: - Insert
@@ -53,14 +57,28 @@ public final class SaveContext {
             row.append(value.databaseValue)
             if value != .null { recorded[relationship.name] = value }
         }
+        // The row's readings in the same statement, at the reading the save most likely ends
+        // with (``SaveClock``).
+        let reading = try clock.insertReading()
         do {
-            try RowWriter.insert(entity, row: row, db)
+            try RowWriter.insert(entity, row: row, clocks: reading.map { PropertyClocks.encode(recorded.keys, at: $0) }, db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             // The primary key says it: no lookup before every insert.
             throw StoreError.duplicateID(object)
         }
+        readingsWritten[object] = reading == nil ? nil : recorded.count
         recorder.recordInsert(object, values: recorded)
         return id
+    }
+
+    /// Whether the row of `change`, an insert this save records, holds its readings at
+    /// `reading` already: the save ends with the reading its inserts were written with, and
+    /// the insert records the properties it wrote then. An update of the object later in the
+    /// save only adds properties to what is recorded (``ChangeRecorder``), so the same count
+    /// is the same properties.
+    func insertWritten(_ change: ObjectChange, at reading: HLC) -> Bool {
+        guard let count = readingsWritten[change.object], let written = try? clock.insertReading() else { return false }
+        return written == reading && count == change.values.count
     }
 
     // MARK: - Update
@@ -149,6 +167,17 @@ public final class SaveContext {
     }
 
     // MARK: - Reading objects
+
+    /// The readings of an object's properties as the save found them: none for an object this
+    /// save inserted, whose row holds the readings the save will most likely end with
+    /// (``SaveClock``) — no one's yet, and later than any other. Whatever inside a save weighs
+    /// readings (the seeder matching an object inserted earlier in the same save, a
+    /// deduplication) reads them here, and sees such an object as a row without readings, as
+    /// it did when a save stamped its rows only at its end.
+    func readings(of object: ObjectID, in entity: EntityDescription) throws -> [String: HLC] {
+        guard readingsWritten[object] == nil else { return [:] }
+        return try PropertyClocks.clocks(of: object.id, in: entity, db)
+    }
 
     /// Whether the store holds a tombstone for `id`: the object was deleted here or on a peer,
     /// for good. Peers ignore an insert under its ID, so inserting it again would make this

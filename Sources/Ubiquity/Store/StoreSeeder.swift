@@ -143,7 +143,7 @@ public struct StoreSeeder {
         }
         if let existing = try match(entity, id: id, values: object.values, state: &state, in: context) {
             state.mapped[id] = existing.id
-            let readings = try PropertyClocks.clocks(of: existing.id, in: entity, context.db)
+            let readings = try context.readings(of: ObjectID(entity: entity.name, id: existing.id), in: entity)
             // Whether the source's value of a property replaces the match's.
             func takes(_ name: String, _ value: PropertyValue) -> Bool {
                 guard existing.values[name] != value else { return false }
