@@ -20,8 +20,7 @@ enum Outbox {
     /// - Parameter lastSequence: the last number given, when the caller knows it
     ///   (``RememberedSave``): the row takes the next without the store being read for it.
     /// - Returns: the row's number.
-    @discardableResult
-    static func append(_ record: TransactionRecord, clock: HLC?, after lastSequence: Int64? = nil, modelVersion: Int,
+    static func append(_ record: TransactionRecord, clock: HLC?, after lastSequence: Int64?, modelVersion: Int,
                        in db: Database) throws -> Int64 {
         let payload = record.jsonData()
         var row = [record.transactionID.description.databaseValue,
