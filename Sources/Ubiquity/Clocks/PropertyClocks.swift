@@ -171,7 +171,7 @@ enum PropertyClocks {
     /// Marks the properties a local save wrote with its clock reading. Inserted rows for which
     /// `insertsWritten` holds were written with these readings already (``SaveClock``).
     static func stamp(_ record: TransactionRecord, clock: HLC, schema: Schema,
-                      insertsWritten: (ObjectChange, HLC) -> Bool = { _, _ in false }, _ db: Database) throws {
+                      insertsWritten: (ObjectChange, HLC) -> Bool, _ db: Database) throws {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
         for change in record.inserted where !insertsWritten(change, clock) {
