@@ -157,6 +157,7 @@ enum DepartedPeers {
             process.standardError = errors
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            BenchInterruption.shared.started(process)
             return process
         }
     }

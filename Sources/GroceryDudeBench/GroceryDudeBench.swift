@@ -67,6 +67,7 @@ enum GroceryDudeBench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        BenchInterruption.shared.removesOnInterruption(folder)
         if which == "latency" || which == "all" { try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300) }
         if which == "import" || which == "all" {
             // Items of 10 properties: at least one.
@@ -231,6 +232,7 @@ enum Latency {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        BenchInterruption.shared.started(process)
         return (process, output.fileHandleForReading)
     }
 

@@ -19,6 +19,7 @@ enum RenderCost {
         fill.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         fill.arguments = ["render-fill", folder.path, String(items)]
         try fill.run()
+        BenchInterruption.shared.started(fill)
         fill.waitUntilExit()
         guard fill.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         let coordinator = try StoreCoordinator(configuration: try configuration(folder), claimDevice: { true })

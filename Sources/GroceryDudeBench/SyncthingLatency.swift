@@ -106,6 +106,7 @@ enum SyncthingLatency {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
+            BenchInterruption.shared.started(process)
             let reading = output.fileHandleForReading
             Thread { [self] in
                 var pending = Data()

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `grocery-dude-bench` interrupted half-way leaves nothing behind: not its temporary folder,
+/// not the processes it started. No figure is read: what is checked is what stays on the machine.
+@Suite("An interrupted benchmark")
+struct BenchInterruptionTests {
+    static let bench = CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("grocery-dude-bench")
+
+    /// The processes whose parent is `pid` and that have not ended (a zombie has ended).
+    static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { candidate in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return false }
+            // After the command's name in parentheses: its state, then its parent's ID.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 && fields[0] != "Z" && Int32(fields[1]) == pid
+        }
+    }
+
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else {
+            return false
+        }
+        return stat[stat.index(after: end)...].split(separator: " ").first != "Z"
+    }
+
+    /// The latency bench, stopped while its follower and its four writers run: the bench exits
+    /// as the signal says, its five processes stop, and its folder is gone.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func anInterruptedBenchStopsWhatItStartedAndRemovesItsFolder(signal: Int32) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.bench.path), "built by `swift build`")
+        let temporary = TemporaryDirectory("bench-tmp")
+        let process = Process()
+        process.executableURL = Self.bench
+        // Writers that would save for a quarter of an hour.
+        process.arguments = ["latency", "--changes", "100000"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.url.path]) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let folder = temporary.url.appendingPathComponent("grocery-dude-bench-\(process.processIdentifier)")
+
+        var started: [Int32] = []
+        let deadline = Date().addingTimeInterval(60)
+        while started.count < 5, process.isRunning, Date() < deadline {
+            usleep(50_000)
+            started = Self.children(of: process.processIdentifier)
+        }
+        // Every writer has its store: the bench is in the middle of its work.
+        while !(1...4).allSatisfy({ FileManager.default.fileExists(atPath: folder.appendingPathComponent("latency/w\($0)/store.sqlite").path) }),
+              Date() < deadline {
+            usleep(50_000)
+        }
+        try #require(started.count == 5, "the follower and four writers run")
+        try #require(FileManager.default.fileExists(atPath: folder.path))
+
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "the temporary folder is removed")
+        let stopping = Date().addingTimeInterval(5)
+        while started.contains(where: Self.isRunning), Date() < stopping { usleep(20_000) }
+        #expect(started.filter(Self.isRunning).isEmpty, "the processes it started stopped")
+        for pid in started where Self.isRunning(pid) { kill(pid, SIGKILL) }
+    }
+}
