@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "GroceryDudeBench",
             dependencies: [
-                "GroceryModel", "Ubiquity", "StoreLifecycle", "ViewModels", "TerminalUI",
+                "GroceryModel", "Ubiquity", "StoreLifecycle", "ViewModels", "TerminalUI", "TextAndFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

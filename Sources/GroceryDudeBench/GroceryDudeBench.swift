@@ -46,6 +46,11 @@ enum GroceryDudeBench {
             try Latency.write(folder: URL(fileURLWithPath: arguments[1]), name: arguments[2], count: count, rate: rate, start: start)
             return
         }
+        if arguments.first == "floor-write", arguments.count == 6, let count = Int(arguments[3]), let rate = Double(arguments[4]),
+           let start = Double(arguments[5]) {
+            try LatencyFloor.write(folder: URL(fileURLWithPath: arguments[1]), name: arguments[2], count: count, rate: rate, start: start)
+            return
+        }
         func count(_ option: String) throws -> Int? {
             guard let index = arguments.firstIndex(of: option) else { return nil }
             guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
@@ -130,7 +135,8 @@ enum GroceryDudeBench {
 /// prints when each save began; the follower (one more process, `LiveSync` on the cloud folder)
 /// prints when each item arrived in its store. A change's latency: from the start of its save
 /// to its arrival. Writers never wait for the follower (an open loop: a slow import shows as
-/// latency, not as fewer saves).
+/// latency, not as fewer saves). Its floor, the same files published and noticed with no engine,
+/// is measured after it in the same run (``LatencyFloor``).
 enum Latency {
     static let writers = 4
     static let savesPerSecond = 100.0
@@ -182,11 +188,16 @@ enum Latency {
         follower.process.waitUntilExit()
         let saves = Double(began.count), achieved = saves / max(ended - start, 0.001)
         let p50 = GroceryDudeBench.percentile(latencies, 0.5), p99 = GroceryDudeBench.percentile(latencies, 0.99)
+        let floor = try LatencyFloor.run(folder: folder.appendingPathComponent("floor"), writers: writers, changes: changes,
+                                         rate: savesPerSecond)
         BenchReport.record("latency", ["p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan,
                                        "writers": Double(writers), "saves_per_s_per_writer": savesPerSecond,
-                                       "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count)], digits: 2,
-                           line: String(format: "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms)",
-                                        writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan))
+                                       "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count),
+                                       "floor_p50_ms": floor.p50, "floor_p99_ms": floor.p99, "floor_max_ms": floor.max,
+                                       "floor_arrived": Double(floor.arrived)], digits: 2,
+                           line: String(format: "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms); the floor, the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                                        writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan,
+                                        floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))
     }
 
     /// The follower's lines ("<name> <time>"), read on a thread of their own.
