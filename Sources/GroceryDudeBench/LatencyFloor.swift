@@ -80,7 +80,11 @@ enum LatencyFloor {
             var writerOf: [Int32: String] = [:]
             for name in names {
                 let descriptor = inotify_add_watch(inotify, folder.appendingPathComponent(name).path, UInt32(IN_CREATE | IN_MOVED_TO))
-                guard descriptor >= 0 else { throw BenchFailure("inotify: \(String(cString: strerror(errno)))") }
+                guard descriptor >= 0 else {
+                    let reason = String(cString: strerror(errno))
+                    close(inotify)
+                    throw BenchFailure("inotify: \(reason)")
+                }
                 writerOf[descriptor] = name
             }
             let watched = writerOf

@@ -23,6 +23,15 @@ struct BenchInterruptionTests {
         }
     }
 
+    /// The processes, not ended, whose command line names `path`.
+    static func processes(naming path: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard isRunning(pid), let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: line.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self).contains(path)
+        }
+    }
+
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else {
             return false
@@ -31,7 +40,8 @@ struct BenchInterruptionTests {
     }
 
     /// The latency bench, stopped while its follower and its four writers run: the bench exits
-    /// as the signal says, its five processes stop, and its folder is gone.
+    /// as the signal says, its five processes stop, none starts after (its thread, the writers
+    /// gone, would go on to the floor and its four writers), and its folder is gone.
     @Test(arguments: [SIGTERM, SIGINT])
     func anInterruptedBenchStopsWhatItStartedAndRemovesItsFolder(signal: Int32) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.bench.path), "built by `swift build`")
@@ -60,13 +70,20 @@ struct BenchInterruptionTests {
         try #require(started.count == 5, "the follower and four writers run")
         try #require(FileManager.default.fileExists(atPath: folder.path))
 
+        let signalled = Date()
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        #expect(Date().timeIntervalSince(signalled) < 5, "it exits at once")
+        // Removed once the bench is gone, by a process that then ends too.
+        let stopping = Date().addingTimeInterval(10)
+        while FileManager.default.fileExists(atPath: folder.path) || !Self.processes(naming: folder.path).isEmpty, Date() < stopping {
+            usleep(20_000)
+        }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the temporary folder is removed")
-        let stopping = Date().addingTimeInterval(5)
-        while started.contains(where: Self.isRunning), Date() < stopping { usleep(20_000) }
         #expect(started.filter(Self.isRunning).isEmpty, "the processes it started stopped")
-        for pid in started where Self.isRunning(pid) { kill(pid, SIGKILL) }
+        let left = Self.processes(naming: folder.path)
+        #expect(left.isEmpty, "no process works in the folder")
+        for pid in started + left where Self.isRunning(pid) { kill(pid, SIGKILL) }
     }
 }
