@@ -161,14 +161,7 @@ enum Latency {
         let writerProcesses = try (1...writers).map { index in
             try spawn(["write", folder.path, "w\(index)", String(changes), String(savesPerSecond), String(start)])
         }
-        var began: [String: Double] = [:]
-        let writerLines = writerProcesses.map { LineReader(handle: $0.output) }
-        for lines in writerLines {
-            while let line = lines.next() {
-                let parts = line.split(separator: " ")
-                if parts.count == 2, let time = Double(parts[1]) { began[String(parts[0])] = time }
-            }
-        }
+        let began = beginnings(of: writerProcesses)
         let ended = GroceryDudeBench.now()
         for process in writerProcesses { process.process.waitUntilExit() }
         // Every change's arrival, or 30 s without a new one.
@@ -230,17 +223,38 @@ enum Latency {
     static func write(folder: URL, name: String, count: Int, rate: Double, start: Double) throws {
         let (store, sync) = try GroceryDudeBench.peer(folder, name)
         store.objects.observeSaves { _ in _ = try? sync.exportPending() }
+        try paced(name, count: count, rate: rate, start: start) { index in
+            try store.addItem(ItemDraft(name: "\(name)-\(index)"))
+        }
+    }
+
+    /// Makes change 1, 2 … `count` of writer `name` with `change`, `rate` a second from `start`,
+    /// and prints "<name>-<index> <time>" for each, the time it began. Printed at the end:
+    /// writing to the pipe while saving would be part of the measure.
+    static func paced(_ name: String, count: Int, rate: Double, start: Double, _ change: (Int) throws -> Void) rethrows {
         var lines: [String] = []
         for index in 1...count {
             let due = start + Double(index - 1) / rate
             let wait = due - GroceryDudeBench.now()
             if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
             let began = GroceryDudeBench.now()
-            try store.addItem(ItemDraft(name: "\(name)-\(index)"))
+            try change(index)
             lines.append("\(name)-\(index) \(began)")
         }
-        // Printed at the end: writing to the pipe while saving would be part of the measure.
         emit(lines.joined(separator: "\n"))
+    }
+
+    /// When each change of `writers` began, by "<name>-<index>" (``paced(_:count:rate:start:_:)``):
+    /// all they print, read to its end.
+    static func beginnings(of writers: [(process: Process, output: FileHandle)]) -> [String: Double] {
+        var began: [String: Double] = [:]
+        for lines in writers.map({ LineReader(handle: $0.output) }) {
+            while let line = lines.next() {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, let time = Double(parts[1]) { began[String(parts[0])] = time }
+            }
+        }
+        return began
     }
 
     static func spawn(_ arguments: [String]) throws -> (process: Process, output: FileHandle) {

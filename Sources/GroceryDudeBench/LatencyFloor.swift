@@ -30,15 +30,8 @@ enum LatencyFloor {
         let processes = try names.map { name in
             try Latency.spawn(["floor-write", folder.path, name, String(changes), String(rate), String(start)])
         }
-        var began: [String: Double] = [:]
-        for process in processes {
-            let lines = LineReader(handle: process.output)
-            while let line = lines.next() {
-                let parts = line.split(separator: " ")
-                if parts.count == 2, let time = Double(parts[1]) { began[String(parts[0])] = time }
-            }
-            process.process.waitUntilExit()
-        }
+        let began = Latency.beginnings(of: processes)
+        for process in processes { process.process.waitUntilExit() }
         // Every event is in by now but for the last few: a second for them.
         let deadline = GroceryDudeBench.now() + 1
         while watcher.seen.count < began.count, GroceryDudeBench.now() < deadline { usleep(10_000) }
@@ -49,20 +42,12 @@ enum LatencyFloor {
     }
 
     /// A floor writer: publishes `count` files into `folder/name`, `rate` a second from `start`,
-    /// and prints "<name>-<index> <time>" for each, as each began (all at the end, as
-    /// ``Latency``'s writers do).
+    /// paced and reported as ``Latency``'s writers are.
     static func write(folder: URL, name: String, count: Int, rate: Double, start: Double) throws {
         let payload = Data(repeating: UInt8(ascii: "x"), count: fileSize)
-        var lines: [String] = []
-        for index in 1...count {
-            let due = start + Double(index - 1) / rate
-            let wait = due - GroceryDudeBench.now()
-            if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
-            let began = GroceryDudeBench.now()
+        try Latency.paced(name, count: count, rate: rate, start: start) { index in
             _ = try AtomicFile.create(payload, at: folder.appendingPathComponent("\(name)/\(index).log"))
-            lines.append("\(name)-\(index) \(began)")
         }
-        emit(lines.joined(separator: "\n"))
     }
 
     /// Notes the time inotify tells of each file linked into the writers' folders, keyed
