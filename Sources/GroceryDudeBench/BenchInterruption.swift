@@ -50,11 +50,13 @@ final class BenchInterruption: @unchecked Sendable {
         if tooLate { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private func interrupted(by number: Int32) -> Never {
-        let (folder, children) = lock.withLock {
-            isInterrupted = true
-            return (self.folder, self.children.filter(\.isRunning))
+    /// Runs once: a second signal meanwhile (Ctrl-C pressed again) finds the first one under way.
+    private func interrupted(by number: Int32) {
+        let (first, folder, children) = lock.withLock {
+            defer { isInterrupted = true }
+            return (!isInterrupted, self.folder, self.children.filter(\.isRunning))
         }
+        guard first else { return }
         for child in children { kill(child.processIdentifier, SIGTERM) }
         let deadline = Date().addingTimeInterval(2)
         while children.contains(where: \.isRunning), Date() < deadline { usleep(10_000) }

@@ -37,18 +37,23 @@ enum GroceryDudeBench {
             try RenderCost.fill(folder: URL(fileURLWithPath: arguments[1]), items: items)
             return
         }
-        if arguments.first == "follow" {
+        if arguments.first == "follow", arguments.count == 2 {
             try Latency.follow(folder: URL(fileURLWithPath: arguments[1]))
             return
         }
-        if arguments.first == "write", arguments.count == 6, let count = Int(arguments[3]), let rate = Double(arguments[4]),
-           let start = Double(arguments[5]) {
-            try Latency.write(folder: URL(fileURLWithPath: arguments[1]), name: arguments[2], count: count, rate: rate, start: start)
-            return
-        }
-        if arguments.first == "floor-write", arguments.count == 6, let count = Int(arguments[3]), let rate = Double(arguments[4]),
-           let start = Double(arguments[5]) {
-            try LatencyFloor.write(folder: URL(fileURLWithPath: arguments[1]), name: arguments[2], count: count, rate: rate, start: start)
+        // The latency bench's writers, the engine's and the floor's, started by the bench itself.
+        if arguments.first == "write" || arguments.first == "floor-write", arguments.count == 6 || arguments.count == 7 {
+            let usage = "write FOLDER NAME COUNT RATE START | floor-write FOLDER NAME COUNT RATE START SIZE: a count and a size above 0, saves a second above 0, a start time in seconds"
+            guard let count = Int(arguments[3]), count > 0, let rate = Double(arguments[4]), rate > 0, rate.isFinite,
+                  let start = Double(arguments[5]), start.isFinite else { throw BenchFailure(usage) }
+            let folder = URL(fileURLWithPath: arguments[1])
+            if arguments.first == "write", arguments.count == 6 {
+                try Latency.write(folder: folder, name: arguments[2], count: count, rate: rate, start: start)
+            } else if arguments.first == "floor-write", arguments.count == 7, let size = Int(arguments[6]), size > 0 {
+                try LatencyFloor.write(folder: folder, name: arguments[2], count: count, rate: rate, start: start, size: size)
+            } else {
+                throw BenchFailure(usage)
+            }
             return
         }
         func count(_ option: String) throws -> Int? {
@@ -189,13 +194,14 @@ enum Latency {
         let saves = Double(began.count), achieved = saves / max(ended - start, 0.001)
         let p50 = GroceryDudeBench.percentile(latencies, 0.5), p99 = GroceryDudeBench.percentile(latencies, 0.99)
         sync()  // the floor starts, as the engine did, with nothing of the other's writes pending
+        let logSize = LatencyFloor.medianLogSize(in: folder.appendingPathComponent("Cloud"))
         let floor = try LatencyFloor.run(folder: folder.appendingPathComponent("floor"), writers: writers, changes: changes,
-                                         rate: savesPerSecond)
+                                         rate: savesPerSecond, fileSize: logSize)
         BenchReport.record("latency", ["p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan,
                                        "writers": Double(writers), "saves_per_s_per_writer": savesPerSecond,
                                        "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count),
                                        "floor_p50_ms": floor.p50, "floor_p99_ms": floor.p99, "floor_max_ms": floor.max,
-                                       "floor_arrived": Double(floor.arrived)], digits: 2,
+                                       "floor_arrived": Double(floor.arrived), "floor_file_bytes": Double(logSize)], digits: 2,
                            line: String(format: "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms); the floor, the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
                                         writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan,
                                         floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))

@@ -6,21 +6,26 @@ import Glibc
 
 /// The floor of ``Latency``, measured in the same run: what the disk and the kernel take to
 /// carry a change from one process to another with no engine at all. As many writer processes,
-/// at the same rate, each publish a file of a one-item log's size the way a log is published
+/// at the same rate, each publish a file the size of the engine's logs the way a log is published
 /// (``AtomicFile/create(_:at:)``: a temporary file, fsync, a link into place, fsync of the
 /// folder), and a watcher in the leader notes when inotify tells of each new name. A change's
 /// floor latency: from the start of its publication to that event. No store is written and
 /// none is read: what the engine adds on both sides (the save, the outbox, the import) is the
 /// difference between the two.
 enum LatencyFloor {
-    /// The bytes of a log of one item: what a writer of ``Latency`` publishes a save.
-    static let fileSize = 520
-
     struct Figures {
         let p50: Double, p99: Double, max: Double, arrived: Int, sent: Int
     }
 
-    static func run(folder: URL, writers: Int, changes: Int, rate: Double) throws -> Figures {
+    /// The median size of the logs under `cloud` (the engine's pass wrote one a save), or the
+    /// size of a one-item log when there is none.
+    static func medianLogSize(in cloud: URL) -> Int {
+        let files = FileManager.default.enumerator(at: cloud, includingPropertiesForKeys: [.fileSizeKey])?.compactMap { $0 as? URL } ?? []
+        let sizes = files.filter { $0.pathExtension == "gdlog" }.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }
+        return sizes.isEmpty ? 520 : sizes.sorted()[sizes.count / 2]
+    }
+
+    static func run(folder: URL, writers: Int, changes: Int, rate: Double, fileSize: Int) throws -> Figures {
         let names = (1...writers).map { "f\($0)" }
         for name in names {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -28,7 +33,7 @@ enum LatencyFloor {
         let watcher = try Watcher(folder: folder, names: names)
         let start = GroceryDudeBench.now() + 1
         let processes = try names.map { name in
-            try Latency.spawn(["floor-write", folder.path, name, String(changes), String(rate), String(start)])
+            try Latency.spawn(["floor-write", folder.path, name, String(changes), String(rate), String(start), String(fileSize)])
         }
         let began = Latency.beginnings(of: processes)
         for process in processes { process.process.waitUntilExit() }
@@ -41,10 +46,10 @@ enum LatencyFloor {
                        max: latencies.max() ?? .nan, arrived: latencies.count, sent: began.count)
     }
 
-    /// A floor writer: publishes `count` files into `folder/name`, `rate` a second from `start`,
+    /// A floor writer: publishes `count` files of `size` bytes into `folder/name`, `rate` a second from `start`,
     /// paced and reported as ``Latency``'s writers are.
-    static func write(folder: URL, name: String, count: Int, rate: Double, start: Double) throws {
-        let payload = Data(repeating: UInt8(ascii: "x"), count: fileSize)
+    static func write(folder: URL, name: String, count: Int, rate: Double, start: Double, size: Int) throws {
+        let payload = Data(repeating: UInt8(ascii: "x"), count: size)
         try Latency.paced(name, count: count, rate: rate, start: start) { index in
             _ = try AtomicFile.create(payload, at: folder.appendingPathComponent("\(name)/\(index).log"))
         }
