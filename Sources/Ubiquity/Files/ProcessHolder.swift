@@ -6,12 +6,13 @@ import Glibc
 /// "pid command" in a lock file: who holds it, for the message of whoever waits.
 public enum ProcessHolder {
     /// This process, as `ps` would show it: the program's name and its arguments (shortened).
-    public static var thisProcess: String {
+    /// Made once: every export writes it into its lock.
+    public static let thisProcess: String = {
         var words = ProcessInfo.processInfo.arguments
         if let program = words.first { words[0] = URL(fileURLWithPath: program).lastPathComponent }
         let line = words.joined(separator: " ")
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
-    }
+    }()
 
     public static func write(fd: Int32, command: String = thisProcess) {
         let text = "\(getpid()) \(command)\n"

@@ -24,18 +24,13 @@ extension CloudLayout {
         epochMarkers().valid.map(\.epoch).reduce(1, max)
     }
 
-    /// Whether a peer started over after this layout's epoch began. Usually one `stat`: cheap
-    /// enough to ask before every export.
+    /// Whether a peer started over after this layout's epoch began. One listing of the epochs
+    /// folder (usually missing: nobody started over), cheap enough to ask before every export;
+    /// the markers are read only when one is named beyond this epoch.
     public var isSuperseded: Bool {
-        guard FileManager.default.fileExists(atPath: markerURL(epoch: epoch + 1).path) || hasMarkerBeyond(epoch + 1) else {
-            return false
-        }
+        guard let names = folderEntries(epochsFolder.path),
+              names.contains(where: { (Self.epoch(ofMarkerNamed: $0) ?? 0) > epoch }) else { return false }
         return currentEpoch() > epoch
-    }
-
-    private func hasMarkerBeyond(_ epoch: Int) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: epochsFolder.path)) ?? []
-        return names.contains { (Self.epoch(ofMarkerNamed: $0) ?? 0) > epoch }
     }
 
     func markerURL(epoch: Int) -> URL {

@@ -148,25 +148,32 @@ public final class CloudSync: @unchecked Sendable {
         var written = 0
         // A copy of this device elsewhere writes under the same identity: nothing more under it.
         if let clone = cloneEvidence { throw CloudError.sharedIdentity(seq: clone.seq, device: clone.device) }
-        try restartNumberingIfIdentityChanged()
+        // What decides whether there is anything to do, read at once: an export follows every
+        // save, and each read transaction of its own was a tenth of its work.
+        let outlook = try store.read { db in try ExportOutlook(db, seqKey: exportedSeqKey(modelVersion: layout.modelVersion)) }
+        let restarted = try restartNumberingIfIdentityChanged(owner: outlook.owner)
+        var pending = outlook.pending
         // Never into an epoch a peer has left: that content is deleted, and nobody reads it.
-        if try pendingExports() > 0, layout.isSuperseded {
+        if pending > 0, layout.isSuperseded {
             throw CloudError.contentRemoved(epoch: layout.epoch, current: layout.currentEpoch())
         }
         // A store that has never exported may be a new store of a peer that has (a store
         // rebuilt or lost): learn this peer's own logs and baselines first, so that numbering
         // continues after them and what they hold comes back.
-        if try store.metadata(exportedSeqKey(modelVersion: layout.modelVersion)) == nil,
+        if !outlook.hasExported || restarted,
            !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty {
             try importMeanwhile()
+            pending = try pendingExports()
         }
-        guard try pendingExports() > 0 else { return 0 }
+        guard pending > 0 else { return 0 }
         let lock = try ExportLock.acquire(storePath: store.path)
         defer { lock.release() }
         var attempts = 0
-        while true {
+        // Each export learns the next waiting save in the transaction that marks its own.
+        var next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
+        while let waiting = next {
             do {
-                guard try exportOldest() else { break }
+                next = try export(waiting)
                 written += 1
             } catch let ahead as PublishedHistoryAhead where attempts < 3 {
                 // The store is behind what this device published (restored from a backup,
@@ -180,6 +187,7 @@ public final class CloudSync: @unchecked Sendable {
                 logger.notice("\(note)")
                 recoveriesLock.withLock { recoveries.append(note) }
                 if after < ahead.seq { throw CloudError.ownLogUnreadable(seq: ahead.seq) }
+                next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
             }
         }
         return written
@@ -217,49 +225,45 @@ public final class CloudSync: @unchecked Sendable {
 
     /// Log numbers belong to one identity: a store whose device took a new one (a copy of its
     /// folder was in use elsewhere) numbers its new identity's logs from 1.
-    private func restartNumberingIfIdentityChanged() throws {
-        let owner = try store.metadata("exportedBy")
-        guard owner != peer else { return }
+    ///
+    /// - Parameter owner: the identity the store last exported under, as the store says now.
+    /// - Returns: whether the numbering started over (a store that had exported under another).
+    private func restartNumberingIfIdentityChanged(owner: String?) throws -> Bool {
+        guard owner != peer else { return false }
         try store.write { db in
             if owner != nil {
                 try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'")
             }
             try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('exportedBy', ?)", arguments: [peer])
         }
+        return owner != nil
     }
 
     func exportedSeqKey(modelVersion: Int) -> String { "exportedSeq.v\(modelVersion).epoch\(layout.epoch)" }
 
-    /// Exports the oldest outbox row, if any; returns whether there was one. Called under the
-    /// ``ExportLock``: no other exporter changes the numbering meanwhile.
-    private func exportOldest() throws -> Bool {
-        let next = try store.read { db -> (Outbox.Pending, Int64, Int64)? in
-            guard let pending = try Outbox.first(db) else { return nil }
-            let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
-            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
-                .flatMap { Int64($0) } ?? 0
-            let own = pending.modelVersion == layout.modelVersion ? try watermark(of: peer, db) : 0
-            return (pending, exported, own)
-        }
-        guard let (pending, exported, own) = next else { return false }
-        let versionLayout = try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
-                                            modelVersion: pending.modelVersion, epoch: layout.epoch)
+    /// Exports one waiting save: the oldest, read under the ``ExportLock``, so no other
+    /// exporter changes the numbering meanwhile.
+    ///
+    /// - Returns: the save waiting after it, read in the transaction that marked this one.
+    private func export(_ waiting: WaitingSave) throws -> WaitingSave? {
+        let pending = waiting.pending
         let isCurrentVersion = pending.modelVersion == layout.modelVersion
-        var seq = exported + 1
+        let versionLayout = isCurrentVersion ? layout
+            : try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
+                              modelVersion: pending.modelVersion, epoch: layout.epoch)
+        var seq = waiting.exported + 1
         // This peer's logs may go further than the store remembers exporting: it imported them
         // (a rebuilt store), or a save was written just before a crash.
-        if own >= seq, try isThisSave(pending, at: seq, in: versionLayout) {
-            try markExported(pending, seq: seq)
-            return true
+        if waiting.own >= seq, try isThisSave(pending, at: seq, in: versionLayout) {
+            return try markExported(pending, seq: seq)
         }
-        if own >= seq { seq = own + 1 }
+        if waiting.own >= seq { seq = waiting.own + 1 }
         let url = versionLayout.logURL(peer: peer, seq: seq)
         // A published file is never replaced. One already there is this save (written before
         // a crash), or this device's past that its store does not remember: a restored backup.
         if FileStamp.exists(url) {
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
-            try markExported(pending, seq: seq, own: isCurrentVersion)
-            return true
+            return try markExported(pending, seq: seq, own: isCurrentVersion)
         }
         let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
                                       device: device, seq: seq, instance: instance)
@@ -272,13 +276,12 @@ public final class CloudSync: @unchecked Sendable {
         guard try AtomicFile.create(data, at: url) else {
             // Made by another process of this identity meanwhile: the same question again.
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
-            try markExported(pending, seq: seq, own: isCurrentVersion)
-            return true
+            return try markExported(pending, seq: seq, own: isCurrentVersion)
         }
         // Its own logs count as applied: they are never imported back.
-        try markExported(pending, seq: seq, own: isCurrentVersion)
+        let after = try markExported(pending, seq: seq, own: isCurrentVersion)
         logger.debug("exported log \(seq)")
-        return true
+        return after
     }
 
     /// Whether this peer's log `seq` holds this very save.
@@ -289,9 +292,11 @@ public final class CloudSync: @unchecked Sendable {
 
     /// Takes a save out of the outbox as exported under `seq`, in a short transaction of its
     /// own. Numbers only move forward, whatever order exporters finish in.
-    private func markExported(_ pending: Outbox.Pending, seq: Int64, own: Bool = false) throws {
+    ///
+    /// - Returns: the save waiting after it, if any.
+    private func markExported(_ pending: Outbox.Pending, seq: Int64, own: Bool = false) throws -> WaitingSave? {
         let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
-        try store.write { db in
+        return try store.write { db in
             try Outbox.remove(sequence: pending.sequence, db)
             let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
                 .flatMap { Int64($0) } ?? 0
@@ -301,6 +306,41 @@ public final class CloudSync: @unchecked Sendable {
             if own, try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
                 try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
             }
+            return try WaitingSave.oldest(db, cloudSync: self)
+        }
+    }
+
+    /// What an export reads before it decides to take the ``ExportLock``, in one transaction.
+    private struct ExportOutlook {
+        /// The identity the store last exported under (nil before its first export).
+        let owner: String?
+        /// How many saves wait in the outbox.
+        let pending: Int
+        /// Whether the store remembers exporting in this model version and epoch.
+        let hasExported: Bool
+
+        init(_ db: Database, seqKey: String) throws {
+            let metadata = "SELECT value FROM \(EngineTables.metadata) WHERE key = ?"
+            owner = try String.fetchCached(db, metadata, ["exportedBy"])
+            pending = try Int.fetchCached(db, "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0
+            hasExported = try String.fetchCached(db, metadata, [seqKey]) != nil
+        }
+    }
+
+    /// The oldest save waiting to be exported, with the last number exported in its model
+    /// version and the last log of this peer the store holds (its own logs count as applied).
+    private struct WaitingSave {
+        let pending: Outbox.Pending
+        let exported: Int64
+        let own: Int64
+
+        static func oldest(_ db: Database, cloudSync: CloudSync) throws -> WaitingSave? {
+            guard let pending = try Outbox.first(db) else { return nil }
+            let seqKey = cloudSync.exportedSeqKey(modelVersion: pending.modelVersion)
+            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+                .flatMap { Int64($0) } ?? 0
+            let own = pending.modelVersion == cloudSync.layout.modelVersion ? try cloudSync.watermark(of: cloudSync.peer, db) : 0
+            return WaitingSave(pending: pending, exported: exported, own: own)
         }
     }
 
