@@ -27,9 +27,21 @@ public enum AtomicFile {
     /// Writes the file only when there is none yet, even when other processes try at the same
     /// moment: exactly one of them makes it (a `link`, which never replaces a file).
     ///
+    /// Where the file system can, the file is written with no name at all (`O_TMPFILE`) and
+    /// linked into place whole: no temporary name shows in the folder (for a file-sync engine
+    /// to pick up), a crash leaves nothing behind, and no file is deleted after each write (on
+    /// ext4 without a journal, the kernel makes every new file look past each inode deleted in
+    /// the last minute or more). Elsewhere, a hidden temporary file beside it, linked, then removed.
+    ///
     /// - Returns: whether this call made the file; when not, the file someone else made is
     ///   there, whole, and this one's `data` is dropped.
     public static func create(_ data: Data, at url: URL) throws -> Bool {
+        if let made = try createUnnamed(data, at: url) { return made }
+        return try createThroughTemporary(data, at: url)
+    }
+
+    /// ``create(_:at:)`` through a hidden temporary file beside it, linked into place, then removed.
+    static func createThroughTemporary(_ data: Data, at url: URL) throws -> Bool {
         let temp = try writeTemp(data, beside: url)
         defer { unlink(temp.path) }
         if link(temp.path, url.path) != 0 {
@@ -45,6 +57,42 @@ public enum AtomicFile {
         return true
     }
 
+    /// `O_TMPFILE`, which Glibc's Swift overlay does not bring (a macro of two flags); its
+    /// value differs on a few architectures, where files are made the other way.
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+    private static let unnamedFileFlags: Int32? = 0o20000000 | O_DIRECTORY
+    #else
+    private static let unnamedFileFlags: Int32? = nil
+    #endif
+
+    /// ``create(_:at:)`` with a file that has no name until it is whole.
+    ///
+    /// - Returns: whether this call made the file; nil when the file system (or a missing
+    ///   `/proc`) cannot do it this way, and nothing was written.
+    static func createUnnamed(_ data: Data, at url: URL) throws -> Bool? {
+        guard let flags = unnamedFileFlags else { return nil }
+        let folder = url.deletingLastPathComponent().path
+        let fd = open(folder, O_WRONLY | O_CLOEXEC | flags, 0o644)
+        guard fd >= 0 else {
+            // EOPNOTSUPP: a file system without unnamed files; EISDIR or EINVAL: a kernel
+            // without them. Anything else (a missing folder, no permission) is told as it is.
+            if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { return nil }
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        try writeAll(data, to: fd, path: url.path)
+        guard fsync(fd) == 0 else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
+        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
+            if errno == EEXIST { return false }
+            // No /proc, or a file system without hard links: nothing is published yet.
+            if errno == EPERM || errno == EOPNOTSUPP || (errno == ENOENT && access(folder, F_OK) == 0) { return nil }
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        syncFolder(of: url)
+        return true
+    }
+
     /// A new hidden temp file beside `url` holding `data`, flushed to disk.
     private static func writeTemp(_ data: Data, beside url: URL) throws -> URL {
         let directory = url.deletingLastPathComponent()
@@ -55,24 +103,32 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temp.path) }
         }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    close(fd)
-                    throw FileError.unwritable(path: temp.path, reason: reason)
-                }
-                offset += written
-            }
+        do {
+            try writeAll(data, to: fd, path: temp.path)
+        } catch {
+            close(fd)
+            throw error
         }
         guard fsync(fd) == 0, close(fd) == 0 else {
             throw FileError.unwritable(path: temp.path, reason: String(cString: strerror(errno)))
         }
         ok = true
         return temp
+    }
+
+    /// Writes all of `data` at the file's offset, going on after interruptions.
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError.unwritable(path: path, reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
     }
 
     private static func syncFolder(of url: URL) {
