@@ -7,8 +7,8 @@ import Glibc
 /// The floor of ``Latency``, measured in the same run: what the disk and the kernel take to
 /// carry a change from one process to another with no engine at all. As many writer processes,
 /// at the same rate, each publish a file the size of the engine's logs the way a log is published
-/// (``AtomicFile/create(_:at:)``: a temporary file, fsync, a link into place, fsync of the
-/// folder), and a watcher in the leader notes when inotify tells of each new name. A change's
+/// (``AtomicFile/create(_:at:)``: an unnamed file where the file system allows, fsync, a link
+/// into place, fsync of the folder), and a watcher in the leader notes when inotify tells of each new name. A change's
 /// floor latency: from the start of its publication to that event. No store is written and
 /// none is read: what the engine adds on both sides (the save, the outbox, the import) is the
 /// difference between the two.
