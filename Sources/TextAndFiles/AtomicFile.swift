@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// Writes a file so that readers see either nothing or all of it: a temp file in the same
-/// folder, fsync, rename (or link) into place, fsync of the folder.
+/// folder (a file with no name, where it can: ``create(_:at:)``), fsync, rename (or link) into
+/// place, fsync of the folder.
 public enum AtomicFile {
     /// Whether `name` is a temporary file of a write whose process is gone: `.<name>.<pid>.<uuid>.tmp`
     /// with a dead pid, or `.<name>.tmp` (what the `mid-log-write` fault leaves).

@@ -46,7 +46,7 @@ extension CloudLayout {
 
     /// Every file named like a marker: those that check out, and the others with why.
     public func epochMarkers() -> (valid: [EpochMarker], refused: [(name: String, reason: String)]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: epochsFolder.path)) ?? []
+        let names = folderEntries(epochsFolder.path) ?? []  // every import asks: no error object for a missing folder
         var valid: [EpochMarker] = []
         var refused: [(name: String, reason: String)] = []
         for name in names.sorted() {

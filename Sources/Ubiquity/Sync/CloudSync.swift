@@ -148,8 +148,8 @@ public final class CloudSync: @unchecked Sendable {
         var written = 0
         // A copy of this device elsewhere writes under the same identity: nothing more under it.
         if let clone = cloneEvidence { throw CloudError.sharedIdentity(seq: clone.seq, device: clone.device) }
-        // What decides whether there is anything to do, read at once: an export follows every
-        // save, and each read transaction of its own was a tenth of its work.
+        // What decides whether there is anything to do, read in one transaction: an export
+        // follows every save, and its reads, a transaction each, were a fifth of its work.
         let outlook = try store.read { db in try ExportOutlook(db, seqKey: exportedSeqKey(modelVersion: layout.modelVersion)) }
         let restarted = try restartNumberingIfIdentityChanged(owner: outlook.owner)
         var pending = outlook.pending
