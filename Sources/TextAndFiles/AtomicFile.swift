@@ -68,9 +68,11 @@ public enum AtomicFile {
 
     /// ``create(_:at:)`` with a file that has no name until it is whole.
     ///
+    /// - Parameter descriptors: where this process's open files have names (tests name a
+    ///   folder that is not there, as a process without `/proc` finds).
     /// - Returns: whether this call made the file; nil when the file system (or a missing
     ///   `/proc`) cannot do it this way, and nothing was written.
-    static func createUnnamed(_ data: Data, at url: URL) throws -> Bool? {
+    static func createUnnamed(_ data: Data, at url: URL, descriptors: String = "/proc/self/fd") throws -> Bool? {
         guard let flags = unnamedFileFlags else { return nil }
         let folder = url.deletingLastPathComponent().path
         let fd = open(folder, O_WRONLY | O_CLOEXEC | flags, 0o644)
@@ -84,11 +86,21 @@ public enum AtomicFile {
         try writeAll(data, to: fd, path: url.path)
         guard fsync(fd) == 0 else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
         // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
-        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
-            if errno == EEXIST { return false }
-            // No /proc, or a file system without hard links: nothing is published yet.
-            if errno == EPERM || errno == EOPNOTSUPP || (errno == ENOENT && access(folder, F_OK) == 0) { return nil }
-            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        if linkat(AT_FDCWD, "\(descriptors)/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
+            let failure = errno
+            switch failure {
+            case EEXIST:
+                return false
+            case ENOSPC, EDQUOT, EROFS, EIO:
+                // The folder takes no new name: the other way would be refused the same.
+                throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
+            case ENOENT where access(folder, F_OK) != 0:
+                throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
+            default:
+                // No /proc (or one a sandbox hides), a file system without hard links: this way
+                // cannot link here, and nothing is published yet.
+                return nil
+            }
         }
         syncFolder(of: url)
         return true

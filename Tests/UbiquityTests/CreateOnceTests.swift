@@ -63,4 +63,12 @@ struct CreateOnceTests {
         }
         #expect(!FileManager.default.fileExists(atPath: elsewhere.deletingLastPathComponent().path), "no folder made")
     }
+
+    @Test func withoutProcTheFileIsMadeTheOtherWayAndNothingIsLeft() throws {
+        let target = directory.file("0000000002.gdlog")
+        #expect(try AtomicFile.createUnnamed(Data("a log".utf8), at: target, descriptors: "/no-proc/self/fd") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing published, nothing left")
+        #expect(try AtomicFile.createThroughTemporary(Data("a log".utf8), at: target) == true)
+        #expect(try Data(contentsOf: target) == Data("a log".utf8))
+    }
 }
