@@ -8,8 +8,8 @@ import Glibc
 /// carry a change from one process to another with no engine at all. As many writer processes,
 /// at the same rate, each publish a file the size of the engine's logs the way a log is published
 /// (``AtomicFile/create(_:at:)``: an unnamed file where the file system allows, fsync, a link
-/// into place, fsync of the folder), and a watcher in the leader notes when inotify tells of each new name. A change's
-/// floor latency: from the start of its publication to that event. No store is written and
+/// into place, fsync of the folder), and a watcher in the leader notes when inotify tells of
+/// each new name. A change's floor latency: from the start of its publication to that event. No store is written and
 /// none is read: what the engine adds on both sides (the save, the outbox, the import) is the
 /// difference between the two.
 enum LatencyFloor {
@@ -112,7 +112,7 @@ enum LatencyFloor {
                     }
                     let nameBytes = buffer[(offset + headerSize)..<min(offset + headerSize + length, count)].prefix { $0 != 0 }
                     let file = String(decoding: nameBytes, as: UTF8.self)
-                    // The published name, not the temporary file it was written as.
+                    // The published name, not a temporary file it was written as (where one is made).
                     if !file.hasPrefix("."), file.hasSuffix(".log"), let writer = writerOf[wd] {
                         arrived.append("\(writer)-\(file.dropLast(4))")
                     }

@@ -22,7 +22,7 @@ public enum AtomicFile {
         guard rename(temp.path, url.path) == 0 else {
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
-        syncFolder(of: url)
+        syncFolder(url.deletingLastPathComponent().path)
     }
 
     /// Writes the file only when there is none yet, even when other processes try at the same
@@ -54,7 +54,7 @@ public enum AtomicFile {
                 throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
             }
         }
-        syncFolder(of: url)
+        syncFolder(url.deletingLastPathComponent().path)
         return true
     }
 
@@ -88,21 +88,15 @@ public enum AtomicFile {
         // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
         if linkat(AT_FDCWD, "\(descriptors)/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
             let failure = errno
-            switch failure {
-            case EEXIST:
-                return false
-            case ENOSPC, EDQUOT, EROFS, EIO:
-                // The folder takes no new name: the other way would be refused the same.
-                throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
-            case ENOENT where access(folder, F_OK) != 0:
-                throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
-            default:
-                // No /proc (or one a sandbox hides), a file system without hard links: this way
-                // cannot link here, and nothing is published yet.
-                return nil
-            }
+            if failure == EEXIST { return false }
+            // A full, read-only or failing disk, or the folder gone: the other way would be
+            // refused the same. Anything else — no /proc (or one a sandbox hides), a file system
+            // without hard links — is this way failing here, with nothing published yet.
+            let folderGone = failure == ENOENT && access(folder, F_OK) != 0
+            guard [ENOSPC, EDQUOT, EROFS, EIO].contains(failure) || folderGone else { return nil }
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
         }
-        syncFolder(of: url)
+        syncFolder(folder)
         return true
     }
 
@@ -144,8 +138,8 @@ public enum AtomicFile {
         }
     }
 
-    private static func syncFolder(of url: URL) {
-        let dirFD = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    private static func syncFolder(_ folder: String) {
+        let dirFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 {
             fsync(dirFD)
             close(dirFD)

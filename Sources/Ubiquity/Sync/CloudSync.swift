@@ -152,9 +152,9 @@ public final class CloudSync: @unchecked Sendable {
         // follows every save, and its reads, a transaction each, were a fifth of its work.
         let outlook = try store.read { db in try ExportOutlook(db, seqKey: exportedSeqKey(modelVersion: layout.modelVersion)) }
         let restarted = try restartNumberingIfIdentityChanged(owner: outlook.owner)
-        var pending = outlook.pending
+        var isPending = outlook.isPending
         // Never into an epoch a peer has left: that content is deleted, and nobody reads it.
-        if pending > 0, layout.isSuperseded {
+        if isPending, layout.isSuperseded {
             throw CloudError.contentRemoved(epoch: layout.epoch, current: layout.currentEpoch())
         }
         // A store that has never exported may be a new store of a peer that has (a store
@@ -163,9 +163,9 @@ public final class CloudSync: @unchecked Sendable {
         if !outlook.hasExported || restarted,
            !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty {
             try importMeanwhile()
-            pending = try pendingExports()
+            isPending = try pendingExports() > 0
         }
-        guard pending > 0 else { return 0 }
+        guard isPending else { return 0 }
         let lock = try ExportLock.acquire(storePath: store.path)
         defer { lock.release() }
         var attempts = 0
@@ -314,15 +314,15 @@ public final class CloudSync: @unchecked Sendable {
     private struct ExportOutlook {
         /// The identity the store last exported under (nil before its first export).
         let owner: String?
-        /// How many saves wait in the outbox.
-        let pending: Int
+        /// Whether a save waits in the outbox (not how many: counting reads the whole outbox).
+        let isPending: Bool
         /// Whether the store remembers exporting in this model version and epoch.
         let hasExported: Bool
 
         init(_ db: Database, seqKey: String) throws {
             let metadata = "SELECT value FROM \(EngineTables.metadata) WHERE key = ?"
             owner = try String.fetchCached(db, metadata, ["exportedBy"])
-            pending = try Int.fetchCached(db, "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0
+            isPending = try Bool.fetchCached(db, "SELECT EXISTS (SELECT 1 FROM \(EngineTables.outbox))") ?? false
             hasExported = try String.fetchCached(db, metadata, [seqKey]) != nil
         }
     }
