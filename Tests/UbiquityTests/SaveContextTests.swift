@@ -34,6 +34,31 @@ struct SaveContextTests {
         #expect(title == "Milk")
     }
 
+    @Test func insertWritesAndRecordsTheValuesGivenOverTheDefaults() throws {
+        let store = try openStore()
+        let given = Date(timeIntervalSince1970: 1_700_000_000)
+        let (folder, id) = try store.save(author: "test") { context in
+            let folder = try context.insert("Folder", values: ["name": .string("Home")])
+            let id = try context.insert("Note", values: [
+                "count": .integer(3), "modified": .date(given), "folder": .reference(folder), "attachment": .null,
+            ])
+            return (folder, id)
+        }
+        let record = try #require(try store.outbox().last)
+        // A null given where the default is null is no write either; a date given is not replaced by now.
+        #expect(record.inserted.last == ObjectChange(object: ObjectID(entity: "Note", id: id), values: [
+            "title": .string("Untitled"), "count": .integer(3), "modified": .date(given),
+            "pinned": .bool(false), "folder": .reference(folder),
+        ]))
+        let row = try #require(try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT title, count, modified, pinned, folder, attachment FROM note WHERE id = ?",
+                             arguments: [id.description])
+        })
+        #expect(row["title"] as String == "Untitled" && row["count"] as Int == 3 && row["modified"] as Double == 1_700_000_000)
+        #expect(row["pinned"] as Bool == false && row["folder"] as String == folder.description)
+        #expect((row["attachment"] as DatabaseValue).isNull)
+    }
+
     @Test func updateRecordsOnlyChangedPropertiesAndTouchesModified() throws {
         let store = try openStore()
         let id = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)]) }

@@ -208,11 +208,12 @@ private struct JSONBytes {
     /// Values by property name, names sorted.
     mutating func values(_ values: [String: PropertyValue]) {
         raw("{")
-        for (index, name) in values.keys.sorted().enumerated() {
+        // Sorted as pairs: no lookup of each name again.
+        for (index, pair) in values.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { raw(",") }
-            quoted(name)
+            quoted(pair.key)
             raw(":")
-            value(values[name]!)
+            value(pair.value)
         }
         raw("}")
     }

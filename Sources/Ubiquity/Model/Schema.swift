@@ -90,6 +90,11 @@ public struct EntityDescription: Sendable, Equatable {
         propertyColumns = places
         columnTypes = attributes.map(\.type) + relationships.map { _ in .reference }
         columnDefaults = attributes.map(\.defaultValue.databaseValue) + relationships.map { _ in .null }
+        columnRules = attributes.map(\.rule) + relationships.map { _ in .any }
+        var defaults = [String: PropertyValue](minimumCapacity: propertyNames.count)
+        for attribute in attributes where attribute.defaultValue != .null { defaults[attribute.name] = attribute.defaultValue }
+        recordedDefaults = defaults
+        modificationDateColumn = modificationDateAttribute.flatMap { name in attributes.firstIndex { $0.name == name } }
         let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
@@ -125,6 +130,14 @@ public struct EntityDescription: Sendable, Equatable {
     /// By place in ``propertyNames``: each column's type, and what an insert that gives no
     /// value writes (the attribute's default; null for a relationship).
     let columnTypes: [PropertyType], columnDefaults: [DatabaseValue]
+    /// By place in ``propertyNames``: the rule of each column's values (``rule(of:)``).
+    let columnRules: [ValueRule]
+    /// What an insert records when it is given no values: each attribute whose default is not
+    /// null, with its default (a null it is created with is not recorded as a write). Made
+    /// with room for every property, so that an insert adds its values without growing it.
+    let recordedDefaults: [String: PropertyValue]
+    /// The place of ``modificationDateAttribute`` in ``propertyNames``.
+    let modificationDateColumn: Int?
 
     /// The place of a property in ``propertyNames``, or `nil` when the entity has no such property.
     func column(of property: String) -> Int? {
@@ -151,6 +164,8 @@ public struct Schema: Sendable, Equatable {
                 precondition(!name.contains(where: { "=:,;".contains($0) }), "\(entity.name).\(name): a property name holds no = : , or ;")
                 precondition(name != EngineTables.clockColumn && name != "id", "\(entity.name).\(name): a column the engine keeps")
             }
+            // One column per name: a table cannot have two (and ``EntityDescription/column(of:)`` finds one).
+            precondition(Set(entity.propertyNames).count == entity.propertyNames.count, "\(entity.name): two properties of one name")
             for relationship in entity.relationships {
                 precondition(entities.contains { $0.name == relationship.destination },
                              "\(entity.name).\(relationship.name) points at unknown entity \(relationship.destination)")

@@ -42,20 +42,21 @@ public final class SaveContext {
         let values = try resolvingMerges(values)
         let id = id ?? ids.next()
         let object = ObjectID(entity: entity.name, id: id)
-        // One pass over the columns makes both the row and what is recorded of it.
+        // The row starts as every column's default and the record as the defaults that are not
+        // null; each value given replaces its column's (one lookup each, where a pass over the
+        // columns looked every name up in `values`).
         var row = [id.description.databaseValue]
-        row.reserveCapacity(entity.propertyNames.count + 1)
-        var recorded = [String: PropertyValue](minimumCapacity: entity.propertyNames.count)
-        for attribute in entity.attributes {
-            var value = values[attribute.name] ?? attribute.defaultValue
-            if attribute.name == entity.modificationDateAttribute, values[attribute.name] == nil { value = .date(now) }
-            row.append(value.databaseValue)
-            if value != .null || attribute.defaultValue != .null { recorded[attribute.name] = value }
+        row.reserveCapacity(entity.propertyNames.count + 2)  // and the clocks (RowWriter)
+        row.append(contentsOf: entity.columnDefaults)
+        var recorded = entity.recordedDefaults
+        for (name, value) in values {
+            let column = entity.column(of: name)!  // checked above
+            row[column + 1] = value.databaseValue
+            if value != .null || !entity.columnDefaults[column].isNull { recorded[name] = value }
         }
-        for relationship in entity.relationships {
-            let value = values[relationship.name] ?? .null
-            row.append(value.databaseValue)
-            if value != .null { recorded[relationship.name] = value }
+        if let column = entity.modificationDateColumn, values[entity.propertyNames[column]] == nil {
+            row[column + 1] = PropertyValue.date(now).databaseValue
+            recorded[entity.propertyNames[column]] = .date(now)
         }
         // The row's readings in the same statement, at the reading the save most likely ends
         // with (``SaveClock``).
@@ -221,11 +222,12 @@ public final class SaveContext {
 
     private func check(_ values: [String: PropertyValue], for entity: EntityDescription) throws {
         for (name, value) in values {
-            guard let type = entity.type(of: name) else {
+            guard let column = entity.column(of: name) else {
                 throw StoreError.unknownProperty(entity: entity.name, property: name)
             }
+            let type = entity.columnTypes[column]
             guard value.fits(type) else { throw StoreError.wrongType(entity: entity.name, property: name, expected: type) }
-            if let reason = entity.rule(of: name).violation(of: value) {
+            if let reason = entity.columnRules[column].violation(of: value) {
                 throw StoreError.invalidValue(entity: entity.name, property: name, reason: reason)
             }
         }
