@@ -11,8 +11,9 @@ public struct GlobalID: Hashable, Comparable, Codable, Sendable, CustomStringCon
     public let description: String
 
     public init(_ uuid: UUID) {
-        // Formatted by hand: `uuidString.lowercased()` was a twentieth of a save.
-        let hex = Array("0123456789abcdef".utf8)
+        // Formatted by hand: `uuidString.lowercased()` was a twentieth of a save. The digits
+        // computed, not looked up in an array made at every call.
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble }
         description = withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0
@@ -21,8 +22,8 @@ public struct GlobalID: Hashable, Comparable, Codable, Sendable, CustomStringCon
                         text[position] = UInt8(ascii: "-")
                         position += 1
                     }
-                    text[position] = hex[Int(byte >> 4)]
-                    text[position + 1] = hex[Int(byte & 0x0F)]
+                    text[position] = hex(byte >> 4)
+                    text[position + 1] = hex(byte & 0x0F)
                     position += 2
                 }
                 return position
