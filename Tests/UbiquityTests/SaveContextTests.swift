@@ -59,6 +59,17 @@ struct SaveContextTests {
         #expect((row["attachment"] as DatabaseValue).isNull)
     }
 
+    @Test(arguments: ["", "a", "Äpfel 🍎", String(repeating: "long text, not a small string ", count: 9)])
+    func textIsStoredAsGivenWhateverItsLength(_ name: String) throws {
+        let store = try openStore()
+        let id = try store.save(author: "test") { try $0.insert("Folder", values: ["name": .string(name)]) }
+        let stored = try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT name, typeof(name) AS type FROM folder WHERE id = ?", arguments: [id.description])
+        }
+        #expect(stored?["type"] as String? == "text")
+        #expect(stored?["name"] as String? == name)
+    }
+
     @Test func updateRecordsOnlyChangedPropertiesAndTouchesModified() throws {
         let store = try openStore()
         let id = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)]) }
