@@ -170,7 +170,8 @@ struct TerminalSizesTests {
         screen = try tmux.waitFor { $0.contains("Only listed items") && !$0.contains("Tea") }
         #expect(screen.contains("Milk") && !screen.contains("Eggs") && !screen.contains("Tea"), "\(screen)")
         try tmux.sendKeys("3", "1")
-        screen = try tmux.waitFor { $0.contains("Milk") }
+        // Units lists Milk too (under L): wait for Prepare's own state, not for the name alone.
+        screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Only listed items") && $0.contains("By name") }
         #expect(screen.contains("Only listed items") && screen.contains("By name"), "remembered:\n\(screen)")
         try tmux.sendKeys("f", "o")
         screen = try tmux.waitFor { $0.contains("Pantry") && $0.contains("Eggs") && $0.contains("Fridge") }
