@@ -44,9 +44,10 @@ extension Database {
         case .double(let double): sqlite3_bind_double(handle, index, double)
         case .string(var text):
             text.withUTF8 { bytes in
-                // An empty buffer may have no address, which SQLite would take for NULL.
+                // An empty buffer may have no address, which SQLite would take for NULL. The
+                // 64-bit length: a text too long for SQLite is an error (`SQLITE_TOOBIG`), not a trap.
                 bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
-                    : sqlite3_bind_text(handle, index, bytes.baseAddress, CInt(bytes.count), transient)
+                    : sqlite3_bind_text64(handle, index, bytes.baseAddress, UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
             }
         case .blob: value.bind(to: handle, at: index)
         }
