@@ -2,11 +2,12 @@
 # Installs what building, running and testing Grocery Dude needs on Debian or Ubuntu, when it
 # is missing: ncursesw and SQLite headers, tmux (end-to-end tests), faketime (devices whose
 # clocks are wrong, in tests), a UTF-8 locale, syncthing and curl (two machines sharing the cloud
-# folder, in tests: scripts/syncthing-pair.sh).
+# folder, in tests: scripts/syncthing-pair.sh), strace (that a save is synced before a command says
+# so, in tests).
 # Swift itself is not a Debian package: it must be on PATH or at /opt/swift.
 set -euo pipefail
 
-packages=(libncursesw5-dev libsqlite3-dev tmux faketime pkg-config locales syncthing curl)
+packages=(libncursesw5-dev libsqlite3-dev tmux faketime pkg-config locales syncthing curl strace)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

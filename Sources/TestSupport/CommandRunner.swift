@@ -56,10 +56,12 @@ public struct CommandRunner: Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }
 
-    /// Runs `grocery-dude --data-dir … --device … <arguments>` and waits for it.
+    /// Runs `grocery-dude --data-dir … --device … <arguments>` and waits for it; `wrapper`
+    /// (`strace -f -o FILE`) runs it, when given.
     @discardableResult
-    public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> CommandResult {
-        let process = try self.process(arguments, environment: extra, global: global)
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
+                    wrappedIn wrapper: [String] = []) throws -> CommandResult {
+        let process = try self.process(arguments, environment: extra, global: global, wrappedIn: wrapper)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -83,9 +85,10 @@ public struct CommandRunner: Sendable {
 extension CommandRunner {
     /// The process of `grocery-dude --data-dir … --device … <arguments>`, not started: the
     /// device's environment, its clock and user.
-    func process(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true) throws -> Process {
+    func process(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
+                 wrappedIn wrapper: [String] = []) throws -> Process {
         let process = Process()
-        var commandLine = [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        var commandLine = wrapper + [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
         if let fakeTime {
             guard FileManager.default.isExecutableFile(atPath: Self.faketime) else { throw FakeTimeMissing() }
             commandLine = [Self.faketime, "-f", fakeTime] + commandLine

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 import TextAndFiles
 
@@ -79,6 +80,10 @@ public final class ObjectStore: Sendable {
         let database: any DatabaseWriter
         do {
             database = try connections.open(path, configuration)
+            // Acknowledged means on disk: a commit syncs the write-ahead log before it returns
+            // (GRDB's pool sets NORMAL, which leaves a commit to the next checkpoint's sync; a
+            // checkpoint that a reader held back then left acknowledged saves unsynced).
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
             throw Self.translated(error, storePath: path)
         }
@@ -143,6 +148,16 @@ public final class ObjectStore: Sendable {
             checkpointer.waitUntilIdle()
             return try db.checkpoint(.truncate)
         }
+    }
+
+    /// The checkpoint a closing store makes: as much as no reader holds back, at once. Every
+    /// commit is already durable (`synchronous = FULL`), so nothing waits for it: a reader in
+    /// another process (a running app, `cloud watch`) once made a command's close wait up to
+    /// ten seconds in the busy handler, naming itself as the holder. The store file alone then
+    /// holds the store only when no other process had it open.
+    private static func checkpointWithoutWaiting(_ db: Database) {
+        sqlite3_busy_handler(db.sqliteConnection, nil, nil)
+        _ = try? db.checkpoint(.truncate)
     }
 
     /// The highest model version whose migration the store at `db` has applied.
@@ -233,7 +248,7 @@ public final class ObjectStore: Sendable {
     public func close() throws {
         try gate.close {
             checkpointer.close()
-            _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try? database.writeWithoutTransaction { db in Self.checkpointWithoutWaiting(db) }
             try database.close()
         }
     }

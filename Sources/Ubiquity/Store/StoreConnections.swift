@@ -22,10 +22,11 @@ public enum StoreConnections: Sendable {
         case .single:
             var configuration = configuration
             configuration.prepareDatabase { db in
-                // What `DatabasePool` sets: the write-ahead log (kept in the file, so that other
-                // processes' pools and this connection agree) and its usual durability.
+                // The write-ahead log, as `DatabasePool` sets it (kept in the file, so that other
+                // processes' pools and this connection agree); every commit synced before it
+                // returns (``ObjectStore`` sets the same on a pool's writer).
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             return try DatabaseQueue(path: path, configuration: configuration)
         }
