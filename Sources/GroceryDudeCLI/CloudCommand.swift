@@ -10,7 +10,7 @@ struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
         subcommands: [Enable.self, Disable.self, Sync.self, Watch.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
-                      MergeKept.self, Offline.self, Online.self, Verify.self])
+                      MergeKept.self, Offline.self, Online.self, Verify.self, Adopt.self])
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,9 +51,8 @@ struct CloudCommand: ParsableCommand {
             // What opening the device already did counts: every command syncs first.
             let prepared = device.coordinator.preparation
             guard !device.isOffline else {
-                throw ValidationErrorMessage(sync.isCloudReachable
-                    ? "this device is offline: grocery-dude cloud online"
-                    : "the cloud folder \(sync.cloudFolder.path) is missing or cannot be written; is it mounted?")
+                throw ValidationErrorMessage(device.coordinator.configuration.cloudFolderProblem
+                    ?? "this device is offline: grocery-dude cloud online")
             }
             let rounds = try sync.syncUntilQuiet(deadline: Date().addingTimeInterval(timeout), after: prepared)
             for line in rounds.waiting {
@@ -199,7 +198,7 @@ struct CloudCommand: ParsableCommand {
                 print("Online. (Cloud sync is disabled on this device: grocery-dude cloud enable.)")
                 return
             }
-            if let reason = CloudNames.unreachableReason(device.coordinator.configuration.cloud) {
+            if let reason = device.coordinator.configuration.cloudFolderProblem {
                 print("Online, but \(reason): changes keep waiting on this device.")
                 return
             }

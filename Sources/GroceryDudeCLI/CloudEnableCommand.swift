@@ -65,7 +65,7 @@ extension CloudCommand {
             }
             let usingLocal = device.coordinator.current.usingLocalStorage
             print("Cloud sync enabled for account \(account.debugDescription) on device \(sandbox.device.debugDescription).")
-            if let reason = CloudNames.unreachableReason(configuration.cloud) {
+            if let reason = configuration.cloudFolderProblem {
                 print("But \(reason). Until then this device works offline and keeps its changes.")
             }
             print("Using local storage: \(usingLocal ? 1 : 0)" + (usingLocal

@@ -28,6 +28,7 @@ extension CloudCommand {
                 let lastSync = cloud.lastSync.map(Timestamp.string)
                 fields += [
                     ("offline", .bool(cloud.offline), cloud.offlineReason.map { "yes (\($0))" } ?? "no"),
+                    ("offlineReason", .string(cloud.offlineReason), ""),
                     ("cloudFolder", .string(cloud.folder), cloud.folder),
                     ("epoch", .integer(cloud.epoch), "\(cloud.epoch)"),
                     ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"),
@@ -54,7 +55,7 @@ extension CloudCommand {
                               "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
                               "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
                               "divergedFrom": "Last verify"]
-                for (key, _, text) in fields { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+                for (key, _, text) in fields where key != "offlineReason" { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
                 if status.cloud != nil {
                     print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
                     for file in refused { print("  \(file.summary)" + (file.holdsDeviceBack ? " — its later logs wait" : "")) }

@@ -197,7 +197,7 @@ struct OpenDevice {
     func requireSync() throws -> CloudLink {
         guard let sync else {
             if coordinator.current.role == .fallback {
-                if let reason = CloudNames.unreachableReason(coordinator.configuration.cloud) {
+                if let reason = coordinator.configuration.cloudFolderProblem {
                     throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
                 }
                 if let problem = coordinator.preparation.setupProblem {

@@ -14,9 +14,9 @@ public enum CloudNames {
         try CloudLayout.checkedStoreName(typed)
     }
 
-    /// Why the cloud folder at `cloud` cannot be used now ("the cloud folder … is missing"),
-    /// `nil` when it can.
-    public static func unreachableReason(_ cloud: URL) -> String? {
+    /// Why there is no folder to use at `cloud` ("the cloud folder … does not exist"), `nil`
+    /// when there is one (it may still not be the account's: ``StoreConfiguration/cloudFolderProblem``).
+    public static func missingFolderReason(_ cloud: URL) -> String? {
         CloudLayout.unreachableReason(cloud)
     }
 }

@@ -61,6 +61,9 @@ public enum CloudSetup {
         let report = try sync.importPending()
         onImport(report)
         if configuration.defaultData { try seedDefaultDataOnce(into: store, configuration, account: account) }
+        // The cloud folder's IDs (the check above remembered them in the settings) go with the store.
+        let folderIDs = (try? DeviceSettings.load(from: configuration.sandbox))?.cloudFolderIDs[account] ?? []
+        try CloudFolderIdentity.rememberInStore(Set(folderIDs), store)
         try store.objects.setMetadata(completedKey, Timestamp.string(Date()))
         configuration.logger.info(
             "one-time setup of the cloud store of account \(account) done: \(report.loadedBaselines) baseline(s), \(report.appliedLogs) log(s)")

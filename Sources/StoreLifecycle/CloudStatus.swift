@@ -54,12 +54,13 @@ extension StoreCoordinator {
         guard let account = current.account else { return status }
         let sync = current.sync
         let layout = try sync?.layout ?? configuration.layout(account: account)
-        let offline = configuration.isOffline
+        let problem = configuration.cloudFolderProblem
+        let offline = settings.offline || problem != nil
         // On the fallback store, its saves wait to move into the cloud store, and every log in
         // the cloud folder waits for the one-time setup.
         status.cloud = CloudStatus.Cloud(
             offline: offline,
-            offlineReason: offline ? (CloudLayout.unreachableReason(layout.cloud) ?? "cloud offline") : nil,
+            offlineReason: problem ?? (settings.offline ? "cloud offline" : nil),
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),

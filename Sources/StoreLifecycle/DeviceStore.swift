@@ -76,7 +76,14 @@ public struct DeviceStore: Sendable {
     /// export, nothing is lost. Offline, they simply wait.
     @discardableResult
     public func exportPending() -> Int {
-        guard let sync, !isOffline else { return 0 }
+        guard let sync else { return 0 }
+        let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
+        guard !settings.offline else { return 0 }
+        if let problem = configuration.cloudFolderProblem(settings) {
+            // A folder that is there but is not the account's is told; a missing one is plain offline.
+            if CloudLayout.isReachable(sync.layout.cloud) { configuration.tellOnce(Notice(.note, "the change is not exported: \(problem)")) }
+            return 0
+        }
         do {
             let written = try sync.exportPending()
             for note in sync.takeRecoveryNotes() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GroceryModel
 import Logging
 import TextAndFiles
@@ -37,6 +38,13 @@ public struct StoreConfiguration: Sendable {
     func tell(_ notice: Notice) {
         onNotice?(notice)
     }
+
+    /// Tells ``onNotice`` unless this process told the same already: a command says it once.
+    func tellOnce(_ notice: Notice) {
+        if Self.told.withLock({ $0.insert(notice.description).inserted }) { tell(notice) }
+    }
+
+    private static let told = Mutex<Set<String>>([])
 
     public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
                 modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,
@@ -88,9 +96,23 @@ public struct StoreConfiguration: Sendable {
     }
 
     /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
-    /// is missing, unreadable or unmounted. Read fresh each time: another terminal may change it.
+    /// cannot be used (``cloudFolderProblem``). Read fresh each time: another terminal may change it.
     public var isOffline: Bool {
-        !CloudLayout.isReachable(cloud) || ((try? DeviceSettings.load(from: sandbox))?.offline ?? false)
+        let settings = (try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings()
+        return settings.offline || cloudFolderProblem(settings) != nil
+    }
+
+    /// Why the cloud folder cannot be used now, with what to do; `nil` when it can. It is missing,
+    /// unreadable or not a folder; or, with cloud sync on, it is not the account's cloud folder
+    /// this device synced with (``CloudFolderIdentity``: an empty mount point, another share).
+    public var cloudFolderProblem: String? {
+        cloudFolderProblem((try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings())
+    }
+
+    func cloudFolderProblem(_ settings: DeviceSettings) -> String? {
+        if let reason = CloudLayout.unreachableReason(cloud) { return reason }
+        guard settings.cloudEnabled, let account = settings.account else { return nil }
+        return CloudFolderIdentity.problem(self, account: account, settings: settings)
     }
 
     /// The store a choice of settings leads to (an account's cloud store, even while its

@@ -17,7 +17,7 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
             "the app is running on this device (\(holder)); quit it first, or do this from its menu"
         case .deviceInUse(let holder?): "\(holder) is using this device; wait for it to end, or stop it"
         case .deviceInUse(nil): "the app is running on this device; quit it first (or do this from its menu)"
-        case .offline(let path): CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the device is offline (grocery-dude cloud online)"
+        case .offline(let reason): reason
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
         }
@@ -34,7 +34,9 @@ extension StoreCoordinator {
             throw StoreRemovalError.cloudDisabled
         }
         guard claimDevice() else { throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox)) }
-        if online, configuration.isOffline { throw StoreRemovalError.offline(configuration.cloud.path) }
+        if online, configuration.isOffline {
+            throw StoreRemovalError.offline(configuration.cloudFolderProblem ?? "the device is offline (grocery-dude cloud online)")
+        }
         return account
     }
 

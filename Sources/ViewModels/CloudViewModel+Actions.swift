@@ -17,7 +17,7 @@ extension CloudViewModel {
             return
         }
         guard !device.isOffline else {
-            message = CloudNames.unreachableReason(sync.cloudFolder).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
+            message = coordinator.configuration.cloudFolderProblem.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
             return
         }
         message = "Syncing…"

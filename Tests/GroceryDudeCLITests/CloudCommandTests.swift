@@ -190,14 +190,16 @@ struct CloudCommandTests {
         let phone = device("phone")
         try kitchen.output(["--cloud", mount, "cloud", "enable"])
         try phone.output(["--cloud", mount, "cloud", "enable"])
-        // The share is unmounted: the mount point is gone (or empty and unwritable).
-        try FileManager.default.removeItem(atPath: mount)
+        // The share is unmounted: the mount point is gone (or empty and unwritable). Its
+        // content is elsewhere meanwhile, and comes back whole when it is mounted again.
+        let away = directory.file("mnt-share-away").path
+        try FileManager.default.moveItem(atPath: mount, toPath: away)
         let result = try kitchen.run(["--cloud", mount, "item", "add", "While Unmounted"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mount), "nothing was written where the share should be")
         #expect(try kitchen.output(["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder \(mount) does not exist: create it"))
         // Mounted again: the change goes out with the next command.
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: away, toPath: mount)
         try kitchen.output(["--cloud", mount, "item", "ls"])
         let names = try JSONSerialization.jsonObject(
             with: Data(try phone.output(["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]

@@ -15,10 +15,13 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
     /// A store whose data is being merged into the cloud store ("Merge with Cloud?"): set until
     /// the copy is committed, exported, and the store removed, so that a crash resumes it.
     public var seedSource: String?
+    /// By account, the IDs of the cloud folder this device synced with (``CloudFolderIdentity``):
+    /// a folder that holds none of them is not the account's cloud folder.
+    public var cloudFolderIDs: [String: [String]] = [:]
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline, seedSource }
+    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline, seedSource, cloudFolderIDs }
 
     /// Reads what a settings file has; a setting it lacks (written by an older version) keeps its
     /// default.
@@ -28,6 +31,7 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         cloudEnabled = try container.decodeIfPresent(Bool.self, forKey: .cloudEnabled) ?? false
         offline = try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false
         seedSource = try container.decodeIfPresent(String.self, forKey: .seedSource)
+        cloudFolderIDs = try container.decodeIfPresent([String: [String]].self, forKey: .cloudFolderIDs) ?? [:]
     }
 
     public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {

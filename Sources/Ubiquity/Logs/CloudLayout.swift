@@ -99,14 +99,15 @@ public struct CloudLayout: Sendable {
 
     /// A store name (the ubiquitous content name) as iCloud checked it: non-empty, no period, no
     /// slash, no leading `~`, no control character, at most ``maximumNameBytes`` bytes — and not
-    /// the key-value store's folder (``keyValueFolderName``, in any case), which it would share.
+    /// the key-value store's folder (``keyValueFolderName``) nor the folder markers'
+    /// (``FolderMarker/folderName``), in any case, which it would share.
     ///
     /// - Returns: the name in NFC, as it becomes folders and files.
     public static func checkedStoreName(_ storeName: String) throws -> String {
         let name = PathName.normalized(storeName)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ".")), !name.utf8.contains(UInt8(ascii: "/")),
               name.utf8.first != UInt8(ascii: "~"), name.utf8.count <= maximumNameBytes,
-              name.lowercased() != keyValueFolderName,
+              name.lowercased() != keyValueFolderName, name.lowercased() != FolderMarker.folderName,
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudError.invalidStoreName(storeName)
         }
@@ -208,7 +209,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
     public var description: String {
         switch self {
         case .invalidStoreName(let name):
-            "invalid store name \(name.debugDescription): it must be non-empty, without periods, slashes, control characters or a leading ~, at most \(CloudLayout.maximumNameBytes) bytes, and not \(CloudLayout.keyValueFolderName) (the key-value store's folder)"
+            "invalid store name \(name.debugDescription): it must be non-empty, without periods, slashes, control characters or a leading ~, at most \(CloudLayout.maximumNameBytes) bytes, and neither \(CloudLayout.keyValueFolderName) nor \(FolderMarker.folderName) (folders of the account's)"
         case .invalidAccountName(let name):
             "invalid account name \(name.debugDescription): it must be non-empty, without slashes, control characters or a leading period, at most \(CloudLayout.maximumNameBytes) bytes"
         case .unreachable(let path):
