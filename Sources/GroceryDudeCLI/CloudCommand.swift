@@ -118,10 +118,14 @@ struct CloudCommand: ParsableCommand {
             abstract: "Delete this store's cloud content for every device, and continue on an empty store.",
             discussion: """
                 Every other device moves its store aside when it sees this (its data is kept on it). \
-                This device's data is kept aside too. Without --yes, asks for a typed confirmation.
+                This device's data is kept aside too. Without --yes, asks for a typed confirmation. \
+                Refused while a device that published this content runs a build from before folder \
+                markers: such a build does not see this one's start over, and would go on alone.
                 """)
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Do not ask for confirmation.") var yes = false
+        @Flag(help: "Start over though devices of an earlier build published here (they will not see it).")
+        var despiteEarlierBuilds = false
 
         func run() throws {
             let device = try root.global.openDevice(command: "cloud start-over", prepare: false)
@@ -129,7 +133,7 @@ struct CloudCommand: ParsableCommand {
                 throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
             }
             if !yes { try confirm(account: account, storeName: device.coordinator.configuration.storeName) }
-            let result = try device.coordinator.startOver { done, total in
+            let result = try device.coordinator.startOver(despiteEarlierBuilds: despiteEarlierBuilds) { done, total in
                 FileHandle.standardError.write(Data("Deleting the cloud content: \(done)/\(total) files\n".utf8))
             }
             print("Started over: epoch \(result.epoch); \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted from the cloud folder.")

@@ -9,6 +9,8 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
     case deviceInUse(holder: String?)
     case offline(String)
     case unexported(Int)
+    /// Devices of a build before folder markers published in the content a start over removes.
+    case earlierBuilds([String])
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
         case .deviceInUse(let holder?): "\(holder) is using this device; wait for it to end, or stop it"
         case .deviceInUse(nil): "the app is running on this device; quit it first (or do this from its menu)"
         case .offline(let reason): reason
+        case .earlierBuilds(let devices):
+            "\(devices.joined(separator: ", ")) published here with an earlier build of grocery-dude, which would not see this start over and would go on alone: update \(devices.count == 1 ? "it" : "them") first (the first command after the update marks the cloud folder), or start over with --despite-earlier-builds"
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
         }
@@ -148,10 +152,16 @@ extension StoreCoordinator {
     /// files are deleted — and continues on an empty store. Every other peer that sees the new
     /// epoch moves its store aside (`contentRemoved`). This device's store is kept aside too.
     ///
-    /// - Parameter progress: called with (files deleted, files to delete).
-    public func startOver(progress: (Int, Int) -> Void = { _, _ in }) throws -> StartOverResult {
+    /// - Parameters:
+    ///   - despiteEarlierBuilds: go on though devices of a build before folder markers published
+    ///     in this epoch (``CloudLayout/devicesOfEarlierBuilds()``): they will not see it.
+    ///   - progress: called with (files deleted, files to delete).
+    /// - Throws: ``StoreRemovalError/earlierBuilds(_:)`` naming those devices, unless told.
+    public func startOver(despiteEarlierBuilds: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> StartOverResult {
         let account = try requireCloud(online: true)
         let layout = try configuration.layout(account: account)
+        let earlier = try configuration.layout(account: account, epoch: current.sync?.layout.epoch ?? layout.currentEpoch()).devicesOfEarlierBuilds()
+        if !earlier.isEmpty, !despiteEarlierBuilds { throw StoreRemovalError.earlierBuilds(earlier) }
         var result = StartOverResult(epoch: 0, deletedFiles: 0)
         let old = current
         let change = StoreChange(transition: .contentRemoved, removed: [old.description],

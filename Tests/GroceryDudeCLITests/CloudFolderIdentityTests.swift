@@ -116,6 +116,24 @@ struct CloudFolderIdentityTests {
         #expect(try a.output(["cloud", "status"]).contains("cloudFolderAdopted"))
     }
 
+    @Test func aStartOverWaitsForDevicesOfAnEarlierBuild() throws {
+        let (a, b) = (device("a"), device("b"))
+        for peer in [a, b] { try peer.output(["cloud", "enable"]) }
+        try b.output(["item", "add", "From B"])
+        let bPeer = try status(b)["peerID"] as! String
+        // b runs an earlier build: it wrote no marker (and would not read a start over's new name).
+        try FileManager.default.removeItem(at: mounted.appendingPathComponent("default/folder-ids/\(bPeer).gdfolder"))
+        let refused = try a.run(["cloud", "start-over", "--yes"])
+        #expect(refused.status != 0 && refused.stderr.contains("device \"b\" (peer \(bPeer)) published here with an earlier build"),
+                "\(refused.stderr)")
+        #expect(try a.itemNames() == ["From B"], "nothing was started over")
+        try a.output(["cloud", "start-over", "--yes", "--despite-earlier-builds"])
+        #expect(try a.itemNames() == [])
+        let markers = try FileManager.default.contentsOfDirectory(atPath: mounted.appendingPathComponent("default/GroceryDude/epochs").path)
+        let aPeer = try status(a)["peerID"] as! String
+        #expect(markers == ["2-\(aPeer).gdepoch"], "a marker of the device's own: \(markers)")
+    }
+
     /// What an earlier build had: no folder IDs in the settings nor in the store.
     func forgetFolderIDs(device name: String) throws {
         let settingsURL = directory.file("devices/\(name)/settings.json")

@@ -128,6 +128,20 @@ struct SyncthingPairTests {
             #expect((status["refused"] as? [Any])?.isEmpty == true, "\(runner.device): nothing was refused: \(status["refused"] ?? "")")
         }
 
+        // Both machines start over at the same moment: each writes a marker of its own, so no
+        // name has two contents, and both end in the same epoch with the same data.
+        try together((kitchen, ["cloud", "start-over", "--yes"]), (phone, ["cloud", "start-over", "--yes"]))
+        try converge(pair, both)
+        try together((kitchen, ["item", "add", "Kitchen after"]), (phone, ["item", "add", "Phone after"]))
+        try converge(pair, both)
+        var epochs: Set<Int> = []
+        for runner in both {
+            #expect(try runner.itemNames() == ["Kitchen after", "Phone after"], "\(runner.device): one outcome")
+            let status = try #require(try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8)) as? [String: Any])
+            epochs.insert(try #require(status["epoch"] as? Int))
+        }
+        #expect(epochs.count == 1, "both devices are in one epoch: \(epochs)")
+
         #expect(pair.conflicts.isEmpty, "Syncthing made conflict copies: \(pair.conflicts.sorted())")
         // What was in flight: Syncthing's temporary files, which every import above ignored.
         print("Syncthing's temporary files seen while the devices synced: \(pair.temporaries.count)")

@@ -207,15 +207,21 @@ struct HostileCloudFileTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let layout = b.sync.layout
         try layout.makeFolder(layout.epochsFolder)
-        try Data().write(to: layout.markerURL(epoch: 7))
-        try FileManager.default.createDirectory(at: layout.markerURL(epoch: 8), withIntermediateDirectories: true)
-        try Data("garbage".utf8).write(to: layout.markerURL(epoch: 9))
+        // This build's names (`<n>-<peer>.gdepoch`) and earlier builds' (`<n>.gdepoch`) alike.
+        let earlierName = { (epoch: Int) in layout.epochsFolder.appendingPathComponent("\(epoch).gdepoch") }
+        try Data().write(to: layout.markerURL(epoch: 7, peer: "peer-x"))
+        try FileManager.default.createDirectory(at: earlierName(8), withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: layout.markerURL(epoch: 9, peer: "peer-x"))
         try Data("GDEPOCH 1\n{\"device\":\"x\",\"epoch\":4,\"peer\":\"peer-x\",\"started\":\"2026-01-01T00:00:00.000Z\"}\n0\n".utf8)
-            .write(to: layout.markerURL(epoch: 10))
+            .write(to: earlierName(10))
+        // A marker that checks out, under another peer's name.
+        let body = "{\"device\":\"x\",\"epoch\":11,\"peer\":\"peer-x\",\"started\":\"2026-01-01T00:00:00.000Z\"}"
+        try Data("GDEPOCH 1\n\(body)\n\(String(CRC32.checksum(Data(body.utf8)), radix: 16))\n".utf8)
+            .write(to: layout.markerURL(epoch: 11, peer: "peer-y"))
         #expect(layout.currentEpoch() == 1)
         #expect(!layout.isSuperseded)
         let report = try b.sync.importPending()
-        #expect(report.refused.filter { $0.kind == .marker }.map(\.seq).sorted() == [7, 8, 9, 10])
+        #expect(report.refused.filter { $0.kind == .marker }.map(\.seq).sorted() == [7, 8, 9, 10, 11])
         // A marker that checks out still starts the next epoch.
         #expect(try layout.startNextEpoch(peer: "peer-b", device: "b") == 2)
         #expect(layout.isSuperseded)

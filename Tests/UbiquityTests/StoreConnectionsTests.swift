@@ -28,13 +28,15 @@ struct StoreConnectionsTests {
         try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? -1 }
     }
 
-    @Test func aStoreMadeByACommandIsInWALModeWithTheAppsDurability() throws {
-        let store = try open(.single)
-        let (journal, synchronous) = try store.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
-        }
+    /// Both ways of holding a store sync each commit before it returns (FULL, 2): "saved" means
+    /// on disk, whichever process saved.
+    @Test(arguments: [StoreConnections.single, .pooled])
+    func aStoreIsInWALModeAndEveryCommitIsDurable(_ connections: StoreConnections) throws {
+        let store = try open(connections)
+        let journal = try store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let synchronous = try store.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(journal == "wal")
-        #expect(synchronous == 1, "NORMAL, as DatabasePool sets it")
+        #expect(synchronous == 2, "FULL: a commit is synced before it returns")
         try store.close()
     }
 

@@ -8,8 +8,14 @@ import Ubiquity
 /// <data-dir>/devices/<device>/
 ///     device.json                 the device's peer ID
 ///     device.lock                 held by the running app (see DeviceLock)
+///     settings.json               account, cloud sync, the cloud folder's IDs (DeviceSettings)
+///     transitions.jsonl           every store transition (TransitionJournal)
 ///     local/<store name>.sqlite   the local, non-cloud store
+///     ubiquity/<account>/<store name>/store.sqlite   an account's cloud store
 ///     grocery-dude.log
+///
+/// A damaged settings or identity file is kept aside beside it (`….damaged-<time>-<pid>`) and
+/// rebuilt from the stores (see `DeviceSandbox+Recovery`).
 /// ```
 public struct DeviceSandbox: Sendable {
     public let device: String
@@ -93,9 +99,13 @@ public struct DeviceSandbox: Sendable {
         let data = try JSONEncoder().encode(identity)
         if try AtomicFile.create(data, at: identityFileURL) { return identity.peerID }
         if let peerID = stored() { return peerID }
-        // The file there is damaged (as before, a new ID replaces it).
-        try AtomicFile.write(data, to: identityFileURL)
-        return identity.peerID
+        // The file there is damaged: it is kept aside, and the device takes back the ID its
+        // stores saved under — a new one would make its published logs another device's. Only
+        // a device whose stores never saved gets a new one.
+        let recovered = Identity(peerID: peerIDFromStores() ?? identity.peerID)
+        if let damaged = try? Data(contentsOf: identityFileURL) { _ = try keepCopy(of: damaged, for: identityFileURL) }
+        try AtomicFile.write(try JSONEncoder().encode(recovered), to: identityFileURL)
+        return recovered.peerID
     }
 
     /// Gives the device a new peer ID, for a copy of its folder that finds another copy in use

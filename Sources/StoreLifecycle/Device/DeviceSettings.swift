@@ -34,13 +34,21 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         cloudFolderIDs = try container.decodeIfPresent([String: [String]].self, forKey: .cloudFolderIDs) ?? [:]
     }
 
+    /// The device's settings. A damaged file is kept aside and rebuilt from the stores and the
+    /// transition history (``rebuilt(from:)``): the data stays visible and sync keeps its state.
     public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {
         guard let data = try? Data(contentsOf: sandbox.settingsURL) else { return DeviceSettings() }
-        do {
-            return try JSONDecoder().decode(DeviceSettings.self, from: data)
-        } catch {
-            throw FileError.unwritable(path: sandbox.settingsURL.path, reason: "the settings file is damaged; fix or delete it")
-        }
+        if let settings = try? JSONDecoder().decode(DeviceSettings.self, from: data) { return settings }
+        let settings = rebuilt(from: sandbox)
+        let kept = try sandbox.keepCopy(of: data, for: sandbox.settingsURL)
+        try settings.save(to: sandbox)
+        let cloud = settings.cloudEnabled ? "cloud sync on" : "cloud sync off"
+        let account = settings.account.map { "account \($0.debugDescription)" } ?? "signed out"
+        try? TransitionJournal(sandbox: sandbox).record(
+            event: "settingsRebuilt",
+            detail: "the settings file was damaged: kept at \(kept.path); rebuilt from the stores and the history (\(account), \(cloud))",
+            by: "grocery-dude")
+        return settings
     }
 
     public func save(to sandbox: DeviceSandbox) throws {

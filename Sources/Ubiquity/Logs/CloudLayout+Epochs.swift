@@ -2,7 +2,11 @@ import Foundation
 import TextAndFiles
 
 /// Epochs: starting over. A peer that starts over writes the marker of the next epoch,
-/// `<cloud>/<account>/<store>/epochs/<n>.gdepoch`, and deletes the older epochs' folders. Every
+/// `<cloud>/<account>/<store>/epochs/<n>-<peer>.gdepoch` (a name of its own: two machines that
+/// start over at the same moment write two files, never one name with two contents, which a sync
+/// engine would turn into a conflict copy; both say epoch `n`, so every device computes the same
+/// outcome), and deletes the older epochs' folders. Markers of earlier builds, `<n>.gdepoch`,
+/// count the same. Every
 /// peer reads and writes only the epoch of its store; one that finds a newer marker moves its
 /// store aside and continues on an empty store of the new epoch (`contentRemoved`), so that
 /// nothing of the old epoch comes back, even from a peer that was offline meanwhile.
@@ -33,15 +37,25 @@ extension CloudLayout {
         return currentEpoch() > epoch
     }
 
-    func markerURL(epoch: Int) -> URL {
-        epochsFolder.appendingPathComponent("\(epoch).\(Self.epochMarkerExtension)")
+    func markerURL(epoch: Int, peer: String) -> URL {
+        epochsFolder.appendingPathComponent("\(epoch)-\(peer).\(Self.epochMarkerExtension)")
     }
 
     static func epoch(ofMarkerNamed name: String) -> Int? {
+        markerName(name)?.epoch
+    }
+
+    /// The epoch and, in this build's names, the peer a marker's name gives: `<n>.gdepoch`
+    /// (earlier builds) or `<n>-<peer>.gdepoch`; `nil` for any other name.
+    static func markerName(_ name: String) -> (epoch: Int, peer: String?)? {
         guard name.hasSuffix("." + epochMarkerExtension) else { return nil }
         let stem = name.dropLast(epochMarkerExtension.count + 1)
-        guard !stem.isEmpty, stem.count <= 9, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(stem)
+        let parts = stem.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let number = parts[0]
+        guard !number.isEmpty, number.count <= 9, number.allSatisfy({ $0.isASCII && $0.isNumber }), let epoch = Int(number) else { return nil }
+        guard parts.count == 2 else { return (epoch, nil) }
+        let peer = String(parts[1])
+        return HLC.isPeerName(peer) ? (epoch, peer) : nil
     }
 
     /// Every file named like a marker: those that check out, and the others with why.
@@ -50,16 +64,18 @@ extension CloudLayout {
         var valid: [EpochMarker] = []
         var refused: [(name: String, reason: String)] = []
         for name in names.sorted() {
-            guard let epoch = Self.epoch(ofMarkerNamed: name) else { continue }
+            guard let (epoch, peer) = Self.markerName(name) else { continue }
             switch EpochMarker.read(epochsFolder.appendingPathComponent(name), epoch: epoch) {
-            case .success(let marker): valid.append(marker)
+            case .success(let marker) where peer == nil || marker.peer == peer: valid.append(marker)
+            case .success(let marker): refused.append((name, "it says peer \(marker.peer), its name \(peer!)"))
             case .failure(let violation): refused.append((name, violation.reason))
             }
         }
         return (valid, refused)
     }
 
-    /// Starts the epoch after the current one: writes its marker, saying who started it.
+    /// Starts the epoch after the current one: writes its marker, saying who started it, under
+    /// a name of this peer's own, created once.
     ///
     /// - Returns: the new epoch.
     /// - Throws: ``CloudError/unreachable(_:)`` when the cloud folder is not there.
@@ -67,7 +83,8 @@ extension CloudLayout {
         let next = currentEpoch() + 1
         try makeFolder(epochsFolder)
         let marker = EpochMarker(epoch: next, peer: peer, device: device, started: ISO8601DateFormatter.withFraction.string(from: date))
-        try AtomicFile.write(marker.fileData(), to: markerURL(epoch: next))
+        // Created once: two processes of this device starting over at once write it once.
+        _ = try AtomicFile.create(marker.fileData(), at: markerURL(epoch: next, peer: peer))
         return next
     }
 
@@ -99,7 +116,7 @@ extension CloudLayout {
     }
 }
 
-/// The file that starts an epoch, `epochs/<n>.gdepoch`:
+/// The file that starts an epoch, `epochs/<n>-<peer>.gdepoch` (`<n>.gdepoch` from earlier builds):
 ///
 /// ```
 /// GDEPOCH 1

@@ -34,6 +34,21 @@ public enum SQLiteFile {
         }
     }
 
+    /// A store's metadata value for `key`, read only without opening the store as a store (no
+    /// migration, no lock): for a device that rebuilds a damaged file of its own from what its
+    /// stores remember. `nil` when the file, the table or the key is not there.
+    public static func metadata(_ key: String, in url: URL) -> String? {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(2)
+        guard FileManager.default.fileExists(atPath: url.path),
+              let queue = try? DatabaseQueue(path: url.path, configuration: readOnly) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
+        }
+    }
+
     /// Whether SQLite finds the database at `url` sound (`PRAGMA quick_check`), read only.
     public static func problem(in url: URL) -> String? {
         var readOnly = Configuration()
