@@ -39,10 +39,13 @@ public enum CloudSetup {
 
     /// The same, telling `onImport` what the setup's import found and did (a command's
     /// preparation counts it): the engine's report stays in this module.
-    static func run(_ configuration: StoreConfiguration, account: String,
+    ///
+    /// - Parameter url: where the store is; the account's cloud store unless given (a rebuild
+    ///   sets a new store up beside it before it replaces it).
+    static func run(_ configuration: StoreConfiguration, account: String, at url: URL? = nil,
                     onImport: (ImportReport) -> Void) throws -> Bool {
         guard !configuration.isOffline else { return false }
-        let url = configuration.cloudStoreURL(account: account)
+        let url = url ?? configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
         var store = try configuration.openStore(at: url)
         defer { try? store.close() }

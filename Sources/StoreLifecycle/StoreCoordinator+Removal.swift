@@ -46,8 +46,10 @@ extension StoreCoordinator {
 
     // MARK: - Rebuild
 
-    /// Deletes the device's cloud store and rebuilds it from the cloud folder, after exporting
-    /// what it has not exported (or refusing). The old file is kept in the account's kept stores.
+    /// Rebuilds the device's cloud store from the cloud folder, after exporting what it has not
+    /// exported (or refusing). The new store is set up beside the old one first; only once it is
+    /// whole does it take the old one's place, and the old file is kept in the account's kept
+    /// stores. A rebuild that fails (a full disk, the folder gone) changes nothing.
     ///
     /// - Returns: where the old store is kept.
     public func rebuild() throws -> URL? {
@@ -57,12 +59,25 @@ extension StoreCoordinator {
         try sync.exportPending()
         let pending = try sync.pendingExports()
         guard pending == 0 else { throw StoreRemovalError.unexported(pending) }
+        let url = configuration.cloudStoreURL(account: account)
+        // Holds only what the cloud folder holds: one a rebuild cut short left is set up anew.
+        let staging = url.deletingLastPathComponent().appendingPathComponent("rebuilding.sqlite")
+        try? StoreFiles.remove(staging)
+        do {
+            guard try CloudSetup.run(configuration, account: account, at: staging, onImport: { _ in }) else {
+                throw StoreRemovalError.offline(configuration.cloudFolderProblem ?? "the device is offline (grocery-dude cloud online)")
+            }
+        } catch {
+            try? StoreFiles.remove(staging)
+            throw error
+        }
         var kept: URL?
         let old = current
         let change = StoreChange(transition: .rebuilt, removed: [old.description], added: [old.description])
         _ = try replaceStore(change, detail: { "rebuilt from the cloud folder; the old store is kept at \(kept?.path ?? "?")" }) {
             kept = try setAside(old, label: "before-rebuild")
-            return try openAfterSetup(account: account)
+            try StoreFiles.move(staging, to: url)
+            return try DeviceStore.openCloud(configuration, account: account)
         }
         return kept
     }

@@ -28,6 +28,15 @@ enum StoreFiles {
         return target
     }
 
+    /// Moves a closed store's files to `target`, where no store is: the main file last, so that a
+    /// crash midway leaves it where it was, with its journal.
+    static func move(_ url: URL, to target: URL) throws {
+        let manager = FileManager.default
+        for suffix in suffixes.reversed() where manager.fileExists(atPath: url.path + suffix) {
+            try manager.moveItem(atPath: url.path + suffix, toPath: target.path + suffix)
+        }
+    }
+
     /// Deletes a closed store whose content lives on elsewhere (a fallback store moved into the
     /// cloud store). The main file first: without it, a leftover journal is never read.
     static func remove(_ url: URL) throws {

@@ -68,9 +68,8 @@ struct TruthfulMessagesTests {
     /// which reads as a failing disk or a damaged store. On a real disk of 8 MiB (tmpfs; needs
     /// root): the command says the disk is full and where, changes nothing, and once there is
     /// room the device goes on with everything it had.
-    @Test(.enabled(if: SmallDisk.isAvailable))
-    func aFullDiskIsCalledFullAndNothingIsHalfDone() throws {
-        let disk = try #require(SmallDisk(bytes: 8 << 20))
+    @Test func aFullDiskIsCalledFullAndNothingIsHalfDone() throws {
+        let disk = try #require(SmallDisk(bytes: 8 << 20), Comment(rawValue: SmallDisk.needsRoot))
         let a = CommandRunner(dataDirectory: disk.path, device: "a", environment: CommandRunner.withoutDefaultData)
         try a.output(["item", "add", "Before"])
         for leaving in [40 * 1024, 0] {
@@ -81,12 +80,11 @@ struct TruthfulMessagesTests {
             #expect(!added.stderr.contains("SQLite error"), "\(added.stderr)")
         }
         // A listing writes nothing: it works while the disk has room for the write-ahead log's
-        // index (32 KiB), and says the disk is full when it has not.
-        try disk.fill(leaving: 40 * 1024)
-        #expect(try a.items().map { $0["name"] as! String } == ["Before"])
-        try disk.fill(leaving: 0)
-        let listed = try a.run(["item", "ls"])
-        #expect(listed.status != 0 && listed.stderr.contains("is full: nothing was changed"), "\(listed.stderr)")
+        // index (32 KiB), and without it too (the command keeps the index in its memory).
+        for leaving in [40 * 1024, 0] {
+            try disk.fill(leaving: leaving)
+            #expect(try a.items().map { $0["name"] as! String } == ["Before"])
+        }
         try disk.empty()
         try a.output(["item", "add", "After"])
         #expect(try a.items().map { $0["name"] as! String } == ["After", "Before"])

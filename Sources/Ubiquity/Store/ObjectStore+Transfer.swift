@@ -60,18 +60,33 @@ extension ObjectStore {
     /// Writes a copy of the store at `url` with no trace of syncing (Core Data's
     /// `NSPersistentStoreRemoveUbiquitousMetadataOption`): the same objects, but no outbox, no
     /// clocks or tombstones, no watermarks, no cloud facts. Written to a temp file and renamed,
-    /// so `url` holds either its old file or the whole copy.
+    /// so `url` holds either its old file or the whole copy; a copy that fails (a full disk)
+    /// leaves nothing behind and is told as the store's error (``StoreError/diskFull(folder:)``).
     ///
     /// - Parameter keptMetadata: the app's own metadata keys that the copy keeps (the version
     ///   the store was created at is always kept).
     public func writePlainCopy(to url: URL, keepingMetadata keptMetadata: [String] = []) throws {
         let manager = FileManager.default
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        defer { try? manager.removeItem(at: temp) }
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { try? manager.removeItem(atPath: temp.path + suffix) } }
         try writeWithoutTransaction { db in
             try db.execute(sql: "VACUUM INTO ?", arguments: [temp.path])
         }
+        do {
+            try stripSyncing(temp, keepingMetadata: keptMetadata)
+        } catch {
+            throw Self.translated(error, storePath: url.path)
+        }
+        for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
+        if rename(temp.path, url.path) != 0 {
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Removes every trace of syncing from the copy at `temp`.
+    private func stripSyncing(_ temp: URL, keepingMetadata keptMetadata: [String]) throws {
         let copy = try DatabaseQueue(path: temp.path)
+        defer { try? copy.close() }
         try copy.write { db in
             for table in [EngineTables.outbox, EngineTables.unheldClocks, EngineTables.tombstone, EngineTables.peerState,
                           EngineTables.pendingBlob, EngineTables.folderScan] {
@@ -90,9 +105,5 @@ extension ObjectStore {
             try UniqueKeyIndex.drop(db)
         }
         try copy.close()
-        for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
-        if rename(temp.path, url.path) != 0 {
-            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
-        }
     }
 }

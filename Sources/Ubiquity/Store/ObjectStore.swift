@@ -60,26 +60,39 @@ public final class ObjectStore: Sendable {
         defer { lock.release() }
         let gate = UsageGate(path: path)
         let checkpointer = WALCheckpointer(path: path, gate: gate)
-        var configuration = Configuration()
-        configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
-        configuration.label = "store"
-        configuration.prepareDatabase { db in
-            try UniqueKey.register(on: db)
-            db.add(function: TextFolding.sqlFunction)
-            // After a checkpoint, the write-ahead log is cut back to this size instead of
-            // staying as large as it ever grew.
-            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
-            // The writer's page cache holds an import's pages: with SQLite's 2 MB, a batch of
-            // logs spilled its dirty pages into the write-ahead log and read them back. Pages
-            // are allocated as they are used; readers keep the default.
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
-                checkpointer.install(on: db)
+        func configuration(sharedMemory: Bool) -> Configuration {
+            var configuration = Configuration()
+            configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
+            configuration.label = "store"
+            configuration.prepareDatabase { db in
+                // First of all: any statement that reads the schema (`cache_size`) opens the `-shm`
+                // file (see ``StoreConnections/open(_:_:sharedMemory:)``).
+                if !sharedMemory { try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+                try UniqueKey.register(on: db)
+                db.add(function: TextFolding.sqlFunction)
+                // After a checkpoint, the write-ahead log is cut back to this size instead of
+                // staying as large as it ever grew.
+                try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+                // The writer's page cache holds an import's pages: with SQLite's 2 MB, a batch of
+                // logs spilled its dirty pages into the write-ahead log and read them back. Pages
+                // are allocated as they are used; readers keep the default.
+                if !db.configuration.readonly {
+                    try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+                    checkpointer.install(on: db)
+                }
             }
+            return configuration
         }
         let database: any DatabaseWriter
         do {
-            database = try connections.open(path, configuration)
+            do {
+                database = try connections.open(path, configuration(sharedMemory: true))
+            } catch where connections == .single && Self.isDiskFull(error, storePath: path) {
+                // A full disk has no room for the write-ahead log's index: a command, which holds
+                // the store for a moment, keeps it in its own memory, so that reads still work.
+                database = try connections.open(path, configuration(sharedMemory: false), sharedMemory: false)
+                logger.notice("the disk of \(path) is full: this command holds the store alone, its write-ahead index in memory")
+            }
             // Acknowledged means on disk: a commit syncs the write-ahead log before it returns
             // (GRDB's pool sets NORMAL, which leaves a commit to the next checkpoint's sync; a
             // checkpoint that a reader held back then left acknowledged saves unsynced).
@@ -285,10 +298,16 @@ public final class ObjectStore: Sendable {
         }
     }
 
+    /// Whether `error` is SQLite's report of a full disk under the store at `path`.
+    private static func isDiskFull(_ error: Error, storePath path: String) -> Bool {
+        if case StoreError.diskFull? = translated(error, storePath: path) as? StoreError { return true }
+        return false
+    }
+
     /// SQLite's errors that a user can act on, as the store's own: a file that is not a
     /// database, a write lock held too long (naming its holder), a full disk (``DiskFull``).
     /// Any other error as it is.
-    private static func translated(_ error: Error, storePath path: String) -> Error {
+    static func translated(_ error: Error, storePath path: String) -> Error {
         switch (error as? DatabaseError)?.resultCode {
         case .SQLITE_NOTADB?: StoreError.notAStore(path: path, reason: "the file is not an SQLite database")
         case .SQLITE_BUSY?: StoreError.busy(path: path, holder: StoreWriter.describe(storePath: path))

@@ -15,11 +15,17 @@ public enum StoreConnections: Sendable {
     case single
 
     /// Opens the store file at `path` this way.
-    func open(_ path: String, _ configuration: Configuration) throws -> any DatabaseWriter {
+    ///
+    /// - Parameter sharedMemory: `false` opens one connection, whose configuration must set
+    ///   SQLite's exclusive locking mode before anything reads the store: it then keeps the
+    ///   write-ahead log's index in its own memory instead of the `-shm` file, for a disk too
+    ///   full for that file's 32 KiB, which even a read needs. The connection holds the store
+    ///   alone until it closes: other processes wait for it.
+    func open(_ path: String, _ configuration: Configuration, sharedMemory: Bool = true) throws -> any DatabaseWriter {
         switch self {
-        case .pooled:
+        case .pooled where sharedMemory:
             return try DatabasePool(path: path, configuration: configuration)
-        case .single:
+        case .pooled, .single:
             var configuration = configuration
             configuration.prepareDatabase { db in
                 // The write-ahead log, as `DatabasePool` sets it (kept in the file, so that other
