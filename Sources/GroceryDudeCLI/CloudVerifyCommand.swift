@@ -22,9 +22,12 @@ extension CloudCommand {
             let device = try root.global.openDevice(command: "cloud verify")
             let sync = try device.requireSync()
             guard !device.isOffline else {
-                throw ValidationErrorMessage(sync.isCloudReachable
-                    ? "this device is offline: grocery-dude cloud online"
-                    : "the cloud folder \(sync.cloudFolder.path) is missing or cannot be written; is it mounted?")
+                throw ValidationErrorMessage(device.coordinator.configuration.cloudFolderProblem
+                    ?? "this device is offline: grocery-dude cloud online")
+            }
+            if let note = try sync.auditOwnHistory() {
+                device.coordinator.journal(event: "historyRepublished", detail: note)
+                FileHandle.standardError.write(Data("note: \(note)\n".utf8))
             }
             let report = try sync.verify()
             for line in report.badFiles { FileHandle.standardError.write(Data("warning: skipped \(line)\n".utf8)) }

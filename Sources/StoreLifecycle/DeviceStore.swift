@@ -86,10 +86,7 @@ public struct DeviceStore: Sendable {
         }
         do {
             let written = try sync.exportPending()
-            for note in sync.takeRecoveryNotes() {
-                try? TransitionJournal(sandbox: configuration.sandbox).record(event: "historyRecovered", detail: note, by: configuration.process)
-                configuration.tell(Notice(.note, note))
-            }
+            tellHistoryNotes()
             return written
         } catch StoreError.closed(_) {
             return 0  // the app moved to another store: that one exports its own saves
@@ -116,12 +113,23 @@ public struct DeviceStore: Sendable {
         guard let sync, !isOffline else { return nil }
         do {
             let report = try sync.importPending()
+            tellHistoryNotes()
             for line in report.waiting + report.rejected { logger.warning("\(line)") }
             if let clone = sync.cloneEvidence { takeOwnIdentity(after: clone) }
             return report
         } catch {
             logger.warning("import failed: \(ErrorText.reason(error))")
             return nil
+        }
+    }
+
+    /// What this device's own published history went through (recovered after a restore,
+    /// republished by the audit, a log lost): journaled, and told to whoever runs the command.
+    func tellHistoryNotes() {
+        guard let sync else { return }
+        for note in sync.takeHistoryNotes() {
+            try? TransitionJournal(sandbox: configuration.sandbox).record(event: note.event, detail: note.text, by: configuration.process)
+            configuration.tell(Notice(.note, note.text))
         }
     }
 

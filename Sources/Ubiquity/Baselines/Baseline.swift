@@ -145,12 +145,18 @@ extension CloudSync {
                                          ownExported: exported, now: LocalClock.readable(Date()), db)
         }
         guard let snapshot else { return nil }
-        let number = (layout.baselineNumbers(of: peer).last ?? 0) + 1
+        // After every number used, the ones gone from the folder too: a published name is never
+        // written again (a peer that merged baseline 2 skips any later file named 2).
+        let remembered = OwnBaseline(try store.metadata(AuditKey.ownBaseline))?.number ?? 0
+        let number = max(layout.baselineNumbers(of: peer).last ?? 0, remembered) + 1
         let data = try LogFile.seal(try snapshot.compactData(), magic: Baseline.magic, layout: layout,
                                     peer: peer, device: device, seq: number)
         let url = layout.baselineURL(peer: peer, number: number)
         try layout.makeFolder(url.deletingLastPathComponent())
-        try AtomicFile.write(data, to: url)
+        guard try AtomicFile.create(data, at: url) else { return nil }  // another process of this device wrote it: again
+        // What the audit checks: this baseline, and the own logs it covers.
+        try store.setMetadata(AuditKey.ownBaseline,
+                              OwnBaseline(number: number, covers: snapshot.covers[peer] ?? 0, size: Int64(data.count)).text)
         return url
     }
 

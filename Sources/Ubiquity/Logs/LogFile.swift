@@ -168,6 +168,35 @@ enum EnvelopeFile {
         return (header, payload, magic)
     }
 
+    /// Checks an envelope's size against its header, reading the header only (a few kilobytes):
+    /// what an audit of a device's own files affords at every round.
+    ///
+    /// - Throws: what ``read(at:magics:limit:expecting:peer:seq:)`` would find wrong with the
+    ///   header or the size; nothing about the payload's checksum.
+    static func checkSize(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64) throws {
+        let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LogFileError.unreadable(String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw LogFileError.notARegularFile("a folder or device") }
+        let size = Int(info.st_size)
+        let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
+        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")),
+              magics.contains(String(decoding: prefix[..<firstNewline], as: UTF8.self)) else { throw LogFileError.notALog }
+        guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
+            throw LogFileError.unreadable("its header is cut short")
+        }
+        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
+        let found = size - secondNewline - 1
+        guard found == header.length else {
+            throw found < header.length ? LogFileError.truncated(expected: header.length, found: found)
+                : LogFileError.longerThanItsHeader(expected: header.length, found: found)
+        }
+    }
+
     /// Whether `line` names a format of the same kind of file that this build does not know:
     /// the kind's word and another number (`GDLOG 2` when it reads `GDLOG 1`), as a newer
     /// build would write.

@@ -8,6 +8,11 @@ import TextAndFiles
 /// writes a notice, `<epoch>/refusals/<its peer>/<writer>-<seq>.gdrefusal`. The writer, seeing
 /// one about its own log, publishes a baseline of its store: the baseline covers the refused
 /// log, so every peer holding it goes on from there, and nothing the writer holds is lost.
+///
+/// A notice a peer writes about its own log (`<peer>/<peer>-<seq>.gdrefusal`) says the opposite:
+/// the writer lost that log (its file is damaged and its store was restored from before it).
+/// Every peer that applied the log publishes a baseline, which brings its saves back to the
+/// writer.
 extension CloudSync {
     public var refusalsFolder: URL { layout.epochFolder.appendingPathComponent("refusals", isDirectory: true) }
 
@@ -128,36 +133,76 @@ extension CloudSync {
         }
     }
 
-    /// The newest of this peer's logs that another peer refused for what it holds, from the
-    /// notices' names alone. A peer's folder of notices unchanged since an earlier import read
-    /// it is not listed again.
-    func newestOwnLogRefusedElsewhere(folders: inout PeerFolders) -> Int64? {
-        let prefix = peer + "-"
+    /// Tells the devices that applied this peer's log `seq` that this peer lost it. Written once.
+    func noticeOwnLoss(_ seq: Int64, reason: String) {
+        let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(peer)-\(seq).gdrefusal")
+        guard !FileStamp.exists(url) else { return }
+        let text = "{\"device\":\(JSONText.quoted(device)),\"log\":\(seq),\"peer\":\(JSONText.quoted(peer)),\"reason\":\(JSONText.quoted("lost by its writer: " + reason))}\n"
+        do {
+            try layout.makeFolder(url.deletingLastPathComponent())
+            _ = try AtomicFile.create(Data(text.utf8), at: url)
+        } catch {
+            logger.warning("cannot write the notice \(url.lastPathComponent): \(ErrorText.reason(error))")
+        }
+    }
+
+    /// From the notices' names alone: the newest of this peer's logs that another peer refused
+    /// for what it holds, and the logs other peers say they lost. A peer's folder of notices
+    /// unchanged since an earlier import read it is not listed again, unless a loss in it waits
+    /// for a log this peer has not applied yet.
+    func noticesElsewhere(folders: inout PeerFolders) throws -> (newestOwnRefused: Int64?, lost: [(peer: String, seq: Int64)]) {
+        let prefix = peer + "-", suffix = ".gdrefusal"
         var newest = folders.newestUnchanged
-        for other in folders.changed {
+        var lost: [(peer: String, seq: Int64)] = []
+        for other in folders.changed where other != peer {
             guard let names = folderEntries(folders.path(other)) else {
                 folders.forget(other)
                 continue
             }
             var inFolder: Int64 = 0
-            for name in names where name.hasPrefix(prefix) && name.hasSuffix(".gdrefusal") {
-                if let seq = Int64(name.dropFirst(prefix.count).dropLast(".gdrefusal".count)), seq > 0 { inFolder = max(inFolder, seq) }
+            var waiting = false
+            for name in names where name.hasSuffix(suffix) {
+                if name.hasPrefix(prefix), let seq = Int64(name.dropFirst(prefix.count).dropLast(suffix.count)), seq > 0 {
+                    inFolder = max(inFolder, seq)
+                } else if name.hasPrefix(other + "-"), let seq = Int64(name.dropFirst(other.count + 1).dropLast(suffix.count)), seq > 0 {
+                    lost.append((other, seq))
+                    if try watermark(of: other) < seq { waiting = true }
+                }
             }
-            folders.remember(other, newest: inFolder)
+            if waiting { folders.forget(other) } else { folders.remember(other, newest: inFolder) }
             newest = max(newest, inFolder)
         }
-        return newest > 0 ? newest : nil
+        return (newest > 0 ? newest : nil, lost)
     }
 
     /// Publishes a baseline when another peer refused one of this peer's logs (an older build
     /// wrote it, say) and no baseline since covers it.
     func republishIfRefusedElsewhere(folders: inout PeerFolders) throws {
-        guard let refused = newestOwnLogRefusedElsewhere(folders: &folders) else { return }
+        let notices = try noticesElsewhere(folders: &folders)
+        try answerLosses(notices.lost)
+        guard let refused = notices.newestOwnRefused else { return }
         let key = "republishedAfterRefusalOf"
         guard refused > (try store.metadata(key).flatMap { Int64($0) } ?? 0) else { return }
         guard try watermark(of: peer) >= refused, try writeBaseline() != nil else { return }
         try store.setMetadata(key, String(refused))
         logger.notice("another peer refused this device's log \(refused): published a baseline that covers it")
+    }
+
+    /// Publishes a baseline for the peers that lost a log this peer applied (once per loss):
+    /// it holds their saves, which their merge takes back.
+    private func answerLosses(_ losses: [(peer: String, seq: Int64)]) throws {
+        var unanswered: [String] = []
+        for (other, seq) in losses where try watermark(of: other) >= seq {
+            let key = "answeredLoss.\(other).\(seq)"
+            if try store.metadata(key) == nil { unanswered.append(key) }
+        }
+        guard !unanswered.isEmpty, let url = try writeBaseline() else { return }
+        try store.write { db in
+            for key in unanswered {
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, url.lastPathComponent])
+            }
+        }
+        logger.notice("another device lost logs this device applied (\(unanswered.joined(separator: ", "))): published baseline \(url.lastPathComponent), which holds them")
     }
 
     // MARK: - Leftovers of a crash

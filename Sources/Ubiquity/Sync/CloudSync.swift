@@ -59,7 +59,7 @@ public final class CloudSync: @unchecked Sendable {
     let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
     /// Whether this instance removed the leftovers of a crash yet (once, at its first import).
-    private var recoveries: [String] = []
+    private var recoveries: [HistoryNote] = []
     private let recoveriesLock = NSLock()
     private var lastRefusals = 0
     private var leftoversRemoved = false
@@ -169,13 +169,15 @@ public final class CloudSync: @unchecked Sendable {
         let lock = try ExportLock.acquire(storePath: store.path)
         defer { lock.release() }
         var attempts = 0
+        try numberPastLostOwnLogs()
+        defer { PublishedMark.raise(layout.watermarkFolder, to: (try? watermark(of: peer)) ?? 0, storePath: store.path) }
         // Each export learns the next waiting save in the transaction that marks its own.
         var next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
         while let waiting = next {
             do {
                 next = try export(waiting)
                 written += 1
-            } catch let ahead as PublishedHistoryAhead where attempts < 3 {
+            } catch let ahead as PublishedHistoryAhead where attempts < Self.recoveryAttempts {
                 // The store is behind what this device published (restored from a backup,
                 // copied from another machine): take its own logs back first, then number the
                 // waiting saves after them. Nothing published is replaced, nothing is lost.
@@ -183,19 +185,28 @@ public final class CloudSync: @unchecked Sendable {
                 let before = try watermark(of: peer)
                 try importMeanwhile()
                 let after = try watermark(of: peer)
-                let note = "this device's published history went further than its store remembered (restored from a backup?): its logs \(before + 1)–\(after) were imported back, and its new saves follow them"
-                logger.notice("\(note)")
-                recoveriesLock.withLock { recoveries.append(note) }
-                if after < ahead.seq { throw CloudError.ownLogUnreadable(seq: ahead.seq) }
+                if after > before {
+                    let logs = after == before + 1 ? "log \(after) was" : "logs \(before + 1)–\(after) were"
+                    let note = "this device's published history went further than its store remembered (restored from a backup?): its \(logs) imported back, and its new saves follow them"
+                    logger.notice("\(note)")
+                    tellOnce(HistoryNote(event: "historyRecovered", text: note))
+                }
+                if after < ahead.seq { try markOwnLogLost(after + 1) }
                 next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
+            } catch let ahead as PublishedHistoryAhead {
+                throw CloudError.ownLogUnreadable(seq: ahead.seq)
             }
         }
         return written
     }
 
+    /// How many times an export takes this device's own logs back before it gives up: each
+    /// lost log it numbers past costs one.
+    static let recoveryAttempts = 64
+
     /// Imports for an export, keeping what the import did for whoever reports imports.
-    private func importMeanwhile() throws {
-        let report = try importReadingFolders()
+    func importMeanwhile() throws {
+        let report = try importReadingFolders(forExport: true)
         stateLock.withLock {
             if importedMeanwhile == nil { importedMeanwhile = report } else { importedMeanwhile?.add(report) }
         }
@@ -215,12 +226,18 @@ public final class CloudSync: @unchecked Sendable {
     /// that must not read the cloud folder itself. ``refusedFiles()`` lists them.
     public var refusedAtLastImport: Int { stateLock.withLock { lastRefusals } }
 
-    /// What ``exportPending()`` recovered from since the last call (to tell the user), emptied.
-    public func takeRecoveryNotes() -> [String] {
+    /// What this device's own history went through since the last call (to tell the user and
+    /// journal): recovered after a restore, republished by an audit, a log lost. Emptied.
+    public func takeHistoryNotes() -> [HistoryNote] {
         recoveriesLock.withLock {
             defer { recoveries = [] }
             return recoveries
         }
+    }
+
+    /// Keeps a note for ``takeHistoryNotes()``.
+    func tellOnce(_ note: HistoryNote) {
+        recoveriesLock.withLock { if !recoveries.contains(note) { recoveries.append(note) } }
     }
 
     /// Log numbers belong to one identity: a store whose device took a new one (a copy of its
@@ -356,7 +373,11 @@ public final class CloudSync: @unchecked Sendable {
     }
 
     /// One import: the peer folders that changed since they were last read.
-    private func importReadingFolders() throws -> ImportReport {
+    ///
+    /// - Parameter forExport: an import an export makes while it holds the ``ExportLock``: it
+    ///   writes no baseline (which would export, and wait for the lock it holds), so the
+    ///   republishing and the audit wait for the next round.
+    private func importReadingFolders(forExport: Bool = false) throws -> ImportReport {
         if stateLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
         var report = ImportReport()
         // Every peer folder is stamped; only those that changed since an earlier import read
@@ -388,7 +409,16 @@ public final class CloudSync: @unchecked Sendable {
         logger.debug("listed \(listed) of \(folders) peer folders (the others had not changed since they were read)")
         try applyArrivedBlobs(into: &report)
         try publishIfUpgraded()
-        try republishIfRefusedElsewhere(folders: &survey.refusals)
+        if !forExport {
+            try republishIfRefusedElsewhere(folders: &survey.refusals)
+            // What this device published must still be there for the others (a stat when
+            // nothing changed); a failing audit is no failed import.
+            do {
+                if let note = try auditOwnHistory().note { tellOnce(HistoryNote(event: "historyRepublished", text: note)) }
+            } catch {
+                logger.warning("the audit of this device's published files failed: \(ErrorText.reason(error))")
+            }
+        }
         stateLock.withLock { lastRefusals = report.refused.count }
         // The last time the folder was read without trouble, for other processes (this one
         // answers from memory): written at most once a second when something arrived, once a
