@@ -13,7 +13,10 @@ extension CloudCommand {
             discussion: """
                 Devices that applied exactly the same logs must hold the same data; each publishes a digest of \
                 its data, and this compares them. A divergence names the objects that differ once both \
-                devices have run `cloud verify` (or synced) since it was found.
+                devices have run `cloud verify` (or synced) since it was found. Two devices that applied \
+                different logs are compared once both have synced; when one of them waits for a log that is \
+                not in the cloud folder (or is damaged there) and no baseline covers, it says which file, \
+                whose, and what ends the wait, and exits 1.
                 """)
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Print JSON.") var json = false
@@ -32,7 +35,7 @@ extension CloudCommand {
             let report = try sync.verify()
             for line in report.badFiles { FileHandle.standardError.write(Data("warning: skipped \(line)\n".utf8)) }
             print(json ? Self.json(report) : Self.text(report).joined(separator: "\n"))
-            if !report.diverging.isEmpty { throw ExitCode.failure }
+            if !report.diverging.isEmpty || !report.stuck.isEmpty { throw ExitCode.failure }
         }
 
         static func short(_ peer: String) -> String { peer.count > 8 ? peer.prefix(8) + "…" : peer }
@@ -69,6 +72,9 @@ extension CloudCommand {
                 lines.append("DIVERGED from \(divergence.device) (peer \(short(divergence.peer))): \(what). "
                     + "Run `grocery-dude cloud rebuild` on the device whose data is wrong.")
             }
+            for peer in report.stuck {
+                lines.append("CANNOT AGREE with \(peer.device ?? "peer \(short(peer.peer))") (peer \(short(peer.peer))) as the cloud folder is: \(peer.reason).")
+            }
             for peer in report.notComparable {
                 lines.append("Not comparable with \(peer.device ?? "peer \(short(peer.peer))") now: \(peer.reason).")
             }
@@ -93,6 +99,9 @@ extension CloudCommand {
                     + "\"buckets\": \(list(divergence.buckets.map(JSONText.quoted))), \"objects\": \(objects)}"
             })))
             writer.add("notComparable", .raw(list(report.notComparable.map {
+                "{\"device\": \($0.device.map(JSONText.quoted) ?? "null"), \"peer\": \(JSONText.quoted($0.peer)), \"reason\": \(JSONText.quoted($0.reason))}"
+            })))
+            writer.add("stuck", .raw(list(report.stuck.map {
                 "{\"device\": \($0.device.map(JSONText.quoted) ?? "null"), \"peer\": \(JSONText.quoted($0.peer)), \"reason\": \(JSONText.quoted($0.reason))}"
             })))
             writer.add("badFiles", .raw(list(report.badFiles.map(JSONText.quoted))))

@@ -55,6 +55,9 @@ public struct VerifyResult: Equatable, Sendable {
     public var agreeing: [Agreement]
     public var diverging: [Divergence]
     public var notComparable: [NotComparable]
+    /// Devices that cannot reach the same logs as this one, or this one as them: one side waits
+    /// for a log no longer in the cloud folder (or damaged there) that no baseline covers.
+    public var stuck: [NotComparable]
     /// Digest or detail files that were not used, with why.
     public var badFiles: [String]
 
@@ -67,6 +70,7 @@ public struct VerifyResult: Equatable, Sendable {
                        objects: divergence.objects.map { Difference(entity: $0.entity, id: $0.id, label: $0.label, kind: Difference.Kind($0.kind)) })
         }
         notComparable = report.notComparable.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
+        stuck = report.stuck.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
         badFiles = report.badFiles
     }
 }

@@ -17,6 +17,39 @@ struct CloudVerifyCommandTests {
         directory.path + "/devices/\(device)/ubiquity/default/GroceryDude/store.sqlite"
     }
 
+    /// A device that waits for a log no longer in the cloud folder is told as such — which file,
+    /// whose — and `cloud verify` concludes (exit 1) instead of "compare again" for ever; once
+    /// the writer syncs (its audit covers the log with a baseline), both agree.
+    @Test func aLogThatNoLongerExistsIsNamedAndVerifyConcludes() throws {
+        let kitchen = device("kitchen"), phone = device("phone")
+        try kitchen.output(["cloud", "enable"])
+        try phone.output(["cloud", "enable"])
+        try kitchen.output(["item", "add", "Milk"])
+        #expect(try phone.itemNames() == ["Milk"])
+        try kitchen.output(["item", "add", "Eggs"])
+        try kitchen.output(["cloud", "sync"])  // publishes its digest: it applied its log 2
+        let status = try JSONSerialization.jsonObject(with: Data(try kitchen.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let kitchenPeer = status["peerID"] as! String
+        let log2 = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs/\(kitchenPeer)/0000000002.gdlog")
+        try FileManager.default.removeItem(at: log2)
+
+        let stuck = try phone.run(["cloud", "verify"])
+        #expect(stuck.status != 0, "a conclusion, not compare again: \(stuck.stdout)")
+        #expect(stuck.stdout.contains("CANNOT AGREE with kitchen"), "\(stuck.stdout)")
+        #expect(stuck.stdout.contains("this device waits for log 2 of peer \(kitchenPeer)") && stuck.stdout.contains("is not in the cloud folder"),
+                "which file, whose: \(stuck.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try phone.run(["cloud", "verify", "--json"]).stdout.utf8)) as! [String: Any]
+        #expect((json["stuck"] as? [[String: Any]])?.first?["device"] as? String == "kitchen")
+
+        // The writer syncs: its audit republishes what the log held; the phone gets it and both agree.
+        try kitchen.output(["cloud", "sync"])
+        try phone.output(["cloud", "sync"])
+        try kitchen.output(["cloud", "sync"])
+        #expect(try phone.itemNames() == ["Eggs", "Milk"])
+        let agreed = try phone.run(["cloud", "verify"])
+        #expect(agreed.status == 0 && agreed.stdout.contains("Agrees with kitchen"), "\(agreed.stdout)")
+    }
+
     @Test func devicesAgreeADamagedOneIsNamedAndARebuildHeals() throws {
         let kitchen = device("kitchen"), phone = device("phone")
         try kitchen.output(["cloud", "enable"])

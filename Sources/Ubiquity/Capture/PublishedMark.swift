@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The last log number this device published, per folder of logs (`v<model version>/epoch-<n>`),
+/// The last log number this device published, per identity and folder of logs
+/// (`<peer> v<model version>/epoch-<n>`: an identity renewed after a copy numbers from 1),
 /// kept beside the store in `<store>.published`, outside it: a store restored from a backup
 /// forgets what it published since, and when one of those logs is also gone from the cloud
 /// folder (deleted, or never synced), nothing else on the device says its number was used. A
@@ -14,18 +15,21 @@ import Glibc
 enum PublishedMark {
     static func url(storePath: String) -> URL { URL(fileURLWithPath: storePath + ".published") }
 
-    /// The marks, by folder of logs; empty when the file is missing or damaged.
+    /// The key of an identity's folder of logs.
+    static func key(peer: String, folder: String) -> String { "\(peer) \(folder)" }
+
+    /// The marks, by key; empty when the file is missing or damaged.
     static func read(storePath: String) -> [String: Int64] {
         guard let data = try? Data(contentsOf: url(storePath: storePath)), data.count <= 64 << 10,
               let marks = try? JSONDecoder().decode([String: Int64].self, from: data) else { return [:] }
         return marks
     }
 
-    /// Raises the mark of `folder` to `seq` (never lowers it).
-    static func raise(_ folder: String, to seq: Int64, storePath: String) {
+    /// Raises the mark of `key` to `seq` (never lowers it).
+    static func raise(_ key: String, to seq: Int64, storePath: String) {
         var marks = read(storePath: storePath)
-        guard (marks[folder] ?? 0) < seq else { return }
-        marks[folder] = seq
+        guard (marks[key] ?? 0) < seq else { return }
+        marks[key] = seq
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(marks) else { return }

@@ -179,7 +179,7 @@ extension CloudSync {
     /// those that are gone or unreadable are marked lost, so that no published number is used
     /// again.
     func numberPastLostOwnLogs() throws {
-        let mark = PublishedMark.read(storePath: store.path)[layout.watermarkFolder] ?? 0
+        let mark = PublishedMark.read(storePath: store.path)[PublishedMark.key(peer: peer, folder: layout.watermarkFolder)] ?? 0
         var own = try watermark(of: peer)
         guard mark > own else { return }
         try importMeanwhile()

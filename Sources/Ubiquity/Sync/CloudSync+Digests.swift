@@ -179,7 +179,12 @@ extension CloudSync {
                 continue
             }
             guard theirs.applied == mine.applied else {
-                report.notComparable.append(.init(peer: other, device: device, reason: Self.describe(mine.applied, theirs.applied)))
+                let blocked = blockedLogs(mine.applied, theirs.applied, otherDevice: device)
+                if blocked.isEmpty {
+                    report.notComparable.append(.init(peer: other, device: device, reason: Self.describe(mine.applied, theirs.applied)))
+                } else {
+                    report.stuck.append(.init(peer: other, device: device, reason: blocked.joined(separator: "; ")))
+                }
                 continue
             }
             guard theirs.top != mine.top else {
@@ -192,7 +197,8 @@ extension CloudSync {
             report.diverging.append(.init(peer: other, device: device, buckets: buckets,
                                           objects: try differences(mine, detail, buckets: buckets)))
         }
-        let summary = VerifySummary(at: Date(), agreed: report.agreeing.map(\.device), diverged: report.diverging.map(\.device))
+        let summary = VerifySummary(at: Date(), agreed: report.agreeing.map(\.device),
+                                    diverged: report.diverging.map(\.device) + report.stuck.map { $0.device ?? $0.peer })
         try storeJSON(summary, verifyKey)
         for divergence in report.diverging {
             logger.warning("digest differs from \(divergence.device) (peer \(divergence.peer)) in bucket(s) \(divergence.buckets.joined(separator: ", "))")
@@ -275,6 +281,54 @@ extension CloudSync {
     }
 
     /// Why two applied vectors are not comparable, in words.
+    /// The logs one of two devices waits for and can never get from the cloud folder as it is:
+    /// the next log it needs of some peer is missing or damaged there, and no baseline covers it.
+    /// "this device waits for log 3 of peer …, which is not in the cloud folder".
+    func blockedLogs(_ mine: [String: Int64], _ theirs: [String: Int64], otherDevice: String) -> [String] {
+        let differing = Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }.sorted()
+        var coverage: [String: Int64]?  // what the newest baselines cover, read once when needed
+        var blocked: [String] = []
+        for writer in differing {
+            let here = mine[writer] ?? 0, there = theirs[writer] ?? 0
+            let next = min(here, there) + 1
+            let waiter = here < there ? "this device" : "device \(otherDevice.debugDescription)"
+            let url = layout.logURL(peer: writer, seq: next)
+            let problem: String
+            switch FileStamp.of(url) {
+            case .failure:
+                problem = FileStamp.exists(url) ? "is not a file" : "is not in the cloud folder"
+            case .success:
+                do {
+                    _ = try LogFile.read(at: url, expecting: layout, peer: writer, seq: next)
+                    continue  // there and whole: the waiting side applies it when it syncs
+                } catch let failure as LogFileFailure {
+                    problem = "is damaged there (\(failure.error.description))"
+                } catch {
+                    problem = "is damaged there (\((error as? LogFileError)?.description ?? ErrorText.reason(error)))"
+                }
+            }
+            if coverage == nil { coverage = newestBaselinesCoverage() }
+            if (coverage?[writer] ?? 0) >= next { continue }  // a baseline takes the waiting side past it
+            let whose = writer == peer ? "this device" : "peer \(writer)"
+            blocked.append("\(waiter) waits for log \(next) of \(whose) (\(layout.relativePath(url))), which \(problem), and no baseline covers it: "
+                + (writer == peer ? "this device publishes a baseline that covers it at its next sync"
+                    : "the device that wrote it publishes one at its next sync; if it never syncs again, `grocery-dude cloud release \(writer) \(next)` on the waiting device skips it"))
+        }
+        return blocked
+    }
+
+    /// Per peer, the furthest log any peer's newest baseline covers.
+    private func newestBaselinesCoverage() -> [String: Int64] {
+        var coverage: [String: Int64] = [:]
+        let newest = Dictionary(layout.baselineFiles().map { ($0.peer, $0.number) }, uniquingKeysWith: max)
+        for (writer, number) in newest {
+            guard let (_, baseline) = try? Baseline.read(at: layout.baselineURL(peer: writer, number: number), expecting: layout,
+                                                         peer: writer, number: number) else { continue }
+            coverage.merge(baseline.covers, uniquingKeysWith: max)
+        }
+        return coverage
+    }
+
     static func describe(_ mine: [String: Int64], _ theirs: [String: Int64]) -> String {
         let peers = Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }.sorted()
         let detail = peers.prefix(3).map { "peer \($0.prefix(8))…: \(mine[$0] ?? 0) here, \(theirs[$0] ?? 0) there" }

@@ -170,7 +170,10 @@ public final class CloudSync: @unchecked Sendable {
         defer { lock.release() }
         var attempts = 0
         try numberPastLostOwnLogs()
-        defer { PublishedMark.raise(layout.watermarkFolder, to: (try? watermark(of: peer)) ?? 0, storePath: store.path) }
+        defer {
+            PublishedMark.raise(PublishedMark.key(peer: peer, folder: layout.watermarkFolder), to: (try? watermark(of: peer)) ?? 0,
+                                storePath: store.path)
+        }
         // Each export learns the next waiting save in the transaction that marks its own.
         var next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
         while let waiting = next {

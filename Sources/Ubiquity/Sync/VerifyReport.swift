@@ -45,6 +45,16 @@ public struct VerifyReport: Equatable, Sendable {
         public var reason: String
     }
 
+    /// A peer that cannot reach the same logs as this one, or this one as it: one of them waits
+    /// for a log that is not in the cloud folder (or is damaged there) and that no baseline
+    /// covers. A conclusion, not "compare again".
+    public struct Stuck: Equatable, Sendable {
+        public var peer: String
+        public var device: String?
+        /// Which file, whose, and who waits for it.
+        public var reason: String
+    }
+
     /// This peer's applied vector (per peer, the last log applied).
     public var applied: [String: Int64] = [:]
     /// Why this peer has nothing to compare now (saves not exported, blobs not arrived).
@@ -52,6 +62,7 @@ public struct VerifyReport: Equatable, Sendable {
     public var agreeing: [Agreement] = []
     public var diverging: [Divergence] = []
     public var notComparable: [NotComparable] = []
+    public var stuck: [Stuck] = []
     /// Digest or detail files that were not used, with why.
     public var badFiles: [String] = []
 
