@@ -133,32 +133,18 @@ public struct EpochMarker: Codable, Equatable, Sendable {
     public var started: String
 
     static let magic = "GDEPOCH 1"
-    static let maximumBytes = 4096
 
     func fileData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let body = try encoder.encode(self)
-        return Data((Self.magic + "\n").utf8) + body + Data(("\n" + String(CRC32.checksum(body), radix: 16) + "\n").utf8)
+        return MarkerFile.seal(try encoder.encode(self), magic: Self.magic)
     }
 
     static func read(_ url: URL, epoch: Int) -> Result<EpochMarker, RuleViolation> {
-        switch FileStamp.of(url) {
-        case .failure(let error): return .failure(RuleViolation(error.description))
-        case .success(let stamp) where stamp.size > Int64(maximumBytes):
-            return .failure(RuleViolation("it is \(stamp.size) bytes; a marker has at most \(maximumBytes)"))
-        case .success: break
-        }
-        guard let data = try? Data(contentsOf: url), !data.isEmpty else { return .failure(RuleViolation("it is empty")) }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let body: Data
-        if lines.count >= 3, String(decoding: lines[0], as: UTF8.self) == magic {
-            body = Data(lines[1])
-            guard String(decoding: lines[2], as: UTF8.self) == String(CRC32.checksum(body), radix: 16) else {
-                return .failure(RuleViolation("its checksum does not match"))
-            }
-        } else {
-            body = Data(lines[0])  // an earlier build's marker
+        switch MarkerFile.body(of: url, magic: magic, bare: true) {  // earlier builds wrote the JSON line alone
+        case .success(let data): body = data
+        case .failure(let violation): return .failure(violation)
         }
         guard let marker = try? JSONDecoder().decode(EpochMarker.self, from: body) else {
             return .failure(RuleViolation("it is not an epoch marker"))

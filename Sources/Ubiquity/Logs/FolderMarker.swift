@@ -25,7 +25,6 @@ public struct FolderMarker: Codable, Equatable, Sendable {
     public static let folderName = "folder-ids"
     public static let fileExtension = "gdfolder"
     static let magic = "GDFOLDER 1"
-    static let maximumBytes = 4096
 
     public init(folderID: String, peer: String, device: String, written: Date = Date()) {
         self.folderID = folderID
@@ -86,27 +85,16 @@ public struct FolderMarker: Codable, Equatable, Sendable {
     func fileData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let body = try encoder.encode(self)
-        return Data((Self.magic + "\n").utf8) + body + Data(("\n" + String(CRC32.checksum(body), radix: 16) + "\n").utf8)
+        return MarkerFile.seal(try encoder.encode(self), magic: Self.magic)
     }
 
     /// Reads a marker, checking it as any file of the cloud folder: bounded, magic, checksum,
     /// an ID that is a UUID, a plain peer name.
     static func read(_ url: URL) -> Result<FolderMarker, RuleViolation> {
-        switch FileStamp.of(url) {
-        case .failure(let error): return .failure(RuleViolation(error.description))
-        case .success(let stamp) where stamp.size > Int64(maximumBytes):
-            return .failure(RuleViolation("it is \(stamp.size) bytes; a marker has at most \(maximumBytes)"))
-        case .success: break
-        }
-        guard let data = try? Data(contentsOf: url), !data.isEmpty else { return .failure(RuleViolation("it is empty")) }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.count >= 3, String(decoding: lines[0], as: UTF8.self) == magic else {
-            return .failure(RuleViolation("it is not a folder marker"))
-        }
-        let body = Data(lines[1])
-        guard String(decoding: lines[2], as: UTF8.self) == String(CRC32.checksum(body), radix: 16) else {
-            return .failure(RuleViolation("its checksum does not match"))
+        let body: Data
+        switch MarkerFile.body(of: url, magic: magic) {
+        case .success(let data): body = data
+        case .failure(let violation): return .failure(violation)
         }
         guard let marker = try? JSONDecoder().decode(FolderMarker.self, from: body) else {
             return .failure(RuleViolation("it is not a folder marker"))

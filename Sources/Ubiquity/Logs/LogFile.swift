@@ -119,30 +119,9 @@ enum EnvelopeFile {
     /// had); the magic found comes back with the header and payload.
     static func read(at url: URL, magics: [String], limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64)
         throws -> (LogFile.Header, Data, magic: String) {
-        // O_NONBLOCK: a FIFO named like a log must not hang the reader; it is then refused as
-        // not a regular file.
-        let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
-        }
+        let (fd, size) = try openRegularFile(url)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw LogFileError.unreadable(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw LogFileError.notARegularFile("a folder or device") }
-        let size = Int(info.st_size)
-
-        let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
-        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")) else { throw LogFileError.notALog }
-        let firstLine = String(decoding: prefix[..<firstNewline], as: UTF8.self)
-        guard let magic = magics.first(where: { $0 == firstLine }) else {
-            throw isLaterFormat(firstLine, of: magics) ? LogFileError.unknownFormat(firstLine) : LogFileError.notALog
-        }
-        guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
-            // A header that never ends: too long to be one, or a copy cut short (read again later).
-            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.unreadable("its header is cut short")
-        }
-        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
-        let payloadStart = secondNewline + 1
+        let (header, magic, prefix, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
         guard header.length <= limit else {
             throw LogFileFailure(error: .tooLarge(bytes: header.length, limit: limit), header: header)
         }
@@ -174,27 +153,53 @@ enum EnvelopeFile {
     /// - Throws: what ``read(at:magics:limit:expecting:peer:seq:)`` would find wrong with the
     ///   header or the size; nothing about the payload's checksum.
     static func checkSize(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64) throws {
-        let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
-        }
+        let (fd, size) = try openRegularFile(url)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw LogFileError.unreadable(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw LogFileError.notARegularFile("a folder or device") }
-        let size = Int(info.st_size)
-        let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
-        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")),
-              magics.contains(String(decoding: prefix[..<firstNewline], as: UTF8.self)) else { throw LogFileError.notALog }
-        guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
-            throw LogFileError.unreadable("its header is cut short")
-        }
-        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
-        let found = size - secondNewline - 1
+        let (header, _, _, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
+        let found = size - payloadStart
         guard found == header.length else {
             throw found < header.length ? LogFileError.truncated(expected: header.length, found: found)
                 : LogFileError.longerThanItsHeader(expected: header.length, found: found)
         }
+    }
+
+    /// Opens a file for reading when it is a regular file, never following a link (O_NONBLOCK:
+    /// a FIFO named like a log must not hang the reader; it is then refused as not a regular
+    /// file), with its size.
+    private static func openRegularFile(_ url: URL) throws -> (fd: Int32, size: Int) {
+        let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw LogFileError.unreadable(reason)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw LogFileError.notARegularFile("a folder or device")
+        }
+        return (fd, Int(info.st_size))
+    }
+
+    /// Reads an envelope's magic line and header from the open file `fd` (its first
+    /// ``maximumHeaderBytes`` at most).
+    private static func readHeader(_ fd: Int32, size: Int, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64)
+        throws -> (header: LogFile.Header, magic: String, prefix: Data, payloadStart: Int) {
+        let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
+        guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")) else { throw LogFileError.notALog }
+        let firstLine = String(decoding: prefix[..<firstNewline], as: UTF8.self)
+        guard let magic = magics.first(where: { $0 == firstLine }) else {
+            throw isLaterFormat(firstLine, of: magics) ? LogFileError.unknownFormat(firstLine) : LogFileError.notALog
+        }
+        guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
+            // A header that never ends: too long to be one, or a copy cut short (read again later).
+            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.unreadable("its header is cut short")
+        }
+        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
+        return (header, magic, prefix, secondNewline + 1)
     }
 
     /// Whether `line` names a format of the same kind of file that this build does not know:
