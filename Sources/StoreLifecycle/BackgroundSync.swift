@@ -18,8 +18,12 @@ final class BackgroundSync: @unchecked Sendable {
     /// Whether the watcher found the cloud store offline at its last round (`nil`: no round
     /// yet): what a screen shows without touching the cloud folder itself.
     private var seenOffline: Bool?
+    /// Whether, at that round, a folder was there that is not the account's cloud folder this
+    /// device synced with (an empty mount point, another share): offline for that reason.
+    private var seenOtherFolder = false
 
     var wasOfflineAtLastRound: Bool? { lock.withLock { seenOffline } }
+    var sawAnotherFolderAtLastRound: Bool { lock.withLock { seenOtherFolder } }
 
     /// How long the setup waits before trying again (offline, or after an error).
     static let setupRetryInterval: TimeInterval = 2
@@ -51,8 +55,11 @@ final class BackgroundSync: @unchecked Sendable {
             do {
                 try live.start(isOnline: { [self] in
                     before = try? groceries.changeCounts()
-                    let offline = store.isOffline
-                    lock.withLock { seenOffline = offline }
+                    let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
+                    let problem = settings.offline ? nil : configuration.cloudFolderProblem(settings)
+                    let offline = settings.offline || problem != nil
+                    let otherFolder = problem != nil && CloudLayout.isReachable(configuration.cloud)
+                    lock.withLock { (seenOffline, seenOtherFolder) = (offline, otherFolder) }
                     return !offline
                 }, onImport: { report in
                     tell(.imported(BackgroundImport(report, before: before, after: try? groceries.changeCounts())))

@@ -37,6 +37,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// Whether the cloud folder was out of reach when background sync last looked (every few
     /// seconds), `nil` before it has: for screens, which must not touch a folder that may hang.
     public var cloudFolderWasUnreachable: Bool? { background?.wasOfflineAtLastRound }
+    /// Whether background sync last found a folder at the cloud folder's path that is not the
+    /// one this device synced with (is the share mounted?), the reason it works offline.
+    public var cloudFolderWasAnotherOne: Bool { background?.sawAnotherFolderAtLastRound ?? false }
     private var lastEpochCheck = Date.distantPast
     /// Paces the looks at the cloud folder's epoch markers (at most one a second); a test
     /// moves it on instead of sleeping.

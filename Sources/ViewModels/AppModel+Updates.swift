@@ -66,6 +66,7 @@ extension AppModel {
         // freeze the app).
         latest.offline = current.role != .local
             && (settings?.offline == true || coordinator.cloudFolderWasUnreachable == true)
+        latest.otherCloudFolder = latest.offline && coordinator.cloudFolderWasAnotherOne
         latest.lastSync = try? current.cloudLink?.lastSync()
         latest.refusedFiles = current.cloudLink?.refusedAtLastImport ?? 0
         latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName

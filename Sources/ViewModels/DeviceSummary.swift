@@ -8,6 +8,9 @@ public struct DeviceSummary: Equatable, Sendable {
     /// "Using local storage: 1": the local store, or the fallback until the cloud store is set up.
     public var usingLocalStorage = true
     public var offline = false
+    /// Offline because the folder at the cloud folder's path is not the one this device synced
+    /// with (a share not mounted: an empty mount point).
+    public var otherCloudFolder = false
     public var lastSync: Date?
     /// Files of the cloud folder refused (the Cloud tab lists them).
     public var refusedFiles = 0

@@ -4,7 +4,7 @@ import GroceryModel
 import Testing
 import TestSupport
 import Ubiquity
-import ViewModels
+@testable import ViewModels
 @testable import TerminalUI
 
 /// Snapshots of every screen and dialog at 80×24 and 40×10: the frame `AppScreen.frame` makes
@@ -70,6 +70,16 @@ struct AppScreenTests {
 
     func selectedLines(_ screen: ScreenBuffer) -> [Int] {
         (1..<(screen.height - 2)).filter { screen.cells[$0][2].style.reverse }
+    }
+
+    /// Offline because the folder at the cloud folder's path is not the synced one: the status
+    /// line says why in a few words (the Cloud tab has the whole reason).
+    @Test func theStatusLineSaysWhenTheCloudFolderIsNotTheSyncedOne() {
+        var summary = DeviceSummary(device: "kitchen")
+        (summary.account, summary.cloudOn, summary.usingLocalStorage, summary.offline) = ("default", true, false, true)
+        #expect(AppScreen.statusText(summary).contains(" · offline · "))
+        summary.otherCloudFolder = true
+        #expect(AppScreen.statusText(summary).contains("offline: not the synced cloud folder (share not mounted?)"))
     }
 
     @Test func prepareWithWideCharactersAt80x24And40x10() throws {

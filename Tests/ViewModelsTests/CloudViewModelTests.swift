@@ -46,6 +46,34 @@ struct CloudViewModelTests {
         #expect(app.cloud.status?.cloud?.lastSync != nil)
     }
 
+    /// A share that is not mounted leaves an empty folder at the cloud folder's path: the status
+    /// line says so by itself, the Cloud screen says why, and nothing is written there.
+    @Test func aFolderThatIsNotTheSyncedOneIsShownOnTheStatusLineAndTheCloudScreen() throws {
+        let app = try app("kitchen")
+        let cloud = app.coordinator.configuration.cloud
+        let away = directory.file("share-unmounted")
+        app.start()
+        defer { app.stop() }
+        app.update(until: { app.summary.cloudOn && !app.summary.usingLocalStorage })
+        try FileManager.default.moveItem(at: cloud, to: away)
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)  // the bare mount point
+        app.update(until: { app.summary.otherCloudFolder })
+        #expect(app.summary.offline && app.summary.otherCloudFolder)
+        app.show(.cloud)
+        app.cloud.refresh(force: true)
+        #expect(app.cloud.status?.cloud?.offlineReason?.contains("is not the one this device synced with (is the share mounted?)") == true)
+        try app.coordinator.current.store.addItem(ItemDraft(name: "While unmounted"))
+        #expect(app.coordinator.current.exportPending() == 0, "the save waits on the device")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cloud.path).isEmpty, "nothing is written into the mount point")
+        // Mounted again: online, and the save goes out.
+        try FileManager.default.removeItem(at: cloud)
+        try FileManager.default.moveItem(at: away, to: cloud)
+        app.update(until: { !app.summary.offline })
+        #expect(!app.summary.otherCloudFolder)
+        app.update(until: { (try? app.coordinator.current.cloudLink?.pendingExports()) == 0 })
+        #expect(try app.coordinator.current.cloudLink?.pendingExports() == 0, "the save went out once the share was back")
+    }
+
     @Test func aRefusedLogIsShownAndSkippedOnlyAfterConfirming() throws {
         let kitchen = try app("kitchen")
         let phone = try app("phone")

@@ -151,7 +151,7 @@ public enum AppScreen {
     static func statusText(_ summary: DeviceSummary) -> String {
         var parts = [summary.device] + (summary.list.map { ["list \($0)"] } ?? []) + [summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
                      "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
-        if summary.offline { parts.append("offline") }
+        if summary.offline { parts.append(summary.otherCloudFolder ? "offline: not the synced cloud folder (share not mounted?)" : "offline") }
         if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }
         if summary.refusedFiles > 0 {
             parts.append("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)")
