@@ -216,8 +216,18 @@ struct CloudCommand: ParsableCommand {
                 print("Changes made meanwhile were not exported to the new content: grocery-dude cloud merge-kept FILE brings them in.")
                 return
             }
-            let imported = device.coordinator.preparation.importedLogs
-            let waiting = try sync.pendingExports()
+            var imported = device.coordinator.preparation.importedLogs
+            var waiting = try sync.pendingExports()
+            // Every other list of the account on this device: what it kept while offline goes out too.
+            let here = device.coordinator.configuration.storeName
+            for list in try NamedLists(configuration: device.coordinator.configuration).all() where list.storeName != here {
+                guard let account = settings.account,
+                      FileManager.default.fileExists(atPath: device.coordinator.configuration.sandbox.cloudStoreURL(account: account, storeName: list.storeName).path)
+                else { continue }
+                let other = try root.global.openDevice(command: "cloud online", storeName: list.storeName)
+                imported += other.coordinator.preparation.importedLogs
+                waiting += try other.sync?.pendingExports() ?? 0
+            }
             print(waiting == 0 ? "Online: nothing made on this device waits to be exported; imported \(imported) log\(imported == 1 ? "" : "s") from other devices."
                                : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")
         }

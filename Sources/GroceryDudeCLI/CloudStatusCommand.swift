@@ -31,7 +31,9 @@ extension CloudCommand {
                     ("offlineReason", .string(cloud.offlineReason), ""),
                     ("cloudFolder", .string(cloud.folder), cloud.folder),
                     ("epoch", .integer(cloud.epoch), "\(cloud.epoch)"),
-                    ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"),
+                    ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"
+                        + (cloud.pendingExportAllLists != cloud.pendingExport ? " (\(cloud.pendingExportAllLists) in all lists)" : "")),
+                    ("pendingExportAllLists", .integer(cloud.pendingExportAllLists), ""),
                     ("pendingImport", .integer(cloud.pendingImport), "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
                     ("divergedFrom", .raw(cloud.lastVerify.map { "[" + $0.diverged.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "null"),
@@ -55,7 +57,7 @@ extension CloudCommand {
                               "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
                               "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
                               "divergedFrom": "Last verify"]
-                for (key, _, text) in fields where key != "offlineReason" { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+                for (key, _, text) in fields where !["offlineReason", "pendingExportAllLists"].contains(key) { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
                 if status.cloud != nil {
                     print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
                     for file in refused { print("  \(file.summary)" + (file.holdsDeviceBack ? " — its later logs wait" : "")) }

@@ -143,10 +143,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// (the fallback store until that is set up). With `prepare`, the device is brought up to
     /// date first: the one-time setup finished when online, a start over noticed, what other
     /// peers wrote imported and what waited exported.
-    func openDevice(command: String, prepare: Bool = true) throws -> OpenDevice {
+    ///
+    /// - Parameter storeName: another list's store than the one `--list` names (a command that
+    ///   goes through every list).
+    func openDevice(command: String, prepare: Bool = true, storeName: String? = nil) throws -> OpenDevice {
         let (sandbox, logger) = try openSandbox(command: command)
         let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
-        var configuration = try storeConfiguration(sandbox: sandbox, logger: logger, command: command)
+        var configuration = try storeName.map { _ in try storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command) }
+            ?? storeConfiguration(sandbox: sandbox, logger: logger, command: command)
+        if let storeName { configuration.storeName = storeName }
         configuration.runsOneCommand = true
         let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: claim.take)
         // Progress is for a person watching a terminal; scripts get the result only.

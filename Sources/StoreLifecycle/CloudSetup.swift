@@ -44,7 +44,7 @@ public enum CloudSetup {
     ///   sets a new store up beside it before it replaces it).
     static func run(_ configuration: StoreConfiguration, account: String, at url: URL? = nil,
                     onImport: (ImportReport) -> Void) throws -> Bool {
-        guard !configuration.isOffline else { return false }
+        guard !configuration.isOffline, configuration.cloudFolderProblem(account: account) == nil else { return false }
         let url = url ?? configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
         var store = try configuration.openStore(at: url)
@@ -85,7 +85,7 @@ public enum CloudSetup {
     /// device on its fallback store, its changes never exported.
     static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
         let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer,
-                                   format: StoreCoordinator.keyValueFormat)
+                                   format: StoreCoordinator.keyValueFormat, createsAccountFolder: false)
         let key = StoreCoordinator.seededDataKey(storeName: configuration.storeName)
         if let seeded = values.value(forKey: key) {
             configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")

@@ -29,6 +29,8 @@ public struct CloudStatus: Equatable, Sendable {
         public var epoch: Int
         /// Logs waiting to be written to the cloud folder, and waiting to be read from it.
         public var pendingExport: Int
+        /// Saves waiting in every list of the account on this device, this one's included.
+        public var pendingExportAllLists: Int = 0
         public var pendingImport: Int
         public var lastSync: Date?
         /// Files of the cloud folder refused: a refused log holds its peer's later logs back.
@@ -68,6 +70,19 @@ extension StoreCoordinator {
             refused: try sync?.refusedFiles().map(RefusedCloudFile.init) ?? [],
             lastVerify: try sync?.lastVerify().map(LastVerify.init),
             clocksAhead: try sync?.clocksAhead().map(ClockAheadNote.init) ?? [])
+        let waitingHere = status.cloud?.pendingExport ?? 0
+        status.cloud?.pendingExportAllLists = waitingHere + waitingInOtherLists(account: account)
         return status
+    }
+
+    /// Saves waiting in the account's other lists' stores on this device (read, not opened).
+    private func waitingInOtherLists(account: String) -> Int {
+        let here = configuration.cloudStoreURL(account: account).deletingLastPathComponent()
+        let folder = here.deletingLastPathComponent()
+        let lists = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return lists.map { folder.appendingPathComponent($0, isDirectory: true) }
+            .filter { $0.standardizedFileURL.path != here.standardizedFileURL.path }
+            .compactMap { SQLiteFile.waitingSaves(in: $0.appendingPathComponent("store.sqlite")) }
+            .reduce(0, +)
     }
 }

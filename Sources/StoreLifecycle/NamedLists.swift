@@ -21,9 +21,31 @@ public struct NamedList: Codable, Equatable, Sendable {
     /// Set when a device removed it: it leaves every device's list of lists; its data stays.
     public var removedBy: String?
     public var removed: Date?
+    /// When its name was last given, by the clock of the device that gave it (nil: when it was
+    /// made, or before names had times).
+    public var renamed: Date?
 
     public var isRemoved: Bool { removed != nil }
     public var isDefault: Bool { storeName == GroceryStore.defaultStoreName }
+
+    /// When its name was given: renamed, else made, else never.
+    var nameGiven: Date { renamed ?? created ?? .distantPast }
+
+    /// Two devices' words on one list as one, the same whatever the order: the name given last
+    /// (by the time it was given; a tie by the name), a removal by either (final: the first),
+    /// the making as first told. So a rename or a removal made offline keeps its own time, and
+    /// loses only to a change made after it.
+    func merged(with other: NamedList) -> NamedList {
+        var result = self
+        if (other.nameGiven, other.name) > (nameGiven, name) { (result.name, result.renamed) = (other.name, other.renamed) }
+        if let removed = other.removed, (removed, other.removedBy ?? "") < (result.removed ?? .distantFuture, result.removedBy ?? "") {
+            (result.removed, result.removedBy) = (removed, other.removedBy)
+        }
+        if let created = other.created, (created, other.createdBy ?? "") < (result.created ?? .distantFuture, result.createdBy ?? "") {
+            (result.created, result.createdBy) = (created, other.createdBy)
+        }
+        return result
+    }
 }
 
 extension String {
@@ -60,9 +82,12 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
 /// store found on the device or in the account's cloud folder without a name (the default
 /// list, or one made with `--store-name`), named after its store.
 ///
-/// Names travel in the key-value store, one key per list (`list.<store>`), last writer wins: a
-/// rename on one device reaches the others with the next command that reads the lists. A list
-/// made while the cloud folder is out of reach is announced the next time it is reachable.
+/// Names travel in the key-value store, one key per list (`list.<store>`): a rename on one device
+/// reaches the others with the next command that reads the lists. Every device's word on a list
+/// counts, merged per property (``NamedList/merged(with:)``): the name given last by its own
+/// time, a removal for good. A list made, renamed or removed while the cloud folder is out of
+/// reach keeps its time in the device's registry and is announced the next time it is
+/// reachable; it then wins or loses by that time, not by when it was announced.
 public struct NamedLists: Sendable {
     /// What the default list is called until someone renames it.
     public static let defaultDisplayName = "Groceries"
@@ -134,6 +159,7 @@ public struct NamedLists: Sendable {
         try requireUnused(name, in: lists, except: list.storeName)
         var renamed = lists[list.storeName] ?? list
         renamed.name = name
+        renamed.renamed = now()
         lists[list.storeName] = renamed
         try record(renamed, in: lists)
         return renamed
@@ -169,14 +195,18 @@ public struct NamedLists: Sendable {
         let registered = readRegistry()
         var named = registered
         if let values = cloudValues() {
-            var announced: Set<String> = []
-            for (key, text) in values.all() where key.hasPrefix(Self.keyPrefix) {
-                guard let list = Self.decode(text), list.storeName == String(key.dropFirst(Self.keyPrefix.count)) else { continue }
-                named[list.storeName] = list
-                announced.insert(list.storeName)
+            // Every device's last word on each list, merged with this device's own.
+            for (key, texts) in values.everyPeersValue(prefix: Self.keyPrefix) {
+                let storeName = String(key.dropFirst(Self.keyPrefix.count))
+                for list in texts.compactMap(Self.decode) where list.storeName == storeName {
+                    named[storeName] = named[storeName]?.merged(with: list) ?? list
+                }
             }
-            // Made or renamed here while the cloud folder was out of reach: announced now.
-            for list in registered.values where !announced.contains(list.storeName) {
+            // What the key-value store gives for a list (what earlier builds read) must be the
+            // merged word: a list made, renamed or removed here while the cloud folder was out
+            // of reach is announced now, with the time it was made.
+            let announced = values.all()
+            for list in named.values where announced[Self.keyPrefix + list.storeName].flatMap(Self.decode) != list {
                 try? values.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
             }
         }
@@ -223,7 +253,8 @@ public struct NamedLists: Sendable {
     /// The account's synced key-value store, when the device syncs and the folder is reachable.
     private func cloudValues() -> KeyValueStore? {
         guard let account = cloudAccount(), !configuration.isOffline else { return nil }
-        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer, format: StoreCoordinator.keyValueFormat)
+        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer, format: StoreCoordinator.keyValueFormat,
+                             createsAccountFolder: false)
     }
 
     /// Writes `list` to the registry (with the other named lists, not the stores found unnamed)
@@ -270,18 +301,35 @@ public struct NamedLists: Sendable {
         try AtomicFile.write(try Self.encoder.encode(sorted), to: registryURL)
     }
 
+    /// Dates to the millisecond: two renames a moment apart are told apart. Read with or
+    /// without the fraction (earlier builds wrote whole seconds).
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.dateFormatter(fraction: true).string(from: date))
+        }
         return encoder
     }()
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = Self.dateFormatter(fraction: true).date(from: text) ?? Self.dateFormatter(fraction: false).date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
+            }
+            return date
+        }
         return decoder
     }()
+
+    private static func dateFormatter(fraction: Bool) -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = fraction ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter
+    }
 
     static func encode(_ list: NamedList) -> String {
         (try? encoder.encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

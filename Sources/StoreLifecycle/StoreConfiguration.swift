@@ -92,7 +92,10 @@ public struct StoreConfiguration: Sendable {
 
     /// The account's place in the cloud folder at `epoch`.
     public func layout(account: String, epoch: Int = 1) throws -> CloudLayout {
-        try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        // The account's folder is made with this device's folder marker only (CloudFolderIdentity).
+        layout.createsAccountFolder = false
+        return layout
     }
 
     /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
@@ -113,6 +116,13 @@ public struct StoreConfiguration: Sendable {
         if let reason = CloudLayout.unreachableReason(cloud) { return reason }
         guard settings.cloudEnabled, let account = settings.account else { return nil }
         return CloudFolderIdentity.problem(self, account: account, settings: settings)
+    }
+
+    /// Why the cloud folder cannot be used for `account` now, whatever the settings say of
+    /// cloud sync: for the work that is only ever about an account's cloud (its one-time setup).
+    func cloudFolderProblem(account: String) -> String? {
+        if let reason = CloudLayout.unreachableReason(cloud) { return reason }
+        return CloudFolderIdentity.problem(self, account: account, settings: (try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings())
     }
 
     /// The store a choice of settings leads to (an account's cloud store, even while its

@@ -16,8 +16,17 @@ extension CloudLayout {
     public var epochsFolder: URL { storeFolder.appendingPathComponent("epochs", isDirectory: true) }
 
     /// The same place in another epoch.
+    /// The same place in another model version's folder.
+    func inModelVersion(_ modelVersion: Int) throws -> CloudLayout {
+        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        layout.createsAccountFolder = createsAccountFolder
+        return layout
+    }
+
     public func inEpoch(_ epoch: Int) throws -> CloudLayout {
-        try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        layout.createsAccountFolder = createsAccountFolder
+        return layout
     }
 
     /// The newest epoch any peer started; 1 until someone starts over. Markers are only ever

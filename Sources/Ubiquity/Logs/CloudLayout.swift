@@ -16,6 +16,11 @@ public struct CloudLayout: Sendable {
     public let storeName: String
     public let modelVersion: Int
     public let epoch: Int
+    /// Whether writing may create the account's folder (`<cloud>/<account>`). An app that marks
+    /// the cloud folder's identity (``FolderMarker``) turns it off: the account's folder is then
+    /// made only with this device's marker, so a round that looked at the folder before a share
+    /// was unmounted never fills the bare mount point with the folders it writes into.
+    public var createsAccountFolder = true
 
     public static let logExtension = "gdlog"
 
@@ -69,8 +74,13 @@ public struct CloudLayout: Sendable {
     ///
     /// - Throws: ``CloudError/unreachable(_:)`` when the cloud folder is not there;
     ///   `FileError.unwritable` naming the folder when it cannot be made (a peer's file in its way).
+    ///   Without ``createsAccountFolder``, an account folder that is not there counts as the cloud
+    ///   folder not being there.
     func makeFolder(_ url: URL) throws {
         guard isReachable else { throw CloudError.unreachable(cloud.path) }
+        if !createsAccountFolder, !FileStamp.exists(Self.accountFolder(cloud: cloud, account: account)) {
+            throw CloudError.unreachable(cloud.path)
+        }
         try FileManager.default.createFolder(at: url)
     }
 

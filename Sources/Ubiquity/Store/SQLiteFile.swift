@@ -49,6 +49,18 @@ public enum SQLiteFile {
         }
     }
 
+    /// How many saves wait in the outbox of the store at `url`, read only without opening it as
+    /// a store; `nil` when it cannot be read.
+    public static func waitingSaves(in url: URL) -> Int? {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(2)
+        guard FileManager.default.fileExists(atPath: url.path),
+              let queue = try? DatabaseQueue(path: url.path, configuration: readOnly) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") }
+    }
+
     /// Whether SQLite finds the database at `url` sound (`PRAGMA quick_check`), read only.
     public static func problem(in url: URL) -> String? {
         var readOnly = Configuration()

@@ -268,9 +268,7 @@ public final class CloudSync: @unchecked Sendable {
     private func export(_ waiting: WaitingSave) throws -> WaitingSave? {
         let pending = waiting.pending
         let isCurrentVersion = pending.modelVersion == layout.modelVersion
-        let versionLayout = isCurrentVersion ? layout
-            : try CloudLayout(cloud: layout.cloud, account: layout.account, storeName: layout.storeName,
-                              modelVersion: pending.modelVersion, epoch: layout.epoch)
+        let versionLayout = isCurrentVersion ? layout : try layout.inModelVersion(pending.modelVersion)
         var seq = waiting.exported + 1
         // This peer's logs may go further than the store remembers exporting: it imported them
         // (a rebuilt store), or a save was written just before a crash.

@@ -35,10 +35,14 @@ public final class KeyValueStore: @unchecked Sendable {
     /// The name written in every file, which marks it as this app's (the app chooses it).
     private let format: String
     private let clock: any WallClock
+    /// Whether a write may create the account's folder (see ``CloudLayout/createsAccountFolder``).
+    private let createsAccountFolder: Bool
     private let lock = NSLock()
 
-    public init(cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock()) {
+    public init(cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock(),
+                createsAccountFolder: Bool = true) {
         self.cloud = cloud
+        self.createsAccountFolder = createsAccountFolder
         self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent(CloudLayout.keyValueFolderName, isDirectory: true)
         self.peer = peer
         self.format = format
@@ -48,6 +52,18 @@ public final class KeyValueStore: @unchecked Sendable {
     /// Every key with its value, merged from all peers.
     public func all() -> [String: String] {
         merged().compactMapValues(\.value)
+    }
+
+    /// For each key starting with `prefix`, the last value each peer set (removals left out):
+    /// for values that merge what every peer said rather than keep the last writer's.
+    public func everyPeersValue(prefix: String) -> [String: [String]] {
+        var last: [String: [String: Entry]] = [:]  // key → peer → its newest write
+        for file in readFiles() {
+            for (key, entry) in file.writes where key.hasPrefix(prefix) {
+                if last[key]?[file.peer].map({ $0.clock < entry.clock }) ?? true { last[key, default: [:]][file.peer] = entry }
+            }
+        }
+        return last.mapValues { $0.values.sorted { $0.clock < $1.clock }.compactMap(\.value) }
     }
 
     public func value(forKey key: String) -> String? {
@@ -67,7 +83,8 @@ public final class KeyValueStore: @unchecked Sendable {
             let file = File(format: format, peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
             let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  createsAccountFolder || FileStamp.exists(folder.deletingLastPathComponent()) else {
                 throw CloudError.unreachable(cloud.path)
             }
             try FileManager.default.createFolder(at: url.deletingLastPathComponent())

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A list renamed or removed while its device is offline keeps that change, with the time it was
+/// made: it is published once the cloud folder is back, and concurrent changes resolve the same
+/// way on every device. `cloud online` and `cloud status` count every list's waiting saves.
+@Suite("Named lists changed offline")
+struct NamedListsOfflineTests {
+    let directory = TemporaryDirectory("lists-offline")
+    var cloud: String { directory.path + "/cloud" }
+
+    func device(_ name: String) -> CommandRunner {
+        CommandRunner(dataDirectory: directory.path + "/data", device: name,
+                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+    }
+
+    func names(_ runner: CommandRunner) throws -> [String] {
+        let rows = try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        return rows.map { $0["name"] as! String }.sorted()
+    }
+
+    func sharedCloud() throws -> (CommandRunner, CommandRunner) {
+        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+        let a = device("a"), b = device("b")
+        for peer in [a, b] { try peer.output(["cloud", "enable"]) }
+        try a.output(["lists", "new", "Weekly"])
+        try a.output(["--list", "Weekly", "item", "add", "Oats"])
+        #expect(try names(b) == ["Groceries", "Weekly"])
+        return (a, b)
+    }
+
+    @Test func aRenameMadeOfflineIsPublishedWhenBackOnline() throws {
+        let (a, b) = try sharedCloud()
+        try a.output(["cloud", "offline"])
+        try a.output(["lists", "rename", "Weekly", "Monthly"])
+        #expect(try names(a) == ["Groceries", "Monthly"])
+        try a.output(["cloud", "online"])
+        for peer in [a, b, a] { #expect(try names(peer) == ["Groceries", "Monthly"], "\(peer.device)") }
+        #expect(try b.itemNames(["--list", "Monthly"]) == ["Oats"])
+    }
+
+    @Test func aRemovalMadeOfflineIsPublishedAndIsFinal() throws {
+        let (a, b) = try sharedCloud()
+        try a.output(["cloud", "offline"])
+        try a.output(["lists", "rm", "Weekly", "--yes"])
+        try a.output(["cloud", "online"])
+        for peer in [a, b] { #expect(try names(peer) == ["Groceries"], "\(peer.device)") }
+        // A rename on the other device after the removal does not bring the list back.
+        let renamed = try b.run(["lists", "rename", "Weekly", "Daily"])
+        #expect(renamed.status != 0)
+        for peer in [a, b] { #expect(try names(peer) == ["Groceries"], "\(peer.device)") }
+    }
+
+    @Test(arguments: [true, false])
+    func twoRenamesResolveByTheirOwnTimeOnEveryDevice(offlineRenameFirst: Bool) throws {
+        let (a, b) = try sharedCloud()
+        try a.output(["cloud", "offline"])
+        // a renames while offline; b renames online, before or after it.
+        if offlineRenameFirst {
+            try a.output(["lists", "rename", "Weekly", "From A"])
+            try b.output(["lists", "rename", "Weekly", "From B"])
+        } else {
+            try b.output(["lists", "rename", "Weekly", "From B"])
+            try a.output(["lists", "rename", "Weekly", "From A"])
+        }
+        try a.output(["cloud", "online"])
+        let later = offlineRenameFirst ? "From B" : "From A"
+        for peer in [a, b, a, b] { #expect(try names(peer) == ["Groceries", later].sorted(), "\(peer.device): the later rename wins") }
+    }
+
+    @Test func onlineAndStatusCountEveryListsWaitingSaves() throws {
+        let (a, b) = try sharedCloud()
+        try a.output(["cloud", "offline"])
+        try a.output(["--list", "Weekly", "item", "add", "Made offline"])
+        let status = try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        #expect(status["pendingExport"] as? Int == 0 && status["pendingExportAllLists"] as? Int == 1, "\(status)")
+        let online = try a.output(["cloud", "online"])
+        #expect(online.hasPrefix("Online: nothing made on this device waits"), "every list's saves went out: \(online)")
+        #expect(try b.itemNames(["--list", "Weekly"]) == ["Made offline", "Oats"])
+    }
+}
