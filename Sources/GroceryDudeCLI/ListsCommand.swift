@@ -38,6 +38,7 @@ struct ListsCommand: ParsableCommand {
                         "name": .string(list.name), "storeName": .string(list.storeName),
                         "createdBy": .string(list.createdBy), "created": .string(list.created.map(Timestamp.string)),
                         "default": .bool(list.isDefault), "current": .bool(list.storeName == active),
+                        "store": .string(list.storeName), "madeBy": .string(list.createdBy),
                     ])
                 }
                 print(writer.text, terminator: "")

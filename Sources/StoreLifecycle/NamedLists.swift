@@ -24,6 +24,11 @@ public struct NamedList: Codable, Equatable, Sendable {
     /// When its name was last given, by the clock of the device that gave it (nil: when it was
     /// made, or before names had times).
     public var renamed: Date?
+    /// The account it was made in: it belongs there only (nil: made with sync off or signed
+    /// out, see ``local``, or before lists had an account).
+    public var account: String?
+    /// Made with cloud sync off or signed out: it belongs to the device's local store.
+    public var local: Bool?
 
     public var isRemoved: Bool { removed != nil }
     public var isDefault: Bool { storeName == GroceryStore.defaultStoreName }
@@ -143,8 +148,9 @@ public struct NamedLists: Sendable {
         let name = try checkedName(name)
         var lists = try known()
         try requireUnused(name, in: lists, except: nil)
-        let list = NamedList(storeName: try Self.storeName(for: name, taken: Set(lists.keys)), name: name,
+        var list = NamedList(storeName: try Self.storeName(for: name, taken: Set(lists.keys).union(readRegistry().keys)), name: name,
                              createdBy: configuration.sandbox.device, created: now())
+        list = stamped(list, in: currentScope())
         lists[list.storeName] = list
         try record(list, in: lists)
         return list
@@ -190,15 +196,20 @@ public struct NamedLists: Sendable {
 
     // MARK: - Where lists are found
 
-    /// Every list known here, removed ones included, by store name.
+    /// Every list known here in the scope the device works in now (its account, or its local
+    /// store), removed ones included, by store name.
     func known() throws -> [String: NamedList] {
+        let scope = currentScope()
         let registered = readRegistry()
-        var named = registered
-        if let values = cloudValues() {
-            // Every device's last word on each list, merged with this device's own.
+        var named = registered.filter { belongs($0.value, to: scope) }.mapValues { stamped($0, in: scope) }
+        if let values = cloudValues(), case .account(let account) = scope {
+            // Every device's last word on each list, merged with this device's own. A word
+            // without an account (an earlier build's) counts only for a list whose data is in
+            // this account; one for another account is ignored.
             for (key, texts) in values.everyPeersValue(prefix: Self.keyPrefix) {
                 let storeName = String(key.dropFirst(Self.keyPrefix.count))
-                for list in texts.compactMap(Self.decode) where list.storeName == storeName {
+                for list in texts.compactMap(Self.decode) where list.storeName == storeName && belongs(list, to: scope, announced: true) {
+                    let list = stamped(list, in: .account(account))
                     named[storeName] = named[storeName]?.merged(with: list) ?? list
                 }
             }
@@ -210,9 +221,12 @@ public struct NamedLists: Sendable {
                 try? values.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
             }
         }
-        if named != registered { try? writeRegistry(named) }
+        // The registry keeps every scope's lists: those of other accounts wait there.
+        let all = registered.merging(named) { _, new in new }
+        if all != registered { try? writeRegistry(all) }
         var lists = named
-        for storeName in storeNamesOnDisk().union([GroceryStore.defaultStoreName]) where lists[storeName] == nil {
+        for storeName in storeNamesOnDisk().union([GroceryStore.defaultStoreName])
+        where lists[storeName] == nil && registered[storeName].map({ belongs($0, to: scope) }) ?? true {
             lists[storeName] = Self.unnamed(storeName)
         }
         return lists
@@ -223,14 +237,14 @@ public struct NamedLists: Sendable {
         NamedList(storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? defaultDisplayName : storeName)
     }
 
-    /// Store names with a store on this device (its local stores, its account's cloud stores)
-    /// or a folder in the account's part of the cloud folder.
+    /// Store names with a store on this device or a folder in the account's part of the cloud
+    /// folder, in the scope the device works in: its account's cloud stores while it syncs, its
+    /// local stores otherwise.
     private func storeNamesOnDisk() -> Set<String> {
         let files = FileManager.default
         var names: Set<String> = []
-        let local = (try? files.contentsOfDirectory(atPath: configuration.sandbox.localStoreDirectory.path)) ?? []
-        for file in local where file.hasSuffix(".sqlite") { names.insert(String(file.dropLast(".sqlite".count))) }
         if let account = cloudAccount() {
+            // While the device syncs: its account's stores, on the device and in the cloud.
             let onDevice = configuration.cloudStoreURL(account: account).deletingLastPathComponent().deletingLastPathComponent()
             names.formUnion((try? files.contentsOfDirectory(atPath: onDevice.path)) ?? [])
             if !configuration.isOffline {
@@ -240,9 +254,16 @@ public struct NamedLists: Sendable {
                     if versions.contains(where: { $0.hasPrefix("v") && Int($0.dropFirst()) != nil }) { names.insert(entry) }
                 }
             }
+        } else {
+            // Otherwise the local store's.
+            let local = (try? files.contentsOfDirectory(atPath: configuration.sandbox.localStoreDirectory.path)) ?? []
+            for file in local where file.hasSuffix(".sqlite") { names.insert(String(file.dropLast(".sqlite".count))) }
         }
         return Set(names.compactMap { try? CloudLayout.checkedStoreName($0) })
     }
+
+    /// The account whose cloud the device syncs with, when cloud sync is on (for the scopes).
+    func cloudAccountNow() -> String? { cloudAccount() }
 
     /// The account whose cloud the device syncs with, when cloud sync is on.
     private func cloudAccount() -> String? {
@@ -260,7 +281,9 @@ public struct NamedLists: Sendable {
     /// Writes `list` to the registry (with the other named lists, not the stores found unnamed)
     /// and announces it to the account.
     private func record(_ list: NamedList, in lists: [String: NamedList]) throws {
-        try writeRegistry(lists.filter { $0.value != Self.unnamed($0.key) || $0.key == list.storeName })
+        // The lists of other scopes (accounts, the local store) stay in the registry as they are.
+        let named = lists.filter { $0.value != Self.unnamed($0.key) || $0.key == list.storeName }
+        try writeRegistry(readRegistry().merging(named) { _, new in new })
         try cloudValues()?.set(Self.encode(list), forKey: Self.keyPrefix + list.storeName)
     }
 

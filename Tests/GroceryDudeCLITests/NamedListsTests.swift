@@ -97,17 +97,21 @@ struct NamedListsTests {
         #expect(try lists(a) == before)
     }
 
-    @Test("Without cloud sync lists are the device's own; turned on, they are announced to the account")
-    func madeOfflineAnnouncedLater() throws {
+    @Test("A list made with cloud sync off belongs to the device's local store, as the default list's local data")
+    func madeWithSyncOffStaysLocal() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
         let a = device("a"), b = device("b")
         try a.output(["lists", "new", "Pantry audit"])
+        try a.output(["--list", "Pantry audit", "item", "add", "Rice"])
         #expect(try lists(a).keys.sorted() == ["Groceries", "Pantry audit"])
         try b.output(["cloud", "enable"])
-        #expect(try lists(b).keys.sorted() == ["Groceries"])
-        try a.output(["cloud", "enable"])
+        try a.output(["cloud", "enable", "--no-merge"])
+        #expect(try lists(a).keys.sorted() == ["Groceries"], "not the account's")
+        #expect(try lists(b).keys.sorted() == ["Groceries"], "never announced to the account")
+        // Back on the local store, the list is there with its items.
+        try a.output(["cloud", "disable"])
         #expect(try lists(a).keys.sorted() == ["Groceries", "Pantry audit"])
-        #expect(try lists(b) == ["Groceries": "-", "Pantry audit": "a"])
+        #expect(try a.itemNames(["--list", "Pantry audit"]) == ["Rice"])
     }
 
     @Test("A list announced by a hostile peer with a bad name or store name is ignored; the default list is never removed")
@@ -122,7 +126,10 @@ struct NamedListsTests {
             ("list.Evil", #"{"storeName":"Evil","name":"\u202Egnirts"}"#),
             ("list.Blank", #"{"storeName":"Blank","name":"   "}"#),
             ("list.Other", #"{"storeName":"Mismatch","name":"Mismatch"}"#),
-            ("list.Fine-123abc", #"{"storeName":"Fine-123abc","name":"Fine","createdBy":"evil"}"#),
+            ("list.Fine-123abc", #"{"storeName":"Fine-123abc","name":"Fine","createdBy":"evil","account":"default"}"#),
+            // Made in another account, and without an account or data in this one: not this account's.
+            ("list.Elsewhere-123abc", #"{"storeName":"Elsewhere-123abc","name":"Elsewhere","account":"work"}"#),
+            ("list.Legacy-123abc", #"{"storeName":"Legacy-123abc","name":"Legacy"}"#),
         ]
         for (number, (key, value)) in announcements.enumerated() {
             let file: [String: Any] = ["format": "grocery-dude-kv", "peer": "evil", "number": number + 1,
