@@ -221,10 +221,13 @@ struct CloudCommand: ParsableCommand {
             // Every other list of the account on this device: what it kept while offline goes out too.
             let here = device.coordinator.configuration.storeName
             for list in try NamedLists(configuration: device.coordinator.configuration).all() where list.storeName != here {
+                // Its folder on the device holds its cloud store, or the fallback store of saves
+                // made before the list's cloud store was set up.
                 guard let account = settings.account,
-                      FileManager.default.fileExists(atPath: device.coordinator.configuration.sandbox.cloudStoreURL(account: account, storeName: list.storeName).path)
+                      FileManager.default.fileExists(atPath: device.coordinator.configuration.sandbox
+                        .cloudStoreURL(account: account, storeName: list.storeName).deletingLastPathComponent().path)
                 else { continue }
-                let other = try root.global.openDevice(command: "cloud online", storeName: list.storeName)
+                let other = try root.global.openDevice(command: "cloud online", storeName: list.storeName, claim: device.claim)
                 imported += other.coordinator.preparation.importedLogs
                 waiting += try other.sync?.pendingExports() ?? 0
             }

@@ -144,11 +144,14 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// date first: the one-time setup finished when online, a start over noticed, what other
     /// peers wrote imported and what waited exported.
     ///
-    /// - Parameter storeName: another list's store than the one `--list` names (a command that
-    ///   goes through every list).
-    func openDevice(command: String, prepare: Bool = true, storeName: String? = nil) throws -> OpenDevice {
+    /// - Parameters:
+    ///   - storeName: another list's store than the one `--list` names (a command that goes
+    ///     through every list).
+    ///   - claim: the claim on the device this process already has (a command that opens several
+    ///     lists holds the device once, for all of them).
+    func openDevice(command: String, prepare: Bool = true, storeName: String? = nil, claim existing: DeviceClaim? = nil) throws -> OpenDevice {
         let (sandbox, logger) = try openSandbox(command: command)
-        let claim = DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
+        let claim = existing ?? DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
         var configuration = try storeName.map { _ in try storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command) }
             ?? storeConfiguration(sandbox: sandbox, logger: logger, command: command)
         if let storeName { configuration.storeName = storeName }

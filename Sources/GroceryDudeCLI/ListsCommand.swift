@@ -45,10 +45,13 @@ struct ListsCommand: ParsableCommand {
                 return
             }
             let nameWidth = all.map { TextWidth.columns(of: $0.name) }.max() ?? 0
+            // Lists that share a name (made apart on two devices) show their store names too.
+            let shared = Dictionary(grouping: all, by: { $0.nameKey }).filter { $0.value.count > 1 }
             for list in all {
                 let marker = list.storeName == active ? "*" : " "
                 var origin = list.isDefault ? "default list" : ""
                 if let device = list.createdBy { origin = "made by \(device)" + (list.created.map { " on \(Self.day($0))" } ?? "") }
+                if shared[list.nameKey] != nil { origin += "  store \(list.storeName) (the name is shared: --list \(list.storeName))" }
                 print("\(marker) \(TextWidth.pad(list.name, to: nameWidth))  \(origin)")
             }
         }

@@ -82,7 +82,8 @@ extension StoreCoordinator {
         let lists = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return lists.map { folder.appendingPathComponent($0, isDirectory: true) }
             .filter { $0.standardizedFileURL.path != here.standardizedFileURL.path }
-            .compactMap { SQLiteFile.waitingSaves(in: $0.appendingPathComponent("store.sqlite")) }
+            .flatMap { [$0.appendingPathComponent("store.sqlite"), $0.appendingPathComponent("fallback.sqlite")] }
+            .compactMap(SQLiteFile.waitingSaves(in:))
             .reduce(0, +)
     }
 }

@@ -31,6 +31,9 @@ public struct NamedList: Codable, Equatable, Sendable {
     public var local: Bool?
 
     public var isRemoved: Bool { removed != nil }
+    /// Its name as list names compare (Unicode-normalized, case-folded): two lists with one key
+    /// answer to one name.
+    public var nameKey: String { UniqueKey.normalize(name) }
     public var isDefault: Bool { storeName == GroceryStore.defaultStoreName }
 
     /// When its name was given: renamed, else made, else never.
@@ -66,6 +69,8 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
     case removed(String, by: String?)
     case defaultList
     case deviceInUse(String)
+    /// Several lists answer to one name (made on two devices apart): each with its store name.
+    case ambiguous(String, [NamedList])
 
     public var description: String {
         switch self {
@@ -76,6 +81,10 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
             "the list \(name.quotedName) was removed\(by.map { " by \($0)" } ?? ""); make a new one with grocery-dude lists new"
         case .defaultList: "the default list cannot be removed (rename it instead)"
         case .deviceInUse(let reason): reason
+        case .ambiguous(let name, let lists):
+            "\(lists.count) lists answer to \(name.quotedName) (made apart on different devices): "
+                + lists.map { "\($0.name.quotedName)\($0.createdBy.map { " made by \($0)" } ?? "") (store \($0.storeName))" }.joined(separator: ", ")
+                + "; name one by its store name (--list \(lists[0].storeName))"
         }
     }
 
@@ -124,12 +133,20 @@ public struct NamedLists: Sendable {
     /// The list a user means by `text`: its store name, its name as names compare (case and
     /// spaces aside), or — when only one list matches so — its name with accents aside too
     /// ("ete" finds "Été").
+    ///
+    /// - Throws: ``NamedListError/ambiguous(_:_:)`` when two lists answer to the name (made apart
+    ///   on two devices): each is named with its store name, which names it alone.
     public func resolve(_ text: String) throws -> NamedList {
         let claim = RegistryClaim(registryURL)
         defer { withExtendedLifetime(claim) {} }
         let lists = try known().values.sorted { $0.storeName < $1.storeName }
         let key = UniqueKey.normalize(text), folded = TextFolding.fold(text)
-        var matches = lists.filter { $0.storeName == PathName.normalized(text) || UniqueKey.normalize($0.name) == key }
+        // A store name names one list, whatever the names.
+        if let byStore = lists.first(where: { $0.storeName == PathName.normalized(text) && !$0.isRemoved }) { return byStore }
+        var matches = lists.filter { UniqueKey.normalize($0.name) == key }
+        // One name never silently means two lists.
+        let live = matches.filter { !$0.isRemoved }
+        if live.count > 1 { throw NamedListError.ambiguous(text, live) }
         if matches.isEmpty {
             let loose = lists.filter { !$0.isRemoved && TextFolding.fold($0.name) == folded }
             if loose.count == 1 { matches = loose }
