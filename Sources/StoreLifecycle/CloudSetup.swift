@@ -52,10 +52,19 @@ public enum CloudSetup {
         if try isComplete(store) { return true }
 
         let current = try configuration.layout(account: account).currentEpoch()
-        if let epoch = try store.objects.metadata(epochKey).flatMap(Int.init), epoch < current {
+        // A store that says no epoch but was not made just now was used as epoch 1 (a command
+        // saved into it while another process held the device): what it holds is epoch 1's.
+        let held = try store.objects.metadata(epochKey).flatMap(Int.init) ?? (store.objects.isNew ? nil : 1)
+        if let epoch = held, epoch < current {
             try store.close()
             let kept = try StoreFiles.setAside(url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
-            configuration.logger.notice("a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)")
+            let detail = "a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)"
+            configuration.logger.notice("\(detail)")
+            try? TransitionJournal(sandbox: configuration.sandbox).record(
+                StoreChange(transition: .contentRemoved, removed: [configuration.describe(.cloud(account: account))],
+                            added: [configuration.describe(.cloud(account: account))]),
+                detail: detail, by: configuration.process)
+            configuration.tell(Notice(.note, detail + "; grocery-dude cloud merge-kept FILE brings what it holds into the new content"))
             store = try configuration.openStore(at: url)
         }
         try store.objects.setMetadata(epochKey, String(current))

@@ -51,7 +51,13 @@ public struct DeviceStore: Sendable {
         let url = configuration.cloudStoreURL(account: account)
         try makeParent(of: url)
         let store = try configuration.openStore(at: url)
-        let epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
+        var epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
+        // Made just now, before its one-time setup (another process holds the device): it starts
+        // at the cloud's current epoch, not at 1, which a peer may have left.
+        if store.objects.isNew, try store.objects.metadata(CloudSetup.epochKey) == nil, configuration.cloudFolderProblem(account: account) == nil {
+            epoch = try configuration.layout(account: account).currentEpoch()
+            try store.objects.setMetadata(CloudSetup.epochKey, String(epoch))
+        }
         let layout = try configuration.layout(account: account, epoch: epoch)
         let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device,
                              instance: configuration.sandbox.instance, logger: configuration.logger)

@@ -85,7 +85,9 @@ extension CloudSync {
                 .reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
         }
         let exported = facts[seqKey].flatMap { Int64($0) } ?? 0
-        guard exported > 0, layout.isReachable else { return audit }
+        // A peer started over: this epoch's files are gone on purpose, and nothing is written
+        // into it again.
+        guard exported > 0, layout.isReachable, !layout.isSuperseded else { return audit }
         let full = asked || Date().timeIntervalSince1970 - (facts[AuditKey.lastFull].flatMap(Double.init) ?? 0) >= Self.fullAuditInterval
         let folder = layout.peerFolder(peer)
         let stamp = FolderStamp.of(folder.path).map { "\($0.device):\($0.inode):\($0.modified):\($0.changed)" } ?? "none"
