@@ -147,6 +147,12 @@ extension CommandRunner {
         try items(global).map { $0["name"] as! String }.sorted()
     }
 
+    /// The names of the lists `lists ls --json` shows, sorted.
+    public func listNames() throws -> [String] {
+        let rows = try JSONSerialization.jsonObject(with: Data(try output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        return rows.map { $0["name"] as! String }.sorted()
+    }
+
     /// `item ls --json`, parsed; `global` goes before the subcommand (`--cloud DIR`).
     public func items(_ global: [String] = []) throws -> [[String: Any]] {
         try JSONSerialization.jsonObject(with: Data(try output(global + ["item", "ls", "--json"]).utf8)) as! [[String: Any]]

@@ -14,11 +14,6 @@ struct NamedListsInAccountsTests {
                       environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
     }
 
-    func names(_ runner: CommandRunner) throws -> [String] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
-        return rows.map { $0["name"] as! String }.sorted()
-    }
-
     init() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
     }
@@ -30,13 +25,13 @@ struct NamedListsInAccountsTests {
         try a.output(["lists", "new", "Office"])
         try a.output(["--list", "Office", "item", "add", "Staples"])
         try a.output(["account", "sign-in", "work"])
-        #expect(try names(a) == ["Groceries"])
+        #expect(try a.listNames() == ["Groceries"])
         let opened = try a.run(["--list", "Office", "item", "ls"])
         #expect(opened.status != 0 && opened.stderr.contains("no list named"), "\(opened.stderr)")
         try a.output(["lists", "new", "Office"])  // the name is free in this account
         try a.output(["--list", "Office", "item", "add", "Paper"])
         try a.output(["account", "sign-in", "home"])
-        #expect(try names(a) == ["Groceries", "Office"])
+        #expect(try a.listNames() == ["Groceries", "Office"])
         #expect(try a.itemNames(["--list", "Office"]) == ["Staples"])
         try a.output(["account", "sign-in", "work"])
         #expect(try a.itemNames(["--list", "Office"]) == ["Paper"])
@@ -50,9 +45,9 @@ struct NamedListsInAccountsTests {
         try ann.output(["account", "sign-in", "default"])  // ann comes to the account bob uses
         try ann.output(["lists", "ls"])
         try bob.output(["cloud", "enable"])
-        #expect(try names(bob) == ["Groceries"], "the work list is not announced into default")
+        #expect(try bob.listNames() == ["Groceries"], "the work list is not announced into default")
         try bob.output(["lists", "new", "Office"])
-        #expect(try names(ann) == ["Groceries", "Office"])
+        #expect(try ann.listNames() == ["Groceries", "Office"])
         let rows = try JSONSerialization.jsonObject(with: Data(try ann.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
         #expect(rows.first { $0["name"] as? String == "Office" }?["createdBy"] as? String == "bob", "default's Office is bob's")
     }

@@ -15,18 +15,13 @@ struct NamedListsOfflineTests {
                       environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
     }
 
-    func names(_ runner: CommandRunner) throws -> [String] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
-        return rows.map { $0["name"] as! String }.sorted()
-    }
-
     func sharedCloud() throws -> (CommandRunner, CommandRunner) {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
         let a = device("a"), b = device("b")
         for peer in [a, b] { try peer.output(["cloud", "enable"]) }
         try a.output(["lists", "new", "Weekly"])
         try a.output(["--list", "Weekly", "item", "add", "Oats"])
-        #expect(try names(b) == ["Groceries", "Weekly"])
+        #expect(try b.listNames() == ["Groceries", "Weekly"])
         return (a, b)
     }
 
@@ -34,9 +29,9 @@ struct NamedListsOfflineTests {
         let (a, b) = try sharedCloud()
         try a.output(["cloud", "offline"])
         try a.output(["lists", "rename", "Weekly", "Monthly"])
-        #expect(try names(a) == ["Groceries", "Monthly"])
+        #expect(try a.listNames() == ["Groceries", "Monthly"])
         try a.output(["cloud", "online"])
-        for peer in [a, b, a] { #expect(try names(peer) == ["Groceries", "Monthly"], "\(peer.device)") }
+        for peer in [a, b, a] { #expect(try peer.listNames() == ["Groceries", "Monthly"], "\(peer.device)") }
         #expect(try b.itemNames(["--list", "Monthly"]) == ["Oats"])
     }
 
@@ -45,11 +40,11 @@ struct NamedListsOfflineTests {
         try a.output(["cloud", "offline"])
         try a.output(["lists", "rm", "Weekly", "--yes"])
         try a.output(["cloud", "online"])
-        for peer in [a, b] { #expect(try names(peer) == ["Groceries"], "\(peer.device)") }
+        for peer in [a, b] { #expect(try peer.listNames() == ["Groceries"], "\(peer.device)") }
         // A rename on the other device after the removal does not bring the list back.
         let renamed = try b.run(["lists", "rename", "Weekly", "Daily"])
         #expect(renamed.status != 0)
-        for peer in [a, b] { #expect(try names(peer) == ["Groceries"], "\(peer.device)") }
+        for peer in [a, b] { #expect(try peer.listNames() == ["Groceries"], "\(peer.device)") }
     }
 
     @Test(arguments: [true, false])
@@ -66,7 +61,7 @@ struct NamedListsOfflineTests {
         }
         try a.output(["cloud", "online"])
         let later = offlineRenameFirst ? "From B" : "From A"
-        for peer in [a, b, a, b] { #expect(try names(peer) == ["Groceries", later].sorted(), "\(peer.device): the later rename wins") }
+        for peer in [a, b, a, b] { #expect(try peer.listNames() == ["Groceries", later].sorted(), "\(peer.device): the later rename wins") }
     }
 
     @Test func onlineAndStatusCountEveryListsWaitingSaves() throws {

@@ -38,27 +38,27 @@ public enum SQLiteFile {
     /// migration, no lock): for a device that rebuilds a damaged file of its own from what its
     /// stores remember. `nil` when the file, the table or the key is not there.
     public static func metadata(_ key: String, in url: URL) -> String? {
-        var readOnly = Configuration()
-        readOnly.readonly = true
-        readOnly.busyMode = .timeout(2)
-        guard FileManager.default.fileExists(atPath: url.path),
-              let queue = try? DatabaseQueue(path: url.path, configuration: readOnly) else { return nil }
-        defer { try? queue.close() }
-        return try? queue.read { db in
+        readOnly(url) { db in
             try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [key])
-        }
+        } ?? nil
     }
 
     /// How many saves wait in the outbox of the store at `url`, read only without opening it as
     /// a store; `nil` when it cannot be read.
     public static func waitingSaves(in url: URL) -> Int? {
+        readOnly(url) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") } ?? nil
+    }
+
+    /// `body` on a read-only connection to the database at `url`; `nil` when it is missing or
+    /// cannot be read.
+    private static func readOnly<T>(_ url: URL, _ body: (Database) throws -> T) -> T? {
         var readOnly = Configuration()
         readOnly.readonly = true
         readOnly.busyMode = .timeout(2)
         guard FileManager.default.fileExists(atPath: url.path),
               let queue = try? DatabaseQueue(path: url.path, configuration: readOnly) else { return nil }
         defer { try? queue.close() }
-        return try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") }
+        return try? queue.read(body)
     }
 
     /// Whether SQLite finds the database at `url` sound (`PRAGMA quick_check`), read only.
