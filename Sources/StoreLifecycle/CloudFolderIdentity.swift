@@ -35,9 +35,10 @@ public enum CloudFolderIdentity {
                 return notTheOne(cloud, because: "it holds none of the folder IDs this device remembers for account \(account.debugDescription)")
             }
             // The folder is the one: this device's marker joins the others, and the settings learn
-            // what the store remembered.
+            // what the store remembered and every ID the folder holds (its own marker's included,
+            // so the next look is the quick one).
             do {
-                try remember(remembered, configuration, account: account, marker: own == nil ? id : nil)
+                try remember(remembered.union(present), configuration, account: account, marker: own == nil ? id : nil)
             } catch {
                 configuration.logger.warning("cannot write this device's folder marker: \(ErrorText.reason(error))")
             }
