@@ -17,6 +17,9 @@ public struct ListSwitcher: Equatable, Sendable {
     }
 
     public let options: [Option]
+    /// What each option shows: its name, and for lists that share a name (made apart on two
+    /// devices) who made each and its store, so that one name never silently means two lists.
+    public let labels: [String]
     public var selection: Int
     /// The letters typed to jump to a list.
     public private(set) var typeAhead = TypeAhead()
@@ -24,6 +27,11 @@ public struct ListSwitcher: Equatable, Sendable {
     /// The lists, with the one whose store is `current` (the one on screen) selected.
     init(lists: [NamedList], current: String) {
         options = lists.map { .list($0) } + [.new]
+        let shared = Set(Dictionary(grouping: lists, by: \.nameKey).filter { $0.value.count > 1 }.keys)
+        labels = options.map { option in
+            guard case .list(let list) = option, shared.contains(list.nameKey) else { return option.label }
+            return "\(list.name) (\(list.createdBy.map { "by \($0), " } ?? "")store \(list.storeName))"
+        }
         selection = lists.firstIndex { $0.storeName == current } ?? 0
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GroceryModel
-import StoreLifecycle
+@testable import StoreLifecycle
 import Testing
 import TestSupport
 import Ubiquity
@@ -10,6 +10,17 @@ import Ubiquity
 /// through a transition like an account switch, and every screen refetches from its store.
 @Suite("Switching lists in the app")
 struct ListSwitcherTests {
+    /// Two lists made apart under one name are shown apart: who made each, and its store.
+    @Test func listsThatShareANameShowWhoMadeThemAndTheirStores() {
+        let lists = [NamedList(storeName: "GroceryDude", name: "Groceries"),
+                     NamedList(storeName: "Dinner-1a2b3c", name: "Dinner", createdBy: "kitchen"),
+                     NamedList(storeName: "dinner-4d5e6f", name: "dinner", createdBy: "phone"),
+                     NamedList(storeName: "Camping-0f0f0f", name: "Camping", createdBy: "kitchen")]
+        let switcher = ListSwitcher(lists: lists, current: "GroceryDude")
+        #expect(switcher.labels == ["Groceries", "Dinner (by kitchen, store Dinner-1a2b3c)", "dinner (by phone, store dinner-4d5e6f)",
+                                    "Camping", "new list…"])
+    }
+
     let directory = TemporaryDirectory("list-switcher")
 
     @Test func switchingGoesThroughWillAndDidChangeAndEveryScreenRefetches() throws {

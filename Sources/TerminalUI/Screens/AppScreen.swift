@@ -54,7 +54,7 @@ public enum AppScreen {
             case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight)
             }
             if let switcher = app.listSwitcher {
-                screen.pickerBox(title: "Lists", labels: switcher.options.map(\.label), selection: switcher.selection,
+                screen.pickerBox(title: "Lists", labels: switcher.labels, selection: switcher.selection,
                                  dimmed: { switcher.options[$0] == .new }, top: top, height: contentHeight)
             }
         }
