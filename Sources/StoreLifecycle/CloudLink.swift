@@ -51,15 +51,14 @@ public struct CloudLink: Sendable {
     /// Publishes this device's digest, when its data changed since the last one.
     public func publishDigestIfChanged() throws { try sync.publishDigestIfChanged() }
 
-    /// Compares this device's digest with the other devices' that applied the same logs, after
-    /// auditing this device's own published files in full (``auditOwnHistory()``).
+    /// Compares this device's digest with the other devices' that applied the same logs.
     public func verify() throws -> VerifyResult { VerifyResult(try sync.verify()) }
 
     /// Reads every file of this device's that peers may still need, whole, and republishes what
-    /// a missing or damaged one held; what it found, for the user (`nil`: all is well).
+    /// a missing or damaged one held; what it found, for the user (`nil`: all is well). `cloud
+    /// verify` runs it first.
     public func auditOwnHistory() throws -> String? {
-        let note = try sync.auditOwnHistory(full: true).note
-        return note
+        try sync.auditOwnHistory(full: true).note
     }
 
     // MARK: - Refused files
