@@ -388,6 +388,12 @@ public struct NamedLists: Sendable {
         list.name = PathName.normalized(list.name)
         list.createdBy = device(list.createdBy)
         list.removedBy = device(list.removedBy)
+        // Times are input: a name "given" far in the future (a clock years ahead, or a forged
+        // file) would win over every later rename. Beyond the bound clock readings have, it
+        // counts as given at no known time.
+        let latest = Date().addingTimeInterval(HLC.trustedAhead)
+        if let renamed = list.renamed, renamed > latest { list.renamed = nil }
+        if let created = list.created, created > latest { list.created = nil }
         if list.isDefault { list.removed = nil; list.removedBy = nil }
         return list
     }

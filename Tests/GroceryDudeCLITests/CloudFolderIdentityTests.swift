@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import Ubiquity
 
 /// The cloud folder has an identity: a path that lacks the folder IDs a device remembers (a
 /// share that is not mounted, so an empty mount point; another share) is never written into,
@@ -132,6 +133,27 @@ struct CloudFolderIdentityTests {
         let markers = try FileManager.default.contentsOfDirectory(atPath: mounted.appendingPathComponent("default/GroceryDude/epochs").path)
         let aPeer = try status(a)["peerID"] as! String
         #expect(markers == ["2-\(aPeer).gdepoch"], "a marker of the device's own: \(markers)")
+    }
+
+    /// A file under this device's marker name that another wrote (it says another peer) does not
+    /// make an empty folder this device's, even with the right folder ID in it.
+    @Test func aMarkerUnderThisDevicesNameWrittenByAnotherDoesNotCount() throws {
+        let a = device("a")
+        try a.output(["cloud", "enable"])
+        try a.output(["item", "add", "Tea"])
+        let peer = try status(a)["peerID"] as! String
+        let markers = mounted.appendingPathComponent("default/folder-ids")
+        let genuine = try String(contentsOf: markers.appendingPathComponent("\(peer).gdfolder"), encoding: .utf8)
+        let folderID = try #require(genuine.split(separator: "\n")[1].split(separator: "\"").drop { $0 != "folderID" }.dropFirst(2).first)
+        try mount(empty)
+        let forgedFolder = empty.appendingPathComponent("default/folder-ids")
+        try FileManager.default.createDirectory(at: forgedFolder, withIntermediateDirectories: true)
+        let body = #"{"device":"x","folderID":"\#(folderID)","peer":"0badc0de","written":"2026-01-01T00:00:00Z"}"#
+        let forged = "GDFOLDER 1\n\(body)\n\(String(CRC32.checksum(Data(body.utf8)), radix: 16))\n"
+        try Data(forged.utf8).write(to: forgedFolder.appendingPathComponent("\(peer).gdfolder"))
+        let added = try a.run(["item", "add", "Coffee"])
+        #expect(added.stderr.contains("is not the one this device synced with"), "\(added.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: empty.appendingPathComponent("default/GroceryDude").path), "nothing written")
     }
 
     /// What an earlier build had: no folder IDs in the settings nor in the store.

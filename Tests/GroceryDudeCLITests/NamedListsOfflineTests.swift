@@ -64,6 +64,22 @@ struct NamedListsOfflineTests {
         for peer in [a, b, a, b] { #expect(try peer.listNames() == ["Groceries", later].sorted(), "\(peer.device): the later rename wins") }
     }
 
+    /// Times are input: a word on a list whose name was "given" years ahead (a forged file, or a
+    /// clock far ahead) does not win over a rename made now.
+    @Test func aNameDatedFarAheadWinsNothing() throws {
+        let (a, b) = try sharedCloud()
+        let rows = try JSONSerialization.jsonObject(with: Data(try a.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let store = try #require(rows.first { $0["name"] as? String == "Weekly" }?["store"] as? String)
+        let folder = cloud + "/default/kv/evil"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let value = #"{"storeName":"\#(store)","name":"Forged","renamed":"2099-01-01T00:00:00.000Z","account":"default"}"#
+        let file: [String: Any] = ["format": "grocery-dude-kv", "peer": "evil", "number": 1,
+                                   "writes": ["list.\(store)": ["value": value, "clock": "0001790000000000.000000.evil"]]]
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: folder + "/1.gdkv"))
+        try b.output(["lists", "rename", "Weekly", "Daily"])
+        for peer in [a, b] { #expect(try peer.listNames() == ["Daily", "Groceries"], "\(peer.device)") }
+    }
+
     @Test func onlineAndStatusCountEveryListsWaitingSaves() throws {
         let (a, b) = try sharedCloud()
         try a.output(["cloud", "offline"])

@@ -9,6 +9,10 @@ import Foundation
 /// Its text form, `"0001800000000123.000004.<peer>"`, sorts like the clock only while the
 /// counter has six digits or fewer: compare readings, not texts.
 public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// How far ahead of this device's wall clock a time told by another device is believed
+    /// (the same bound as clock readings'): an app's own dates from the cloud folder use it too.
+    public static let trustedAhead: TimeInterval = LocalClock.trustedAhead
+
     public let wall: Int64
     public let counter: Int32
     public let peer: String

@@ -16,7 +16,10 @@ extension CloudLayout {
         let published = Set(peers()).union(baselineFiles().map(\.peer)).filter(HLC.isPeerName)
         return published.subtracting(marked).sorted().map { peer in
             let newest = sequenceNumbers(of: peer).last
-            let device = newest.flatMap { try? LogFile.read(at: logURL(peer: peer, seq: $0), expecting: self, peer: peer, seq: $0).header.device }
+            // Its header alone: a log may be large, and this only names its writer.
+            let device = newest.flatMap {
+                try? EnvelopeFile.header(at: logURL(peer: peer, seq: $0), magics: [LogFile.magic], expecting: self, peer: peer, seq: $0).header.device
+            }
             return device.map { "device \($0.debugDescription) (peer \(peer))" } ?? "peer \(peer)"
         }
     }

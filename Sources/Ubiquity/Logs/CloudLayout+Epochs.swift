@@ -16,14 +16,17 @@ extension CloudLayout {
     public var epochsFolder: URL { storeFolder.appendingPathComponent("epochs", isDirectory: true) }
 
     /// The same place in another epoch.
-    /// The same place in another model version's folder.
-    func inModelVersion(_ modelVersion: Int) throws -> CloudLayout {
-        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
-        layout.createsAccountFolder = createsAccountFolder
-        return layout
+    public func inEpoch(_ epoch: Int) throws -> CloudLayout {
+        try copy(modelVersion: modelVersion, epoch: epoch)
     }
 
-    public func inEpoch(_ epoch: Int) throws -> CloudLayout {
+    /// The same place in another model version's folder.
+    func inModelVersion(_ modelVersion: Int) throws -> CloudLayout {
+        try copy(modelVersion: modelVersion, epoch: epoch)
+    }
+
+    /// This layout at another model version and epoch, with its other settings.
+    private func copy(modelVersion: Int, epoch: Int) throws -> CloudLayout {
         var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
         layout.createsAccountFolder = createsAccountFolder
         return layout

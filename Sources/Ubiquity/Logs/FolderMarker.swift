@@ -45,9 +45,11 @@ public struct FolderMarker: Codable, Equatable, Sendable {
         folder(cloud: cloud, account: account).appendingPathComponent("\(peer).\(fileExtension)")
     }
 
-    /// The ID this peer's own marker holds, when it has one that checks out.
+    /// The ID this peer's own marker holds, when it has one that checks out and says it is
+    /// this peer's (a file under its name written by anyone else counts for nothing).
     public static func ownID(cloud: URL, account: String, peer: String) -> String? {
-        (try? read(url(cloud: cloud, account: account, peer: peer)).get())?.folderID
+        guard let marker = try? read(url(cloud: cloud, account: account, peer: peer)).get(), marker.peer == peer else { return nil }
+        return marker.folderID
     }
 
     /// The IDs the markers in the folder hold, those that check out (a damaged or foreign file
@@ -74,12 +76,12 @@ public struct FolderMarker: Codable, Equatable, Sendable {
     public func write(cloud: URL, account: String) throws -> String {
         guard CloudLayout.isReachable(cloud) else { throw CloudError.unreachable(cloud.path) }
         let url = Self.url(cloud: cloud, account: account, peer: peer)
-        if let existing = try? Self.read(url).get() { return existing.folderID }
+        if let existing = Self.ownID(cloud: cloud, account: account, peer: peer) { return existing }
         try FileManager.default.createFolder(at: url.deletingLastPathComponent())
         if try AtomicFile.create(try fileData(), at: url) { return folderID }
-        if let existing = try? Self.read(url).get() { return existing.folderID }
-        // A damaged file holds the name: this peer's marker cannot be written under it.
-        throw FileError.unwritable(path: url.path, reason: "a damaged file holds this device's folder marker's name")
+        if let existing = Self.ownID(cloud: cloud, account: account, peer: peer) { return existing }
+        // A damaged or foreign file holds the name: this peer's marker cannot be written under it.
+        throw FileError.unwritable(path: url.path, reason: "a file that is not this device's folder marker holds its name")
     }
 
     func fileData() throws -> Data {

@@ -153,14 +153,20 @@ enum EnvelopeFile {
     /// - Throws: what ``read(at:magics:limit:expecting:peer:seq:)`` would find wrong with the
     ///   header or the size; nothing about the payload's checksum.
     static func checkSize(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64) throws {
-        let (fd, size) = try openRegularFile(url)
-        defer { close(fd) }
-        let (header, _, _, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
-        let found = size - payloadStart
+        let (header, found) = try header(at: url, magics: magics, expecting: layout, peer: peer, seq: seq)
         guard found == header.length else {
             throw found < header.length ? LogFileError.truncated(expected: header.length, found: found)
                 : LogFileError.longerThanItsHeader(expected: header.length, found: found)
         }
+    }
+
+    /// An envelope's header, read alone (a few kilobytes), with the bytes that follow it.
+    static func header(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64)
+        throws -> (header: LogFile.Header, payloadBytes: Int) {
+        let (fd, size) = try openRegularFile(url)
+        defer { close(fd) }
+        let (header, _, _, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
+        return (header, size - payloadStart)
     }
 
     /// Opens a file for reading when it is a regular file, never following a link (O_NONBLOCK:

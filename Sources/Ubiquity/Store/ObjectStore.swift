@@ -93,9 +93,10 @@ public final class ObjectStore: Sendable {
                 database = try connections.open(path, configuration(sharedMemory: false), sharedMemory: false)
                 logger.notice("the disk of \(path) is full: this command holds the store alone, its write-ahead index in memory")
             }
-            // Acknowledged means on disk: a commit syncs the write-ahead log before it returns
-            // (GRDB's pool sets NORMAL, which leaves a commit to the next checkpoint's sync; a
-            // checkpoint that a reader held back then left acknowledged saves unsynced).
+            // Acknowledged means on disk, whichever way the store is held: a commit syncs the
+            // write-ahead log before it returns (GRDB's pool sets NORMAL, which leaves a commit to
+            // the next checkpoint's sync; a checkpoint that a reader held back then left
+            // acknowledged saves unsynced).
             try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
             throw Self.translated(error, storePath: path)

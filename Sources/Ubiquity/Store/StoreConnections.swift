@@ -29,10 +29,9 @@ public enum StoreConnections: Sendable {
             var configuration = configuration
             configuration.prepareDatabase { db in
                 // The write-ahead log, as `DatabasePool` sets it (kept in the file, so that other
-                // processes' pools and this connection agree); every commit synced before it
-                // returns (``ObjectStore`` sets the same on a pool's writer).
+                // processes' pools and this connection agree). Its durability is set by
+                // ``ObjectStore`` for both ways of holding a store.
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             return try DatabaseQueue(path: path, configuration: configuration)
         }

@@ -85,15 +85,15 @@ extension CloudSync {
                 .reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
         }
         let exported = facts[seqKey].flatMap { Int64($0) } ?? 0
-        // A peer started over: this epoch's files are gone on purpose, and nothing is written
-        // into it again.
-        guard exported > 0, layout.isReachable, !layout.isSuperseded else { return audit }
+        guard exported > 0, layout.isReachable else { return audit }
         let full = asked || Date().timeIntervalSince1970 - (facts[AuditKey.lastFull].flatMap(Double.init) ?? 0) >= Self.fullAuditInterval
         let folder = layout.peerFolder(peer)
-        let stamp = FolderStamp.of(folder.path).map { "\($0.device):\($0.inode):\($0.modified):\($0.changed)" } ?? "none"
         let baseline = OwnBaseline(facts[AuditKey.ownBaseline])
         let baselineProblem = baseline.flatMap { check($0, full: full) }
-        if !full, stamp == facts[AuditKey.folderStamp], baselineProblem == nil { return audit }
+        if !full, Self.stampText(folder) == facts[AuditKey.folderStamp], baselineProblem == nil { return audit }
+        // A peer started over: this epoch's files are gone on purpose, and nothing is written
+        // into it again.
+        guard !layout.isSuperseded else { return audit }
 
         // The own logs peers may still need: after what a whole baseline of this device covers.
         let covered = baselineProblem == nil ? baseline?.covers ?? 0 : 0
@@ -116,7 +116,7 @@ extension CloudSync {
             logger.notice("\(audit.note ?? "")")
         }
         // The stamp after the baseline (it may have exported pending saves into the folder).
-        let after = FolderStamp.of(folder.path).map { "\($0.device):\($0.inode):\($0.modified):\($0.changed)" } ?? "none"
+        let after = Self.stampText(folder)
         try store.write { db in
             let set = "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)"
             try db.execute(sql: set, arguments: [AuditKey.folderStamp, after])
@@ -124,6 +124,11 @@ extension CloudSync {
             if full { try db.execute(sql: set, arguments: [AuditKey.lastFull, String(Date().timeIntervalSince1970)]) }
         }
         return audit
+    }
+
+    /// A folder's stamp as the audit remembers it: one `stat`.
+    private static func stampText(_ folder: URL) -> String {
+        FolderStamp.of(folder.path).map { "\($0.device):\($0.inode):\($0.modified):\($0.changed)" } ?? "none"
     }
 
     /// What is wrong with this device's log `seq`, `nil` when nothing: its size against its

@@ -154,6 +154,12 @@ extension CloudSync {
         let prefix = peer + "-", suffix = ".gdrefusal"
         var newest = folders.newestUnchanged
         var lost: [(peer: String, seq: Int64)] = []
+        // Read once, and only when a loss is named: a folder may hold many notices.
+        var applied: [String: Int64]?
+        func watermark(_ other: String) throws -> Int64 {
+            if applied == nil { applied = try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) } }
+            return applied?[other] ?? 0
+        }
         for other in folders.changed where other != peer {
             guard let names = folderEntries(folders.path(other)) else {
                 folders.forget(other)
@@ -165,8 +171,7 @@ extension CloudSync {
                 if name.hasPrefix(prefix), let seq = Int64(name.dropFirst(prefix.count).dropLast(suffix.count)), seq > 0 {
                     inFolder = max(inFolder, seq)
                 } else if name.hasPrefix(other + "-"), let seq = Int64(name.dropFirst(other.count + 1).dropLast(suffix.count)), seq > 0 {
-                    lost.append((other, seq))
-                    if try watermark(of: other) < seq { waiting = true }
+                    if try watermark(other) >= seq { lost.append((other, seq)) } else { waiting = true }
                 }
             }
             if waiting { folders.forget(other) } else { folders.remember(other, newest: inFolder) }
@@ -188,21 +193,27 @@ extension CloudSync {
         logger.notice("another peer refused this device's log \(refused): published a baseline that covers it")
     }
 
-    /// Publishes a baseline for the peers that lost a log this peer applied (once per loss):
-    /// it holds their saves, which their merge takes back.
+    /// Publishes a baseline for the peers that lost a log this peer applied: it holds their
+    /// saves, which their merge takes back. A peer's losses are answered in order: one already
+    /// answered, or one before it, asks for nothing more (notices are files anyone with access
+    /// to the folder may write; a flood of them costs at most one baseline a round, and only for
+    /// logs this peer applied).
     private func answerLosses(_ losses: [(peer: String, seq: Int64)]) throws {
-        var unanswered: [String] = []
-        for (other, seq) in losses where try watermark(of: other) >= seq {
-            let key = "answeredLoss.\(other).\(seq)"
-            if try store.metadata(key) == nil { unanswered.append(key) }
+        guard !losses.isEmpty else { return }
+        let newestLoss = Dictionary(losses, uniquingKeysWith: max)
+        let answered = try store.read { db in
+            try newestLoss.keys.map { ($0, try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
+                                                               arguments: ["answeredLoss.\($0)"]).flatMap { Int64($0) } ?? 0) }
         }
+        let unanswered = answered.filter { newestLoss[$0.0]! > $0.1 }.map { ($0.0, newestLoss[$0.0]!) }
         guard !unanswered.isEmpty, let url = try writeBaseline() else { return }
         try store.write { db in
-            for key in unanswered {
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, url.lastPathComponent])
+            for (other, seq) in unanswered {
+                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                               arguments: ["answeredLoss.\(other)", String(seq)])
             }
         }
-        logger.notice("another device lost logs this device applied (\(unanswered.joined(separator: ", "))): published baseline \(url.lastPathComponent), which holds them")
+        logger.notice("another device lost logs this device applied (\(unanswered.map { "log \($0.1) of peer \($0.0)" }.joined(separator: ", "))): published baseline \(url.lastPathComponent), which holds them")
     }
 
     // MARK: - Leftovers of a crash
