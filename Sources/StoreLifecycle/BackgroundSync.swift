@@ -56,10 +56,9 @@ final class BackgroundSync: @unchecked Sendable {
                 try live.start(isOnline: { [self] in
                     before = try? groceries.changeCounts()
                     let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
-                    let problem = settings.offline ? nil : configuration.cloudFolderProblem(settings)
+                    let problem = settings.offline ? nil : configuration.folderProblem(settings)
                     let offline = settings.offline || problem != nil
-                    let otherFolder = problem != nil && CloudLayout.isReachable(configuration.cloud)
-                    lock.withLock { (seenOffline, seenOtherFolder) = (offline, otherFolder) }
+                    lock.withLock { (seenOffline, seenOtherFolder) = (offline, problem?.isAnotherFolder ?? false) }
                     return !offline
                 }, onImport: { report in
                     tell(.imported(BackgroundImport(report, before: before, after: try? groceries.changeCounts())))

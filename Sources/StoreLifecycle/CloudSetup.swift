@@ -44,7 +44,8 @@ public enum CloudSetup {
     ///   sets a new store up beside it before it replaces it).
     static func run(_ configuration: StoreConfiguration, account: String, at url: URL? = nil,
                     onImport: (ImportReport) -> Void) throws -> Bool {
-        guard !configuration.isOffline, configuration.cloudFolderProblem(account: account) == nil else { return false }
+        let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
+        guard !settings.offline, configuration.folderProblem(settings, account: account) == nil else { return false }
         let url = url ?? configuration.cloudStoreURL(account: account)
         try DeviceStore.makeParent(of: url)
         var store = try configuration.openStore(at: url)

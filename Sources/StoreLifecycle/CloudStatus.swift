@@ -56,7 +56,7 @@ extension StoreCoordinator {
         guard let account = current.account else { return status }
         let sync = current.sync
         let layout = try sync?.layout ?? configuration.layout(account: account)
-        let problem = configuration.cloudFolderProblem
+        let problem = configuration.folderProblem(settings)?.reason
         let offline = settings.offline || problem != nil
         // On the fallback store, its saves wait to move into the cloud store, and every log in
         // the cloud folder waits for the one-time setup.

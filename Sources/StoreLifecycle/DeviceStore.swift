@@ -54,7 +54,8 @@ public struct DeviceStore: Sendable {
         var epoch = try store.objects.metadata(CloudSetup.epochKey).flatMap(Int.init) ?? 1
         // Made just now, before its one-time setup (another process holds the device): it starts
         // at the cloud's current epoch, not at 1, which a peer may have left.
-        if store.objects.isNew, try store.objects.metadata(CloudSetup.epochKey) == nil, configuration.cloudFolderProblem(account: account) == nil {
+        if store.objects.isNew, try store.objects.metadata(CloudSetup.epochKey) == nil,
+           configuration.folderProblem((try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(), account: account) == nil {
             epoch = try configuration.layout(account: account).currentEpoch()
             try store.objects.setMetadata(CloudSetup.epochKey, String(epoch))
         }
@@ -85,9 +86,9 @@ public struct DeviceStore: Sendable {
         guard let sync else { return 0 }
         let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
         guard !settings.offline else { return 0 }
-        if let problem = configuration.cloudFolderProblem(settings) {
+        if let problem = configuration.folderProblem(settings) {
             // A folder that is there but is not the account's is told; a missing one is plain offline.
-            if CloudLayout.isReachable(sync.layout.cloud) { configuration.tellOnce(Notice(.note, "the change is not exported: \(problem)")) }
+            if problem.isAnotherFolder { configuration.tellOnce(Notice(.note, "the change is not exported: \(problem.reason)")) }
             return 0
         }
         do {

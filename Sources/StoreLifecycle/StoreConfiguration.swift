@@ -100,29 +100,38 @@ public struct StoreConfiguration: Sendable {
 
     /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
     /// cannot be used (``cloudFolderProblem``). Read fresh each time: another terminal may change it.
-    public var isOffline: Bool {
+    public var isOffline: Bool { offlineReason != nil }
+
+    /// Why the device works without the cloud now, `nil` when it does not: `cloud offline`, or
+    /// why the cloud folder cannot be used.
+    public var offlineReason: String? {
         let settings = (try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings()
-        return settings.offline || cloudFolderProblem(settings) != nil
+        return settings.offline ? "the device is offline (grocery-dude cloud online)" : folderProblem(settings)?.reason
     }
 
     /// Why the cloud folder cannot be used now, with what to do; `nil` when it can. It is missing,
     /// unreadable or not a folder; or, with cloud sync on, it is not the account's cloud folder
     /// this device synced with (``CloudFolderIdentity``: an empty mount point, another share).
     public var cloudFolderProblem: String? {
-        cloudFolderProblem((try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings())
+        folderProblem((try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings())?.reason
     }
 
-    func cloudFolderProblem(_ settings: DeviceSettings) -> String? {
-        if let reason = CloudLayout.unreachableReason(cloud) { return reason }
-        guard settings.cloudEnabled, let account = settings.account else { return nil }
-        return CloudFolderIdentity.problem(self, account: account, settings: settings)
+    /// What stands between the device and its cloud folder.
+    struct FolderProblem {
+        let reason: String
+        /// A folder is there, but it is not the account's cloud folder (a share not mounted, so an
+        /// empty mount point; another share): told to the user, where a missing one is plain offline.
+        let isAnotherFolder: Bool
     }
 
-    /// Why the cloud folder cannot be used for `account` now, whatever the settings say of
-    /// cloud sync: for the work that is only ever about an account's cloud (its one-time setup).
-    func cloudFolderProblem(account: String) -> String? {
-        if let reason = CloudLayout.unreachableReason(cloud) { return reason }
-        return CloudFolderIdentity.problem(self, account: account, settings: (try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings())
+    /// The cloud folder's problem under `settings`: checked for the account they are signed in
+    /// to while cloud sync is on, or for `account` whatever they say (an account's one-time
+    /// setup, which is only ever about its cloud).
+    func folderProblem(_ settings: DeviceSettings, account: String? = nil) -> FolderProblem? {
+        if let reason = CloudLayout.unreachableReason(cloud) { return FolderProblem(reason: reason, isAnotherFolder: false) }
+        guard let account = account ?? (settings.cloudEnabled ? settings.account : nil),
+              let reason = CloudFolderIdentity.problem(self, account: account, settings: settings) else { return nil }
+        return FolderProblem(reason: reason, isAnotherFolder: true)
     }
 
     /// The store a choice of settings leads to (an account's cloud store, even while its

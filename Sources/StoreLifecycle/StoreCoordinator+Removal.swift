@@ -38,9 +38,7 @@ extension StoreCoordinator {
             throw StoreRemovalError.cloudDisabled
         }
         guard claimDevice() else { throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox)) }
-        if online, configuration.isOffline {
-            throw StoreRemovalError.offline(configuration.cloudFolderProblem ?? "the device is offline (grocery-dude cloud online)")
-        }
+        if online, let reason = configuration.offlineReason { throw StoreRemovalError.offline(reason) }
         return account
     }
 
@@ -65,7 +63,7 @@ extension StoreCoordinator {
         try? StoreFiles.remove(staging)
         do {
             guard try CloudSetup.run(configuration, account: account, at: staging, onImport: { _ in }) else {
-                throw StoreRemovalError.offline(configuration.cloudFolderProblem ?? "the device is offline (grocery-dude cloud online)")
+                throw StoreRemovalError.offline(configuration.offlineReason ?? "the device is offline (grocery-dude cloud online)")
             }
         } catch {
             try? StoreFiles.remove(staging)

@@ -135,8 +135,9 @@ public final class StoreCoordinator: @unchecked Sendable {
             do {
                 if try CloudSetup.run(configuration, account: account, onImport: { preparation.imported = $0 }) {
                     _ = try finishSetup()
-                } else if CloudLayout.isReachable(configuration.cloud), let problem = configuration.cloudFolderProblem {
-                    configuration.tellOnce(Notice(.note, "changes are kept in the fallback store: \(problem)"))
+                } else if let problem = configuration.folderProblem((try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(),
+                                                                    account: account), problem.isAnotherFolder {
+                    configuration.tellOnce(Notice(.note, "changes are kept in the fallback store: \(problem.reason)"))
                 }
             } catch {
                 // The command goes on in the fallback store, as while offline (the running app's

@@ -147,6 +147,13 @@ extension CommandRunner {
         try items(global).map { $0["name"] as! String }.sorted()
     }
 
+    /// Device `name` of the data folder `dataDirectory`, without the default data, on the cloud
+    /// folder `cloud`.
+    public static func device(_ name: String, in dataDirectory: String, cloud: String) -> CommandRunner {
+        CommandRunner(dataDirectory: dataDirectory, device: name,
+                      environment: withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+    }
+
     /// The names of the lists `lists ls --json` shows, sorted.
     public func listNames() throws -> [String] {
         let rows = try JSONSerialization.jsonObject(with: Data(try output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]

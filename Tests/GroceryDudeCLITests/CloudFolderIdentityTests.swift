@@ -15,8 +15,7 @@ struct CloudFolderIdentityTests {
     var empty: URL { directory.file("mount-point") }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path, device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": share.path]) { _, new in new })
+        .device(name, in: directory.path, cloud: share.path)
     }
 
     /// Points the share (a symbolic link, as a mount point is a path) at `folder`.

@@ -15,15 +15,21 @@ struct FullDiskCommandTests {
         CommandRunner(dataDirectory: disk.path, device: "a")
     }
 
+    /// A device with cloud sync on and an item of its own, on a small disk of 8 MiB.
+    func syncingDevice() throws -> (SmallDisk, CommandRunner) {
+        let disk = try #require(SmallDisk(bytes: 8 << 20), Comment(rawValue: SmallDisk.needsRoot))
+        let a = device(on: disk)
+        try a.output(["cloud", "enable"])
+        try a.output(["item", "add", "Mine"])
+        return (disk, a)
+    }
+
     func storeFolder(_ disk: SmallDisk) -> URL {
         disk.url.appendingPathComponent("devices/a/ubiquity/default/GroceryDude")
     }
 
     @Test func aRebuildOnAFullDiskChangesNothing() throws {
-        let disk = try #require(SmallDisk(bytes: 8 << 20), Comment(rawValue: SmallDisk.needsRoot))
-        let a = device(on: disk)
-        try a.output(["cloud", "enable"])
-        try a.output(["item", "add", "Mine"])
+        let (disk, a) = try syncingDevice()
         let before = try a.itemNames()
         for leaving in Self.levels {
             try disk.fill(leaving: leaving)
@@ -44,9 +50,7 @@ struct FullDiskCommandTests {
     }
 
     @Test func disablingOnAFullDiskChangesNothing() throws {
-        let disk = try #require(SmallDisk(bytes: 8 << 20), Comment(rawValue: SmallDisk.needsRoot))
-        let a = device(on: disk)
-        try a.output(["cloud", "enable"])
+        let (disk, a) = try syncingDevice()
         let before = try a.itemNames()
         var refused = 0
         for leaving in Self.levels {
@@ -66,10 +70,7 @@ struct FullDiskCommandTests {
     }
 
     @Test func readingWorksOnAFullDisk() throws {
-        let disk = try #require(SmallDisk(bytes: 8 << 20), Comment(rawValue: SmallDisk.needsRoot))
-        let a = device(on: disk)
-        try a.output(["cloud", "enable"])
-        try a.output(["item", "add", "Mine"])
+        let (disk, a) = try syncingDevice()
         var before = try a.itemNames()
         for leaving in Self.levels {
             try disk.fill(leaving: leaving)

@@ -11,8 +11,7 @@ struct NamedListsOfflineTests {
     var cloud: String { directory.path + "/cloud" }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path + "/data", device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        .device(name, in: directory.path + "/data", cloud: cloud)
     }
 
     func sharedCloud() throws -> (CommandRunner, CommandRunner) {

@@ -10,8 +10,7 @@ struct NamedListsOneNameTests {
     var cloud: String { directory.path + "/cloud" }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path + "/data", device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        .device(name, in: directory.path + "/data", cloud: cloud)
     }
 
     func rows(_ runner: CommandRunner) throws -> [[String: Any]] {

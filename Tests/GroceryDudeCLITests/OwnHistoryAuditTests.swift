@@ -16,8 +16,7 @@ struct OwnHistoryAuditTests {
     }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path, device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud.path]) { _, new in new })
+        .device(name, in: directory.path, cloud: cloud.path)
     }
 
     func peerID(_ device: CommandRunner) throws -> String {
