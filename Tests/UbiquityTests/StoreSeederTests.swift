@@ -130,4 +130,71 @@ struct StoreSeederTests {
         let readings = try target.read { db in try PropertyClocks.clocks(of: first, in: target.schema.entity(named: "Note")!, db) }
         #expect(Set(readings.values) == [reading], "the seed's reading, as every object a save inserts")
     }
+
+    /// Two synced lists made one: the copy keeps the source's readings, in the target and in
+    /// the log a peer applies, so an edit of the merged-away list made before the merge, and
+    /// carried after it, still wins over the copy by its own time, and loses to a later edit.
+    @Test func aCopyKeepingReadingsLetsAnEarlierEditArrivingLaterWin() throws {
+        let cloud = directory.file("cloud")
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud, clock: clock)
+        // The merged-away list on two devices: the same note, edited on c while apart.
+        let fromA = try store("from-a", peer: "source"), fromC = try store("from-c", peer: "source")
+        let milk = GlobalID("11111111-0000-0000-0000-0000000000aa")!
+        for from in [fromA, fromC] {
+            try from.saveShipped(author: "add", reading: HLC(wall: 1_000, counter: 0, peer: "source")) { context in
+                _ = try context.insert("Note", id: milk, values: ["title": .string("Milk"), "count": .integer(1)])
+            }
+        }
+        let eggs = try fromA.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs"), "count": .integer(2)]) }
+        clock.advance(by: 10)
+        try fromC.save(author: "edit") { _ = try $0.update("Note", id: milk, values: ["count": .integer(7)]) }
+        let edited = try #require(try fromC.outbox().last?.clock)
+        clock.advance(by: 10)
+
+        // The merge, on a, later than c's edit.
+        let counts = try StoreSeeder(source: fromA, target: a.store, keepsReadings: true).run(author: "lists merge")
+        #expect(counts.inserted == 2)
+        let note = try #require(a.store.schema.entity(named: "Note"))
+        let copied = try a.store.read { db in try PropertyClocks.clocks(of: eggs, in: note, db) }
+        let original = try fromA.read { db in try PropertyClocks.clocks(of: eggs, in: note, db) }
+        #expect(copied == original, "the copy holds the source's readings, not the merge's")
+        let record = try #require(try a.store.outbox().last)
+        #expect(record.inserted.allSatisfy { $0.readings != nil }, "the log carries them")
+        #expect(try TransactionRecord(jsonData: record.jsonData()) == record, "and reads back with them")
+        #expect(try TransactionRecord(parsing: record.jsonData()) == record)
+        try a.sync.sync()
+        try b.sync.sync()
+        let onB = try b.store.read { db in try PropertyClocks.clocks(of: eggs, in: note, db) }
+        #expect(onB == original, "a peer applies them with the same readings")
+
+        // c's edit, made before the merge, arrives after it: it wins by its own time.
+        let late = try StoreSeeder(source: fromC, target: a.store, keepsReadings: true).run(author: "lists merge")
+        #expect(late.updated == 1 && late.unchanged == 0)
+        func count(_ peer: TestPeer) throws -> Int? {
+            try peer.store.read { db in try Int.fetchOne(db, sql: "SELECT count FROM note WHERE id = ?", arguments: [milk.description]) }
+        }
+        #expect(try count(a) == 7)
+        #expect(try a.store.read { db in try PropertyClocks.clocks(of: milk, in: note, db)["count"] } == edited)
+        try a.sync.sync()
+        try b.sync.sync()
+        #expect(try count(b) == 7)
+
+        // A later edit of the survivor wins over any late copy of an earlier one.
+        clock.advance(by: 10)
+        try b.store.save(author: "edit") { _ = try $0.update("Note", id: milk, values: ["count": .integer(9)]) }
+        try b.sync.sync()
+        try a.sync.sync()
+        #expect(try StoreSeeder(source: fromC, target: a.store, keepsReadings: true).run().changed == 0)
+        #expect(try count(a) == 9)
+
+        // What the source deleted goes from the target too, on every peer.
+        try fromA.save(author: "delete") { try $0.delete("Note", id: eggs) }
+        #expect(try StoreSeeder(source: fromA, target: a.store, keepsReadings: true).run().deleted == 1)
+        try a.sync.sync()
+        try b.sync.sync()
+        #expect(try b.ids(of: "note") == [milk])
+        #expect(try a.contents() == b.contents())
+    }
 }

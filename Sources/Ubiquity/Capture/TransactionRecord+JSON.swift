@@ -111,7 +111,15 @@ extension TransactionRecord {
                 guard case .object(let change) = item, case .object(let values)? = change["values"] else {
                     throw RecordJSONError.malformed("a change has no values")
                 }
-                return ObjectChange(object: try object(change["object"]), values: try values.mapValues(property))
+                var readings: [String: HLC]?
+                if let carried = change["readings"] {
+                    guard case .object(let fields) = carried else { throw RecordJSONError.malformed("a change's readings are not an object") }
+                    readings = try fields.mapValues { value in
+                        guard let found = try reading(value) else { throw RecordJSONError.malformed("a carried reading is null") }
+                        return found
+                    }
+                }
+                return ObjectChange(object: try object(change["object"]), values: try values.mapValues(property), readings: readings)
             }
         }
         func reading(_ value: JSONValue?) throws -> HLC? {
@@ -182,6 +190,16 @@ private struct JSONBytes {
     mutating func change(_ change: ObjectChange) {
         raw("{\"object\":")
         object(change.object)
+        if let readings = change.readings, !readings.isEmpty {
+            raw(",\"readings\":{")
+            for (index, pair) in readings.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { raw(",") }
+                quoted(pair.key)
+                raw(":")
+                quoted(pair.value.description)
+            }
+            raw("}")
+        }
         raw(",\"values\":")
         values(change.values)
         raw("}")

@@ -75,6 +75,7 @@ extension TransactionRecord {
         let read = scanner.array { scanner in
             var object: ObjectID?
             var values: [String: PropertyValue]?
+            var readings: [String: HLC]?
             guard scanner.object({ scanner, key in
                 switch key {
                 case "object":
@@ -83,11 +84,20 @@ extension TransactionRecord {
                 case "values":
                     values = scanner.propertyValues()
                     return values != nil
+                case "readings":
+                    var carried: [String: HLC] = [:]
+                    guard scanner.object({ scanner, property in
+                        guard let reading = scanner.clockReading() else { return false }
+                        carried[property] = reading
+                        return true
+                    }) else { return false }
+                    readings = carried
+                    return true
                 default:
                     return scanner.skipUnknown(depth: 3)
                 }
             }), let object, let values else { return false }
-            list.append(ObjectChange(object: object, values: values))
+            list.append(ObjectChange(object: object, values: values, readings: readings))
             return true
         }
         return read ? list : nil

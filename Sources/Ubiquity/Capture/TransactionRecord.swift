@@ -5,10 +5,25 @@ import Foundation
 public struct ObjectChange: Hashable, Sendable, Codable {
     public let object: ObjectID
     public var values: [String: PropertyValue]
+    /// Values carried from another store with the readings they were written at there
+    /// (``SaveContext/carry(_:id:values:readings:)``, a merge of two lists): each property named
+    /// here carries its own reading, never later than the record's; the others the record's.
+    /// `nil` for every other change. Builds before it read the record's reading for all.
+    public var readings: [String: HLC]?
 
-    public init(object: ObjectID, values: [String: PropertyValue]) {
+    public init(object: ObjectID, values: [String: PropertyValue], readings: [String: HLC]? = nil) {
         self.object = object
         self.values = values
+        self.readings = readings
+    }
+
+    /// The reading `property`'s value was written at, in a record read at `clock`: its carried
+    /// reading when it has one not after `clock` (a record cannot carry a later write than its
+    /// own), else `clock`.
+    @inline(__always)
+    func reading(of property: String, recordClock clock: HLC) -> HLC {
+        guard let readings, let carried = readings[property], carried < clock else { return clock }
+        return carried
     }
 }
 

@@ -56,7 +56,9 @@ enum LocalClock {
                   newest.map({ clock > $0.clock }) ?? true else { continue }
             newest = (clock, change.object)
         }
-        let floor = [current, newest?.clock].compactMap { $0 }.max()
+        // Values carried from another store with their readings: the save comes after them all.
+        let carried = [record.inserted, record.updated].joined().compactMap { $0.readings?.values.max() }.max()
+        let floor = [current, newest?.clock, carried].compactMap { $0 }.max()
         // Only the last reading there can be has no successor. The device's own clock there
         // (after a hostile file) yields to what the objects need.
         if let reading = HLC.next(after: floor, now: now, peer: peer) ?? HLC.next(after: newest?.clock, now: now, peer: peer) {

@@ -190,14 +190,20 @@ enum PropertyClocks {
                       insertsWritten: (ObjectChange, HLC) -> Bool, _ db: Database) throws {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
-        for change in record.inserted where !insertsWritten(change, clock) {
+        for change in record.inserted where change.readings != nil || !insertsWritten(change, clock) {
             guard let entity = schema.entity(named: change.object.entity) else { continue }
-            try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, in: entity, db)
+            if let carried = change.readings {
+                // Values carried from another store keep their readings (``SaveContext/carry``).
+                let clocks = Dictionary(uniqueKeysWithValues: change.values.keys.map { ($0, carried[$0] ?? clock) })
+                try setClocks(clocks, of: change.object.id, in: entity, db)
+            } else {
+                try setEncoded(encode(change.values.keys, at: clock), of: change.object.id, in: entity, db)
+            }
         }
         for change in record.updated {
             guard let entity = schema.entity(named: change.object.entity) else { continue }
             var clocks = try self.clocks(of: change.object.id, in: entity, db)
-            for property in change.values.keys { clocks[property] = clock }
+            for property in change.values.keys { clocks[property] = change.readings?[property] ?? clock }
             try setClocks(clocks, of: change.object.id, in: entity, db)
         }
         for object in record.deleted { try tombstone(object, clock: clock, db) }

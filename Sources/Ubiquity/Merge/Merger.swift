@@ -78,8 +78,9 @@ struct Merger {
         for merge in record.merged { _ = try self.merge(merge, clock: clock, into: &changes) }
 
         for change in [record.inserted, record.updated].joined() {
-            // Each value with the transaction's reading, as it is read: no dictionary made again.
-            let stamped = change.values.lazy.map { (key: $0.key, value: ($0.value, clock)) }
+            // Each value with the transaction's reading (or the one it was carried with), as it
+            // is read: no dictionary made again.
+            let stamped = change.values.lazy.map { (key: $0.key, value: ($0.value, change.reading(of: $0.key, recordClock: clock))) }
             try merge(change.object, properties: stamped, into: &changes, untombstoned: untombstoned)
         }
         return changes

@@ -35,6 +35,7 @@ extension Schema {
         }
         for change in record.inserted + record.updated {
             try check(change.object, values: change.values)
+            for reading in change.readings?.values ?? [:].values { try check(reading, what: "a carried reading") }
             try claim(change.object)
         }
         for merge in record.merged {

@@ -104,6 +104,25 @@ public final class SaveContext {
         return true
     }
 
+    // MARK: - Carry
+
+    /// Writes values carried from another store with the readings they were written at there
+    /// (two lists merged into one): inserts the object when this store has no row of it, else
+    /// updates it. Every property in `readings` keeps its reading, here and in the record every
+    /// peer applies, so an edit made anywhere later than it still wins over the copy and one
+    /// made earlier still loses. The caller carries a value only where its reading is later
+    /// than the stored value's, as a peer's log would be merged; the save's own reading comes
+    /// after every carried one.
+    public func carry(_ entityName: String, id: GlobalID, values: [String: PropertyValue], readings: [String: HLC]) throws {
+        let object = ObjectID(entity: entityName, id: id)
+        if try fetchValues(object, entity: try entityDescription(entityName)) == nil {
+            try insert(entityName, id: id, values: values)
+        } else {
+            try update(entityName, id: id, values: values)
+        }
+        recorder.recordReadings(readings, of: object)
+    }
+
     // MARK: - Delete
 
     /// Deletes an object: objects pointing at it lose the link, and targets of its cascading

@@ -17,14 +17,25 @@ import GRDB
 ///   through a cascading relationship, when that object takes them.
 /// - Saves a batch at a time: a copy interrupted anywhere and run again finds what the earlier
 ///   run committed (by key or by ID) and copies only the rest.
+///
+/// With ``keepsReadings`` (two synced lists made one), what is copied keeps the clock readings
+/// it has in the source, in the target and in the logs every peer applies
+/// (``SaveContext/carry(_:id:values:readings:)``): the copy is the same writes made at the
+/// same times, so an edit of either list made before the copy — and arriving after it — still
+/// wins or loses by its own time. Its modification dates are copied too, and an object the
+/// source deleted is deleted in the target when the target holds it under its ID (copied by
+/// an earlier run). Run again, it takes only what changed in the source since.
 public struct StoreSeeder {
     public let source: ObjectStore
     public let target: ObjectStore
     public var batchSize = 500
+    /// Copy with the source's clock readings (see above) rather than as new writes.
+    public var keepsReadings: Bool
 
-    public init(source: ObjectStore, target: ObjectStore) {
+    public init(source: ObjectStore, target: ObjectStore, keepsReadings: Bool = false) {
         self.source = source
         self.target = target
+        self.keepsReadings = keepsReadings
     }
 
     /// The entities to copy, referenced ones first; owned entities come with their owners.
@@ -99,6 +110,26 @@ public struct StoreSeeder {
         var state = CopyState()
         var counts = Counts()
         var done = 0
+        if keepsReadings {
+            // What the source deleted goes from the target too, where an earlier run copied it.
+            let deleted = try source.read { db in
+                try Row.fetchAll(db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) WHERE mergedInto IS NULL ORDER BY objectID")
+                    .compactMap { row -> ObjectID? in
+                        guard let id = GlobalID(row[0] as String), let entity = row[1] as String? else { return nil }
+                        return ObjectID(entity: entity, id: id)
+                    }
+            }
+            let gone = try target.save(author: author) { context in
+                var gone = 0
+                for object in deleted where target.schema.entity(named: object.entity) != nil {
+                    guard try context.values(of: object.entity, id: object.id) != nil else { continue }
+                    try context.delete(object.entity, id: object.id)
+                    gone += 1
+                }
+                return gone
+            }
+            counts.deleted += gone
+        }
         while done < work.count {
             let batch = work[done..<min(done + batchSize, work.count)]
             let outcomes = try target.save(author: author) { context in
@@ -125,7 +156,7 @@ public struct StoreSeeder {
         // owned objects (cascading relationships) are copied only when needed, below.
         var wanted: [String: PropertyValue] = [:]
         var owned: [String: GlobalID] = [:]
-        for (name, value) in object.values where entity.type(of: name) != nil && name != entity.modificationDateAttribute {
+        for (name, value) in object.values where entity.type(of: name) != nil && (keepsReadings || name != entity.modificationDateAttribute) {
             if case .reference(let target) = value {
                 guard let relationship = entity.relationships.first(where: { $0.name == name }) else { continue }
                 if relationship.deleteRule == .cascade {
@@ -155,7 +186,11 @@ public struct StoreSeeder {
                 changes[name] = try copyOwned(name, target, state: &state)
             }
             guard !changes.isEmpty else { return .unchanged }
-            try context.update(entity.name, id: existing.id, values: changes)
+            if keepsReadings {
+                try context.carry(entity.name, id: existing.id, values: changes, readings: object.clocks)
+            } else {
+                try context.update(entity.name, id: existing.id, values: changes)
+            }
             // An owned object the match no longer points at belongs to no one: it goes.
             for relationship in entity.relationships where relationship.deleteRule == .cascade && changes[relationship.name] != nil {
                 if case .reference(let replaced)? = existing.values[relationship.name], changes[relationship.name] != .reference(replaced) {
@@ -166,7 +201,11 @@ public struct StoreSeeder {
         }
         if try context.isDeleted(id) { return .deleted }
         for (name, target) in owned { wanted[name] = try copyOwned(name, target, state: &state) }
-        try context.insert(entity.name, id: id, values: wanted)
+        if keepsReadings {
+            try context.carry(entity.name, id: id, values: wanted, readings: object.clocks)
+        } else {
+            try context.insert(entity.name, id: id, values: wanted)
+        }
         state.mapped[id] = id
         if let unique = entity.uniqueAttribute, case .string(let text)? = object.values[unique] {
             state.keys[entity.name]?[UniqueKey.normalize(text)] = id
