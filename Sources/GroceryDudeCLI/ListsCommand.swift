@@ -12,9 +12,10 @@ struct ListsCommand: ParsableCommand {
         discussion: """
             Each list is a store of its own, synced on its own: a list made on one device is found \
             by the others through the cloud folder, with who made it; renames sync. Pick a list for \
-            any command with --list NAME (or GROCERY_DUDE_LIST).
+            any command with --list NAME (or GROCERY_DUDE_LIST). Two lists made apart under one name \
+            are both kept and shown apart; lists merge makes them one.
             """,
-        subcommands: [Ls.self, New.self, Rename.self, Rm.self])
+        subcommands: [Ls.self, New.self, Rename.self, Rm.self, Merge.self])
 
     /// The device's lists, read through the store layer.
     static func lists(_ root: GroceryDudeCommand, command: String) throws -> NamedLists {
@@ -111,6 +112,57 @@ struct ListsCommand: ParsableCommand {
             }
             let kept = try lists.remove(list)
             print("Removed the list \(list.name.quotedName)." + (kept.map { " This device's copy is kept at \($0.path)." } ?? ""))
+        }
+    }
+}
+
+extension ListsCommand {
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge", abstract: "Make two lists one, on every device: every item of both kept.",
+            discussion: """
+                FROM's items move into INTO with their values and the times they were last changed, so an \
+                edit made elsewhere before the merge still wins or loses by its own time; items of one name \
+                become one, as dedupe does. FROM is then removed from every device's lists; changes to it \
+                that arrive later are carried into INTO. Name either by its name or, when two lists share \
+                one, by its store name (lists ls shows them). Without --yes, asks first.
+                """)
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The list to merge away: its name or its store name.") var from: String
+        @Option(name: .customLong("into"), help: "The list that stays: its name or its store name.") var into: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run() throws {
+            let lists = try ListsCommand.lists(root, command: "lists merge")
+            let source = try lists.resolve(from), survivor = try lists.resolve(into)
+            guard source.storeName != survivor.storeName else { throw NamedListError.sameList(source.name) }
+            guard !source.isDefault else {
+                throw ValidationErrorMessage("the default list cannot be merged away; merge the other list into it (grocery-dude lists merge \(survivor.storeName) --into \(source.storeName))")
+            }
+            let question = "Merge the list \(Self.describe(source)) into \(Self.describe(survivor)) on every device? Every item of both is kept."
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw ValidationErrorMessage("lists merge makes \(Self.describe(source)) part of \(Self.describe(survivor)) on every device; pass --yes to do it from a script")
+                }
+                print("\(question) [y/N] ", terminator: "")
+                fflush(nil)
+                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
+                    throw ValidationErrorMessage("not confirmed; nothing was merged")
+                }
+            }
+            // Both stores brought up to date first (imported, exported), under one claim on the device.
+            let target = try root.global.openDevice(command: "lists merge", storeName: survivor.storeName)
+            let copy = try root.global.openDevice(command: "lists merge", storeName: source.storeName, claim: target.claim)
+            let outcome = try ListMerge.merge(source, into: survivor, lists: lists, source: copy.coordinator, survivor: target.coordinator)
+            var line = "Merged \(Self.describe(source)) into \(Self.describe(survivor)): \(outcome.copied) object(s) copied"
+            if outcome.deduplicated > 0 { line += ", \(outcome.deduplicated) duplicate(s) merged" }
+            print(line + ".")
+            if outcome.waiting > 0 { print("\(outcome.waiting) change(s) wait to be exported: the other devices get the merge once they are.") }
+        }
+
+        /// "Dinner" (made by ann, store Dinner-1a2b3c).
+        static func describe(_ list: NamedList) -> String {
+            "\(list.name.quotedName) (\(list.createdBy.map { "made by \($0), " } ?? "")store \(list.storeName))"
         }
     }
 }

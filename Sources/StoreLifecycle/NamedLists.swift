@@ -29,6 +29,9 @@ public struct NamedList: Codable, Equatable, Sendable {
     public var account: String?
     /// Made with cloud sync off or signed out: it belongs to the device's local store.
     public var local: Bool?
+    /// The store of the list this one was merged into (`lists merge`): it is removed, its
+    /// items live on there, and changes to it that arrive late are carried there.
+    public var mergedInto: String?
 
     public var isRemoved: Bool { removed != nil }
     /// Its name as list names compare (Unicode-normalized, case-folded): two lists with one key
@@ -49,6 +52,9 @@ public struct NamedList: Codable, Equatable, Sendable {
         if let removed = other.removed, (removed, other.removedBy ?? "") < (result.removed ?? .distantFuture, result.removedBy ?? "") {
             (result.removed, result.removedBy) = (removed, other.removedBy)
         }
+        // Where its items went outlives which removal came first: a merge said anywhere holds
+        // (the earlier of two, by their survivors' names when told apart by nothing else).
+        if let into = other.mergedInto, result.mergedInto.map({ into < $0 }) ?? true { result.mergedInto = into }
         if let created = other.created, (created, other.createdBy ?? "") < (result.created ?? .distantFuture, result.createdBy ?? "") {
             (result.created, result.createdBy) = (created, other.createdBy)
         }
@@ -71,6 +77,8 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
     case deviceInUse(String)
     /// Several lists answer to one name (made on two devices apart): each with its store name.
     case ambiguous(String, [NamedList])
+    /// `lists merge` named one list twice.
+    case sameList(String)
 
     public var description: String {
         switch self {
@@ -84,7 +92,9 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
         case .ambiguous(let name, let lists):
             "\(lists.count) lists answer to \(name.quotedName) (made apart on different devices): "
                 + lists.map { "\($0.name.quotedName)\($0.createdBy.map { " made by \($0)" } ?? "") (store \($0.storeName))" }.joined(separator: ", ")
-                + "; name one by its store name (--list \(lists[0].storeName))"
+                + "; name one by its store name (--list \(lists[0].storeName)), or make them one with "
+                + "grocery-dude lists merge \(lists[1].storeName) --into \(lists[0].storeName)"
+        case .sameList(let name): "\(name.quotedName) is the list to merge into itself: name two lists"
         }
     }
 
@@ -141,8 +151,12 @@ public struct NamedLists: Sendable {
         defer { withExtendedLifetime(claim) {} }
         let lists = try known().values.sorted { $0.storeName < $1.storeName }
         let key = UniqueKey.normalize(text), folded = TextFolding.fold(text)
+        let byStoreName = Dictionary(lists.map { ($0.storeName, $0) }) { first, _ in first }
         // A store name names one list, whatever the names.
-        if let byStore = lists.first(where: { $0.storeName == PathName.normalized(text) && !$0.isRemoved }) { return byStore }
+        if let byStore = byStoreName[PathName.normalized(text)] {
+            if !byStore.isRemoved { return byStore }
+            if let survivor = Self.survivor(of: byStore, in: byStoreName) { return survivor }
+        }
         var matches = lists.filter { UniqueKey.normalize($0.name) == key }
         // One name never silently means two lists.
         let live = matches.filter { !$0.isRemoved }
@@ -152,8 +166,30 @@ public struct NamedLists: Sendable {
             if loose.count == 1 { matches = loose }
         }
         if let live = matches.first(where: { !$0.isRemoved }) { return live }
+        // A list merged into another is found there (its name, or its store name in a script).
+        for gone in matches { if let survivor = Self.survivor(of: gone, in: byStoreName) { return survivor } }
         if let gone = matches.first { throw NamedListError.removed(gone.name, by: gone.removedBy) }
         throw NamedListError.unknown(text)
+    }
+
+    /// The live list `list`'s items went to, following merges (a list merged into one merged
+    /// in turn); `nil` when the chain ends in a list removed outright, or goes round.
+    static func survivor(of list: NamedList, in lists: [String: NamedList]) -> NamedList? {
+        var seen: Set<String> = [list.storeName]
+        var next = list.mergedInto
+        while let storeName = next, seen.insert(storeName).inserted, let found = lists[storeName] {
+            if !found.isRemoved { return found }
+            next = found.mergedInto
+        }
+        return nil
+    }
+
+    /// The lists merged into the list of store `storeName` (removed, their items there), for
+    /// carrying what arrives late for them.
+    public func merged(into storeName: String) throws -> [NamedList] {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
+        return try known().values.filter { $0.isRemoved && $0.mergedInto == storeName }.sorted { $0.storeName < $1.storeName }
     }
 
     // MARK: - Changing
@@ -209,6 +245,24 @@ public struct NamedLists: Sendable {
         let kept = try setAside(list)
         try record(removed, in: lists)
         return kept
+    }
+
+    /// Records `list` as merged into `survivor` on every device: removed (for good), with where
+    /// its items went. Its store stays where it is: what arrives late for it is carried from
+    /// there (``ListMerge``).
+    @discardableResult
+    public func recordMerge(_ list: NamedList, into survivor: NamedList) throws -> NamedList {
+        guard !list.isDefault else { throw NamedListError.defaultList }
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
+        var lists = try known()
+        var merged = lists[list.storeName] ?? list
+        merged.removedBy = configuration.sandbox.device
+        merged.removed = now()
+        merged.mergedInto = survivor.storeName
+        lists[list.storeName] = merged
+        try record(merged, in: lists)
+        return merged
     }
 
     // MARK: - Where lists are found
@@ -388,13 +442,14 @@ public struct NamedLists: Sendable {
         list.name = PathName.normalized(list.name)
         list.createdBy = device(list.createdBy)
         list.removedBy = device(list.removedBy)
+        if let into = list.mergedInto, (try? CloudLayout.checkedStoreName(into)) != into || into == list.storeName { list.mergedInto = nil }
         // Times are input: a name "given" far in the future (a clock years ahead, or a forged
         // file) would win over every later rename. Beyond the bound clock readings have, it
         // counts as given at no known time.
         let latest = Date().addingTimeInterval(HLC.trustedAhead)
         if let renamed = list.renamed, renamed > latest { list.renamed = nil }
         if let created = list.created, created > latest { list.created = nil }
-        if list.isDefault { list.removed = nil; list.removedBy = nil }
+        if list.isDefault { list.removed = nil; list.removedBy = nil; list.mergedInto = nil }
         return list
     }
 

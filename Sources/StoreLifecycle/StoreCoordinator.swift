@@ -163,6 +163,7 @@ public final class StoreCoordinator: @unchecked Sendable {
                 configuration.tell(Notice(.warning, "merge with the cloud not finished: \(ErrorText.reason(error))"))
             }
         }
+        carryMergedLists()
     }
 
     // MARK: - For the running app
