@@ -15,8 +15,10 @@ extension CloudCommand {
                 waited, finishes the one-time setup and an interrupted merge with the cloud, and follows what \
                 other terminals change (sign out, disable, start over, offline): the full-screen app's \
                 background sync without the screen, for a device nobody sits at or to see sync at work. \
-                Prints a line for each import ("3 changes from kitchen"), each change of store, each merge \
-                and each problem. Holds the device as the app does, so not while the app runs on it. Ctrl-C \
+                Every other list of the device is kept in sync too, a list at a time when its files change \
+                (lists made meanwhile included). Prints a line for each import ("3 changes from kitchen", \
+                "Trip: 2 changes from phone" for another list), each change of store, each merge and each \
+                problem. Holds the device as the app does, so not while the app runs on it. Ctrl-C \
                 or SIGTERM stops it.
                 """)
         @ParentCommand var root: GroceryDudeCommand
@@ -54,6 +56,11 @@ extension CloudCommand {
                 case .problem(let problem):
                     logger.warning("\(problem)")
                     out.problem(problem)
+                case .otherListSynced(let visit):
+                    out.otherList(visit)
+                    if let problem = visit.problem { logger.warning("list \(visit.list.name): \(problem)") }
+                case .listGone(let list, let survivor):
+                    out.listGone(list, survivor: survivor)
                 case .storesWillChange, .storesDidChange, .storesChangePostponed, .seedProgress:
                     break
                 }

@@ -27,6 +27,33 @@ final class WatchOutput: @unchecked Sendable {
         ], text: imported.summary)
     }
 
+    /// Another list of the device brought up to date: its imports, its exports, its problem.
+    func otherList(_ visit: ListVisit) {
+        if let imported = visit.imported {
+            event("imported", [
+                ("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
+                ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
+                ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
+                ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
+            ], text: "\(visit.list.name): \(imported.summary)")
+        }
+        if visit.exported > 0 {
+            event("exported", [("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
+                               ("logs", .integer(visit.exported))],
+                  text: "\(visit.list.name): exported \(visit.exported) log\(visit.exported == 1 ? "" : "s")")
+        }
+        if let problem = visit.problem { self.problem("\(visit.list.name): \(problem)") }
+    }
+
+    /// The list watched was removed or merged away on another device.
+    func listGone(_ list: NamedList, survivor: NamedList?) {
+        let by = list.removedBy.map { " by \($0)" } ?? ""
+        let words = survivor.map { "the list \(list.name) was merged into \($0.name)\(by); watch it with --list \($0.storeName)" }
+            ?? "the list \(list.name) was removed\(by)"
+        event("listGone", [("list", .string(list.name)), ("store_name", .string(list.storeName)),
+                           ("survivor", .string(survivor?.storeName))], text: words)
+    }
+
     func store(_ description: String, usingLocalStorage: Bool) {
         event("store", [("store", .string(description)), ("using_local_storage", .bool(usingLocalStorage))],
               text: "on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)")

@@ -74,9 +74,10 @@ public enum ListMerge {
             folders.append(CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(storeName))
         }
         paths += paths.map { $0 + "-wal" }
-        // The folders of its logs, three levels down (version, epoch, peer).
+        // The folders of its logs, down to each peer's (`v<n>/epoch-<n>/logs/<peer>`): a file
+        // added or renamed in one changes its time.
         var depth = 0
-        while !folders.isEmpty, depth < 4 {
+        while !folders.isEmpty, depth < 5 {
             paths += folders.map(\.path)
             folders = folders.flatMap { folder in
                 ((try? files.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])

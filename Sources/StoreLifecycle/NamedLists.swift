@@ -184,6 +184,21 @@ public struct NamedLists: Sendable {
         return nil
     }
 
+    /// The list of store `storeName` as every device's word makes it now, removed or merged
+    /// included; `nil` when none is known by that store name (an unnamed store).
+    public func list(storeName: String) throws -> NamedList? {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
+        return try known()[storeName]
+    }
+
+    /// The live list a removed list's items went to (``NamedList/mergedInto``, followed).
+    public func survivor(of list: NamedList) throws -> NamedList? {
+        let claim = RegistryClaim(registryURL)
+        defer { withExtendedLifetime(claim) {} }
+        return Self.survivor(of: list, in: try known())
+    }
+
     /// The lists merged into the list of store `storeName` (removed, their items there), for
     /// carrying what arrives late for them.
     public func merged(into storeName: String) throws -> [NamedList] {

@@ -33,6 +33,10 @@ public final class StoreCoordinator: @unchecked Sendable {
     private var subscribers: [(StoreMessage) -> Void] = []
     private let subscribersLock = NSLock()
     private var background: BackgroundSync?
+    /// Keeps the device's other lists in sync while the background sync runs.
+    private var follower: ListFollower?
+    /// The store the coordinator runs on, for the follower's thread (guarded by `subscribersLock`).
+    private var storeNameNow = ""
 
     /// Whether the cloud folder was out of reach when background sync last looked (every few
     /// seconds), `nil` before it has: for screens, which must not touch a folder that may hang.
@@ -181,9 +185,19 @@ public final class StoreCoordinator: @unchecked Sendable {
         }
         background = BackgroundSync(wake: wake, tell: { [weak self] message in self?.tell(message) })
         background?.start(for: current, configuration: configuration)
+        // Every other list of the device, lazily (``ListFollower``).
+        subscribersLock.withLock { storeNameNow = configuration.storeName }
+        let follower = ListFollower(configuration: configuration, claimDevice: claimDevice,
+                                    skipping: { [weak self] in self.map { coordinator in coordinator.subscribersLock.withLock { coordinator.storeNameNow } } ?? "" },
+                                    onVisit: { [weak self] visit in self?.tell(.otherListSynced(visit)) },
+                                    onGone: { [weak self] list, survivor in self?.tell(.listGone(list, survivor: survivor)) })
+        self.follower = follower
+        follower.start()
     }
 
     public func stopBackgroundSync() {
+        follower?.stop()
+        follower = nil
         background?.stop()
         background = nil
     }
@@ -269,6 +283,12 @@ public final class StoreCoordinator: @unchecked Sendable {
     public func switchStore(named storeName: String) throws -> Bool {
         let storeName = try CloudLayout.checkedStoreName(storeName)
         guard storeName != configuration.storeName else { return false }
+        // A visit of that list by the follower under way finishes first; the follower then
+        // leaves it to this coordinator.
+        follower?.visiting.lock()
+        defer { follower?.visiting.unlock() }
+        subscribersLock.withLock { storeNameNow = storeName }
+        defer { subscribersLock.withLock { storeNameNow = configuration.storeName } }
         var next = configuration
         next.storeName = storeName
         let choice = StoreChoice(settings)

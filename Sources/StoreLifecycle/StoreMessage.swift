@@ -35,4 +35,10 @@ public enum StoreMessage: Sendable, Equatable {
     case problem(String)
     /// How a merge with the cloud (a seed) advances: objects done, of the total.
     case seedProgress(done: Int, total: Int)
+    /// Another list of the device than the one on screen was brought up to date in the
+    /// background and that did something (``ListVisit``); on the list follower's thread.
+    case otherListSynced(ListVisit)
+    /// The list on screen was removed, or merged into another (the survivor, when known), by
+    /// another device; told once, on the list follower's thread.
+    case listGone(NamedList, survivor: NamedList?)
 }

@@ -20,6 +20,8 @@ public enum AppEvent: Sendable, Equatable {
     case synced(String)
     /// A list's order, fetched on another thread after a change made elsewhere.
     case listFetched(ItemListFetch)
+    /// The list on screen was removed or merged away on another device (into `survivor`).
+    case listGone(NamedList, survivor: NamedList?)
 
     /// The status line's words: "3 changes from kitchen".
     public var message: String {
@@ -36,6 +38,10 @@ public enum AppEvent: Sendable, Equatable {
             return "Merging with the cloud: \(done)/\(total)"
         case .listFetched(let fetch):
             return fetch.failure.map { "Cannot read the store: \($0)" } ?? ""
+        case .listGone(let list, let survivor):
+            let by = list.removedBy.map { " by \($0)" } ?? ""
+            if let survivor { return "\(list.name) was merged into \(survivor.name)\(by): opening it" }
+            return "\(list.name) was removed\(by); its data stays on this device"
         }
     }
 }

@@ -64,12 +64,22 @@ extension AppModel {
         switchList(to: list)
     }
 
+    /// The list on screen was merged into `survivor` on another device: the app opens it (its
+    /// items are there, and what this device saved meanwhile is carried there). Removed
+    /// outright: the app stays on it, said once, until the user opens another (`L`).
+    func listGone(_ list: NamedList, survivor: NamedList?, message: String) {
+        guard list.storeName == coordinator.configuration.storeName else { return }
+        if let survivor { switchList(to: survivor) }
+        say(message)
+    }
+
     /// Opens `list` through a transition like an account switch: input waits, the screens drop
     /// their rows, and refetch from the list's store.
     func switchList(to list: NamedList) {
         do {
             if try coordinator.switchStore(named: list.storeName) {
                 listName = list.name
+                refreshSummary(force: true)  // the status line names the list at once
                 say("List: \(list.name)")
             }
         } catch {

@@ -48,6 +48,16 @@ extension AppModel {
             mailbox.post(.problem(problem))
         case .seedProgress(let done, let total):
             mailbox.post(.seedProgress(done: done, total: total))
+        case .otherListSynced(let visit):
+            // The device's other lists, kept in sync in the background: the log says what
+            // came; a problem is worth the status line.
+            if let imported = visit.imported { logger.info("list \(visit.list.name): \(imported.summary)") }
+            if let problem = visit.problem {
+                logger.warning("list \(visit.list.name): \(problem)")
+                mailbox.post(.problem("List \(visit.list.name): \(problem)"))
+            }
+        case .listGone(let list, let survivor):
+            mailbox.post(.listGone(list, survivor: survivor))
         }
     }
 

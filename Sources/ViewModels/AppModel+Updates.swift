@@ -98,6 +98,8 @@ extension AppModel {
             say(event.message)
         case .listFetched(let fetch):
             (fetch.screen == .prepare ? prepare : shop).receive(fetch)
+        case .listGone(let list, let survivor):
+            listGone(list, survivor: survivor, message: event.message)
         }
     }
 

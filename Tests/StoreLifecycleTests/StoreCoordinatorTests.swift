@@ -29,7 +29,7 @@ struct StoreCoordinatorTests {
                 case .storesWillChange(let change): "will \(change.transition.rawValue)"
                 case .storesDidChange(let change): "did \(change.transition.rawValue)"
                 case .storesChangePostponed(let change): "postponed \(change.transition.rawValue)"
-                case .imported, .problem, .seedProgress: nil
+                case .imported, .problem, .seedProgress, .otherListSynced, .listGone: nil
                 }
             }
         }

@@ -36,7 +36,7 @@ struct AppModelTests {
             switch message {
             case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
-            case .storesChangePostponed, .imported, .problem, .seedProgress: break
+            case .storesChangePostponed, .imported, .problem, .seedProgress, .otherListSynced, .listGone: break
             }
         }
         // Another terminal signs the device in to another account.

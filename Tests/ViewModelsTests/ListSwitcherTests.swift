@@ -45,7 +45,7 @@ struct ListSwitcherTests {
             switch message {
             case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
-            case .storesChangePostponed, .imported, .problem, .seedProgress: break
+            case .storesChangePostponed, .imported, .problem, .seedProgress, .otherListSynced, .listGone: break
             }
         }
         app.openListSwitcher()
