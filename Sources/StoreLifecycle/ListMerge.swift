@@ -95,6 +95,32 @@ public enum ListMerge {
 }
 
 extension StoreCoordinator {
+    /// Merges the list `from` into `into` as `lists merge` does, for the running app: both
+    /// opened beside this coordinator's store (as a command running beside the app), brought up
+    /// to date, merged, closed. The app's own store, when it is one of them, sees the merge as
+    /// a change made by another process.
+    public func mergeLists(_ from: NamedList, into: NamedList) throws -> ListMerge.Outcome {
+        func open(_ list: NamedList) throws -> StoreCoordinator {
+            var opened = configuration
+            opened.storeName = list.storeName
+            opened.exportsInBackground = false
+            opened.runsOneCommand = true
+            let coordinator = try StoreCoordinator(configuration: opened, claimDevice: claimDevice)
+            do {
+                try coordinator.prepareForCommand()
+            } catch {
+                try? coordinator.current.close()
+                throw error
+            }
+            return coordinator
+        }
+        let survivor = try open(into)
+        defer { try? survivor.current.close() }
+        let source = try open(from)
+        defer { try? source.current.close() }
+        return try ListMerge.merge(from, into: into, lists: NamedLists(configuration: configuration), source: source, survivor: survivor)
+    }
+
     /// Carries into this store what lists merged into it gained on this device since they were
     /// last carried here (see ``ListMerge``); the first time a device learns of a merge, it
     /// tells it. A list whose copy cannot be opened or read waits for the next command; the

@@ -6,6 +6,11 @@ extension AppController {
     /// the list, or asks the new list's name.
     func handleListSwitcher(_ key: Key) -> Outcome {
         guard let switcher = app.listSwitcher else { return .ignored }
+        // `+`: the selected list and the other of its name made one (asks first).
+        if key == .character("+"), !switcher.typeAhead.isUnderWay(now: Message.now) {
+            if !app.askToMergeInListSwitcher() { app.hint("\(switcher.selected.label) shares its name with no other list: nothing to merge") }
+            return .handled
+        }
         let page = max(1, screenHeight - AppScreen.chrome - 3)
         guard let action = ChooserKey(key, page: page, typing: switcher.typeAhead.isUnderWay(now: Message.now)) else { return .ignored }
         switch action {

@@ -10,6 +10,7 @@ extension AppModel {
     public var dialog: Dialog? {
         if isCloudDialogShown { return cloud.dialog }
         if let notice { return notice }
+        if let listMergeDialog { return listMergeDialog }
         if let editor { return editor.dialog }
         return currentList?.dialog ?? currentCatalog?.dialog
     }
@@ -22,6 +23,8 @@ extension AppModel {
             cloud.answerDialog(accepted)
         } else if notice != nil {
             notice = nil
+        } else if listMergeAsked != nil {
+            answerListMerge(accepted)
         } else if let editor {
             // "Unsaved changes to …": Save, or Discard.
             if editor.dialog != nil { closeEditor(discard: !accepted) }
@@ -37,6 +40,8 @@ extension AppModel {
             cloud.cancelDialog()
         } else if notice != nil {
             notice = nil
+        } else if listMergeAsked != nil {
+            answerListMerge(false)
         } else if let editor {
             editor.dismissDialog()  // back to editing, the edits kept
         } else {

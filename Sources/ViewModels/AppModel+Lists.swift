@@ -64,6 +64,42 @@ extension AppModel {
         switchList(to: list)
     }
 
+    /// `+` in the switcher: asks whether to merge the selected list with the other list of its
+    /// name (``ListSwitcher/offeredMerge``); `false` when it shares its name with none.
+    public func askToMergeInListSwitcher() -> Bool {
+        guard let offered = listSwitcher?.offeredMerge else { return false }
+        listSwitcher = nil
+        listMergeAsked = offered
+        return true
+    }
+
+    /// The question `+` asks: which list goes into which, who made each, their stores.
+    var listMergeDialog: Dialog? {
+        guard let asked = listMergeAsked else { return nil }
+        func describe(_ list: NamedList) -> String {
+            "\"\(list.name)\" (\(list.createdBy.map { "made by \($0), " } ?? "")store \(list.storeName))"
+        }
+        return .confirm(title: "Merge Lists?",
+                        message: "\(describe(asked.from)) goes into \(describe(asked.into)) on every device. Every item of both is kept; items of one name become one.",
+                        action: "Merge")
+    }
+
+    /// The answer to ``listMergeDialog``: merges as `lists merge` does, then shows the survivor.
+    func answerListMerge(_ accepted: Bool) {
+        guard let asked = listMergeAsked else { return }
+        listMergeAsked = nil
+        guard accepted else { return say("Not merged") }
+        do {
+            let outcome = try coordinator.mergeLists(asked.from, into: asked.into)
+            if coordinator.configuration.storeName != asked.into.storeName { switchList(to: asked.into) } else { refreshVisible() }
+            var words = "Merged \(asked.from.name) into \(asked.into.name): \(outcome.copied) copied"
+            if outcome.deduplicated > 0 { words += ", \(outcome.deduplicated) duplicate\(outcome.deduplicated == 1 ? "" : "s") merged" }
+            say(words)
+        } catch {
+            say("Cannot merge the lists: \(ErrorText.reason(error))")
+        }
+    }
+
     /// The list on screen was merged into `survivor` on another device: the app opens it (its
     /// items are there, and what this device saved meanwhile is carried there). Removed
     /// outright: the app stays on it, said once, until the user opens another (`L`).

@@ -55,6 +55,8 @@ public final class AppModel {
 
     /// The list switcher, while it is open.
     public internal(set) var listSwitcher: ListSwitcher?
+    /// Two lists of one name the user asked to merge (`+` in the switcher), while the question waits.
+    var listMergeAsked: (from: NamedList, into: NamedList)?
     /// The name of the list on screen ("Groceries" for the default list).
     public internal(set) var listName = NamedLists.defaultDisplayName
 

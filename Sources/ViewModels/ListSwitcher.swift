@@ -33,9 +33,33 @@ public struct ListSwitcher: Equatable, Sendable {
             return "\(list.name) (\(list.createdBy.map { "by \($0), " } ?? "")store \(list.storeName))"
         }
         selection = lists.firstIndex { $0.storeName == current } ?? 0
+        self.current = current
     }
 
+    /// The store of the list on screen.
+    let current: String
+
     public var selected: Option { options[selection] }
+
+    /// What `+` does for the selected list, for the hint line: "merge the two "Dinner"".
+    public var mergeHint: String? {
+        offeredMerge.map { "merge the two \"\($0.into.name)\"" }
+    }
+
+    /// The merge `+` offers for the selected list, when it shares its name with another list:
+    /// one merged into the other, the list on screen and the default list staying (else the
+    /// selected list goes into the other); `nil` when it shares its name with none.
+    public var offeredMerge: (from: NamedList, into: NamedList)? {
+        guard case .list(let selected) = selected else { return nil }
+        let others = options.compactMap { option -> NamedList? in
+            guard case .list(let list) = option, list.storeName != selected.storeName, list.nameKey == selected.nameKey else { return nil }
+            return list
+        }
+        guard let other = others.first(where: { $0.storeName == current }) ?? others.first(where: \.isDefault) ?? others.first else { return nil }
+        // The list on screen stays, as does the default list.
+        let keepsSelected = selected.isDefault || (selected.storeName == current && !other.isDefault)
+        return keepsSelected ? (other, selected) : (selected, other)
+    }
 
     mutating func move(by delta: Int) {
         selection = min(max(selection + delta, 0), options.count - 1)

@@ -61,4 +61,48 @@ struct NamedListsInTheAppTests {
         screen = try tmux.waitFor { $0.contains("EXITED") }
         #expect(screen.contains("EXITED 0"))
     }
+
+    /// Two lists made apart under one name: the switcher shows them apart and offers to merge
+    /// them (`+`, asked first); a list on screen merged away on another device is followed to
+    /// the list its items went to.
+    @Test func theSwitcherMergesTwoListsOfOneNameAndTheAppFollowsAMergeMadeElsewhere() throws {
+        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+        let kitchen = device("kitchen"), phone = device("phone")
+        for peer in [kitchen, phone] { try peer.output(["cloud", "enable"]) }
+        for peer in [kitchen, phone] { try peer.output(["cloud", "offline"]) }
+        try kitchen.output(["lists", "new", "Dinner"])
+        try kitchen.output(["--list", "Dinner", "item", "add", "Pasta"])
+        try phone.output(["lists", "new", "dinner"])
+        try phone.output(["--list", "dinner", "item", "add", "Rice"])
+        try phone.output(["lists", "new", "Trip"])
+        try phone.output(["--list", "Trip", "item", "add", "Tent"])
+        for peer in [kitchen, phone, kitchen] { try peer.output(["cloud", "online"]) }
+        let rows = try JSONSerialization.jsonObject(with: Data(try kitchen.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let ofKitchen = try #require(rows.first { $0["name"] as? String == "Dinner" }?["store"] as? String)
+
+        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) "
+            + "--cloud \(cloud) --device kitchen --list \(ofKitchen); echo EXITED $?; sleep 60", width: 120)
+        try tmux.waitFor { $0.contains("Pasta") }
+        try tmux.sendKeys("L")
+        let switcher = try tmux.waitFor { $0.contains("Lists") && $0.contains("by phone") }
+        #expect(switcher.contains("by kitchen"), "both shown apart: \(switcher)")
+        #expect(switcher.contains("+ merge the two"), "the hint offers the merge: \(switcher)")
+        try tmux.sendKeys("+")
+        let question = try tmux.waitFor { $0.contains("Merge Lists?") }
+        #expect(question.contains("goes into"), "\(question)")
+        try tmux.sendKeys("y")
+        var screen = try tmux.waitFor { $0.contains("Merged dinner into Dinner") && $0.contains("Rice") }
+        #expect(screen.contains("Pasta"), "\(screen)")
+        #expect(screen.contains("list Dinner"), "the list on screen stays: \(screen)")
+        #expect(try phone.listNames() == ["Dinner", "Groceries", "Trip"], "one Dinner on the other device too")
+        #expect(try phone.itemNames(["--list", "Dinner"]) == ["Pasta", "Rice"])
+
+        // phone merges the list on kitchen's screen into Trip: kitchen follows it there.
+        try phone.output(["lists", "merge", "Dinner", "--into", "Trip", "--yes"])
+        screen = try tmux.waitFor(timeout: 30) { $0.contains("Tent") && $0.contains("list Trip") }
+        #expect(screen.contains("Pasta") && screen.contains("Rice"), "\(screen)")
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor { $0.contains("EXITED") }
+        #expect(screen.contains("EXITED 0"))
+    }
 }

@@ -129,6 +129,10 @@ public enum AppScreen {
     /// The most useful keys of the screen shown.
     static func hints(_ app: AppModel) -> String {
         if app.editor?.picker != nil { return " ↑↓ choose  type to jump  Enter pick  Esc cancel  g G first last" }
+        if let switcher = app.listSwitcher {
+            let merge = switcher.mergeHint.map { "  + \($0)" } ?? ""
+            return " ↑↓ choose  type to jump  Enter open\(merge)  Esc cancel"
+        }
         if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q Esc leave (asks if unsaved)  ? help" }
         switch app.tab {
         // What the screen is for first, then help: a narrow terminal cuts the end of the line.
