@@ -53,7 +53,7 @@ public struct NamedList: Codable, Equatable, Sendable {
             (result.removed, result.removedBy) = (removed, other.removedBy)
         }
         // Where its items went outlives which removal came first: a merge said anywhere holds
-        // (the earlier of two, by their survivors' names when told apart by nothing else).
+        // (of two into different lists, the survivor whose store name sorts first).
         if let into = other.mergedInto, result.mergedInto.map({ into < $0 }) ?? true { result.mergedInto = into }
         if let created = other.created, (created, other.createdBy ?? "") < (result.created ?? .distantFuture, result.createdBy ?? "") {
             (result.created, result.createdBy) = (created, other.createdBy)
