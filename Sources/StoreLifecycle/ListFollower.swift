@@ -42,12 +42,12 @@ final class ListFollower: @unchecked Sendable {
     private let onGone: @Sendable (NamedList, NamedList?) -> Void
     /// The caller's store last told removed.
     private var toldGone: String?
-    /// Held while a list is visited: a switch to it waits (see above).
+    /// Held while a list is visited or carried into: a switch to it waits (see above), and
+    /// ``stop()`` waits for it.
     let visiting = NSLock()
     private let wake = DispatchSemaphore(value: 0)
     private let stateLock = NSLock()
     private var stopped = false
-    private var thread: Thread?
     /// Per store name: the signature of its files at its last visit, and when.
     private var lastVisits: [String: (signature: String, at: Date)] = [:]
 
@@ -77,7 +77,6 @@ final class ListFollower: @unchecked Sendable {
             }
         }
         thread.name = "list follower"
-        stateLock.withLock { self.thread = thread }
         thread.start()
     }
 
@@ -123,6 +122,8 @@ final class ListFollower: @unchecked Sendable {
     /// through a coordinator of its own on that store (as a command running beside the app).
     private func carryMergedLists(into storeName: String, _ named: NamedLists) {
         guard let merged = try? named.merged(into: storeName), !merged.isEmpty else { return }
+        visiting.lock()
+        defer { visiting.unlock() }
         let carried = CarriedLists(configuration.sandbox).all()
         guard merged.contains(where: { carried[$0.storeName]?.signature != ListMerge.signature(of: $0.storeName, configuration) }) else { return }
         var survivor = configuration

@@ -21,6 +21,31 @@ struct ListSwitcherTests {
                                     "Camping", "new list…"])
     }
 
+    /// `+` offers to merge a list with the other of its name: the list on screen stays, as does
+    /// the default list; a list whose name is its own offers nothing.
+    @Test func theMergeOfferedKeepsTheListOnScreenAndTheDefaultList() {
+        let kitchens = NamedList(storeName: "Dinner-1a2b3c", name: "Dinner", createdBy: "kitchen")
+        let phones = NamedList(storeName: "dinner-4d5e6f", name: "dinner", createdBy: "phone")
+        let groceries = NamedList(storeName: "GroceryDude", name: "Groceries")
+        let renamed = NamedList(storeName: "groceries-777777", name: "groceries", createdBy: "phone")
+        let lists = [groceries, renamed, kitchens, phones, NamedList(storeName: "Camping-0f0f0f", name: "Camping")]
+        func offered(current: String, selecting store: String) -> [String]? {
+            var switcher = ListSwitcher(lists: lists, current: current)
+            switcher.move(to: lists.firstIndex { $0.storeName == store }!)
+            return switcher.offeredMerge.map { [$0.from.storeName, $0.into.storeName] }
+        }
+        #expect(offered(current: kitchens.storeName, selecting: kitchens.storeName) == [phones.storeName, kitchens.storeName])
+        #expect(offered(current: kitchens.storeName, selecting: phones.storeName) == [phones.storeName, kitchens.storeName])
+        #expect(offered(current: "Camping-0f0f0f", selecting: phones.storeName) == [phones.storeName, kitchens.storeName],
+                "neither on screen: the selected list goes into the other")
+        #expect(offered(current: renamed.storeName, selecting: renamed.storeName) == [renamed.storeName, groceries.storeName],
+                "the default list is never merged away")
+        #expect(offered(current: kitchens.storeName, selecting: "Camping-0f0f0f") == nil)
+        var switcher = ListSwitcher(lists: lists, current: kitchens.storeName)
+        switcher.move(to: Int.max)
+        #expect(switcher.offeredMerge == nil && switcher.mergeHint == nil, "new list… offers nothing")
+    }
+
     let directory = TemporaryDirectory("list-switcher")
 
     @Test func switchingGoesThroughWillAndDidChangeAndEveryScreenRefetches() throws {
