@@ -56,7 +56,7 @@ let package = Package(
             path: "Resources",
             exclude: ["README.md"],
             sources: ["GroceryResources.swift"],
-            resources: [.embedInCode("DefaultData.json")]
+            resources: [.embedInCode("DefaultData.json"), .embedInCode("VERSION")]
         ),
         /// Grocery Dude's model: entities, migrations, the grocery store API, import and export.
         .target(
@@ -103,6 +103,7 @@ let package = Package(
                 "ViewModels",
                 "TerminalUI",
                 "TextAndFiles",
+                "GroceryResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

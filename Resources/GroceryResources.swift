@@ -1,6 +1,13 @@
+import Foundation
+
 /// The data files that ship with Grocery Dude, embedded in the binary so that an installed or
 /// copied executable never depends on a resource bundle beside it (see DECISIONS.md).
 public enum GroceryResources {
     /// `Resources/DefaultData.json`: the default groceries a new device starts with.
     public static var defaultDataJSON: [UInt8] { PackageResources.DefaultData_json }
+
+    /// `Resources/VERSION`: the version `grocery-dude --version` shows, kept in that one file.
+    public static var version: String {
+        String(decoding: PackageResources.VERSION, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

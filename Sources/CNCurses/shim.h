@@ -28,6 +28,11 @@ static inline int gd_a_underline(void) { return (int)A_UNDERLINE; }
 // screen on the standard streams is made here. NULL when the terminal type is unknown.
 static inline SCREEN *gd_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
 
+// Control sequences written straight to the terminal, around curses (bracketed paste on and
+// off): curses knows nothing of them.
+static inline void gd_write_raw(const char *text) { fputs(text, stdout); fflush(stdout); }
+static inline int gd_key_f(int n) { return KEY_F(n); }
+
 // glibc declares wcwidth only under _XOPEN_SOURCE, which the Glibc module is not built with.
 extern int wcwidth(wchar_t c);
 static inline int gd_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GroceryResources
 import StoreLifecycle
 
 /// `grocery-dude`: the root command. Without a subcommand it opens the full-screen app.
@@ -11,10 +12,11 @@ public struct GroceryDudeCommand: ParsableCommand {
             Each --device is a peer with its own store under --data-dir. Run without a subcommand \
             to open the full-screen app.
             """,
+        version: "grocery-dude \(GroceryResources.version)",
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
             CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self, CloudCommand.self,
-            BackupCommand.self, RestoreCommand.self, ListsCommand.self,
+            BackupCommand.self, RestoreCommand.self, ListsCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )
@@ -30,8 +32,22 @@ extension GroceryDudeCommand {
     public static func runClosingStores() -> Never {
         DeviceProcess.readFaultRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
         DeviceProcess.onWaitingForWriter { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch where exitCode(for: error) != .success && namesNoSubcommand(Array(CommandLine.arguments.dropFirst())) {
+            // No subcommand named: the option is the top-level command's, not the app's (`tui`).
+            FileHandle.standardError.write(Data("""
+                Error: \(message(for: error))
+                Usage: grocery-dude [<options>] [<subcommand>]
+                  See 'grocery-dude --help' for more information.
+
+                """.utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        } catch {
+            exit(withError: error)
+        }
+        do {
             try command.run()
             DeviceProcess.closeAllStores()
             exit()
@@ -39,5 +55,11 @@ extension GroceryDudeCommand {
             DeviceProcess.closeAllStores()
             exit(withError: error)
         }
+    }
+
+    /// Whether `arguments` name none of the subcommands (the app runs).
+    static func namesNoSubcommand(_ arguments: [String]) -> Bool {
+        let names = Set((configuration.subcommands).map { $0._commandName })
+        return !arguments.contains(where: names.contains)
     }
 }

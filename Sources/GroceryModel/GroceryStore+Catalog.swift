@@ -3,7 +3,7 @@ import GRDB
 import Ubiquity
 
 extension GroceryStore {
-    /// Every unit, home location or shop aisle, in reading order of names (``NameOrder``).
+    /// Every unit, home location or shop aisle, in natural order of names (``NameOrder``).
     public func entries(_ kind: CatalogKind) throws -> [CatalogEntry] {
         try objects.read { db in
             let sql = """
@@ -15,7 +15,7 @@ extension GroceryStore {
                 CatalogEntry(kind: kind, id: CatalogEntryID(kind, row["id"]), name: row["name"] ?? "",
                              modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
             }
-            return NameOrder.sorted(entries, name: \.name)
+            return NameOrder.naturallySorted(entries, name: \.name)
         }
     }
 

@@ -105,7 +105,7 @@ extension GroceryStore {
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // (A list by name has no sections by location: none are read.)
-            let locations = query.order == .byName ? [] : NameOrder.sorted(try Row.fetchAll(db, sql: """
+            let locations = query.order == .byName ? [] : NameOrder.naturallySorted(try Row.fetchAll(db, sql: """
                 SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
                 """).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
             // An item's link is the position of its location here, by the link's exact stored

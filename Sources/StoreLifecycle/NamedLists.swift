@@ -130,13 +130,15 @@ public struct NamedLists: Sendable {
 
     // MARK: - Reading
 
-    /// Every list not removed, the default first, then by name as a person reads them.
+    /// Every list not removed, the default first, then by name in natural order ("Week 2" before
+    /// "Week 10").
     public func all() throws -> [NamedList] {
         let claim = RegistryClaim(registryURL)
         defer { withExtendedLifetime(claim) {} }
         return try known().values.filter { !$0.isRemoved }.sorted { a, b in
             if a.isDefault != b.isDefault { return a.isDefault }
-            return (TextFolding.fold(a.name), a.name, a.storeName) < (TextFolding.fold(b.name), b.name, b.storeName)
+            if a.name != b.name { return NaturalOrder.areInIncreasingOrder(a.name, b.name) }
+            return a.storeName < b.storeName
         }
     }
 

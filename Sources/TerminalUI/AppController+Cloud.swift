@@ -11,7 +11,7 @@ extension AppController {
         case .character("s"): cloud.syncNow()
         case .character("o"): cloud.setOffline(!(cloud.status?.cloud?.offline ?? false))
         case .character("i"): ask(.signIn, "Sign in to account:", app.summary.account ?? "")
-        case .character("O"): cloud.signOut()
+        case .character("O"): cloud.requestSignOut()
         case .character("R"): cloud.requestRebuild()
         case .character("X"): cloud.requestStartOver()
         case .character("K"): cloud.requestRelease()

@@ -32,7 +32,7 @@ extension AppController {
     func handlePicker(_ key: Key, _ editor: ItemEditorViewModel) -> Outcome {
         guard let picker = editor.picker else { return .ignored }
         let page = max(1, EditorView.pickerRows(picker, height: screenHeight - AppScreen.chrome) - 1)
-        guard let action = ChooserKey(key, page: page, typing: picker.typeAhead.isUnderWay(now: Message.now)) else { return .ignored }
+        guard let action = ChooserKey(key, page: page) else { return .ignored }
         switch action {
         case .move(let delta): editor.movePicker(by: delta)
         case .first: editor.movePicker(by: -picker.options.count)
@@ -41,7 +41,6 @@ extension AppController {
             editor.choosePickedOption()
             if let field = editor.namingNewEntry { ask(.newEntry, "New \(field.label.lowercased()):") }
         case .cancel: editor.cancelPicker()
-        case .startTyping: editor.beginTypeAheadInPicker()
         case .type(let character): typeAhead(character, editor)
         }
         return .handled

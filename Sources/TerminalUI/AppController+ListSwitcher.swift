@@ -12,14 +12,13 @@ extension AppController {
             return .handled
         }
         let page = max(1, screenHeight - AppScreen.chrome - 3)
-        guard let action = ChooserKey(key, page: page, typing: switcher.typeAhead.isUnderWay(now: Message.now)) else { return .ignored }
+        guard let action = ChooserKey(key, page: page) else { return .ignored }
         switch action {
         case .move(let delta): app.moveListSwitcher(by: delta)
         case .first: app.moveListSwitcher(to: 0)
         case .last: app.moveListSwitcher(to: Int.max)
         case .choose: if app.chooseInListSwitcher() { ask(.newList, "New list:") }
         case .cancel: app.closeListSwitcher()
-        case .startTyping: app.beginTypeAheadInListSwitcher()
         case .type(let character): listTypeAhead(character, switcher)
         }
         return .handled

@@ -15,6 +15,18 @@ extension AppController {
             ui.prompt = nil
             if prompt.kind == .search { app.currentList?.searchText = "" }
             if prompt.kind == .newEntry { app.editor?.cancelPicker() }
+        case .paste(let text) where prompt.kind == .addItem:
+            // Several lines into Add: one item a line, asked once. One line: text in the field.
+            var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard lines.count > 1 else {
+                prompt.field.apply(key)
+                ui.prompt = prompt
+                return .handled
+            }
+            let typed = prompt.field.text.trimmingCharacters(in: .whitespaces)
+            if !typed.isEmpty { lines[0] = typed + " " + lines[0] }
+            ui.prompt = nil
+            app.askToAddPastedLines(lines)
         case .enter:
             ui.prompt = nil
             do {

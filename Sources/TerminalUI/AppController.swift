@@ -62,6 +62,16 @@ public final class AppController {
         if ui.fullTextVisible { return handleFullText(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
+        // As in htop: F1 is help, F10 quits (leaves the editor as q does; closes a picker as Esc).
+        if key == .function(1) {
+            ui.helpVisible = true
+            ui.helpScroll = 0
+            return .handled
+        }
+        if key == .function(10), app.listSwitcher == nil, app.editor?.picker == nil {  // pickers close on it
+            if app.editor != nil { return handle(.character("q")) }
+            return .quit
+        }
         let outcome: Outcome
         if app.listSwitcher != nil {
             outcome = handleListSwitcher(key)
@@ -74,17 +84,15 @@ public final class AppController {
         return outcome
     }
 
-    /// A letter or Ctrl key that does nothing here says so, and where the keys are; it fades
-    /// like any message. Other keys (arrows at an end, Esc with nothing to cancel) stay quiet.
+    /// A key that does nothing here says so, and where the keys are (a paste, that no field
+    /// takes it); it fades like any message. Moves at an end stay quiet.
     func sayNoAction(_ key: Key) {
-        let name: String
         switch key {
-        case .character(" "): name = "Space"
-        case .character(let character): name = String(character)
-        case .control(let character): name = "Ctrl-\(character.uppercased())"
-        default: return
+        case .resize, .up, .down, .left, .right, .pageUp, .pageDown, .home, .end: return
+        case .paste: return app.hint("Paste ignored: no text field is open (a adds an item)")
+        case .character(" "): app.hint("Space: no action here — ? or F1 for help")
+        default: app.hint("\(key.name): no action here — ? or F1 for help")
         }
-        app.hint("\(name): no action here — ? for help")
     }
 
     /// The keys of the screen shown, with no editor, dialog or overlay open.

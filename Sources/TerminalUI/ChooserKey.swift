@@ -1,31 +1,26 @@
 /// What a key does in a list to choose from — the editor's unit and location pickers and the
-/// list switcher (`L`) take the same keys: arrows, j k and pages move, g G Home End go to the
-/// first and last entry, Enter or Space chooses, Esc or `q` closes, `/` starts typing, other
-/// letters jump to the entry they spell (``TypeAhead``). While letters are being typed, j k g G
-/// q and Space are letters too.
+/// list switcher (`L`) take the same keys: every character jumps to the entry the characters
+/// typed spell (``TypeAhead``), arrows, PgUp/PgDn and Home/End move, Enter chooses, Esc closes.
+/// No letter is a key of its own there: a unit beginning with j, k, g or q is found like any.
 enum ChooserKey: Equatable {
     case move(by: Int)
-    case first, last, choose, cancel, startTyping
+    case first, last, choose, cancel
     case type(Character)
 
-    /// - Parameters:
-    ///   - page: how many entries a page moves.
-    ///   - typing: whether letters are being typed (the type-ahead's window is open).
-    init?(_ key: Key, page: Int, typing: Bool) {
-        if case .character(let character) = key, typing, character != "/" {
-            self = .type(character)
-            return
-        }
+    /// Every character jumps (j, k, g and q too: "kg" finds the unit kg); arrows, PgUp/PgDn and
+    /// Home/End move; Enter picks; Esc (or F10) closes.
+    ///
+    /// - Parameter page: how many entries a page moves.
+    init?(_ key: Key, page: Int) {
         switch key {
-        case .up, .character("k"): self = .move(by: -1)
-        case .down, .character("j"): self = .move(by: 1)
+        case .up: self = .move(by: -1)
+        case .down: self = .move(by: 1)
         case .pageUp: self = .move(by: -page)
         case .pageDown: self = .move(by: page)
-        case .home, .character("g"): self = .first
-        case .end, .character("G"): self = .last
-        case .enter, .character(" "): self = .choose
-        case .escape, .character("q"): self = .cancel
-        case .character("/"): self = .startTyping
+        case .home: self = .first
+        case .end: self = .last
+        case .enter: self = .choose
+        case .escape, .function(10): self = .cancel
         case .character(let character): self = .type(character)
         default: return nil
         }

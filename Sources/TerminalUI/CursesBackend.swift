@@ -31,7 +31,10 @@ public final class CursesBackend: TerminalBackend {
         noecho()
         nonl()
         keypad(gd_stdscr(), true)
+        // Esc stays quick; Alt-letter arrives as Esc and the letter together, well within this.
         set_escdelay(25)
+        // Pasted text comes between markers (bracketed paste): text, never keys.
+        gd_write_raw(Self.bracketedPasteOn)
         curs_set(0)
         wtimeout(gd_stdscr(), 0)
         if has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true {
@@ -68,7 +71,11 @@ public final class CursesBackend: TerminalBackend {
     /// What a crashing Swift program receives: traps are SIGILL or SIGTRAP.
     static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
+    static let bracketedPasteOn = "\u{1b}[?2004h"
+    static let bracketedPasteOff = "\u{1b}[?2004l"
+
     public func end() {
+        gd_write_raw(Self.bracketedPasteOff)
         curs_set(1)
         endwin()
         delscreen(screen)
@@ -117,10 +124,82 @@ public final class CursesBackend: TerminalBackend {
     }
 
     public func readKey() -> Key? {
+        guard let read = readCode() else { return nil }
+        if case .scalar(27) = read { return readEscape() }
+        return Self.key(read)
+    }
+
+    /// What `wget_wch` gives: a character, or a key curses decoded.
+    enum Code: Equatable {
+        case scalar(UInt32)
+        case keyCode(Int32)
+    }
+
+    /// The next code already typed, without waiting; `nil` when there is none.
+    private func readCode() -> Code? {
         var value: wint_t = 0
         let result = wget_wch(gd_stdscr(), &value)
-        if result == KEY_CODE_YES {
-            switch Int32(value) {
+        if result == KEY_CODE_YES { return .keyCode(Int32(value)) }
+        return result == OK ? .scalar(UInt32(value)) : nil
+    }
+
+    /// After Esc: what came with it. Nothing: Esc itself. A character: Alt and it (terminals
+    /// send Alt-d as Esc d). `[200~`: a paste, read to its end marker. Any other sequence curses
+    /// did not decode: read whole and dropped, as a key that means nothing.
+    private func readEscape() -> Key {
+        guard let next = readCode() else { return .escape }
+        switch next {
+        case .scalar(91):  // "["
+            var parameters = ""
+            while let code = readCode(), case .scalar(let value) = code, let scalar = Unicode.Scalar(value) {
+                // Parameters and intermediates, then one final byte.
+                guard (0x20...0x3f).contains(value) else { break }
+                parameters.unicodeScalars.append(scalar)
+            }
+            return parameters == "200" ? .paste(readPaste()) : .unknown
+        case .scalar(79):  // "O": one more byte
+            _ = readCode()
+            return .unknown
+        case .scalar(27):
+            return .escape
+        case .scalar(127), .scalar(8):
+            return Key.altBackspace
+        case .scalar(let value):
+            guard value >= 32, let scalar = Unicode.Scalar(value) else { return .unknown }
+            return .alt(Character(scalar))
+        case .keyCode:
+            return .unknown
+        }
+    }
+
+    /// The pasted text up to the end marker (Esc [ 2 0 1 ~), waiting briefly for the rest of a
+    /// long paste; line ends as "\n".
+    private func readPaste() -> String {
+        let endMarker: [UInt32] = [27, 91, 50, 48, 49, 126]
+        var scalars: [UInt32] = []
+        wtimeout(gd_stdscr(), 200)
+        defer { wtimeout(gd_stdscr(), 0) }
+        while let code = readCode() {
+            guard case .scalar(let value) = code else {
+                if case .keyCode(KEY_ENTER) = code { scalars.append(10) }
+                continue
+            }
+            scalars.append(value)
+            if scalars.count >= endMarker.count, Array(scalars.suffix(endMarker.count)) == endMarker {
+                scalars.removeLast(endMarker.count)
+                break
+            }
+        }
+        var text = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+        text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return text
+    }
+
+    /// A code that is not Esc as a key.
+    static func key(_ code: Code) -> Key? {
+        if case .keyCode(let value) = code {
+            if (gd_key_f(1)...gd_key_f(24)).contains(value) { return .function(Int(value - gd_key_f(0))) }
+            switch value {
             case KEY_UP: return .up
             case KEY_DOWN: return .down
             case KEY_LEFT: return .left
@@ -134,10 +213,11 @@ public final class CursesBackend: TerminalBackend {
             case KEY_ENTER: return .enter
             case KEY_BACKSPACE: return .backspace
             case KEY_RESIZE: return .resize
-            default: return nil
+            case KEY_IC: return .insert
+            default: return .unknown
             }
         }
-        guard result == OK, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+        guard case .scalar(let value) = code, let scalar = Unicode.Scalar(value) else { return nil }
         switch scalar.value {
         case 13, 10: return .enter
         case 9: return .tab

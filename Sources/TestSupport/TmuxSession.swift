@@ -43,6 +43,18 @@ public final class TmuxSession: @unchecked Sendable {
         try tmux(["send-keys", "-l", "-t", target ?? name, text])
     }
 
+    /// Pastes `text` as a terminal does (`paste-buffer -p`: between bracketed-paste markers when
+    /// the app asked for them; line ends as carriage returns, as a terminal sends them).
+    public func paste(_ text: String, target: String? = nil) throws {
+        try tmux(["set-buffer", "-b", "test-paste", "--", text])
+        try tmux(["paste-buffer", "-p", "-b", "test-paste", "-t", target ?? name])
+    }
+
+    /// A tmux format of the pane (`#{mouse_any_flag}`), as `display -p` prints it.
+    public func display(_ format: String, target: String? = nil) throws -> String {
+        try tmux(["display", "-p", "-t", target ?? name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     public func sendKeys(_ keys: String..., target: String? = nil) throws {
         try tmux(["send-keys", "-t", target ?? name] + keys)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GroceryModel
 import Logging
+import TextAndFiles
 import StoreLifecycle
 
 /// The dialog shown over every screen, and its answers.
@@ -11,6 +12,11 @@ extension AppModel {
         if isCloudDialogShown { return cloud.dialog }
         if let notice { return notice }
         if let listMergeDialog { return listMergeDialog }
+        if let undoAsked { return .confirm(title: "Undo the Add?", message: undoAsked, action: "Undo") }
+        if let pastedItems {
+            return .confirm(title: "Add \(pastedItems.count) Items?",
+                            message: "One item a line: " + pastedItems.joined(separator: ", ") + ".", action: "Add")
+        }
         if let editor { return editor.dialog }
         return currentList?.dialog ?? currentCatalog?.dialog
     }
@@ -25,6 +31,10 @@ extension AppModel {
             notice = nil
         } else if listMergeAsked != nil {
             answerListMerge(accepted)
+        } else if undoAsked != nil {
+            answerUndo(accepted)
+        } else if pastedItems != nil {
+            answerPastedItems(accepted)
         } else if let editor {
             // "Unsaved changes to …": Save, or Discard.
             if editor.dialog != nil { closeEditor(discard: !accepted) }
@@ -42,6 +52,10 @@ extension AppModel {
             notice = nil
         } else if listMergeAsked != nil {
             answerListMerge(false)
+        } else if undoAsked != nil {
+            answerUndo(false)
+        } else if pastedItems != nil {
+            answerPastedItems(false)
         } else if let editor {
             editor.dismissDialog()  // back to editing, the edits kept
         } else {
@@ -52,5 +66,29 @@ extension AppModel {
     /// Answers a typed confirmation with the text typed.
     public func answerTyped(_ text: String) {
         cloud.answerTyped(text)
+    }
+
+    /// A paste of several lines into Add: asks "Add 3 Items?" (one item a line).
+    public func askToAddPastedLines(_ lines: [String]) {
+        guard isInputEnabled, currentList != nil else { return }
+        pastedItems = lines
+    }
+
+    /// The answer to "Add 3 Items?": each line an item; one refused (a name in use) is told
+    /// and the others are added.
+    func answerPastedItems(_ accepted: Bool) {
+        guard let lines = pastedItems else { return }
+        pastedItems = nil
+        guard accepted, let list = currentList else { return say("Nothing added") }
+        var added = 0
+        var refused: [String] = []
+        for line in lines {
+            do {
+                if try list.addItem(named: line) != nil { added += 1 }
+            } catch {
+                refused.append("\(line): \(ErrorText.reason(error))")
+            }
+        }
+        say("Added \(added) item\(added == 1 ? "" : "s")" + (refused.isEmpty ? "" : "; not added: " + refused.joined(separator: "; ")))
     }
 }

@@ -84,9 +84,22 @@ extension AppModel {
         currentList?.select(editor.id)
     }
 
-    /// Undoes the last toggle, edit, delete or clear made on this device.
+    /// Undoes the last add, toggle, edit, delete or clear made on this device. Undoing an add
+    /// of an item another device changed since asks first.
     public func undo() {
         guard isInputEnabled, editor == nil else { return }
+        if let question = undoHistory.questionBeforeUndo(in: coordinator.current.store) {
+            undoAsked = question
+            return
+        }
+        say(undoHistory.undoLast(in: coordinator.current.store))
+        refreshVisible()
+    }
+
+    /// The answer to the question ``undo()`` asked.
+    func answerUndo(_ accepted: Bool) {
+        undoAsked = nil
+        guard accepted else { return say("Not undone") }
         say(undoHistory.undoLast(in: coordinator.current.store))
         refreshVisible()
     }

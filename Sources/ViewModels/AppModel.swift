@@ -57,6 +57,10 @@ public final class AppModel {
     public internal(set) var listSwitcher: ListSwitcher?
     /// Two lists of one name the user asked to merge (`+` in the switcher), while the question waits.
     var listMergeAsked: (from: NamedList, into: NamedList)?
+    /// Why undo asks first (an added item another device changed since), while it waits.
+    var undoAsked: String?
+    /// Lines pasted into Add, while "Add 3 Items?" waits.
+    var pastedItems: [String]?
     /// The name of the list on screen ("Groceries" for the default list).
     public internal(set) var listName = NamedLists.defaultDisplayName
 

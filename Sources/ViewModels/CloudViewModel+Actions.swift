@@ -49,6 +49,19 @@ extension CloudViewModel {
         changeSettings { $0.account = account }
     }
 
+    /// `O`: asks before signing out (the account's data stays on the device, unused until the
+    /// device signs in again).
+    public func requestSignOut() {
+        guard let account = loadSettings()?.account else {
+            message = "Already signed out (i signs in)"
+            return
+        }
+        pending = .signOut
+        dialog = .confirm(title: "Sign Out?",
+                          message: "This device leaves account \"\(account)\": it works on its own local store until you sign in again (i). The account's data stays on this device and in the cloud folder.",
+                          action: "Sign Out")
+    }
+
     public func signOut() {
         changeSettings { $0.account = nil }
     }
@@ -57,6 +70,10 @@ extension CloudViewModel {
 
     /// `c`: turns cloud sync on when the device is on its local store, off otherwise.
     public func toggleSync() {
+        guard loadSettings()?.account != nil else {
+            message = "Signed out: sign in to an account first (i)"
+            return
+        }
         if coordinator.current.role == .local { requestEnable() } else { requestDisable() }
     }
 

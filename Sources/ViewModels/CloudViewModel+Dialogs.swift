@@ -38,6 +38,8 @@ extension CloudViewModel {
             }
         case (.confirm, .release(let refusal)?) where accepted:
             release(refusal)
+        case (.confirm, .signOut?):
+            if accepted { signOut() } else { message = "Still signed in" }
         case (.confirm, .disable?) where accepted:
             perform("Turning off cloud sync") { [coordinator] _ in
                 try coordinator.disable().summary
@@ -50,12 +52,14 @@ extension CloudViewModel {
     /// The answer to the typed confirmation: the text typed. Anything but the phrase cancels.
     public func answerTyped(_ text: String) {
         guard case .typedConfirmation(_, _, let phrase, _) = dialog, case .startOver? = pending else { return }
-        dialog = nil
-        pending = nil
+        // A mistyped phrase keeps the dialog open, with what was typed: what is typed next
+        // goes on into the field, never to the screen behind it.
         guard text.trimmingCharacters(in: .whitespaces).lowercased() == phrase else {
-            message = "Not confirmed; nothing was deleted"
+            message = "Not confirmed: type \"\(phrase)\" exactly (Esc cancels); nothing was deleted"
             return
         }
+        dialog = nil
+        pending = nil
         perform("Starting over") { [coordinator] progress in
             let result = try coordinator.startOver(progress: progress)
             return "Started over: epoch \(result.epoch), \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted"

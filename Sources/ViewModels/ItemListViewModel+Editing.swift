@@ -56,6 +56,7 @@ extension ItemListViewModel {
     public func addItem(named name: String) throws -> ItemID? {
         guard !isStoreChanging else { return nil }
         let added = try store.addItem(ItemDraft(name: name))  // listed, no locations
+        undo.recordAdd(added, in: store)
         message = "Added \(added.name)"
         refreshIfChanged()
         select(added.id)

@@ -2,8 +2,8 @@ import Foundation
 import GroceryModel
 import TextAndFiles
 
-/// The changes made on this device that `u` can undo and `U` (or Ctrl-R) redo: a toggle, an
-/// edit, a delete, a clear. Each keeps the items as they were before it; undoing puts them back
+/// The changes made on this device that `u` can undo and `U` (or Ctrl-R) redo: an add, a
+/// toggle, an edit, a delete, a clear. Each keeps the items as they were before it; undoing puts them back
 /// in one save (which syncs like any change) and keeps how they were just before, for redo. A
 /// new change forgets what could be redone. Emptied when the store changes: its items may not
 /// be in the next one.
@@ -14,6 +14,9 @@ public final class UndoHistory {
         /// The items it concerned; those missing from `before` did not exist then.
         let ids: [ItemID]
         let before: [ItemSnapshot]
+        /// For an add: the item just after it. Undoing deletes the item; when another device
+        /// changed it since, the app asks first (``questionBeforeUndo(in:)``).
+        var added: ItemSnapshot?
     }
 
     public private(set) var changes: [Change] = []
@@ -28,9 +31,9 @@ public final class UndoHistory {
     public init(limit: Int = 50) { self.limit = limit }
 
     /// Records the items' state before a change to them.
-    func record(_ label: String, ids: [ItemID], before: [ItemSnapshot]) {
-        guard !before.isEmpty else { return }
-        changes.append(Change(label: label, ids: ids, before: before))
+    func record(_ label: String, ids: [ItemID], before: [ItemSnapshot], added: ItemSnapshot? = nil) {
+        guard !before.isEmpty || added != nil else { return }
+        changes.append(Change(label: label, ids: ids, before: before, added: added))
         if changes.count > limit { changes.removeFirst() }
         redoable.removeAll()
     }
@@ -44,6 +47,25 @@ public final class UndoHistory {
         let result = try change()
         record(label(result), ids: ids, before: before)
         return result
+    }
+
+    /// Records an item just added: undoing it deletes it.
+    func recordAdd(_ row: ItemRow, in store: GroceryStore) {
+        guard let after = try? store.snapshots(of: [row.id], withPhotos: true).first else { return }
+        record("Added \(row.name)", ids: [row.id], before: [], added: after)
+    }
+
+    /// What to ask before undoing the last change, when it is an add of an item another device
+    /// changed since (its values differ from those it was added with, and no change of this
+    /// device since explains it); `nil` when undo may go ahead.
+    public func questionBeforeUndo(in store: GroceryStore) -> String? {
+        guard let last = changes.last, let added = last.added,
+              let now = try? store.snapshots(of: [aliases.current(added.row.id)], withPhotos: true).first else { return nil }
+        var then = added.row.item, current = now.row.item
+        then.modified = current.modified
+        then.id = current.id
+        guard then != current || added.photo != now.photo else { return nil }
+        return "\(now.row.name) was changed on another device since you added it (now \(now.row.summary)). Undo deletes it."
     }
 
     /// Undoes the last change. Returns its words ("Undid Listed Milk"), or why nothing happened.
@@ -77,7 +99,11 @@ public final class UndoHistory {
         var updated = aliases
         try store.restore(change.before, removing: change.ids.filter { !present.contains($0) }, aliases: &updated)
         aliases = updated
-        return Change(label: change.label, ids: change.ids.map(aliases.current), before: now)
+        let ids = change.ids.map(aliases.current)
+        // Items that did not exist before this (an add redone): the reverse deletes them again,
+        // asking when another device changed them meanwhile.
+        let added = now.isEmpty ? try store.snapshots(of: ids, withPhotos: true).first : nil
+        return Change(label: change.label, ids: ids, before: now, added: added)
     }
 
     public func removeAll() {

@@ -191,24 +191,25 @@ struct TerminalSizesTests {
         #expect(screen.contains("Unit*"), "tu picked tub:\n\(screen)")
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("(clear)") }
-        try tmux.type("/k")
+        // Every letter jumps: k and g are letters here, not moves ("kg" finds kg).
+        try tmux.type("kg")
         try tmux.sendKeys("Enter")
         screen = try tmux.waitFor { $0.contains("kg ▸") }
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("(clear)") }
-        try tmux.sendKeys("G", "Enter")
+        try tmux.sendKeys("End", "Enter")
         screen = try tmux.waitFor { $0.contains("New unit:") }
         try tmux.sendKeys("Escape")
         try tmux.waitFor { !$0.contains("New unit:") }
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("(clear)") }
-        try tmux.sendKeys("g", "Enter")
+        try tmux.sendKeys("Home", "Enter")
         screen = try tmux.waitFor { $0.contains("(none) ▸") }
         try tmux.sendKeys("s", "q")
         try tmux.waitFor { !$0.contains("Edit item") }
         let milk = (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]])
             .first { $0["name"] as? String == "Milk" }
-        #expect(milk?["unit"] == nil || milk?["unit"] is NSNull, "g picked (clear): \(String(describing: milk))")
+        #expect(milk?["unit"] == nil || milk?["unit"] is NSNull, "Home picked (clear): \(String(describing: milk))")
         try quit(tmux)
     }
 

@@ -128,10 +128,10 @@ public enum AppScreen {
 
     /// The most useful keys of the screen shown.
     static func hints(_ app: AppModel) -> String {
-        if app.editor?.picker != nil { return " ↑↓ choose  type to jump  Enter pick  Esc cancel  g G first last" }
+        if app.editor?.picker != nil { return " type to jump  ↑↓ choose  Enter pick  Esc cancel  Home End first last" }
         if let switcher = app.listSwitcher {
             let merge = switcher.mergeHint.map { "  + \($0)" } ?? ""
-            return " ↑↓ choose  type to jump  Enter open\(merge)  Esc cancel"
+            return " type to jump  ↑↓ choose  Enter open\(merge)  Esc cancel"
         }
         if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q Esc leave (asks if unsaved)  ? help" }
         switch app.tab {

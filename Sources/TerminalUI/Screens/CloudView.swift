@@ -17,6 +17,14 @@ enum CloudView {
         }
     }
 
+    /// The setting, and what `c` does with it; signed out, what to do first.
+    static func enableLine(_ status: CloudStatus) -> String {
+        guard status.account != nil else {
+            return status.enabled ? "on, but signed out: nothing syncs  (i signs in)" : "off  (i signs in, then c turns it on)"
+        }
+        return status.enabled ? "on   (c turns it off)" : "off  (c turns it on)"
+    }
+
     static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
         guard let status = model.status else {
@@ -24,7 +32,7 @@ enum CloudView {
             return
         }
         var lines: [(String, String, CellStyle)] = [
-            ("Enable cloud sync", status.enabled ? "on   (c turns it off)" : "off  (c turns it on)", CellStyle(bold: true)),
+            ("Enable cloud sync", Self.enableLine(status), CellStyle(bold: true)),
             ("Account", status.account ?? "(signed out)   (i sign in)", .plain),
             ("Device", status.device, .plain),
             ("Using local storage", Self.usingLocalStorage(status), status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain),

@@ -5,23 +5,28 @@ import ViewModels
 /// (``markdownTable()``, compared by a test).
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
-        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("?", "this help"), ("u", "undo the last change made here"), ("U Ctrl-R", "redo what was undone"),
-                        ("m", "messages, transitions in full"), ("L", "lists: open another, or make one"), ("q", "back, or quit"), ("Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
+        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("? F1", "this help"), ("u", "undo the last change made here (an add too)"),
+                        ("U Ctrl-R", "redo what was undone"), ("m", "messages, transitions in full"), ("L", "lists: open another, or make one"),
+                        ("q", "back, or quit"), ("F10 Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
                               ("Enter e", "edit"), ("a", "add (on the list)"), ("+ = -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("o", "Prepare: by location / by name"), ("f", "Prepare: only listed, or all"),
                               ("C", "clear (asks on Prepare)"), ("Esc", "clear the search")]),
         ("Item editor", [("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save, and stay"),
-                         ("q Esc", "leave (asks if unsaved)")]),
-        ("Unit and location picker", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("letters", "jump to the entry they spell"),
-                                      ("/", "then letters: also j k g q"), ("Enter Space", "pick"), ("Esc q", "cancel")]),
+                         ("q Esc F10", "leave (asks if unsaved)")]),
+        ("Unit and location picker", [("letters", "jump to the entry they spell (j k g q too)"), ("↑↓ PgUp PgDn", "move"),
+                                      ("Home End", "first, last"), ("Enter", "pick"), ("Esc F10", "cancel")]),
+        ("List switcher", [("letters", "jump to the list they spell"), ("↑↓ PgUp PgDn Home End", "move"), ("Enter", "open"),
+                           ("+", "merge two lists of one name (asks)"), ("Esc", "close")]),
         ("Units, Home, Aisles", [("a r d", "add, rename, delete")]),
-        ("Cloud", [("c", "cloud sync on / off"), ("s", "sync now"), ("o", "offline / online"), ("i O", "sign in or switch, sign out"),
+        ("Cloud", [("c", "cloud sync on / off"), ("s", "sync now"), ("o", "offline / online"), ("i O", "sign in or switch, sign out (asks)"),
                    ("R", "rebuild from the cloud"), ("X", "start over (asks to type it)"), ("K", "skip a refused log (asks)")]),
         ("Dialogs", [("← → Tab", "move between buttons"), ("Enter [key]", "choose"), ("↑↓ PgUp PgDn", "scroll a long message"),
                      ("Esc q", "cancel: nothing changes")]),
         ("Help and messages", [("↑↓ j k PgUp PgDn g G", "scroll"), ("other keys", "close")]),
-        ("Typing", [("← → Ctrl-A Ctrl-E", "move"), ("Ctrl-K Ctrl-W Ctrl-U", "cut to end, word, line"), ("Enter Esc", "done, cancel")]),
+        ("Typing", [("← → Ctrl-A Ctrl-E", "move"), ("Alt-B Alt-F", "a word back, forward"), ("Ctrl-K Ctrl-W Ctrl-U", "cut to end, word, line"),
+                    ("Alt-Backspace Alt-D", "delete the word before, after"), ("paste", "text; lines into Add: an item each (asks)"),
+                    ("Enter Esc", "done, cancel")]),
     ]
 
     /// The section of the keys of `tab`, or of the item editor.
@@ -45,7 +50,15 @@ enum HelpView {
         for (title, keys) in ordered {
             if !lines.isEmpty { lines.append(("", .plain)) }
             lines.append((title, CellStyle(bold: true, color: .section)))
-            for (key, what) in keys { lines.append(("  " + TextWidth.pad(key, to: keyColumn) + what, .plain)) }
+            for (key, what) in keys {
+                // A key wider than its column gets a line of its own: it never runs into its words.
+                if TextWidth.columns(of: key) >= keyColumn {
+                    lines.append(("  " + key, .plain))
+                    lines.append(("  " + String(repeating: " ", count: keyColumn) + what, .plain))
+                } else {
+                    lines.append(("  " + TextWidth.pad(key, to: keyColumn) + what, .plain))
+                }
+            }
         }
         return lines
     }
