@@ -15,6 +15,19 @@ extension AppController {
         case .character("R"): cloud.requestRebuild()
         case .character("X"): cloud.requestStartOver()
         case .character("K"): cloud.requestRelease()
+        case .up, .down, .pageUp, .pageDown, .home, .end:
+            // The screen scrolls when the terminal is shorter than its rows.
+            let height = max(1, screenHeight - AppScreen.chrome)
+            let last = CloudView.maximumScroll(cloud, height: height)
+            switch key {
+            case .up: ui.cloudScroll -= 1
+            case .down: ui.cloudScroll += 1
+            case .pageUp: ui.cloudScroll -= height - 1
+            case .pageDown: ui.cloudScroll += height - 1
+            case .home: ui.cloudScroll = 0
+            default: ui.cloudScroll = last
+            }
+            ui.cloudScroll = min(max(0, ui.cloudScroll), last)
         default: return .ignored
         }
         return .handled

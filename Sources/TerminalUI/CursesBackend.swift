@@ -161,14 +161,17 @@ public final class CursesBackend: TerminalBackend {
             _ = readCode()
             return .unknown
         case .scalar(27):
+            _ = unget_wch(27)  // Esc Esc: two Escs
             return .escape
         case .scalar(127), .scalar(8):
             return Key.altBackspace
         case .scalar(let value):
             guard value >= 32, let scalar = Unicode.Scalar(value) else { return .unknown }
             return .alt(Character(scalar))
-        case .keyCode:
-            return .unknown
+        case .keyCode(let value):
+            // Esc, then a key curses decoded (an arrow, a resize): both count.
+            _ = ungetch(value)
+            return .escape
         }
     }
 

@@ -30,6 +30,8 @@ public struct UIState: Equatable, Sendable {
     public var helpVisible = false
     /// The first line of the help shown: it scrolls when the terminal is smaller than it.
     public var helpScroll = 0
+    /// How far the Cloud screen is scrolled (a terminal shorter than its rows).
+    public var cloudScroll = 0
     /// The latest messages and transitions in full (`m`), over the screen.
     public var fullTextVisible = false
     /// Its first line shown.

@@ -161,7 +161,10 @@ struct EditingInTheTerminalTests {
         try tmux.sendKeys("Enter")
         screen = try tmux.waitFor { $0.contains("is not a photo") }
         #expect(screen.contains("Photo file:") && screen.contains("list.jpg"), "the path stays: \(screen)")
-        try tmux.sendKeys("Escape", "q")
+        // Esc, then q once Esc has acted: sent together, a terminal's Esc and q are Alt-q.
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor { !$0.contains("Photo file:") }
+        try tmux.sendKeys("q")
         try tmux.waitFor { !$0.contains("Edit item") }
 
         try tmux.sendKeys("6", "i", "C-u")

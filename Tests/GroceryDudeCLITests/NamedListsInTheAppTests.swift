@@ -37,7 +37,7 @@ struct NamedListsInTheAppTests {
         #expect(screen.contains("list Camping"), "the status line names the list")
 
         // A new list: a name in use is refused and stays to be fixed; a good one opens empty.
-        try tmux.sendKeys("L", "G", "Enter")
+        try tmux.sendKeys("L", "End", "Enter")
         try tmux.waitFor { $0.contains("New list:") }
         try tmux.type("groceries")
         try tmux.sendKeys("Enter")

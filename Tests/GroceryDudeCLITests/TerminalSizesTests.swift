@@ -153,7 +153,7 @@ struct TerminalSizesTests {
         let tmux = try app()
         try tmux.sendKeys("x")
         var screen = try tmux.waitFor { $0.contains("no action here") }
-        #expect(screen.contains("x: no action here — ? for help"), "\(screen)")
+        #expect(screen.contains("x: no action here — ? or F1 for help"), "\(screen)")
         screen = try tmux.waitFor { !$0.contains("no action here") }
         #expect(screen.contains("Space list"), "the hints are back after a few seconds:\n\(screen)")
         try quit(tmux)

@@ -4,12 +4,30 @@ import TestSupport
 @testable import GroceryModel
 import GRDB
 import Ubiquity
+import TextAndFiles
 
 /// Lists read in alphabetical order as a person reads it: accents and case do not send a name
 /// after "Z".
 @Suite("The order of names")
 struct NameOrderTests {
     let directory = TemporaryDirectory("name-order")
+
+    /// Units, locations, aisles and lists in natural order ("Aisle 2" before "Aisle 10"), as
+    /// Finder and GNOME Files; items keep their order by name.
+    @Test func numbersInCatalogNamesSortAsNumbers() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for (name, aisle) in [("Rice", "Aisle 10"), ("Soap", "Aisle 2"), ("Tea", "aisle 1"), ("Oil", "Aisle 02"), ("Salt", "Aisle")] {
+            var draft = ItemDraft(name: name)
+            draft.shopLocation = aisle
+            try store.addItem(draft)
+        }
+        let expected = ["Aisle", "aisle 1", "Aisle 2", "Aisle 02", "Aisle 10"]
+        #expect(try store.entries(.shop).map(\.name) == expected)
+        #expect(try store.itemIndex(ItemListQuery(grouping: .shopAisle)).sections.map(\.title) == expected)
+        for (a, b) in [("Item 9", "Item 10"), ("x2y", "x10y"), ("2", "a"), ("Été 3", "ete 20"), ("Week 1", "Week 1 b")] {
+            #expect(NaturalOrder.areInIncreasingOrder(a, b) && !NaturalOrder.areInIncreasingOrder(b, a), "\(a) before \(b)")
+        }
+    }
 
     @Test func accentedNamesSortWithTheirLetterInEveryList() throws {
         let store = try GroceryStore.temporary(in: directory)

@@ -72,12 +72,32 @@ struct AppScreenTests {
         (1..<(screen.height - 2)).filter { screen.cells[$0][2].style.reverse }
     }
 
+    /// A terminal shorter than the Cloud screen scrolls it to its last rows, and says there is more.
+    @Test func theCloudScreenScrollsToItsLastRows() throws {
+        let controller = try controller()
+        controller.handle(.character("6"))
+        (controller.screenWidth, controller.screenHeight) = (40, 10)
+        var text = AppScreen.frame(controller, width: 40, height: 10).lines.joined(separator: "\n")
+        #expect(!text.contains("Recent transitions") && text.contains("↓ more"), "\(text)")
+        controller.handle(.end)
+        text = AppScreen.frame(controller, width: 40, height: 10).lines.joined(separator: "\n")
+        #expect(text.contains("Recent transitions") && text.contains("↑ more"), "\(text)")
+        controller.handle(.home)
+        #expect(controller.ui.cloudScroll == 0)
+    }
+
     /// Offline because the folder at the cloud folder's path is not the synced one: the status
     /// line says why in a few words (the Cloud tab has the whole reason).
     @Test func theStatusLineSaysWhenTheCloudFolderIsNotTheSyncedOne() {
         var summary = DeviceSummary(device: "kitchen")
         (summary.account, summary.cloudOn, summary.usingLocalStorage, summary.offline) = ("default", true, false, true)
         #expect(AppScreen.statusText(summary).contains(" · offline · "))
+        // Narrow: the least useful parts go first; offline, refused files and the last sync stay.
+        var narrow = summary
+        narrow.refusedFiles = 2
+        let short = AppScreen.statusText(narrow, width: 40)
+        #expect(TextWidth.columns(of: short) <= 40 && short.contains("offline") && short.contains("refused"), "\(short)")
+        #expect(!short.contains("Using local storage"), "\(short)")
         summary.otherCloudFolder = true
         #expect(AppScreen.statusText(summary).contains("offline: not the synced cloud folder (share not mounted?)"))
     }
@@ -116,6 +136,7 @@ struct AppScreenTests {
         controller.handle(.character("?"))
         for (width, height) in [(40, 10), (100, 30)] {
             controller.screenHeight = height
+            controller.screenWidth = width
             var text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
             #expect(text.contains("Cloud") && text.contains("cloud sync"), "the Cloud screen's keys come first:\n\(text)")
             controller.handle(.character("G"))
@@ -126,7 +147,8 @@ struct AppScreenTests {
         }
         var seen = Set<String>()
         controller.screenHeight = 10
-        for _ in 0..<60 {
+        controller.screenWidth = 40
+        for _ in 0..<150 {
             AppScreen.frame(controller, width: 40, height: 10).lines.forEach { seen.insert($0) }
             controller.handle(.down)
         }

@@ -73,4 +73,24 @@ struct GraphemeClusterTests {
         field.apply(.backspace)
         #expect(field.text == "Caf")
     }
+
+    /// Alt keys edit as readline does, any other Alt key does nothing, and a paste is text.
+    @Test func altKeysMoveAndDeleteWordsAndAPasteIsText() {
+        var field = TextField("more text here")
+        field.apply(.alt("b"))
+        #expect(field.cursor == 10, "a word back: before 'here'")
+        field.apply(.alt("b"))
+        field.apply(.alt("d"))
+        #expect(field.text == "more  here", "Alt-D deletes the word after the cursor")
+        field.apply(.end)
+        field.apply(Key.altBackspace)
+        #expect(field.text == "more  ")
+        #expect(field.apply(.alt("x")) && field.text == "more  ", "taken, and nothing done")
+        field.apply(.alt("f"))
+        field.apply(.paste("Paste One\r\nPaste\tTwo\u{7}"))
+        #expect(field.text == "more  Paste One Paste Two", "line ends and tabs as spaces, control characters gone")
+        field.apply(.home)
+        field.apply(.alt("f"))
+        #expect(field.cursor == 4)
+    }
 }

@@ -137,8 +137,11 @@ struct CloudViewModelTests {
         }
         #expect(phrase == "start over")
         kitchen.answerTyped("yes")
-        #expect(kitchen.cloud.message == "Not confirmed; nothing was deleted")
+        #expect(kitchen.cloud.message?.hasPrefix("Not confirmed: type \"start over\"") == true)
+        #expect(kitchen.dialog != nil, "a mistyped phrase keeps the dialog open")
         #expect(try kitchen.coordinator.current.store.items().count == 1)
+        kitchen.cancelDialog()
+        #expect(kitchen.dialog == nil && kitchen.cloud.message == "Not confirmed; nothing was deleted")
 
         var progress: [Dialog] = []
         kitchen.cloud.redraw = { progress.append(kitchen.dialog!) }

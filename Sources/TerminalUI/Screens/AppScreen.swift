@@ -51,7 +51,7 @@ public enum AppScreen {
             case .units: CatalogView.draw(app.units, into: &screen, top: top, height: contentHeight)
             case .homeLocations: CatalogView.draw(app.homeLocations, into: &screen, top: top, height: contentHeight)
             case .shopAisles: CatalogView.draw(app.shopAisles, into: &screen, top: top, height: contentHeight)
-            case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight)
+            case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight, scroll: controller.ui.cloudScroll)
             }
             if let switcher = app.listSwitcher {
                 screen.pickerBox(title: "Lists", labels: switcher.labels, selection: switcher.selection,
@@ -147,20 +147,38 @@ public enum AppScreen {
         let row = screen.height - 1
         let style = CellStyle(reverse: true, color: .status)
         screen.fill(row: row, style: style)
-        screen.put(TextWidth.truncate(" " + statusText(summary), to: screen.width - 1), row: row, column: 0, style: style)
+        screen.put(TextWidth.truncate(" " + statusText(summary, width: screen.width - 2), to: screen.width - 1), row: row, column: 0, style: style)
     }
 
-    /// The status line's words: the device, the account, cloud on or off, "Using local storage",
-    /// offline, the last sync, refused files.
-    static func statusText(_ summary: DeviceSummary) -> String {
-        var parts = [summary.device] + (summary.list.map { ["list \($0)"] } ?? []) + [summary.account ?? "signed out", summary.cloudOn ? "cloud on" : "cloud off",
-                     "Using local storage: \(summary.usingLocalStorage ? 1 : 0)"]
-        if summary.offline { parts.append(summary.otherCloudFolder ? "offline: not the synced cloud folder (share not mounted?)" : "offline") }
-        if summary.cloudOn { parts.append("synced " + (summary.lastSync.map(CloudView.time) ?? "never")) }
-        if summary.refusedFiles > 0 {
-            parts.append("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)")
+    /// The status line's words: the device, the list, the account, cloud on or off, "Using local
+    /// storage", offline, the last sync, refused files. On a narrow terminal the least useful go
+    /// first ("Using local storage", then cloud on/off, the account, the list), so that offline,
+    /// refused files and the last sync stay.
+    static func statusText(_ summary: DeviceSummary, width: Int = .max) -> String {
+        // Each part with how long it stays: the higher, the longer.
+        var parts: [(text: String, keep: Int)] = [(summary.device, 9)]
+        if let list = summary.list { parts.append(("list \(list)", 5)) }
+        parts += [(summary.account ?? "signed out", 4), (summary.cloudOn ? "cloud on" : "cloud off", 3),
+                  ("Using local storage: \(summary.usingLocalStorage ? 1 : 0)", 1)]
+        // What matters most, with the few words it says on a narrow terminal.
+        var shortened: [Int: String] = [:]
+        if summary.offline {
+            parts.append((summary.otherCloudFolder ? "offline: not the synced cloud folder (share not mounted?)" : "offline", 10))
+            if summary.otherCloudFolder { shortened[parts.count - 1] = "offline: share not mounted?" }
         }
-        return parts.joined(separator: " · ")
+        if summary.cloudOn { parts.append(("synced " + (summary.lastSync.map(CloudView.time) ?? "never"), 6)) }
+        if summary.refusedFiles > 0 {
+            parts.append(("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)", 8))
+            shortened[parts.count - 1] = "\(summary.refusedFiles) refused"
+        }
+        func text() -> String { parts.map(\.text).joined(separator: " · ") }
+        guard TextWidth.columns(of: text()) > width else { return text() }
+        for (index, short) in shortened { parts[index].text = short }
+        while TextWidth.columns(of: text()) > width, parts.count > 1,
+              let least = parts.indices.min(by: { parts[$0].keep < parts[$1].keep }) {
+            parts.remove(at: least)
+        }
+        return text()
     }
 
     /// The centred notice while the store changes: input waits.

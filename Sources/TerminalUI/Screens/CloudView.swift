@@ -25,12 +25,18 @@ enum CloudView {
         return status.enabled ? "on   (c turns it off)" : "off  (c turns it on)"
     }
 
-    static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
-        let width = screen.width
-        guard let status = model.status else {
-            screen.put("Reading the cloud status…", row: top + 1, column: 2, style: CellStyle(dim: true))
-            return
-        }
+    /// One row of the screen: a field and its value, a section's title, a line of text.
+    enum Row {
+        case field(String, String, CellStyle)
+        case title(String, String)
+        case text(String, CellStyle)
+        case blank
+    }
+
+    /// Everything the screen shows, top to bottom: it scrolls (↑↓ PgUp PgDn Home End) when the
+    /// terminal is shorter.
+    static func rows(_ model: CloudViewModel) -> [Row] {
+        guard let status = model.status else { return [.text("Reading the cloud status…", CellStyle(dim: true))] }
         var lines: [(String, String, CellStyle)] = [
             ("Enable cloud sync", Self.enableLine(status), CellStyle(bold: true)),
             ("Account", status.account ?? "(signed out)   (i sign in)", .plain),
@@ -62,38 +68,49 @@ enum CloudView {
                 lines.append(("Refused", file.summary + (file.holdsDeviceBack ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
             }
         }
-        let labelWidth = width >= 60 ? 21 : 14
-        var y = top
-        for (label, value, style) in lines where y < top + height {
-            screen.put(" " + TextWidth.truncate(label, to: labelWidth - 2), row: y, column: 0, style: CellStyle(dim: true))
-            screen.put(TextWidth.truncate(value, to: width - labelWidth - 1), row: y, column: labelWidth, style: style)
-            y += 1
+        var rows = lines.map { Row.field($0.0, $0.1, $0.2) }
+        rows += [.blank, .title("Recent transitions", "(m: in full)")]
+        for entry in status.transitions.prefix(3) {
+            rows.append(.text("  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)", .plain))
         }
-        y += 1
-        if y < top + height {
-            screen.put(" Recent transitions", row: y, column: 0, style: CellStyle(bold: true, color: .section))
-            screen.put("  (m: in full)", row: y, column: 20, style: CellStyle(dim: true))
-            y += 1
-        }
-        for entry in status.transitions.prefix(3) where y < top + height {
-            screen.put(TextWidth.truncate("  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)", to: width - 1),
-                       row: y, column: 0)
-            y += 1
-        }
-        if status.transitions.isEmpty, y < top + height {
-            screen.put("  none", row: y, column: 0, style: CellStyle(dim: true))
-            y += 1
-        }
-        if !model.recentImports.isEmpty, y + 1 < top + height {
-            y += 1
-            screen.put(" Recent imports", row: y, column: 0, style: CellStyle(bold: true, color: .section))
-            y += 1
-            for note in model.recentImports.prefix(3) where y < top + height {
-                let words = BackgroundImport.summary(count: note.changes, devices: note.devices.sorted())
-                screen.put(TextWidth.truncate("  \(time(note.at))  \(words)", to: width - 1), row: y, column: 0)
-                y += 1
+        if status.transitions.isEmpty { rows.append(.text("  none", CellStyle(dim: true))) }
+        if !model.recentImports.isEmpty {
+            rows += [.blank, .title("Recent imports", "")]
+            for note in model.recentImports.prefix(3) {
+                rows.append(.text("  \(time(note.at))  \(BackgroundImport.summary(count: note.changes, devices: note.devices.sorted()))", .plain))
             }
         }
+        return rows
+    }
+
+    /// The largest useful scroll: the last row at the bottom.
+    static func maximumScroll(_ model: CloudViewModel, height: Int) -> Int {
+        max(0, rows(model).count - height)
+    }
+
+    static func draw(_ model: CloudViewModel, into screen: inout ScreenBuffer, top: Int, height: Int, scroll: Int = 0) {
+        let width = screen.width
+        let all = rows(model)
+        let first = min(max(0, scroll), max(0, all.count - height))
+        let labelWidth = width >= 60 ? 21 : 14
+        for (offset, row) in all.dropFirst(first).prefix(height).enumerated() {
+            let y = top + offset
+            switch row {
+            case .field(let label, let value, let style):
+                screen.put(" " + TextWidth.truncate(label, to: labelWidth - 2), row: y, column: 0, style: CellStyle(dim: true))
+                screen.put(TextWidth.truncate(value, to: width - labelWidth - 1), row: y, column: labelWidth, style: style)
+            case .title(let title, let note):
+                screen.put(" " + title, row: y, column: 0, style: CellStyle(bold: true, color: .section))
+                if !note.isEmpty { screen.put("  " + note, row: y, column: 1 + TextWidth.columns(of: title), style: CellStyle(dim: true)) }
+            case .text(let text, let style):
+                screen.put(TextWidth.truncate(text, to: width - 1), row: y, column: 0, style: style)
+            case .blank:
+                break
+            }
+        }
+        // More above or below: said on the screen's edge, as a long dialog does.
+        if first > 0 { screen.put(" ↑ more ", row: top, column: max(0, width - 9), style: CellStyle(bold: true)) }
+        if first + height < all.count { screen.put(" ↓ more ", row: top + height - 1, column: max(0, width - 9), style: CellStyle(bold: true)) }
     }
 
     static func time(_ date: Date) -> String {

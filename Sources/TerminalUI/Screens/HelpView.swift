@@ -5,7 +5,7 @@ import ViewModels
 /// (``markdownTable()``, compared by a test).
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
-        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("? F1", "this help"), ("u", "undo the last change made here (an add too)"),
+        ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("? F1", "this help"), ("u", "undo the last change made here"),
                         ("U Ctrl-R", "redo what was undone"), ("m", "messages, transitions in full"), ("L", "lists: open another, or make one"),
                         ("q", "back, or quit"), ("F10 Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
@@ -64,8 +64,8 @@ enum HelpView {
     }
 
     /// The largest useful scroll on a screen `height` tall.
-    static func maximumScroll(height: Int, current: String) -> Int {
-        ScrollingBox.maximumScroll(height: height, total: lines(first: current).count)
+    static func maximumScroll(height: Int, current: String, screenWidth: Int = 80) -> Int {
+        ScrollingBox.maximumScroll(height: height, total: lines(first: current, width: ScrollingBox.width(screen: screenWidth)).count)
     }
 
     static func draw(into screen: inout ScreenBuffer, current: String, scroll: Int) {
