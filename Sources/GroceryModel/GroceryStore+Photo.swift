@@ -18,23 +18,28 @@ extension GroceryStore {
             }
         }
         return try objects.save(author: data == nil ? "item photo rm" : "item photo") { context in
-            guard let values = try context.values(of: id) else {
-                throw GroceryError.notFound(kind: "item", reference: id.description)
-            }
-            let current: PhotoID? = if case .reference(let photo)? = values["photo"] { PhotoID(photo) } else { nil }
-            switch (data, current) {
-            case (let data?, let photo?):
-                try context.update(photo, values: Self.photoValues(data, context))
-            case (let data?, nil):
-                let photo = try context.insert(PhotoEntity.self, values: Self.photoValues(data, context))
-                try context.update(id, values: ["photo": photo.reference])
-            case (nil, let photo?):
-                try context.update(id, values: ["photo": .null])
-                try context.delete(photo)
-            case (nil, nil):
-                break
-            }
+            try Self.setPhoto(id, data, in: context)
             return try Self.itemRow(id: id, context.db)!
+        }
+    }
+
+    /// ``setPhoto(_:_:)`` inside a save.
+    static func setPhoto(_ id: ItemID, _ data: Data?, in context: SaveContext) throws {
+        guard let values = try context.values(of: id) else {
+            throw GroceryError.notFound(kind: "item", reference: id.description)
+        }
+        let current: PhotoID? = if case .reference(let photo)? = values["photo"] { PhotoID(photo) } else { nil }
+        switch (data, current) {
+        case (let data?, let photo?):
+            try context.update(photo, values: Self.photoValues(data, context))
+        case (let data?, nil):
+            let photo = try context.insert(PhotoEntity.self, values: Self.photoValues(data, context))
+            try context.update(id, values: ["photo": photo.reference])
+        case (nil, let photo?):
+            try context.update(id, values: ["photo": .null])
+            try context.delete(photo)
+        case (nil, nil):
+            break
         }
     }
 

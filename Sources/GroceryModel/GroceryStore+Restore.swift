@@ -6,6 +6,9 @@ import Ubiquity
 public struct ItemSnapshot: Hashable, Sendable {
     public let row: ItemRow
     public let photo: Data?
+    /// Whether the photo was read (a change that may touch it): then undo puts it back too,
+    /// or takes it away if the item had none.
+    public var photoRead = false
 }
 
 extension GroceryStore {
@@ -17,7 +20,7 @@ extension GroceryStore {
             let photo: Data? = try withPhotos ? row.item.photo.flatMap { photo in
                 try objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [photo]) }
             } : nil
-            return ItemSnapshot(row: row, photo: photo)
+            return ItemSnapshot(row: row, photo: photo, photoRead: withPhotos)
         }
     }
 
@@ -58,6 +61,14 @@ extension GroceryStore {
                 let id = found.current(item.id)
                 if try context.values(of: id) != nil {
                     try context.update(id, values: values)
+                    // Its photo too, when the snapshot knows it: none then, or the one it had.
+                    if !snapshot.photoRead {
+                        // A change that could not touch the photo: it stays as it is.
+                    } else if row.photoSize == nil {
+                        try Self.setPhoto(id, nil, in: context)
+                    } else if let photo = snapshot.photo, try Self.photoData(of: id, context) != photo {
+                        try Self.setPhoto(id, photo, in: context)
+                    }
                 } else {
                     if let photo = snapshot.photo {
                         values["photo"] = try context.insert(PhotoEntity.self, values: Self.photoValues(photo, context)).reference
@@ -67,5 +78,12 @@ extension GroceryStore {
             }
             return snapshots.count
         }
+    }
+
+    /// The photo `id` has now, inside a save.
+    private static func photoData(of id: ItemID, _ context: SaveContext) throws -> Data? {
+        guard case .reference(let photo)? = try context.values(of: id)?["photo"],
+              case .data(let data)? = try context.values(of: PhotoID(photo))?["data"] else { return nil }
+        return data
     }
 }

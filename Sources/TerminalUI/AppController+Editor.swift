@@ -16,7 +16,7 @@ extension AppController {
             case .photo: ask(.photoPath, "Photo file:")
             }
         case .character("p"): ask(.photoPath, "Photo file:")
-        case .character("x"): editor.removePhoto()
+        case .character("x"): editor.requestRemovePhoto()
         case .character("s"): editor.save()
         case .character("m"): openFullText()
         case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes

@@ -36,8 +36,12 @@ extension AppModel {
         } else if pastedItems != nil {
             answerPastedItems(accepted)
         } else if let editor {
-            // "Unsaved changes to …": Save, or Discard.
-            if editor.dialog != nil { closeEditor(discard: !accepted) }
+            if editor.askingToRemovePhoto {
+                editor.answerRemovePhoto(accepted)
+            } else if editor.dialog != nil {
+                // "Unsaved changes to …": Save, or Discard.
+                closeEditor(discard: !accepted)
+            }
         } else {
             if let list = currentList { list.answerDialog(accepted) } else { currentCatalog?.answerDialog(accepted) }
         }

@@ -7,7 +7,7 @@ extension ItemEditorViewModel {
     /// Esc back to editing. The app model acts on the answer.
     public func askBeforeLeaving() {
         guard hasUnsavedChanges else { return }
-        let changed = Field.allCases.filter(touched.contains).map(\.label).joined(separator: ", ")
+        let changed = (Field.allCases.filter(touched.contains).map(\.label) + (photoChange == nil ? [] : ["Photo"])).joined(separator: ", ")
         dialog = .choice(title: "Unsaved changes to \(savedName)",
                          message: "Changed: \(changed). Esc goes back to editing.", decline: "Discard", accept: "Save")
     }
@@ -18,6 +18,7 @@ extension ItemEditorViewModel {
     /// The question went away (answered, or Esc).
     public func dismissDialog() {
         dialog = nil
+        askingToRemovePhoto = false
     }
 
     static func fields(of row: ItemRow) -> [Field: String] {

@@ -12,11 +12,20 @@ extension ItemEditorViewModel {
     /// - Returns: whether nothing is left unsaved.
     @discardableResult
     public func save() -> Bool {
-        guard isOpen, !isStoreChanging, !touched.isEmpty else { return !hasUnsavedChanges }
+        guard isOpen, !isStoreChanging, hasUnsavedChanges else { return !hasUnsavedChanges }
         do {
             let changes = try changes()
-            try undo.recording(store, ids: [id], label: { (row: ItemRow) in "Edited \(row.name)" }) {
-                try store.editItem(id.description, changes)
+            let photo = photoChange
+            // The fields and the photo, undone together.
+            try undo.recording(store, ids: [id], withPhotos: photo != nil, label: { (row: ItemRow) in "Edited \(row.name)" }) {
+                var row = touched.isEmpty ? try store.item(id: id) : try store.editItem(id.description, changes)
+                switch photo {
+                case .attach(let data)?: row = try store.setPhoto(id, data)
+                case .remove?: row = try store.setPhoto(id, nil)
+                case nil: break
+                }
+                guard let row else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+                return row
             }
         } catch {
             let failure = (error as? FieldError) ?? Self.fieldError(of: error)
@@ -25,6 +34,7 @@ extension ItemEditorViewModel {
             return false
         }
         touched.removeAll()
+        photoChange = nil
         fieldError = nil
         refreshIfChanged()
         message = "Saved \(values[.name] ?? "")"

@@ -61,8 +61,12 @@ public final class ItemEditorViewModel {
     public internal(set) var picker: CatalogPicker?
     /// Set after choosing "new…" in a picker: the field whose new name the user types.
     public internal(set) var namingNewEntry: Field?
-    /// The photo's size in bytes, or `nil` without one.
+    /// The stored photo's size in bytes, or `nil` without one.
     public internal(set) var photoSize: Int?
+    /// A photo attached or removed, waiting for the save (``PhotoChange``).
+    public internal(set) var photoChange: PhotoChange?
+    /// Whether ``dialog`` asks "Remove the Photo?".
+    public internal(set) var askingToRemovePhoto = false
 
     /// The item's values in the store, as last read.
     var stored: [Field: String] = [:]
@@ -92,7 +96,7 @@ public final class ItemEditorViewModel {
     }
 
     /// What the save loop of a store transition asks.
-    public var hasUnsavedChanges: Bool { isOpen && !touched.isEmpty }
+    public var hasUnsavedChanges: Bool { isOpen && (!touched.isEmpty || photoChange != nil) }
 
     /// Changes a field.
     ///

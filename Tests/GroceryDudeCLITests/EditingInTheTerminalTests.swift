@@ -173,6 +173,7 @@ struct EditingInTheTerminalTests {
         screen = try tmux.waitFor { $0.contains("account") && $0.contains("Sign in to account: ../bad") && $0.contains(" ! ") }
         #expect(screen.contains("Sign in to account: ../bad"), "\(screen)")
         try tmux.sendKeys("Escape")
+        try tmux.waitFor { !$0.contains("Sign in to account:") }
         try quit(tmux)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import StoreLifecycle
 import Testing
 import TestSupport
 import Ubiquity
@@ -142,8 +143,15 @@ struct ItemEditorViewModelTests {
         let photo = directory.file("cake.jpg")
         try (Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0, count: 2044)).write(to: photo)  // a JPEG's start
         try editor.attachPhoto(fromFile: photo.path)
-        #expect(editor.photoSize == 2048)
-        #expect(editor.photoDescription == "Photo: 2 KB")
+        #expect(editor.shownPhotoSize == 2048 && editor.photoDescription == "Photo: 2 KB (unsaved)")
+        #expect(try store.item(id: cake.id)?.photoSize == nil, "an edit like any: nothing saved yet")
+        #expect(editor.hasUnsavedChanges)
+        editor.askBeforeLeaving()
+        #expect(editor.dialog?.title == "Unsaved changes to Cake")
+        if case .choice(_, let message, _, _)? = editor.dialog { #expect(message.contains("Photo"), "\(message)") }
+        editor.dismissDialog()
+        #expect(editor.save())
+        #expect(editor.photoSize == 2048 && editor.photoDescription == "Photo: 2 KB")
         #expect(try store.item(id: cake.id)?.photoSize == 2048)
 
         // Each refusal says why, for the line the path was typed on.
@@ -162,9 +170,41 @@ struct ItemEditorViewModelTests {
         }
         #expect(editor.photoSize == 2048, "a bad file changes nothing")
 
-        editor.removePhoto()
-        #expect(editor.photoSize == nil)
+        // Removing asks; Cancel keeps it; once removed, it goes with the save.
+        editor.requestRemovePhoto()
+        #expect(editor.dialog?.title == "Remove the Photo?")
+        editor.answerRemovePhoto(false)
+        #expect(editor.photoChange == nil && editor.shownPhotoSize == 2048)
+        editor.requestRemovePhoto()
+        editor.answerRemovePhoto(true)
+        #expect(editor.shownPhotoSize == nil)
+        #expect(try store.item(id: cake.id)?.photoSize == 2048)
+        #expect(editor.save())
         #expect(try store.item(id: cake.id)?.photoSize == nil)
+    }
+
+    /// Discard drops a photo attached in the editor; undo takes back a saved one with the fields.
+    @Test func aPhotoIsDiscardedWithTheEditAndUndoneWithTheSave() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let app = AppModel(coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }))
+        let store = app.coordinator.current.store
+        let cake = try store.addItem(ItemDraft(name: "Cake"))
+        app.show(.prepare)
+        let photo = directory.file("cake.jpg")
+        try (Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0, count: 2044)).write(to: photo)
+        app.openEditor(cake.id)
+        try app.editor?.attachPhoto(fromFile: photo.path)
+        app.closeEditor(discard: true)
+        #expect(try store.item(id: cake.id)?.photoSize == nil, "Discard keeps the item without it")
+        app.openEditor(cake.id)
+        try app.editor?.attachPhoto(fromFile: photo.path)
+        try app.editor?.set(.quantity, "3")
+        app.closeEditor()
+        #expect(try store.item(id: cake.id)?.photoSize == 2048)
+        app.undo()
+        #expect(app.statusMessage == "Undid Edited Cake")
+        let undone = try #require(try store.item(id: cake.id))
+        #expect(undone.photoSize == nil && undone.item.quantity == 1, "the photo and the quantity, undone together")
     }
 
     // MARK: - Refusals that name the field
