@@ -17,7 +17,7 @@ extension AppController {
             }
         case .character("p"): ask(.photoPath, "Photo file:")
         case .character("x"): editor.requestRemovePhoto()
-        case .character("s"): editor.save()
+        case .character("s"): editor.requestSave()
         case .character("m"): openFullText()
         case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
         case .character("?"):

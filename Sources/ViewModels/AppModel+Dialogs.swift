@@ -38,6 +38,14 @@ extension AppModel {
         } else if let editor {
             if editor.askingToRemovePhoto {
                 editor.answerRemovePhoto(accepted)
+            } else if editor.askingAboutRemoteChanges.asked {
+                let leaving = editor.askingAboutRemoteChanges.leaving
+                if editor.answerRemoteChanges(keepMine: accepted), leaving {
+                    say(editor.message ?? "Saved")
+                    self.editor = nil
+                    refreshList()
+                    currentList?.select(editor.id)
+                }
             } else if editor.dialog != nil {
                 // "Unsaved changes to …": Save, or Discard.
                 closeEditor(discard: !accepted)

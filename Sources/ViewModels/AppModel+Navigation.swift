@@ -75,7 +75,8 @@ extension AppModel {
             if discard {
                 say("Changes to \(editor.savedName) discarded")
             } else {
-                guard editor.save() else { return }
+                // Changed on another device meanwhile: asked first, then leaves.
+                guard editor.requestSave(leaving: true) else { return }
                 say(editor.message ?? "Saved")
             }
         }

@@ -87,9 +87,12 @@ extension AppModel {
         case .seedEnded:
             cloud.handle(event)
             say(event.message)
-        case .imported(_, _, let changes):
+        case .imported(_, let devices, let changes):
             cloud.handle(event)
             say(event.message)
+            // Who changed what the editor shows, for its marks ("phone set 2 at 18:02").
+            editor?.lastImportDevices = devices.sorted()
+            editor?.refreshIfChanged()
             // The screen shown reads what the import changed; the others fetch when shown.
             if changingNotice == nil, editor == nil {
                 if let list = currentList { list.apply(changes) } else { currentCatalog?.apply(changes) }

@@ -19,6 +19,7 @@ extension ItemEditorViewModel {
     public func dismissDialog() {
         dialog = nil
         askingToRemovePhoto = false
+        askingAboutRemoteChanges = (false, false)
     }
 
     static func fields(of row: ItemRow) -> [Field: String] {

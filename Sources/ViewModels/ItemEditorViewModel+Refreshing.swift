@@ -39,8 +39,19 @@ extension ItemEditorViewModel {
                 closedBecause = "\(values[.name] ?? "The item") was deleted on another device"
                 return true
             }
+            let earlier = stored
             stored = Self.fields(of: row)
             for field in Field.allCases where !touched.contains(field) { values[field] = stored[field] }
+            // A field being edited that changed elsewhere: marked, never overwritten unseen.
+            for field in touched where !earlier.isEmpty && earlier[field] != stored[field] {
+                if stored[field] == values[field] {
+                    remoteChanges[field] = nil
+                } else {
+                    remoteChanges[field] = RemoteChange(value: stored[field] ?? "",
+                                                        by: lastImportDevices.isEmpty ? "another device" : lastImportDevices.joined(separator: ", "),
+                                                        at: row.item.modified)
+                }
+            }
             photoSize = row.photoSize
             return true
         } catch {

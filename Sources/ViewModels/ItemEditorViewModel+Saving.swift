@@ -12,7 +12,10 @@ extension ItemEditorViewModel {
     /// - Returns: whether nothing is left unsaved.
     @discardableResult
     public func save() -> Bool {
-        guard isOpen, !isStoreChanging, hasUnsavedChanges else { return !hasUnsavedChanges }
+        guard isOpen, !isStoreChanging, hasUnsavedChanges else {
+            remoteChanges.removeAll()
+            return !hasUnsavedChanges
+        }
         do {
             let changes = try changes()
             let photo = photoChange
@@ -35,10 +38,45 @@ extension ItemEditorViewModel {
         }
         touched.removeAll()
         photoChange = nil
+        remoteChanges.removeAll()
         fieldError = nil
         refreshIfChanged()
         message = "Saved \(values[.name] ?? "")"
         return true
+    }
+
+    /// `s`, or Save when leaving: asks first when another device changed a field being
+    /// edited ("phone set 2 at 18:02 — keep yours (10) or take theirs?"); else saves.
+    ///
+    /// - Returns: whether it saved (not when it asks, or the save failed).
+    @discardableResult
+    public func requestSave(leaving: Bool = false) -> Bool {
+        guard !remoteChanges.isEmpty else { return save() }
+        let fields = Field.allCases.filter { remoteChanges[$0] != nil }
+        let lines = fields.map { field in "\(field.label): \(remoteChanges[field]!.summary) — yours is \(values[field].map { $0.isEmpty ? "(none)" : $0 } ?? "")" }
+        dialog = .choice(title: "Changed on Another Device",
+                         message: lines.joined(separator: "\n") + "\nKeep yours, or take theirs? Esc goes back to editing.",
+                         decline: "Theirs", accept: "Yours")
+        askingAboutRemoteChanges = (leaving, true)
+        return false
+    }
+
+    /// The answer to ``requestSave(leaving:)``'s question: keep the user's values (`true`) or
+    /// take the other device's for the fields it changed; then saves what is left.
+    ///
+    /// - Returns: whether the editor may close (when leaving): saved, nothing failed.
+    @discardableResult
+    public func answerRemoteChanges(keepMine: Bool) -> Bool {
+        dialog = nil
+        askingAboutRemoteChanges = (false, false)
+        if !keepMine {
+            for field in remoteChanges.keys {
+                values[field] = stored[field]
+                touched.remove(field)
+            }
+        }
+        remoteChanges.removeAll()
+        return save()
     }
 
     /// The touched fields as the store's changes.

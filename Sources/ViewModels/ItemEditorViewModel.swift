@@ -63,6 +63,29 @@ public final class ItemEditorViewModel {
     public internal(set) var namingNewEntry: Field?
     /// The stored photo's size in bytes, or `nil` without one.
     public internal(set) var photoSize: Int?
+    /// A field the user is editing that another device changed meanwhile: its value there,
+    /// who set it and when. Shown at the field; `s` then asks whether to keep the user's value
+    /// or take theirs, so that nothing is overwritten unseen.
+    public struct RemoteChange: Equatable, Sendable {
+        public let value: String
+        public let by: String
+        public let at: Date
+
+        /// "phone set 2 at 18:02".
+        public var summary: String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "HH:mm"
+            return "\(by) set \(value.isEmpty ? "(none)" : value) at \(formatter.string(from: at))"
+        }
+    }
+
+    /// The touched fields another device changed since they were touched.
+    public internal(set) var remoteChanges: [Field: RemoteChange] = [:]
+    /// The devices of the last import the app saw: who a remote change is told as coming from.
+    public var lastImportDevices: [String] = []
+    /// Whether ``dialog`` asks about ``remoteChanges`` before saving (and whether leaving follows).
+    public internal(set) var askingAboutRemoteChanges: (leaving: Bool, asked: Bool) = (false, false)
     /// A photo attached or removed, waiting for the save (``PhotoChange``).
     public internal(set) var photoChange: PhotoChange?
     /// Whether ``dialog`` asks "Remove the Photo?".

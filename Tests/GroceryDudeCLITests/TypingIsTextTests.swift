@@ -156,4 +156,33 @@ struct TypingIsTextTests {
         #expect(order.count == 3 && order == order.sorted(), "Aisle 1, Aisle 2, Aisle 10:\n\(screen)")
         try quit(tmux)
     }
+
+    @Test func aRemoteChangeWhileEditingIsShownAndSavingAsks() throws {
+        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        #expect(try cli.run(["cloud", "enable", "--no-merge"]).status == 0)
+        let tmux = try app(width: 100, height: 30)
+        #expect(try phone.run(["cloud", "enable", "--no-merge"]).status == 0)
+        try tmux.waitFor { $0.contains("Using local storage: 0") }
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Edit item") }
+        try tmux.sendKeys("Down", "Enter")  // Quantity
+        try tmux.waitFor { $0.contains("Quantity:") }
+        try tmux.sendKeys("C-u")
+        try tmux.type("10")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Quantity*") }
+        #expect(try phone.run(["item", "edit", "Milk", "--quantity", "2"]).status == 0)
+        var screen = try tmux.waitFor { $0.contains("phone set 2 at") }
+        #expect(screen.contains("10"), "yours still shows: \(screen)")
+        try tmux.sendKeys("s")
+        screen = try tmux.waitFor { $0.contains("Changed on Another Device") }
+        #expect(screen.contains("yours is 10"), "\(screen)")
+        try tmux.sendKeys("y")  // [y] Yours
+        try tmux.waitFor { $0.contains("Saved Milk") }
+        let milk = try cli.items().first { $0["name"] as? String == "Milk" }
+        #expect(milk?["quantity"] as? Int == 10)
+        try tmux.sendKeys("q")
+        try tmux.waitFor { !$0.contains("Edit item") }
+        try quit(tmux)
+    }
 }

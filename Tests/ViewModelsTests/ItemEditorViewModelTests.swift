@@ -46,6 +46,40 @@ struct ItemEditorViewModelTests {
                 "saving wrote only the edited field, not stale values over the imported ones")
     }
 
+    /// Another device changes the field being edited: the editor marks it with who set what
+    /// when, and `s` asks — keep yours, or take theirs; nothing is overwritten unseen.
+    @Test func aRemoteChangeToTheFieldBeingEditedIsShownAndSavingAsks() throws {
+        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let milk = try here.addItem(ItemDraft(name: "Milk"))
+        try hereSync.sync(); try thereSync.sync()
+        for keepMine in [true, false] {
+            let editor = try ItemEditorViewModel(store: here, id: milk.id)
+            try editor.set(.quantity, "10")
+            try editor.set(.note, "mine")
+            var remote = ItemChanges()
+            remote.quantity = keepMine ? 2 : 4
+            try there.editItem(milk.id.description, remote)
+            try thereSync.sync(); try hereSync.sync()
+            editor.lastImportDevices = ["phone"]
+            editor.refreshIfChanged()
+            let mark = try #require(editor.remoteChanges[.quantity])
+            #expect(mark.by == "phone" && mark.value == (keepMine ? "2" : "4"), "\(mark)")
+            #expect(mark.summary.hasPrefix("phone set \(keepMine ? 2 : 4) at "))
+            #expect(editor.remoteChanges[.note] == nil, "untouched elsewhere: no mark")
+            #expect(!editor.requestSave(), "asks first")
+            guard case .choice(let title, let message, let decline, let accept)? = editor.dialog else {
+                Issue.record("expected the question, got \(String(describing: editor.dialog))")
+                return
+            }
+            #expect(title == "Changed on Another Device" && message.contains("yours is 10") && decline == "Theirs" && accept == "Yours")
+            #expect(try here.item(id: milk.id)?.item.quantity == (keepMine ? 2 : 4), "nothing saved while it asks")
+            #expect(editor.answerRemoteChanges(keepMine: keepMine))
+            let saved = try #require(try here.item(id: milk.id))
+            #expect(saved.item.quantity == (keepMine ? 10 : 4) && saved.item.note == "mine", "\(saved.item)")
+            try hereSync.sync(); try thereSync.sync()
+        }
+    }
+
     @Test func aRemoteDeleteClosesTheEditor() throws {
         let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
         let bread = try here.addItem(ItemDraft(name: "Bread"))

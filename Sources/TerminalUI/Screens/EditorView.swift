@@ -43,7 +43,8 @@ public enum EditorView {
                 isWrong = editor.fieldError?.field == field
                 label = field.label + (isWrong ? "!" : editor.touched.contains(field) ? "*" : "")
                 let text = editor.values[field] ?? ""
-                value = text.isEmpty ? (ItemEditorViewModel.kind(of: field) != nil ? "(none) ▸" : "") : text + (ItemEditorViewModel.kind(of: field) != nil ? " ▸" : "")
+                value = (text.isEmpty ? (ItemEditorViewModel.kind(of: field) != nil ? "(none) ▸" : "") : text + (ItemEditorViewModel.kind(of: field) != nil ? " ▸" : ""))
+                    + (editor.remoteChanges[field].map { "   ≠ \($0.summary)" } ?? "")
             case .photo:
                 label = "Photo"
                 value = editor.photoDescription + (width >= 60 ? "   (Enter/p attach, x remove)" : "")
