@@ -20,6 +20,21 @@ public struct CloudStatus: Equatable, Sendable {
     public var cloud: Cloud?
     /// Most recent first.
     public var transitions: [TransitionJournal.Entry]
+    /// Stores kept aside on this device (a start over, a rebuild, a disable), newest first:
+    /// data nothing shows until it is merged back.
+    public var kept: [KeptStore] = []
+
+    /// A store kept aside: its file, why and when it was kept, how many items it holds.
+    public struct KeptStore: Equatable, Sendable {
+        public var path: String
+        /// "epoch-1", "rebuild", "disabled": what kept it.
+        public var label: String
+        public var kept: Date
+        /// `nil` when it cannot be read.
+        public var items: Int?
+
+        public var fileName: String { (path as NSString).lastPathComponent }
+    }
 
     public struct Cloud: Equatable, Sendable {
         public var offline: Bool
@@ -53,6 +68,7 @@ extension StoreCoordinator {
             peerID: store.objects.peer, storeName: configuration.storeName, modelVersion: store.modelVersion,
             role: current.role, store: current.description.description, usingLocalStorage: current.usingLocalStorage,
             transitions: transitions)
+        status.kept = keptStores()
         guard let account = current.account else { return status }
         let sync = current.sync
         let layout = try sync?.layout ?? configuration.layout(account: account)
@@ -73,6 +89,26 @@ extension StoreCoordinator {
         let waitingHere = status.cloud?.pendingExport ?? 0
         status.cloud?.pendingExportAllLists = waitingHere + waitingInOtherLists(account: account)
         return status
+    }
+
+    /// The stores kept aside for this list in the account the device works in (or its local
+    /// data), newest first, with their item counts (read, not opened).
+    public func keptStores() -> [CloudStatus.KeptStore] {
+        // The account's (a start over, a rebuild, a disable of it) and the local store's.
+        let account = current.account ?? (try? DeviceSettings.load(from: configuration.sandbox))?.account
+        let folders = Set(([account].compactMap { $0 } + ["local"]).map(configuration.keptStoresFolder(account:)))
+        let urls = folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".sqlite") }
+                .map { folder.appendingPathComponent($0) }
+        }
+        return urls.map { url in
+            let name = url.lastPathComponent
+            let date = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date.distantPast
+            // "epoch-1-20261128T101500Z.sqlite": the label is what comes before the time.
+            let stem = String(name.dropLast(".sqlite".count))
+            let label = stem.range(of: #"-\d{8}T"#, options: .regularExpression).map { String(stem[..<$0.lowerBound]) } ?? stem
+            return CloudStatus.KeptStore(path: url.path, label: label, kept: date, items: SQLiteFile.rowCount(of: "item", in: url))
+        }.sorted { $0.kept > $1.kept }
     }
 
     /// Saves waiting in the account's other lists' stores on this device (read, not opened).

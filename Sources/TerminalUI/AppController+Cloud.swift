@@ -15,6 +15,7 @@ extension AppController {
         case .character("R"): cloud.requestRebuild()
         case .character("X"): cloud.requestStartOver()
         case .character("K"): cloud.requestRelease()
+        case .character("M"): cloud.requestMergeKept()
         case .up, .down, .pageUp, .pageDown, .home, .end:
             // The screen scrolls when the terminal is shorter than its rows.
             let height = max(1, screenHeight - AppScreen.chrome)

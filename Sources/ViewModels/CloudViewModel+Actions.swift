@@ -62,6 +62,35 @@ extension CloudViewModel {
                           action: "Sign Out")
     }
 
+    /// `M`: asks before merging the newest store kept aside (a start over, a rebuild, a disable)
+    /// into this device's cloud store, from which it reaches every device; the file goes once
+    /// merged. `cloud merge-kept FILE` merges any other.
+    public func requestMergeKept() {
+        guard let kept = status?.kept.first else {
+            message = "No store is kept aside on this device"
+            return
+        }
+        guard coordinator.current.role == .cloud else {
+            message = coordinator.current.role == .local ? "Turn cloud sync on first (c): the kept store merges into the cloud store"
+                : "The cloud store is not set up yet (offline?): merge the kept store once it is"
+            return
+        }
+        let items = kept.items.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "unreadable"
+        pending = .mergeKept(kept.path)
+        dialog = .confirm(title: "Merge Kept Store?",
+                          message: "\(kept.fileName) (\(items)), kept by \(kept.label), goes into this device's cloud store and from there to every device. Items of one name become one. The file is removed once merged.",
+                          action: "Merge")
+    }
+
+    func mergeKept(_ path: String) {
+        let url = URL(fileURLWithPath: path)
+        perform("Merging the kept store") { [coordinator] _ in
+            let result = try coordinator.startSeed(from: url)
+            if let waiting = result.waiting { return "Merging the kept store: \(waiting)" }
+            return "Merged \(url.lastPathComponent): \(result.objectsText); the file is removed"
+        }
+    }
+
     public func signOut() {
         changeSettings { $0.account = nil }
     }

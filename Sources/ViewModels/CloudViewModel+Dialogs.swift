@@ -38,6 +38,8 @@ extension CloudViewModel {
             }
         case (.confirm, .release(let refusal)?) where accepted:
             release(refusal)
+        case (.confirm, .mergeKept(let path)?) where accepted:
+            mergeKept(path)
         case (.confirm, .signOut?):
             if accepted { signOut() } else { message = "Still signed in" }
         case (.confirm, .disable?) where accepted:

@@ -47,7 +47,7 @@ public final class CloudViewModel {
     var pending: PendingAction?
     var lastRefresh = Date.distantPast
 
-    enum PendingAction: Equatable { case merge, rebuild, disable, startOver, signOut, release(HeldBackLog) }
+    enum PendingAction: Equatable { case merge, rebuild, disable, startOver, signOut, mergeKept(String), release(HeldBackLog) }
 
     public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent>) {
         self.coordinator = coordinator

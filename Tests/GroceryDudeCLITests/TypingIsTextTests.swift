@@ -185,4 +185,27 @@ struct TypingIsTextTests {
         try tmux.waitFor { !$0.contains("Edit item") }
         try quit(tmux)
     }
+
+    @Test func aStoreKeptAsideByAStartOverIsShownAndMergedBackFromTheCloudScreen() throws {
+        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        #expect(try cli.run(["cloud", "enable", "--no-merge"]).status == 0)
+        #expect(try cli.run(["item", "add", "Tea"]).status == 0)
+        #expect(try phone.run(["cloud", "enable", "--no-merge"]).status == 0)
+        #expect(try cli.run(["cloud", "offline"]).status == 0)
+        #expect(try cli.run(["item", "add", "Offline soup"]).status == 0)  // never exported before the start over
+        #expect(try phone.run(["cloud", "start-over", "--yes"]).status == 0)
+        #expect(try cli.run(["cloud", "online"]).status == 0)
+        #expect(!(try names().contains("Offline soup")), "kept aside, not shown")
+        let tmux = try app(width: 100, height: 30)
+        try tmux.sendKeys("6")
+        var screen = try tmux.waitFor { $0.contains("Kept aside on this device") }
+        #expect(screen.contains("epoch-1") && screen.contains("items"), "\(screen)")
+        try tmux.sendKeys("M")
+        screen = try tmux.waitFor { $0.contains("Merge Kept Store?") }
+        try tmux.sendKeys("y")
+        screen = try tmux.waitFor { $0.contains("Merged epoch-1") }
+        #expect(try names().contains("Offline soup"), "merged back")
+        #expect(!screen.contains("Kept aside on this device") || !screen.contains("epoch-1-"), "the file is gone: \(screen)")
+        try quit(tmux)
+    }
 }

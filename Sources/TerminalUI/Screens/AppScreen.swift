@@ -139,7 +139,7 @@ public enum AppScreen {
         case .prepare: return " Space list  ? help  a add  e edit  d del  o sort  f listed  +- qty  / search  C clear  u undo  q quit"
         case .shop: return " Space collected  ? help  a add  e edit  d del  +- qty  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
-        case .cloud: return " c on/off  s sync  o offline  i account  R rebuild  X start over  ? help"
+        case .cloud: return " c on/off  s sync  o offline  i account  M merge kept  R rebuild  X start over  ↑↓ scroll  ? help"
         }
     }
 

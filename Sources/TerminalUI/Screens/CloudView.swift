@@ -69,6 +69,13 @@ enum CloudView {
             }
         }
         var rows = lines.map { Row.field($0.0, $0.1, $0.2) }
+        if !status.kept.isEmpty {
+            rows += [.blank, .title("Kept aside on this device", "(M merges the newest back, asks)")]
+            for kept in status.kept {
+                let items = kept.items.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "unreadable"
+                rows.append(.text("  \(Self.time(kept.kept))  \(kept.label): \(items)  \(kept.fileName)", CellStyle(color: .warning)))
+            }
+        }
         rows += [.blank, .title("Recent transitions", "(m: in full)")]
         for entry in status.transitions.prefix(3) {
             rows.append(.text("  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)", .plain))

@@ -49,6 +49,11 @@ public enum SQLiteFile {
         readOnly(url) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") } ?? nil
     }
 
+    /// How many rows `table` has in the database at `url`, read only; `nil` when it cannot be read.
+    public static func rowCount(of table: String, in url: URL) -> Int? {
+        readOnly(url) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") } ?? nil
+    }
+
     /// `body` on a read-only connection to the database at `url`; `nil` when it is missing or
     /// cannot be read.
     private static func readOnly<T>(_ url: URL, _ body: (Database) throws -> T) -> T? {
