@@ -42,6 +42,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
           help: "Start new stores empty instead of with the default groceries (local store, and an account's first cloud store). Env: GROCERY_DUDE_NO_DEFAULT_DATA=1.")
     var noDefaultData = false
 
+    @Flag(name: .customLong("no-mouse"),
+          help: "The full-screen app leaves the mouse to the terminal (selecting text as usual). Env: GROCERY_DUDE_NO_MOUSE=1.")
+    var noMouse = false
+
     public init() {}
 
     // MARK: - Resolved settings
@@ -75,6 +79,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     }
 
     var wantsNoDefaultData: Bool { noDefaultData || environment["GROCERY_DUDE_NO_DEFAULT_DATA"] == "1" }
+
+    /// Whether the app takes the mouse: unless `--no-mouse` or `GROCERY_DUDE_NO_MOUSE=1`.
+    var wantsMouse: Bool { !noMouse && environment["GROCERY_DUDE_NO_MOUSE"] != "1" }
 
     func resolvedModelVersion() throws -> Int {
         var version = modelVersion

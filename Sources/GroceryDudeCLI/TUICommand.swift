@@ -30,6 +30,6 @@ struct TUICommand: ParsableCommand {
         let app = AppModel(coordinator: coordinator, logger: logger)
         app.start()
         defer { app.stop() }
-        try TerminalApp.run(app: app, logger: logger)
+        try TerminalApp.run(app: app, logger: logger, mouse: root.global.wantsMouse)
     }
 }

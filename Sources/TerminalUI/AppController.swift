@@ -58,6 +58,7 @@ public final class AppController {
         }
         syncDialogFocus()
         defer { noteMessage(app.screenMessage) }
+        if case .mouse(let event) = key { return handleMouse(event) }
         if ui.helpVisible { return handleHelp(key) }
         if ui.fullTextVisible { return handleFullText(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }

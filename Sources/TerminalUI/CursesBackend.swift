@@ -13,13 +13,18 @@ public final class CursesBackend: TerminalBackend {
     private var colors = false
 
     private let screen: OpaquePointer
+    private var mouse = false
+    /// The last click, to tell a double click (same cell, within ``doubleClickInterval``).
+    private var lastClick: (x: Int, y: Int, at: Date)?
+    static let doubleClickInterval: TimeInterval = 0.4
 
     /// Takes over the terminal: locale, curses mode, keypad, colours unless `NO_COLOR`, and
     /// SIGINT / SIGTERM handlers that end the session cleanly.
     ///
     /// - Throws: ``TerminalError/unknownTerminal(_:)`` when curses cannot drive `$TERM`
     ///   (`initscr` would print and exit instead).
-    public init() throws {
+    /// - Parameter mouse: whether to ask the terminal for the mouse (`--no-mouse` says no).
+    public init(mouse: Bool = true) throws {
         if setlocale(LC_ALL, "") == nil || !String(cString: setlocale(LC_CTYPE, nil)).uppercased().contains("UTF") {
             setlocale(LC_ALL, "C.UTF-8")
         }
@@ -35,6 +40,9 @@ public final class CursesBackend: TerminalBackend {
         set_escdelay(25)
         // Pasted text comes between markers (bracketed paste): text, never keys.
         gd_write_raw(Self.bracketedPasteOn)
+        // The mouse, as SGR reports (any position, no 223-column limit), read by the app itself.
+        if mouse { gd_write_raw(Self.mouseOn) }
+        self.mouse = mouse
         curs_set(0)
         wtimeout(gd_stdscr(), 0)
         if has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true {
@@ -73,9 +81,13 @@ public final class CursesBackend: TerminalBackend {
 
     static let bracketedPasteOn = "\u{1b}[?2004h"
     static let bracketedPasteOff = "\u{1b}[?2004l"
+    /// Any-event tracking (1003: what tmux calls `mouse_any_flag`) in SGR form (1006).
+    static let mouseOn = "\u{1b}[?1003h\u{1b}[?1006h"
+    static let mouseOff = "\u{1b}[?1006l\u{1b}[?1003l"
 
     public func end() {
         gd_write_raw(Self.bracketedPasteOff)
+        if mouse { gd_write_raw(Self.mouseOff) }
         curs_set(1)
         endwin()
         delscreen(screen)
@@ -146,17 +158,23 @@ public final class CursesBackend: TerminalBackend {
     /// After Esc: what came with it. Nothing: Esc itself. A character: Alt and it (terminals
     /// send Alt-d as Esc d). `[200~`: a paste, read to its end marker. Any other sequence curses
     /// did not decode: read whole and dropped, as a key that means nothing.
-    private func readEscape() -> Key {
+    private func readEscape() -> Key? {
         guard let next = readCode() else { return .escape }
         switch next {
         case .scalar(91):  // "["
             var parameters = ""
+            var lastFinal: Character = " "
             while let code = readCode(), case .scalar(let value) = code, let scalar = Unicode.Scalar(value) {
                 // Parameters and intermediates, then one final byte.
-                guard (0x20...0x3f).contains(value) else { break }
+                guard (0x20...0x3f).contains(value) else {
+                    lastFinal = Character(scalar)
+                    break
+                }
                 parameters.unicodeScalars.append(scalar)
             }
-            return parameters == "200" ? .paste(readPaste()) : .unknown
+            if parameters == "200" { return .paste(readPaste()) }
+            if parameters.hasPrefix("<") { return mouseEvent(parameters, final: lastFinal) }
+            return .unknown
         case .scalar(79):  // "O": one more byte
             _ = readCode()
             return .unknown
@@ -172,6 +190,29 @@ public final class CursesBackend: TerminalBackend {
             // Esc, then a key curses decoded (an arrow, a resize): both count.
             _ = ungetch(value)
             return .escape
+        }
+    }
+
+    /// An SGR mouse report, `<button;column;line` and `M` (press) or `m` (release): a click
+    /// (the left button pressed; twice on one cell quickly, a double click), the wheel. Motion,
+    /// releases and other buttons mean nothing here.
+    private func mouseEvent(_ parameters: String, final: Character) -> Key? {
+        let numbers = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
+        guard numbers.count == 3, final == "M" else { return nil }
+        let (button, x, y) = (numbers[0], numbers[1] - 1, numbers[2] - 1)
+        switch button {
+        case 64: return .mouse(MouseEvent(.wheelUp, x: x, y: y))
+        case 65: return .mouse(MouseEvent(.wheelDown, x: x, y: y))
+        case 0:
+            let now = Date()
+            if let last = lastClick, last.x == x, last.y == y, now.timeIntervalSince(last.at) < Self.doubleClickInterval {
+                lastClick = nil
+                return .mouse(MouseEvent(.doubleClick, x: x, y: y))
+            }
+            lastClick = (x, y, now)
+            return .mouse(MouseEvent(.click, x: x, y: y))
+        default:
+            return nil  // motion, other buttons: nothing to say
         }
     }
 

@@ -16,6 +16,8 @@ public enum Key: Equatable, Sendable {
     case paste(String)
     /// A key or escape sequence the terminal sent that means nothing here.
     case unknown
+    /// The mouse: a click, a double click, the wheel (column and line from 0).
+    case mouse(MouseEvent)
 
     /// Alt-Backspace's character.
     public static let altBackspace = Key.alt("\u{7f}")
@@ -45,6 +47,24 @@ public enum Key: Equatable, Sendable {
         case .resize: "resize"
         case .paste: "a paste"
         case .unknown: "that key"
+        case .mouse: "the mouse"
         }
+    }
+}
+
+/// What the mouse did, where (column and line from 0, as the screen buffer counts).
+public struct MouseEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case click, doubleClick, wheelUp, wheelDown
+    }
+
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
     }
 }

@@ -8,8 +8,9 @@ import ViewModels
 /// keys to the ``AppController``, and redraws what changed.
 public enum TerminalApp {
     /// Runs the app in the terminal (curses) until `q` or a signal.
-    public static func run(app: AppModel, logger: Logger) throws {
-        let terminal = try CursesBackend()
+    /// - Parameter mouse: whether the app takes the mouse (wheel, clicks).
+    public static func run(app: AppModel, logger: Logger, mouse: Bool = true) throws {
+        let terminal = try CursesBackend(mouse: mouse)
         defer { terminal.end() }
         run(app: app, logger: logger, backend: terminal)
     }

@@ -208,4 +208,35 @@ struct TypingIsTextTests {
         #expect(!screen.contains("Kept aside on this device") || !screen.contains("epoch-1-"), "the file is gone: \(screen)")
         try quit(tmux)
     }
+
+    @Test func theMouseScrollsSelectsSwitchesTabsAndEditsAndNoMouseLeavesItToTheTerminal() throws {
+        for index in 1...20 { #expect(try cli.run(["item", "add", String(format: "Item %02d", index), "--home-location", "Shelf"]).status == 0) }
+        let tmux = try app(width: 100, height: 12)
+        #expect(try tmux.display("#{mouse_any_flag}") == "1", "the app asks for the mouse")
+        #expect(try tmux.capture().contains("Item 01"))
+        // The wheel: three rows a notch, as the arrows move.
+        for _ in 0..<4 { try tmux.type("\u{1b}[<65;10;5M") }
+        var screen = try tmux.waitFor { !$0.contains("Item 01") }
+        #expect(!screen.contains("Item 01"), "scrolled down: \(screen)")
+        // A click on a tab switches to it.
+        try tmux.type("\u{1b}[<0;28;1M")  // " 2 Shop ", after " Grocery Dude " and " 1 Prepare "
+        screen = try tmux.waitFor { $0.contains("Space collected") }
+        #expect(screen.contains("Space collected"), "on Shop: \(screen)")
+        try tmux.type("\u{1b}[<0;16;1M")  // " 1 Prepare "
+        screen = try tmux.waitFor { $0.contains("Space list") }
+        #expect(screen.contains("Space list"), "back on Prepare: \(screen)")
+        // A double click on a row edits its item.
+        try tmux.type("\u{1b}[<0;8;4M\u{1b}[<0;8;4M")
+        screen = try tmux.waitFor { $0.contains("Edit item") }
+        #expect(screen.contains("Edit item"), "\(screen)")
+        try tmux.sendKeys("q")
+        try tmux.waitFor { !$0.contains("Edit item") }
+        try quit(tmux)
+
+        let plain = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
+            + "--data-dir \(directory.path) --device kitchen --no-mouse; echo EXITED $?; sleep 60", width: 100, height: 12)
+        try plain.waitFor { $0.contains("Item 01") }
+        #expect(try plain.display("#{mouse_any_flag}") == "0", "--no-mouse leaves the mouse to the terminal")
+        try quit(plain)
+    }
 }

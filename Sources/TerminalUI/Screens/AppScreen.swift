@@ -74,17 +74,31 @@ public enum AppScreen {
 
     // MARK: - Parts
 
+    /// The tabs' labels on a screen `width` wide, with the column each begins at.
+    static func tabLabels(_ app: AppModel, width: Int) -> [(tab: AppModel.Tab, label: String, column: Int)] {
+        let full = AppModel.Tab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
+        let compact = AppModel.Tab.allCases.map { $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) " }
+        let labels = TextWidth.columns(of: full.joined()) + 14 <= width ? full : compact
+        var x = width >= 70 ? TextWidth.columns(of: " Grocery Dude ") : 0
+        return zip(AppModel.Tab.allCases, labels).map { tab, label in
+            defer { x += TextWidth.columns(of: label) }
+            return (tab, label, x)
+        }
+    }
+
+    /// The tab whose label is at column `x` of the tab bar.
+    static func tab(at x: Int, app: AppModel, width: Int) -> AppModel.Tab? {
+        tabLabels(app, width: width).first { x >= $0.column && x < $0.column + TextWidth.columns(of: $0.label) }?.tab
+    }
+
     static func drawTabBar(_ app: AppModel, into screen: inout ScreenBuffer) {
         let bar = CellStyle(bold: true, reverse: true, color: .title)
         screen.fill(row: 0, style: bar)
-        let full = AppModel.Tab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
-        let compact = AppModel.Tab.allCases.map { $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) " }
-        let labels = TextWidth.columns(of: full.joined()) + 14 <= screen.width ? full : compact
         var x = 0
         if screen.width >= 70 { x += screen.put(" Grocery Dude ", row: 0, column: 0, style: bar) }
-        for (tab, label) in zip(AppModel.Tab.allCases, labels) {
+        for (tab, label, column) in tabLabels(app, width: screen.width) {
             let current = tab == app.tab && app.editor == nil
-            x += screen.put(label, row: 0, column: x, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
+            x = column + screen.put(label, row: 0, column: column, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
         }
         if let list = app.currentList, app.editor == nil {
             let counts = "\(counted(list.rowCount, "item")), \(list.listedCount) listed "
@@ -139,7 +153,7 @@ public enum AppScreen {
         case .prepare: return " Space list  ? help  a add  e edit  d del  o sort  f listed  +- qty  / search  C clear  u undo  q quit"
         case .shop: return " Space collected  ? help  a add  e edit  d del  +- qty  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
-        case .cloud: return " c on/off  s sync  o offline  i account  M merge kept  R rebuild  X start over  ↑↓ scroll  ? help"
+        case .cloud: return " c on/off  s sync  o offline  i account  ? help  M merge kept  R rebuild  X start over"
         }
     }
 

@@ -7,7 +7,8 @@ enum HelpView {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("1-6 Tab S-Tab", "switch screens"), ("? F1", "this help"), ("u", "undo the last change made here"),
                         ("U Ctrl-R", "redo what was undone"), ("m", "messages, transitions in full"), ("L", "lists: open another, or make one"),
-                        ("q", "back, or quit"), ("F10 Ctrl-C", "quit"), ("Ctrl-L", "redraw")]),
+                        ("q", "back, or quit"), ("F10 Ctrl-C", "quit"), ("Ctrl-L", "redraw"),
+                        ("mouse", "wheel scrolls, click selects or switches tab, double-click edits")]),
         ("Prepare and Shop", [("↑↓ j k", "move"), ("PgUp PgDn g G", "page, first, last"), ("Space", "list / collect"),
                               ("Enter e", "edit"), ("a", "add (on the list)"), ("+ = -", "quantity up, down"), ("d", "delete (asks)"), ("/ n N", "search, next, previous"),
                               ("o", "Prepare: by location / by name"), ("f", "Prepare: only listed, or all"),
