@@ -121,6 +121,13 @@ public final class CursesBackend: TerminalBackend {
                 x = end
             }
         }
+        // The terminal's cursor in the field being typed in; hidden otherwise.
+        if let cursor = buffer.cursor {
+            curs_set(1)
+            wmove(gd_stdscr(), Int32(cursor.row), Int32(cursor.column))
+        } else {
+            curs_set(0)
+        }
         wrefresh(gd_stdscr())
     }
 

@@ -47,6 +47,8 @@ public struct ScreenBuffer: Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [[Cell]]
+    /// Where the terminal's own cursor goes (the text field being typed in), or nowhere.
+    public var cursor: (row: Int, column: Int)?
 
     public init(width: Int, height: Int) {
         self.width = max(width, 0)

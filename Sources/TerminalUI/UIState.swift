@@ -30,6 +30,11 @@ public struct UIState: Equatable, Sendable {
     public var helpVisible = false
     /// The first line of the help shown: it scrolls when the terminal is smaller than it.
     public var helpScroll = 0
+    /// Whether the line being typed is an editor field's, typed in place in the editor.
+    public var editsInPlace: Bool {
+        if case .editField? = prompt?.kind { return true }
+        return false
+    }
     /// How far the Cloud screen is scrolled (a terminal shorter than its rows).
     public var cloudScroll = 0
     /// The latest messages and transitions in full (`m`), over the screen.

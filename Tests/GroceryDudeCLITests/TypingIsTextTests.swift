@@ -239,4 +239,30 @@ struct TypingIsTextTests {
         #expect(try plain.display("#{mouse_any_flag}") == "0", "--no-mouse leaves the mouse to the terminal")
         try quit(plain)
     }
+
+    @Test(arguments: sizes)
+    func aFieldIsTypedWhereItIsShownWithTheTerminalsCursor(size: (Int, Int)) throws {
+        let tmux = try app(width: size.0, height: size.1)
+        #expect(try tmux.display("#{cursor_flag}") == "0", "no cursor while nothing is typed")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Edit item") }
+        try tmux.sendKeys("Enter")  // Name
+        try tmux.type(" fresh")
+        let screen = try tmux.waitFor { $0.contains("Milk fresh") }
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(lines.firstIndex { $0.contains("Milk fresh") })
+        #expect(lines[row].contains("Name"), "in the Name row, not on the bottom line: \(screen)")
+        #expect(try tmux.display("#{cursor_flag}") == "1")
+        #expect(try tmux.display("#{cursor_y}") == String(row), "the terminal's cursor is in the field")
+        let column = try #require(Int(try tmux.display("#{cursor_x}")))
+        #expect(lines[row].prefix(column).hasSuffix("Milk fresh"), "right after what was typed: \(lines[row]) at \(column)")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Name*") }
+        #expect(try tmux.display("#{cursor_flag}") == "0")
+        try tmux.sendKeys("s")
+        try tmux.waitFor { $0.contains("Saved") }
+        try tmux.sendKeys("q")
+        try tmux.waitFor { !$0.contains("Edit item") }
+        try quit(tmux)
+    }
 }

@@ -43,7 +43,8 @@ public enum AppScreen {
         drawTabBar(app, into: &screen)
         let top = 1, contentHeight = height - chrome
         if let editor = app.editor {
-            EditorView.draw(editor, selected: ui.editorRow, into: &screen, top: top, height: contentHeight)
+            EditorView.draw(editor, selected: ui.editorRow, editing: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen,
+                            top: top, height: contentHeight)
         } else {
             switch app.tab {
             case .prepare: ItemListView.draw(app.prepare, into: &screen, top: top, height: contentHeight)
@@ -108,6 +109,13 @@ public enum AppScreen {
 
     static func drawHintLine(_ controller: AppController, message: String?, into screen: inout ScreenBuffer) {
         let row = screen.height - 2
+        if let prompt = controller.ui.prompt, controller.ui.editsInPlace {
+            // The field is typed where it is shown: this line says how it ends.
+            screen.put(TextWidth.truncate(" \(prompt.label) Enter keeps it  Esc cancels  Ctrl-U clears", to: screen.width - 1),
+                       row: row, column: 0, style: CellStyle(color: .hint))
+            if let error = prompt.error { drawPromptError(error, above: row, into: &screen) }
+            return
+        }
         if let prompt = controller.ui.prompt {
             let label = prompt.label + " "
             screen.put(label, row: row, column: 1, style: CellStyle(bold: true))

@@ -81,7 +81,8 @@ enum DialogView {
         }
     }
 
-    /// A text field: its text, scrolled so the cursor shows, the cursor as a reversed cell.
+    /// A text field: its text, scrolled so the cursor shows, the cursor as a reversed cell with
+    /// the terminal's own cursor on it (a terminal that cannot show its cursor still shows where).
     static func drawField(_ field: TextField, into screen: inout ScreenBuffer, row: Int, column: Int, width: Int) {
         guard width > 1 else { return }
         let characters = field.characters
@@ -93,6 +94,7 @@ enum DialogView {
             let columns = max(1, TextWidth.columns(of: character))
             if x + columns > column + width { break }
             screen.put(String(character), row: row, column: x, style: CellStyle(reverse: index == field.cursor, color: .normal))
+            if index == field.cursor { screen.cursor = (row, x) }
             x += columns
         }
     }

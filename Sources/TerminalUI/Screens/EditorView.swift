@@ -16,7 +16,9 @@ public enum EditorView {
         editor.fields.map(Row.field) + [.photo]
     }
 
-    static func draw(_ editor: ItemEditorViewModel, selected: Int, into screen: inout ScreenBuffer, top: Int, height: Int) {
+    /// - Parameter editing: the text being typed into the selected field, edited in place.
+    static func draw(_ editor: ItemEditorViewModel, selected: Int, editing: TextField? = nil, into screen: inout ScreenBuffer,
+                     top: Int, height: Int) {
         let width = screen.width
         screen.put(" Edit item" + (editor.hasUnsavedChanges ? " (edited)" : ""), row: top, column: 0, style: CellStyle(bold: true, color: .section))
         if let error = editor.fieldError {
@@ -51,7 +53,13 @@ public enum EditorView {
             }
             let labelStyle = isWrong ? CellStyle(bold: true, reverse: isSelected, color: .warning) : CellStyle(reverse: isSelected, dim: !isSelected)
             screen.put(" " + TextWidth.truncate(label, to: labelWidth - 1), row: y, column: 0, style: labelStyle)
-            screen.put(TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
+            if isSelected, let editing, case .field = row {
+                // Typed where it is shown, with the terminal's cursor in it.
+                screen.put(String(repeating: " ", count: max(0, width - labelWidth - 1)), row: y, column: labelWidth + 1)
+                DialogView.drawField(editing, into: &screen, row: y, column: labelWidth + 1, width: width - labelWidth - 2)
+            } else {
+                screen.put(TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
+            }
         }
         if let picker = editor.picker { drawPicker(picker, into: &screen, top: top, height: height) }
     }
