@@ -265,4 +265,24 @@ struct TypingIsTextTests {
         try tmux.waitFor { !$0.contains("Edit item") }
         try quit(tmux)
     }
+
+    @Test func discardAfterAttachingAPhotoKeepsTheItemWithoutIt() throws {
+        let photo = directory.file("milk.jpg")
+        try (Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0, count: 2044)).write(to: photo)
+        let tmux = try app(width: 100, height: 30)
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Edit item") }
+        try tmux.sendKeys("p")
+        try tmux.type(photo.path)
+        try tmux.sendKeys("Enter")
+        var screen = try tmux.waitFor { $0.contains("(unsaved)") }
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor { $0.contains("Unsaved changes to Milk") }
+        #expect(screen.contains("Photo"), "the photo is among the changes: \(screen)")
+        try tmux.sendKeys("d")
+        try tmux.waitFor { !$0.contains("Edit item") }
+        let milk = try cli.items().first { $0["name"] as? String == "Milk" }
+        #expect(milk?["photoBytes"] as? Int == 0, "Discard kept the item without the photo")
+        try quit(tmux)
+    }
 }
