@@ -30,10 +30,13 @@ public struct UIState: Equatable, Sendable {
     public var helpVisible = false
     /// The first line of the help shown: it scrolls when the terminal is smaller than it.
     public var helpScroll = 0
-    /// Whether the line being typed is an editor field's, typed in place in the editor.
+    /// Whether the line being typed edits something shown (an editor field, a catalog entry's
+    /// name): then it is typed in place there.
     public var editsInPlace: Bool {
-        if case .editField? = prompt?.kind { return true }
-        return false
+        switch prompt?.kind {
+        case .editField?, .renameEntry?: true
+        default: false
+        }
     }
     /// How far the Cloud screen is scrolled (a terminal shorter than its rows).
     public var cloudScroll = 0

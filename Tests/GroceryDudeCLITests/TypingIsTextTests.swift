@@ -263,6 +263,16 @@ struct TypingIsTextTests {
         try tmux.waitFor { $0.contains("Saved") }
         try tmux.sendKeys("q")
         try tmux.waitFor { !$0.contains("Edit item") }
+        // A unit renamed in its row on the Units screen.
+        try tmux.sendKeys("3", "r")
+        try tmux.type("itre")
+        let units = try tmux.waitFor { $0.contains("Litre") }
+        let unitLines = units.split(separator: "\n", omittingEmptySubsequences: false)
+        let unitRow = try #require(unitLines.firstIndex { $0.contains("Litre") })
+        #expect(unitRow < unitLines.count - 3, "in the list, not on the bottom line: \(units)")
+        #expect(try tmux.display("#{cursor_y}") == String(unitRow))
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor { $0.contains("Litre") && !$0.contains("Enter keeps it") }
         try quit(tmux)
     }
 

@@ -49,9 +49,9 @@ public enum AppScreen {
             switch app.tab {
             case .prepare: ItemListView.draw(app.prepare, into: &screen, top: top, height: contentHeight)
             case .shop: ItemListView.draw(app.shop, into: &screen, top: top, height: contentHeight)
-            case .units: CatalogView.draw(app.units, into: &screen, top: top, height: contentHeight)
-            case .homeLocations: CatalogView.draw(app.homeLocations, into: &screen, top: top, height: contentHeight)
-            case .shopAisles: CatalogView.draw(app.shopAisles, into: &screen, top: top, height: contentHeight)
+            case .units: CatalogView.draw(app.units, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
+            case .homeLocations: CatalogView.draw(app.homeLocations, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
+            case .shopAisles: CatalogView.draw(app.shopAisles, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
             case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight, scroll: controller.ui.cloudScroll)
             }
             if let switcher = app.listSwitcher {

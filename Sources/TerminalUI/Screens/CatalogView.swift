@@ -4,7 +4,8 @@ import ViewModels
 
 /// Units, home locations, shop aisles: the entries with how many items use each.
 enum CatalogView {
-    static func draw(_ model: CatalogListViewModel, into screen: inout ScreenBuffer, top: Int, height: Int) {
+    /// - Parameter renaming: the new name being typed for the selected entry, edited in place.
+    static func draw(_ model: CatalogListViewModel, renaming: TextField? = nil, into screen: inout ScreenBuffer, top: Int, height: Int) {
         let width = screen.width
         guard !model.entries.isEmpty else {
             screen.put("No \(model.kind.noun)s. Press a to add one.", row: top + 1, column: 2, style: CellStyle(dim: true))
@@ -17,7 +18,13 @@ enum CatalogView {
             let style = CellStyle(reverse: selected)
             if selected { screen.fill(row: y, style: style) }
             let uses = "\(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")"
-            screen.put("  " + TextWidth.truncate(entry.name, to: width - TextWidth.columns(of: uses) - 5), row: y, column: 0, style: style)
+            if selected, let renaming {
+                // The new name typed where the name is shown, with the terminal's cursor in it.
+                screen.put(String(repeating: " ", count: width), row: y, column: 0)
+                DialogView.drawField(renaming, into: &screen, row: y, column: 2, width: width - TextWidth.columns(of: uses) - 5)
+            } else {
+                screen.put("  " + TextWidth.truncate(entry.name, to: width - TextWidth.columns(of: uses) - 5), row: y, column: 0, style: style)
+            }
             screen.putRight(uses, row: y, style: CellStyle(reverse: selected, dim: !selected))
         }
     }
