@@ -37,6 +37,8 @@ test: deps
 manual:
 	$(SWIFT) package plugin generate-manual --configuration debug --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" >/dev/null
 	@test -s $(MANUAL) || { echo "generate-manual wrote no $(MANUAL)" >&2; exit 1; }
+	@# The version, from Resources/VERSION, in the page's footer (the plugin leaves .Os empty).
+	@sed -i "s/^\.Os$$/.Os grocery-dude $$(tr -d '[:space:]' < Resources/VERSION)/" $(MANUAL)
 
 install: deps manual
 	@if [ -z "$(INSTALL_BINARY)" ]; then $(INSTALL_BUILD); fi

@@ -28,6 +28,10 @@ man=$work/prefix/share/man/man1/grocery-dude.1
 check "the manual is a section 1 page of grocery-dude" grep -q '^\.Dt GROCERY-DUDE 1' "$man"
 check "the manual documents --cloud" grep -q 'cloud' "$man"
 check "the manual documents every subcommand (item edit, cloud start-over)" grep -q 'start-over' "$man"
+version=$(tr -d '[:space:]' <"$project/Resources/VERSION")
+check "the installed binary says its version, from Resources/VERSION" \
+  bash -c "[ \"\$('$work/prefix/bin/grocery-dude' --version)\" = 'grocery-dude $version' ]"
+check "the manual says the version" grep -q "$version" "$man"
 if command -v man >/dev/null; then
   check "man renders the manual" bash -c "MANWIDTH=80 man -l '$man' | grep -q 'grocery-dude'"
 fi
