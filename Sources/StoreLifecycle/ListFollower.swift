@@ -23,8 +23,8 @@ public struct ListVisit: Sendable, Equatable {
 /// Lazily: a hundred lists are not a hundred open stores and watchers. One thread looks every
 /// ``sweepInterval`` at each list's files — its store files on the device and the folders of its
 /// logs in the cloud folder (a few `stat` calls a list) — and opens a list only when those
-/// changed since its last visit, or when ``revisitInterval`` has passed (a merge into it to
-/// carry, a setup that failed). Lists made or announced while it runs are found at the next
+/// changed since its last visit (a log arrived, a save waits, the folder came back), or, after a
+/// visit that failed (a setup that could not finish), once ``revisitInterval`` has passed. Lists made or announced while it runs are found at the next
 /// sweep. While the device does not sync (signed out, sync off, offline, a folder that is not
 /// its own) it visits nothing.
 ///
@@ -48,8 +48,8 @@ final class ListFollower: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let stateLock = NSLock()
     private var stopped = false
-    /// Per store name: the signature of its files at its last visit, and when.
-    private var lastVisits: [String: (signature: String, at: Date)] = [:]
+    /// Per store name: the signature of its files at its last visit, when, and whether it failed.
+    private var lastVisits: [String: (signature: String, at: Date, failed: Bool)] = [:]
 
     /// - Parameters:
     ///   - skipping: the store the caller runs on now (read at every sweep).
@@ -94,38 +94,49 @@ final class ListFollower: @unchecked Sendable {
         guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled, settings.account != nil,
               !configuration.isOffline else { return }
         let named = NamedLists(configuration: configuration)
-        let lists = (try? named.all()) ?? []
+        // The lists read once a sweep: every device's word, removed ones included.
+        guard let known = try? named.knownNow() else { return }
+        let lists = named.live(known)
+        let merged = Dictionary(grouping: known.values.filter { $0.isRemoved && $0.mergedInto != nil }, by: { $0.mergedInto! })
         let skipped = skipping()
+        let account = settings.account
         // The caller's own list: removed or merged away elsewhere, it is told (once), and what
         // lists merged into it gained is carried there.
-        if let own = try? named.list(storeName: skipped), own.isRemoved {
+        if let own = known[skipped], own.isRemoved {
             if toldGone != skipped {
                 toldGone = skipped
-                onGone(own, try? named.survivor(of: own))
+                onGone(own, NamedLists.survivor(of: own, in: known))
             }
-        } else {
-            carryMergedLists(into: skipped, named)
+        } else if let into = merged[skipped] {
+            carryMergedLists(into: skipped, into, account: account)
+        }
+        // A list's files, and those of the lists merged into it: what arrives late for those is
+        // carried when the list is visited.
+        func signatureOf(_ storeName: String) -> String {
+            ([storeName] + (merged[storeName] ?? []).map(\.storeName)).map { ListMerge.signature(of: $0, configuration, account: account) }
+                .joined(separator: "|")
         }
         for list in lists where list.storeName != skipped {
             guard !stateLock.withLock({ stopped }) else { return }
-            let signature = ListMerge.signature(of: list.storeName, configuration)
-            if let last = lastVisits[list.storeName], last.signature == signature, now.timeIntervalSince(last.at) < Self.revisitInterval {
+            let signature = signatureOf(list.storeName)
+            if let last = lastVisits[list.storeName], last.signature == signature,
+               !last.failed || now.timeIntervalSince(last.at) < Self.revisitInterval {
                 continue
             }
             let visit = self.visit(list)
-            lastVisits[list.storeName] = (ListMerge.signature(of: list.storeName, configuration), now)
+            lastVisits[list.storeName] = (signatureOf(list.storeName), now, visit.problem != nil)
             if visit.imported != nil || visit.exported > 0 || visit.problem != nil { onVisit(visit) }
         }
     }
 
     /// Carries what lists merged into the caller's store gained, when their files changed:
     /// through a coordinator of its own on that store (as a command running beside the app).
-    private func carryMergedLists(into storeName: String, _ named: NamedLists) {
-        guard let merged = try? named.merged(into: storeName), !merged.isEmpty else { return }
+    private func carryMergedLists(into storeName: String, _ merged: [NamedList], account: String?) {
+        let carried = CarriedLists(configuration.sandbox).all()
+        guard merged.contains(where: { carried[$0.storeName]?.signature != ListMerge.signature(of: $0.storeName, configuration, account: account) })
+        else { return }
         visiting.lock()
         defer { visiting.unlock() }
-        let carried = CarriedLists(configuration.sandbox).all()
-        guard merged.contains(where: { carried[$0.storeName]?.signature != ListMerge.signature(of: $0.storeName, configuration) }) else { return }
         var survivor = configuration
         survivor.storeName = storeName
         do {

@@ -64,33 +64,24 @@ public enum ListMerge {
     /// files (sizes and times) and the folders of its logs in the cloud folder. Cheap: read
     /// before deciding to open that store at all.
     static func signature(of storeName: String, _ configuration: StoreConfiguration) -> String {
+        signature(of: storeName, configuration, account: (try? DeviceSettings.load(from: configuration.sandbox))?.account)
+    }
+
+    /// ``signature(of:_:)`` with the account the device is in, read once by a caller that signs
+    /// many lists.
+    static func signature(of storeName: String, _ configuration: StoreConfiguration, account: String?) -> String {
         var configuration = configuration
         configuration.storeName = storeName
-        let files = FileManager.default
-        var paths = [configuration.localStoreURL.path]
-        var folders: [URL] = []
-        if let account = (try? DeviceSettings.load(from: configuration.sandbox))?.account {
-            paths += [configuration.cloudStoreURL(account: account).path, configuration.fallbackStoreURL(account: account).path]
-            folders.append(CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(storeName))
+        var files = [configuration.localStoreURL.path]
+        var trees: [String] = []
+        if let account {
+            files += [configuration.cloudStoreURL(account: account).path, configuration.fallbackStoreURL(account: account).path]
+            trees.append(CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(storeName).path)
         }
-        paths += paths.map { $0 + "-wal" }
+        files += files.map { $0 + "-wal" }
         // The folders of its logs, down to each peer's (`v<n>/epoch-<n>/logs/<peer>`): a file
         // added or renamed in one changes its time.
-        var depth = 0
-        while !folders.isEmpty, depth < 5 {
-            paths += folders.map(\.path)
-            folders = folders.flatMap { folder in
-                ((try? files.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
-                    .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
-            }
-            depth += 1
-        }
-        return paths.sorted().map { path in
-            guard let attributes = try? files.attributesOfItem(atPath: path) else { return "-" }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-            let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return "\(size)@\(time)"
-        }.joined(separator: ";")
+        return FileSignature.of(files: files, trees: trees, depth: 4)
     }
 }
 

@@ -133,9 +133,20 @@ public struct NamedLists: Sendable {
     /// Every list not removed, the default first, then by name in natural order ("Week 2" before
     /// "Week 10").
     public func all() throws -> [NamedList] {
+        live(try knownNow())
+    }
+
+    /// Every list known now, removed ones included, by store name: one read of the lists, for a
+    /// caller that asks several things of them (the list follower's sweep).
+    func knownNow() throws -> [String: NamedList] {
         let claim = RegistryClaim(registryURL)
         defer { withExtendedLifetime(claim) {} }
-        return try known().values.filter { !$0.isRemoved }.sorted { a, b in
+        return try known()
+    }
+
+    /// The lists of `known` not removed, in the order ``all()`` gives.
+    func live(_ known: [String: NamedList]) -> [NamedList] {
+        known.values.filter { !$0.isRemoved }.sorted { a, b in
             if a.isDefault != b.isDefault { return a.isDefault }
             if a.name != b.name { return NaturalOrder.areInIncreasingOrder(a.name, b.name) }
             return a.storeName < b.storeName
@@ -437,10 +448,21 @@ public struct NamedLists: Sendable {
     }()
 
     private static func dateFormatter(fraction: Bool) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = fraction ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-        return formatter
+        fraction ? withFraction : withoutFraction
     }
+
+    /// Made once: making one was most of reading a list. Used only to parse and format, which
+    /// `ISO8601DateFormatter` does safely from several threads.
+    nonisolated(unsafe) private static let withFraction: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+    nonisolated(unsafe) private static let withoutFraction: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter
+    }()
 
     static func encode(_ list: NamedList) -> String {
         (try? encoder.encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
