@@ -42,7 +42,6 @@ struct NamedListsMergeTests {
         try b.output(["cloud", "offline"])
         try b.output(["--list", ofB, "item", "edit", "milk", "--quantity", "9"])
         try b.output(["--list", ofB, "item", "edit", "Rice", "--quantity", "3"])
-        Thread.sleep(forTimeInterval: 0.01)
 
         // a merges b's list into its own, then edits Rice in it: later than b's edit.
         let refused = try a.run(["lists", "merge", ofB, "--into", ofA])

@@ -4,8 +4,9 @@ import TestSupport
 
 /// Four devices on one cloud folder, one of them watching, doing random list work — lists made,
 /// renamed, removed, started over and merged, items added and edited, a device going offline
-/// and back, commands killed at random — end with the same lists, each with the same items, on
-/// every device, and `cloud verify` agreeing on each.
+/// and back, commands dying at points the seed picks (after a commit, mid-log, mid-start-over) —
+/// end with the same lists, each with the same items, on every device, and `cloud verify`
+/// agreeing on each.
 @Suite("Named lists soak")
 struct NamedListsSoakTests {
     let directory = TemporaryDirectory("lists-soak")
@@ -67,11 +68,16 @@ struct NamedListsSoakTests {
                 log.append("\(step) c \(offline ? "offline" : "online")")
                 continue
             case 78..<88:
-                // A command killed at a random point.
-                let killed = try peer.start(["--list", name, "item", "add", "Killed\(step)"])
-                usleep(UInt32.random(in: 0..<120_000, using: &random))
-                _ = killed.stop(SIGKILL)
-                log.append("\(step) \(peer.device) killed item add")
+                // A command killed (SIGKILL, as a power cut) at a point the seed picks: after its
+                // save commits, halfway through writing its log, halfway through a start over.
+                let (fault, killedCommand) = [
+                    ("after-commit", ["--list", name, "item", "add", "Killed\(step)"]),
+                    ("mid-log-write", ["--list", name, "item", "add", "Killed\(step)"]),
+                    ("after-commit", ["--list", name, "item", "edit", "Item\(Int.random(in: 0..<12, using: &random))", "--quantity", "7"]),
+                    ("mid-start-over", ["--list", name, "cloud", "start-over", "--yes"]),
+                ].randomElement(using: &random)!
+                let killed = try peer.run(killedCommand, environment: ["GROCERY_DUDE_FAULT": fault])
+                log.append("\(step) \(peer.device) \(killedCommand.joined(separator: " ")) killed at \(fault) → \(killed.status)")
                 continue
             default: command = ["cloud", "sync"]
             }
