@@ -17,6 +17,17 @@ struct ListsCommand: ParsableCommand {
             """,
         subcommands: [Ls.self, New.self, Rename.self, Rm.self, Merge.self])
 
+    /// Asks `question` [y/N] on a terminal; from a script (no terminal) refuses, saying to
+    /// pass --yes. Not confirmed: throws, and nothing was done.
+    static func confirm(_ question: String, script: String, nothing done: String) throws {
+        guard isatty(STDIN_FILENO) == 1 else { throw ValidationErrorMessage("\(script); pass --yes to do it from a script") }
+        print("\(question) [y/N] ", terminator: "")
+        fflush(nil)
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
+            throw ValidationErrorMessage("not confirmed; nothing was \(done)")
+        }
+    }
+
     /// The device's lists, read through the store layer.
     static func lists(_ root: GroceryDudeCommand, command: String) throws -> NamedLists {
         let (sandbox, logger) = try root.global.openSandbox(command: command)
@@ -101,14 +112,8 @@ struct ListsCommand: ParsableCommand {
             let lists = try ListsCommand.lists(root, command: "lists rm")
             let list = try lists.resolve(name)
             if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw ValidationErrorMessage("lists rm removes \(list.name.quotedName) from every device; pass --yes to do it from a script")
-                }
-                print("Remove the list \(list.name.quotedName) from every device? This device's copy is kept aside. [y/N] ", terminator: "")
-                fflush(nil)
-                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
-                    throw ValidationErrorMessage("not confirmed; nothing was removed")
-                }
+                try ListsCommand.confirm("Remove the list \(list.name.quotedName) from every device? This device's copy is kept aside.",
+                                         script: "lists rm removes \(list.name.quotedName) from every device", nothing: "removed")
             }
             let kept = try lists.remove(list)
             print("Removed the list \(list.name.quotedName)." + (kept.map { " This device's copy is kept at \($0.path)." } ?? ""))
@@ -135,34 +140,28 @@ extension ListsCommand {
         func run() throws {
             let lists = try ListsCommand.lists(root, command: "lists merge")
             let source = try lists.resolve(from), survivor = try lists.resolve(into)
-            guard source.storeName != survivor.storeName else { throw NamedListError.sameList(source.name) }
+            guard source.storeName != survivor.storeName else {
+                // Two names for one list: one of them was merged into the other already.
+                let sameText = from.precomposedStringWithCanonicalMapping.lowercased() == into.precomposedStringWithCanonicalMapping.lowercased()
+                if sameText { throw NamedListError.sameList(source.name) }
+                throw ValidationErrorMessage("\(from.quotedName) and \(into.quotedName) are one list now, \(survivor.describedWithStore) (a list merged into another is found there): nothing to merge")
+            }
             guard !source.isDefault else {
                 throw ValidationErrorMessage("the default list cannot be merged away; merge the other list into it (grocery-dude lists merge \(survivor.storeName) --into \(source.storeName))")
             }
-            let question = "Merge the list \(Self.describe(source)) into \(Self.describe(survivor)) on every device? Every item of both is kept."
             if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw ValidationErrorMessage("lists merge makes \(Self.describe(source)) part of \(Self.describe(survivor)) on every device; pass --yes to do it from a script")
-                }
-                print("\(question) [y/N] ", terminator: "")
-                fflush(nil)
-                guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
-                    throw ValidationErrorMessage("not confirmed; nothing was merged")
-                }
+                try ListsCommand.confirm("Merge the list \(source.describedWithStore) into \(survivor.describedWithStore) on every device? Every item of both is kept.",
+                                         script: "lists merge makes \(source.describedWithStore) part of \(survivor.describedWithStore) on every device",
+                                         nothing: "merged")
             }
             // Both stores brought up to date first (imported, exported), under one claim on the device.
             let target = try root.global.openDevice(command: "lists merge", storeName: survivor.storeName)
             let copy = try root.global.openDevice(command: "lists merge", storeName: source.storeName, claim: target.claim)
             let outcome = try ListMerge.merge(source, into: survivor, lists: lists, source: copy.coordinator, survivor: target.coordinator)
-            var line = "Merged \(Self.describe(source)) into \(Self.describe(survivor)): \(outcome.copied) object(s) copied"
+            var line = "Merged \(source.describedWithStore) into \(survivor.describedWithStore): \(outcome.copied) object(s) copied"
             if outcome.deduplicated > 0 { line += ", \(outcome.deduplicated) duplicate(s) merged" }
             print(line + ".")
             if outcome.waiting > 0 { print("\(outcome.waiting) change(s) wait to be exported: the other devices get the merge once they are.") }
-        }
-
-        /// "Dinner" (made by ann, store Dinner-1a2b3c).
-        static func describe(_ list: NamedList) -> String {
-            "\(list.name.quotedName) (\(list.createdBy.map { "made by \($0), " } ?? "")store \(list.storeName))"
         }
     }
 }

@@ -107,9 +107,20 @@ extension StoreCoordinator {
             // "epoch-1-20261128T101500Z.sqlite": the label is what comes before the time.
             let stem = String(name.dropLast(".sqlite".count))
             let label = stem.range(of: #"-\d{8}T"#, options: .regularExpression).map { String(stem[..<$0.lowerBound]) } ?? stem
-            return CloudStatus.KeptStore(path: url.path, label: label, kept: date, items: SQLiteFile.rowCount(of: "item", in: url))
+            return CloudStatus.KeptStore(path: url.path, label: label, kept: date, items: Self.keptItemCount(url, modified: date))
         }.sorted { $0.kept > $1.kept }
     }
+
+    /// A kept store's item count, read once per version of the file: the Cloud screen asks for
+    /// the status every second, and a kept store does not change.
+    private static func keptItemCount(_ url: URL, modified: Date) -> Int? {
+        if let known = keptCounts.withLock({ $0[url.path] }), known.modified == modified { return known.items }
+        let items = SQLiteFile.rowCount(of: "item", in: url)
+        keptCounts.withLock { $0[url.path] = (modified, items) }
+        return items
+    }
+
+    private static let keptCounts = LockedCounts()
 
     /// Saves waiting in the account's other lists' stores on this device (read, not opened).
     private func waitingInOtherLists(account: String) -> Int {
@@ -123,3 +134,14 @@ extension StoreCoordinator {
             .reduce(0, +)
     }
 }
+
+/// The kept stores' item counts already read, by path (``StoreCoordinator/keptStores()``).
+final class LockedCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: (modified: Date, items: Int?)] = [:]
+
+    func withLock<T>(_ body: (inout [String: (modified: Date, items: Int?)]) -> T) -> T {
+        lock.withLock { body(&counts) }
+    }
+}
+

@@ -38,6 +38,10 @@ public struct NamedList: Codable, Equatable, Sendable {
     /// answer to one name.
     public var nameKey: String { UniqueKey.normalize(name) }
     public var isDefault: Bool { storeName == GroceryStore.defaultStoreName }
+    /// The list as a question or a refusal names it: `"Dinner" (made by ann, store Dinner-1a2b3c)`.
+    public var describedWithStore: String {
+        "\"\(name)\" (\(createdBy.map { "made by \($0), " } ?? "")store \(storeName))"
+    }
 
     /// When its name was given: renamed, else made, else never.
     var nameGiven: Date { renamed ?? created ?? .distantPast }
@@ -195,21 +199,6 @@ public struct NamedLists: Sendable {
             next = found.mergedInto
         }
         return nil
-    }
-
-    /// The list of store `storeName` as every device's word makes it now, removed or merged
-    /// included; `nil` when none is known by that store name (an unnamed store).
-    public func list(storeName: String) throws -> NamedList? {
-        let claim = RegistryClaim(registryURL)
-        defer { withExtendedLifetime(claim) {} }
-        return try known()[storeName]
-    }
-
-    /// The live list a removed list's items went to (``NamedList/mergedInto``, followed).
-    public func survivor(of list: NamedList) throws -> NamedList? {
-        let claim = RegistryClaim(registryURL)
-        defer { withExtendedLifetime(claim) {} }
-        return Self.survivor(of: list, in: try known())
     }
 
     /// The lists merged into the list of store `storeName` (removed, their items there), for

@@ -42,9 +42,7 @@ extension AppModel {
                 let leaving = editor.askingAboutRemoteChanges.leaving
                 if editor.answerRemoteChanges(keepMine: accepted), leaving {
                     say(editor.message ?? "Saved")
-                    self.editor = nil
-                    refreshList()
-                    currentList?.select(editor.id)
+                    closeEditor()  // saved: nothing is left to save
                 }
             } else if editor.dialog != nil {
                 // "Unsaved changes to …": Save, or Discard.

@@ -39,11 +39,6 @@ extension AppModel {
         listSwitcher?.typeAhead(character, now: now) ?? false
     }
 
-    /// `/` in the switcher: the next letters type ahead, even j, k, g and q.
-    public func beginTypeAheadInListSwitcher(now: TimeInterval = Message.now) {
-        listSwitcher?.beginTypeAhead(now: now)
-    }
-
     /// Enter in the switcher: opens the selected list, or — on "new list…" — returns `true`: a
     /// name is needed (``createList(named:)``).
     public func chooseInListSwitcher() -> Bool {
@@ -76,11 +71,8 @@ extension AppModel {
     /// The question `+` asks: which list goes into which, who made each, their stores.
     var listMergeDialog: Dialog? {
         guard let asked = listMergeAsked else { return nil }
-        func describe(_ list: NamedList) -> String {
-            "\"\(list.name)\" (\(list.createdBy.map { "made by \($0), " } ?? "")store \(list.storeName))"
-        }
         return .confirm(title: "Merge Lists?",
-                        message: "\(describe(asked.from)) goes into \(describe(asked.into)) on every device. Every item of both is kept; items of one name become one.",
+                        message: "\(asked.from.describedWithStore) goes into \(asked.into.describedWithStore) on every device. Every item of both is kept; items of one name become one.",
                         action: "Merge")
     }
 

@@ -80,8 +80,4 @@ public struct ListSwitcher: Equatable, Sendable {
         return match != nil
     }
 
-    /// `/`: the next letters type ahead even when they are keys of their own.
-    mutating func beginTypeAhead(now: TimeInterval) {
-        typeAhead.begin(now: now)
-    }
 }

@@ -76,6 +76,9 @@ struct NamedListsMergeTests {
             let verify = try peer.run(["--list", "Dinner", "cloud", "verify"])
             #expect(verify.stdout.contains("Agrees with"), "\(peer.device): \(verify.stdout)")
         }
+        // Merged again (a script run twice): refused, saying the two are one list now.
+        let again = try a.run(["lists", "merge", ofB, "--into", ofA, "--yes"])
+        #expect(again.status == 1 && again.stderr.contains("are one list now"), "\(again.stderr)")
         // A command still naming the merged-away list by its name lands in the survivor.
         try b.output(["--list", "dinner", "item", "add", "Beans"])
         try a.output(["cloud", "sync"])
