@@ -132,11 +132,16 @@ let package = Package(
         ),
         .testTarget(
             name: "UbiquityTests",
-            dependencies: ["Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: [
+                "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
             name: "StoreLifecycleTests",
-            dependencies: ["StoreLifecycle", "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StoreLifecycle", "Ubiquity", "TextAndFiles", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a bench leaves behind when it is interrupted (Ctrl-C, `kill`, a closed terminal): nothing.
@@ -72,8 +73,10 @@ final class BenchInterruption: @unchecked Sendable {
         let remover = Process()
         remover.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Deaf to the signals that ended this process: a closed terminal sends SIGHUP to all.
-        remover.arguments = ["-c", "trap '' HUP INT TERM; while kill -0 \"$0\" 2>/dev/null; do sleep 0.05; done; rm -rf -- \"$1\"",
-                             String(getpid()), folder.path]
+        remover.arguments = [
+            "-c", "trap '' HUP INT TERM; while kill -0 \"$0\" 2>/dev/null; do sleep 0.05; done; rm -rf -- \"$1\"",
+            String(getpid()), folder.path,
+        ]
         remover.standardInput = FileHandle.nullDevice
         remover.standardOutput = FileHandle.nullDevice
         remover.standardError = FileHandle.nullDevice

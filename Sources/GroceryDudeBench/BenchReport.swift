@@ -23,8 +23,10 @@ enum BenchReport {
 
     /// The JSON object of everything recorded, keys in the order the benches ran.
     static var text: String {
-        "{\n" + sections.map { section in
-            "  \"\(section.name)\": {" + section.fields.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
-        }.joined(separator: ",\n") + "\n}"
+        "{\n"
+            + sections.map { section in
+                "  \"\(section.name)\": {" + section.fields.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+                    + "}"
+            }.joined(separator: ",\n") + "\n}"
     }
 }

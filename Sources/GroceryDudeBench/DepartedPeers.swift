@@ -1,8 +1,9 @@
 import Foundation
 import GroceryModel
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the history of departed devices costs every command: a no-op command (`item ls`, the
@@ -30,13 +31,16 @@ enum DepartedPeers {
         // `cloud sync` itself has just written a baseline and a digest.)
         sleep(3)
         func names(_ device: Device) throws -> [String] {
-            try device.run(["item", "ls"]).split(separator: "\n").dropFirst().map { String($0.dropFirst(3).drop { $0 != " " }) }
+            try device.run(["item", "ls"]).split(separator: "\n").dropFirst().map {
+                String($0.dropFirst(3).drop { $0 != " " })
+            }
         }
         guard try names(departed) == (try names(none)) else {
             throw BenchFailure("the two stores do not list the same items")
         }
         for device in [none, departed] { _ = try device.time(["item", "ls"]) }  // warm-up
-        var noneTimes: [Double] = [], departedTimes: [Double] = []
+        var noneTimes: [Double] = []
+        var departedTimes: [Double] = []
         for _ in 0..<runs {
             noneTimes.append(try none.time(["item", "ls"]))
             departedTimes.append(try departed.time(["item", "ls"]))
@@ -44,16 +48,20 @@ enum DepartedPeers {
         let noneMedian = GroceryDudeBench.percentile(noneTimes, 0.5)
         let departedMedian = GroceryDudeBench.percentile(departedTimes, 0.5)
         let ratio = departedMedian / noneMedian
-        BenchReport.record("departed", ["peers": Double(peers), "none_ms": noneMedian, "departed_ms": departedMedian, "ratio": ratio],
-                           digits: 2,
-                           line: String(format: "no-op command (item ls, median of %d): no other peer %.1f ms; %d departed peers %.1f ms; ratio %.2f   (target ≤ 1.5)",
-                                        runs, noneMedian, peers, departedMedian, ratio))
+        BenchReport.record(
+            "departed", ["peers": Double(peers), "none_ms": noneMedian, "departed_ms": departedMedian, "ratio": ratio],
+            digits: 2,
+            line: String(
+                format:
+                    "no-op command (item ls, median of %d): no other peer %.1f ms; %d departed peers %.1f ms; ratio %.2f   (target ≤ 1.5)",
+                runs, noneMedian, peers, departedMedian, ratio))
     }
 
     /// `grocery-dude`, beside this executable.
     static func grocerydude() throws -> URL {
-        let own = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let own = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         let binary = own.deletingLastPathComponent().appendingPathComponent("grocery-dude")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw BenchFailure("\(binary.path) not found: build it too (swift build -c release --product grocery-dude)")
@@ -64,11 +72,16 @@ enum DepartedPeers {
     /// Writes `count` departed peers' logs into the device's store folder: per peer, the
     /// device's first log (an item inserted) re-encoded as another item, then its delete.
     static func writeDepartedPeers(_ count: Int, into device: Device) throws {
-        let layout = try CloudLayout(cloud: device.cloud, account: "default", storeName: GroceryStore.defaultStoreName,
-                                     modelVersion: GrocerySchema.currentVersion)
+        let layout = try CloudLayout(
+            cloud: device.cloud, account: "default", storeName: GroceryStore.defaultStoreName,
+            modelVersion: GrocerySchema.currentVersion)
         let own = try FileManager.default.contentsOfDirectory(atPath: layout.logsFolder.path)
-        guard own.count == 1, let ownPeer = own.first else { throw BenchFailure("expected the device's own folder alone in \(layout.logsFolder.path)") }
-        let template = try LogFile.read(at: layout.logURL(peer: ownPeer, seq: 1), expecting: layout, peer: ownPeer, seq: 1).record
+        guard own.count == 1, let ownPeer = own.first else {
+            throw BenchFailure("expected the device's own folder alone in \(layout.logsFolder.path)")
+        }
+        let template = try LogFile.read(
+            at: layout.logURL(peer: ownPeer, seq: 1), expecting: layout, peer: ownPeer, seq: 1
+        ).record
         guard let inserted = template.inserted.first(where: { $0.object.entity == GrocerySchema.Entity.item }) else {
             throw BenchFailure("the device's first log inserts no item")
         }
@@ -78,15 +91,18 @@ enum DepartedPeers {
             let object = ObjectID(entity: inserted.object.entity, id: GlobalID(UUID()))
             var values = inserted.values
             values["name"] = .string("Departed \(index)")
-            let insert = TransactionRecord(transactionID: GlobalID(UUID()), timestamp: template.timestamp, author: template.author,
-                                           inserted: [ObjectChange(object: object, values: values)], updated: [], deleted: [],
-                                           clock: HLC(wall: wall, counter: 0, peer: peer))
-            let delete = TransactionRecord(transactionID: GlobalID(UUID()), timestamp: template.timestamp, author: template.author,
-                                           inserted: [], updated: [], deleted: [object],
-                                           clock: HLC(wall: wall, counter: 1, peer: peer))
+            let insert = TransactionRecord(
+                transactionID: GlobalID(UUID()), timestamp: template.timestamp, author: template.author,
+                inserted: [ObjectChange(object: object, values: values)], updated: [], deleted: [],
+                clock: HLC(wall: wall, counter: 0, peer: peer))
+            let delete = TransactionRecord(
+                transactionID: GlobalID(UUID()), timestamp: template.timestamp, author: template.author,
+                inserted: [], updated: [], deleted: [object],
+                clock: HLC(wall: wall, counter: 1, peer: peer))
             try FileManager.default.createDirectory(at: layout.peerFolder(peer), withIntermediateDirectories: true)
             for (seq, record) in [insert, delete].enumerated() {
-                let data = try LogFile.encode(record, layout: layout, peer: peer, device: "departed-\(index)", seq: Int64(seq + 1))
+                let data = try LogFile.encode(
+                    record, layout: layout, peer: peer, device: "departed-\(index)", seq: Int64(seq + 1))
                 try data.write(to: layout.logURL(peer: peer, seq: Int64(seq + 1)))
             }
         }
@@ -114,7 +130,9 @@ enum DepartedPeers {
             let said = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw BenchFailure("grocery-dude \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: said, as: UTF8.self))")
+                throw BenchFailure(
+                    "grocery-dude \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: said, as: UTF8.self))"
+                )
             }
             return String(decoding: output, as: UTF8.self)
         }
@@ -123,22 +141,30 @@ enum DepartedPeers {
         /// directly: Foundation's `waitUntilExit` polls its run loop every 50 ms.
         func time(_ arguments: [String]) throws -> Double {
             let argv = [binary.path] + commandLine(arguments)
-            let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GROCERY_DUDE_") }.map { "\($0.key)=\($0.value)" }
+            let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GROCERY_DUDE_") }.map {
+                "\($0.key)=\($0.value)"
+            }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+            for fd: Int32 in [0, 1, 2] {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
             let cArguments = argv.map { strdup($0) } + [nil]
             let cEnvironment = environment.map { strdup($0) } + [nil]
-            defer { (cArguments + cEnvironment).forEach { free($0) } }
+            defer { for pointer in cArguments + cEnvironment { free(pointer) } }
             var pid: pid_t = 0
             let started = GroceryDudeBench.now()
             let spawned = posix_spawn(&pid, binary.path, &actions, nil, cArguments, cEnvironment)
-            guard spawned == 0 else { throw BenchFailure("cannot start \(binary.path): \(String(cString: strerror(spawned)))") }
+            guard spawned == 0 else {
+                throw BenchFailure("cannot start \(binary.path): \(String(cString: strerror(spawned)))")
+            }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             let elapsed = (GroceryDudeBench.now() - started) * 1000
-            guard status == 0 else { throw BenchFailure("grocery-dude \(arguments.joined(separator: " ")) failed (wait status \(status))") }
+            guard status == 0 else {
+                throw BenchFailure("grocery-dude \(arguments.joined(separator: " ")) failed (wait status \(status))")
+            }
             return elapsed
         }
 

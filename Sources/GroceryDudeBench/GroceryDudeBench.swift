@@ -3,8 +3,9 @@ import GRDB
 import GroceryModel
 import Logging
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `grocery-dude-bench`: prints the sync engine's figures next to the project's targets.
@@ -42,15 +43,19 @@ enum GroceryDudeBench {
             return
         }
         // The latency bench's writers, the engine's and the floor's, started by the bench itself.
-        if arguments.first == "write" || arguments.first == "floor-write", arguments.count == 6 || arguments.count == 7 {
-            let usage = "write FOLDER NAME COUNT RATE START | floor-write FOLDER NAME COUNT RATE START SIZE: a count and a size above 0, saves a second above 0, a start time in seconds"
+        if arguments.first == "write" || arguments.first == "floor-write", arguments.count == 6 || arguments.count == 7
+        {
+            let usage =
+                "write FOLDER NAME COUNT RATE START | floor-write FOLDER NAME COUNT RATE START SIZE: a count and a size above 0, saves a second above 0, a start time in seconds"
             guard let count = Int(arguments[3]), count > 0, let rate = Double(arguments[4]), rate > 0, rate.isFinite,
-                  let start = Double(arguments[5]), start.isFinite else { throw BenchFailure(usage) }
+                let start = Double(arguments[5]), start.isFinite
+            else { throw BenchFailure(usage) }
             let folder = URL(fileURLWithPath: arguments[1])
             if arguments.first == "write", arguments.count == 6 {
                 try Latency.write(folder: folder, name: arguments[2], count: count, rate: rate, start: start)
             } else if arguments.first == "floor-write", arguments.count == 7, let size = Int(arguments[6]), size > 0 {
-                try LatencyFloor.write(folder: folder, name: arguments[2], count: count, rate: rate, start: start, size: size)
+                try LatencyFloor.write(
+                    folder: folder, name: arguments[2], count: count, rate: rate, start: start, size: size)
             } else {
                 throw BenchFailure(usage)
             }
@@ -64,14 +69,20 @@ enum GroceryDudeBench {
             arguments.removeSubrange(index...index + 1)
             return count
         }
-        let changes = try count("--changes"), rounds = try count("--rounds") ?? 1
+        let changes = try count("--changes")
+        let rounds = try count("--rounds") ?? 1
         let json = arguments.contains("--json")
         BenchReport.json = json
         arguments.removeAll { $0 == "--json" }
         let which = arguments.first ?? "all"
-        let known = ["latency", "import", "capture", "dedupe", "digest", "render", "new-peer", "departed", "all", "syncthing"]
+        let known = [
+            "latency", "import", "capture", "dedupe", "digest", "render", "new-peer", "departed", "all", "syncthing",
+        ]
         guard arguments.count <= 1, known.contains(which) else {
-            FileHandle.standardError.write(Data("usage: grocery-dude-bench [\(known.joined(separator: "|"))] [--changes N] [--rounds R] [--json]\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "usage: grocery-dude-bench [\(known.joined(separator: "|"))] [--changes N] [--rounds R] [--json]\n"
+                        .utf8))
             exit(2)
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-bench-\(getpid())")
@@ -85,17 +96,30 @@ enum GroceryDudeBench {
             if which == "all" { sync() }
             return true
         }
-        if runs("latency") { try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300) }
+        if runs("latency") {
+            try Latency.run(folder: folder.appendingPathComponent("latency"), changes: changes ?? 300)
+        }
         if runs("import") {
             // Items of 10 properties: at least one.
-            guard (changes ?? 500_000) >= 10 else { throw BenchFailure("import needs --changes of 10 or more (an item is 10 changes)") }
-            try ImportThroughput.run(folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10, rounds: rounds)
+            guard (changes ?? 500_000) >= 10 else {
+                throw BenchFailure("import needs --changes of 10 or more (an item is 10 changes)")
+            }
+            try ImportThroughput.run(
+                folder: folder.appendingPathComponent("import"), items: (changes ?? 500_000) / 10, rounds: rounds)
         }
         // 10,000 saves: at 1,000 the ratio moved between runs by more than a step of the engine gains.
-        if runs("capture") { try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 10_000) }
-        if runs("dedupe") { try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000) }
-        if runs("digest") { try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000) }
-        if runs("render") { try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000) }
+        if runs("capture") {
+            try CaptureOverhead.run(folder: folder.appendingPathComponent("capture"), saves: changes ?? 10_000)
+        }
+        if runs("dedupe") {
+            try DedupeCost.run(folder: folder.appendingPathComponent("dedupe"), items: changes ?? 10_000)
+        }
+        if runs("digest") {
+            try DigestCost.run(folder: folder.appendingPathComponent("digest"), items: changes ?? 10_000)
+        }
+        if runs("render") {
+            try RenderCost.run(folder: folder.appendingPathComponent("render"), items: changes ?? 100_000)
+        }
         if runs("new-peer") {
             try NewPeer.run(folder: folder.appendingPathComponent("new-peer"), live: changes ?? 10_000)
         }
@@ -131,12 +155,15 @@ enum GroceryDudeBench {
     /// A peer with its store in `folder/name`, sharing `cloud` (default: `folder/Cloud`).
     static func peer(_ folder: URL, _ name: String, cloud: URL? = nil) throws -> (GroceryStore, CloudSync) {
         let cloud = cloud ?? folder.appendingPathComponent("Cloud")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        let store = try GroceryStore(path: folder.appendingPathComponent("\(name)/store.sqlite").path,
-                                     defaultData: false, peer: "\(name)-peer")
-        let layout = try CloudLayout(cloud: cloud, account: "bench",
-                                     storeName: "GroceryDude", modelVersion: store.modelVersion)
+        let store = try GroceryStore(
+            path: folder.appendingPathComponent("\(name)/store.sqlite").path,
+            defaultData: false, peer: "\(name)-peer")
+        let layout = try CloudLayout(
+            cloud: cloud, account: "bench",
+            storeName: "GroceryDude", modelVersion: store.modelVersion)
         return (store, CloudSync(store: store.objects, layout: layout, device: name))
     }
 }
@@ -157,7 +184,10 @@ enum Latency {
         _ = try GroceryDudeBench.peer(folder, "follower")  // the cloud folder and the follower's store exist first
         let follower = try spawn(["follow", folder.path])
         let followed = LineReader(handle: follower.output)
-        guard followed.next() == "ready" else { print("latency: the follower did not start"); return }
+        guard followed.next() == "ready" else {
+            print("latency: the follower did not start")
+            return
+        }
         // Read as they come: a pipe left full would stall the follower's imports.
         let arrivals = Arrivals(followed)
 
@@ -171,7 +201,8 @@ enum Latency {
         for process in writerProcesses { process.process.waitUntilExit() }
         // Every change's arrival, or 30 s without a new one.
         var seen: [String: Double] = [:]
-        var lastCount = -1, lastProgress = GroceryDudeBench.now()
+        var lastCount = -1
+        var lastProgress = GroceryDudeBench.now()
         while true {
             seen = arrivals.seen
             if began.keys.allSatisfy({ seen[$0] != nil }) { break }
@@ -187,24 +218,36 @@ enum Latency {
         let arrived = Set(seen.keys)
         let missing = began.keys.filter { !arrived.contains($0) }.sorted()
         if !missing.isEmpty {
-            FileHandle.standardError.write(Data("latency: \(missing.count) changes never arrived within 30 s: \(missing.prefix(20).joined(separator: ", "))\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "latency: \(missing.count) changes never arrived within 30 s: \(missing.prefix(20).joined(separator: ", "))\n"
+                        .utf8))
         }
         follower.process.terminate()
         follower.process.waitUntilExit()
-        let saves = Double(began.count), achieved = saves / max(ended - start, 0.001)
-        let p50 = GroceryDudeBench.percentile(latencies, 0.5), p99 = GroceryDudeBench.percentile(latencies, 0.99)
+        let saves = Double(began.count)
+        let achieved = saves / max(ended - start, 0.001)
+        let p50 = GroceryDudeBench.percentile(latencies, 0.5)
+        let p99 = GroceryDudeBench.percentile(latencies, 0.99)
         sync()  // the floor starts, as the engine did, with nothing of the other's writes pending
         let logSize = LatencyFloor.medianLogSize(in: folder.appendingPathComponent("Cloud"))
-        let floor = try LatencyFloor.run(folder: folder.appendingPathComponent("floor"), writers: writers, changes: changes,
-                                         rate: savesPerSecond, fileSize: logSize)
-        BenchReport.record("latency", ["p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan,
-                                       "writers": Double(writers), "saves_per_s_per_writer": savesPerSecond,
-                                       "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count),
-                                       "floor_p50_ms": floor.p50, "floor_p99_ms": floor.p99, "floor_max_ms": floor.max,
-                                       "floor_arrived": Double(floor.arrived), "floor_file_bytes": Double(logSize)], digits: 2,
-                           line: String(format: "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms); the floor, the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                                        writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan,
-                                        floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))
+        let floor = try LatencyFloor.run(
+            folder: folder.appendingPathComponent("floor"), writers: writers, changes: changes,
+            rate: savesPerSecond, fileSize: logSize)
+        BenchReport.record(
+            "latency",
+            [
+                "p50_ms": p50, "p99_ms": p99, "max_ms": latencies.max() ?? .nan,
+                "writers": Double(writers), "saves_per_s_per_writer": savesPerSecond,
+                "saves_per_s": achieved, "changes": saves, "arrived": Double(latencies.count),
+                "floor_p50_ms": floor.p50, "floor_p99_ms": floor.p99, "floor_max_ms": floor.max,
+                "floor_arrived": Double(floor.arrived), "floor_file_bytes": Double(logSize),
+            ], digits: 2,
+            line: String(
+                format:
+                    "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 15 ms); the floor, the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan,
+                floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))
     }
 
     /// The follower's lines ("<name> <time>"), read on a thread of their own.
@@ -216,7 +259,9 @@ enum Latency {
             Thread { [self] in
                 while let line = lines.next() {
                     let parts = line.split(separator: " ")
-                    if parts.count == 2, let time = Double(parts[1]) { lock.withLock { times[String(parts[0])] = time } }
+                    if parts.count == 2, let time = Double(parts[1]) {
+                        lock.withLock { times[String(parts[0])] = time }
+                    }
                 }
             }.start()
         }
@@ -237,7 +282,8 @@ enum Latency {
     /// Makes change 1, 2 … `count` of writer `name` with `change`, `rate` a second from `start`,
     /// and prints "<name>-<index> <time>" for each, the time it began. Printed at the end:
     /// writing to the pipe while saving would be part of the measure.
-    static func paced(_ name: String, count: Int, rate: Double, start: Double, _ change: (Int) throws -> Void) rethrows {
+    static func paced(_ name: String, count: Int, rate: Double, start: Double, _ change: (Int) throws -> Void) rethrows
+    {
         var lines: [String] = []
         for index in 1...count {
             let due = start + Double(index - 1) / rate
@@ -265,8 +311,9 @@ enum Latency {
 
     static func spawn(_ arguments: [String]) throws -> (process: Process, output: FileHandle) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        process.executableURL = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -282,22 +329,27 @@ enum Latency {
         logger.logLevel = .warning
         let sync = CloudSync(store: plainSync.store, layout: plainSync.layout, device: "follower", logger: logger)
         let live = LiveSync(sync: sync, logger: logger)
-        try live.start(rescanInterval: 5, onImport: { report in
-            let time = GroceryDudeBench.now()
-            for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
-                do {
-                    guard let row = try store.item(id: ItemID(object.id)) else {
-                        FileHandle.standardError.write(Data("follower: item \(object.id) reported imported, not in the store\n".utf8))
-                        continue
+        try live.start(
+            rescanInterval: 5,
+            onImport: { report in
+                let time = GroceryDudeBench.now()
+                for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
+                    do {
+                        guard let row = try store.item(id: ItemID(object.id)) else {
+                            FileHandle.standardError.write(
+                                Data("follower: item \(object.id) reported imported, not in the store\n".utf8))
+                            continue
+                        }
+                        emit("\(row.name.replacingOccurrences(of: " ", with: "_")) \(time)")
+                    } catch {
+                        FileHandle.standardError.write(
+                            Data("follower: item \(object.id) reported imported, not read: \(error)\n".utf8))
                     }
-                    emit("\(row.name.replacingOccurrences(of: " ", with: "_")) \(time)")
-                } catch {
-                    FileHandle.standardError.write(Data("follower: item \(object.id) reported imported, not read: \(error)\n".utf8))
                 }
-            }
-        }, onProblem: { problem in
-            FileHandle.standardError.write(Data("follower: \(problem)\n".utf8))
-        })
+            },
+            onProblem: { problem in
+                FileHandle.standardError.write(Data("follower: \(problem)\n".utf8))
+            })
         emit("ready")
         while true { sleep(60) }
     }
@@ -305,10 +357,11 @@ enum Latency {
 
 /// The item table with the model's columns and nothing else: what raw writes are compared with.
 func createPlainItemTable(_ db: Database) throws {
-    try db.execute(sql: """
-        CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
-                           modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
-        """)
+    try db.execute(
+        sql: """
+            CREATE TABLE item (id TEXT PRIMARY KEY, name TEXT, quantity REAL, listed INTEGER, collected INTEGER,
+                               modified REAL, unit TEXT, locationAtHome TEXT, locationAtShop TEXT, photo TEXT, note TEXT)
+            """)
 }
 
 /// Writes a line to stdout at once (unbuffered: the leader waits for it).
@@ -356,24 +409,30 @@ enum ImportThroughput {
             let count = min(perLog, items - made)
             try source.objects.save(author: "bench") { context in
                 for index in made..<(made + count) {
-                    try context.insert(GrocerySchema.Entity.item, values: [
-                        "name": .string("Item \(index)"), "quantity": .double(Double(index % 7 + 1)),
-                        "listed": .bool(index % 3 == 0), "collected": .bool(false),
-                    ])
+                    try context.insert(
+                        GrocerySchema.Entity.item,
+                        values: [
+                            "name": .string("Item \(index)"), "quantity": .double(Double(index % 7 + 1)),
+                            "listed": .bool(index % 3 == 0), "collected": .bool(false),
+                        ])
                 }
             }
             made += count
         }
         try sourceSync.exportPending()
 
-        let properties = items * GrocerySchema.definition.versions.last!.schema.entity(named: "Item")!.propertyNames.count
+        let properties =
+            items * GrocerySchema.definition.versions.last!.schema.entity(named: "Item")!.propertyNames.count
         // Each round into new stores; the fastest of each kind is reported.
-        var importSeconds = Double.infinity, rawSeconds = Double.infinity, floorSeconds = Double.infinity
+        var importSeconds = Double.infinity
+        var rawSeconds = Double.infinity
+        var floorSeconds = Double.infinity
         var appliedLogs = 0
         for round in 1...rounds {
             let roundFolder = folder.appendingPathComponent("round-\(round)")
             defer { try? FileManager.default.removeItem(at: roundFolder) }  // its stores: ~30 MB at 500k changes
-            let (target, targetSync) = try GroceryDudeBench.peer(roundFolder, "target", cloud: folder.appendingPathComponent("Cloud"))
+            let (target, targetSync) = try GroceryDudeBench.peer(
+                roundFolder, "target", cloud: folder.appendingPathComponent("Cloud"))
             let started = GroceryDudeBench.now()
             let report = try targetSync.importPending()
             importSeconds = min(importSeconds, GroceryDudeBench.now() - started)
@@ -381,12 +440,18 @@ enum ImportThroughput {
 
             // The item's columns as the raw table has them, then its clocks (the engine's column;
             // a bench may name it).
-            let columns = "id, name, quantity, listed, collected, modified, unit, locationAtHome, locationAtShop, photo, note"
+            let columns =
+                "id, name, quantity, listed, collected, modified, unit, locationAtHome, locationAtShop, photo, note"
             let imported = try target.objects.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(columns), ubiquity_clocks FROM item WHERE ubiquity_clocks IS NOT NULL ORDER BY rowid")
-                    .map { Array($0.databaseValues) }
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(columns), ubiquity_clocks FROM item WHERE ubiquity_clocks IS NOT NULL ORDER BY rowid"
+                )
+                .map { Array($0.databaseValues) }
             }
-            guard imported.count == items else { throw BenchFailure("the import left \(imported.count) items with clocks, not \(items)") }
+            guard imported.count == items else {
+                throw BenchFailure("the import left \(imported.count) items with clocks, not \(items)")
+            }
             let itemColumns = imported[0].count - 1
 
             let raw = try DatabaseQueue(path: roundFolder.appendingPathComponent("raw.sqlite").path)
@@ -395,7 +460,8 @@ enum ImportThroughput {
             }
             let rawStarted = GroceryDudeBench.now()
             try raw.write { db in
-                let statement = try db.makeStatement(sql: "INSERT INTO item (\(columns)) VALUES (\(placeholders(itemColumns)))")
+                let statement = try db.makeStatement(
+                    sql: "INSERT INTO item (\(columns)) VALUES (\(placeholders(itemColumns)))")
                 for values in imported {
                     try statement.execute(arguments: StatementArguments(values[..<itemColumns]))
                 }
@@ -405,7 +471,8 @@ enum ImportThroughput {
             let (floor, _) = try GroceryDudeBench.peer(roundFolder, "floor")
             let floorStarted = GroceryDudeBench.now()
             try floor.objects.write { db in
-                let row = try db.makeStatement(sql: "INSERT INTO item (\(columns), ubiquity_clocks) VALUES (\(placeholders(itemColumns + 1)))")
+                let row = try db.makeStatement(
+                    sql: "INSERT INTO item (\(columns), ubiquity_clocks) VALUES (\(placeholders(itemColumns + 1)))")
                 for values in imported {
                     try row.execute(arguments: StatementArguments(values))
                 }
@@ -418,13 +485,19 @@ enum ImportThroughput {
         let importRate = Double(properties) / importSeconds
         let rawRate = Double(properties) / rawSeconds
         let floorRate = Double(properties) / floorSeconds
-        BenchReport.record("import", ["changes_per_s": importRate.rounded(), "raw_insert_per_s": rawRate.rounded(),
-                                      "ratio": importRate / rawRate, "floor_insert_per_s": floorRate.rounded(),
-                                      "floor_ratio": importRate / floorRate, "changes": Double(properties),
-                                      "logs": Double(appliedLogs), "rounds": Double(rounds)],
-                           line: String(format: "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.4); the same rows with their clocks into the model's table: %.0f changes/s, ratio %.2f",
-                                        appliedLogs, properties, rounds > 1 ? ", the fastest of \(rounds) rounds" : "",
-                                        importRate, rawRate, importRate / rawRate, floorRate, importRate / floorRate))
+        BenchReport.record(
+            "import",
+            [
+                "changes_per_s": importRate.rounded(), "raw_insert_per_s": rawRate.rounded(),
+                "ratio": importRate / rawRate, "floor_insert_per_s": floorRate.rounded(),
+                "floor_ratio": importRate / floorRate, "changes": Double(properties),
+                "logs": Double(appliedLogs), "rounds": Double(rounds),
+            ],
+            line: String(
+                format:
+                    "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.4); the same rows with their clocks into the model's table: %.0f changes/s, ratio %.2f",
+                appliedLogs, properties, rounds > 1 ? ", the fastest of \(rounds) rounds" : "",
+                importRate, rawRate, importRate / rawRate, floorRate, importRate / floorRate))
     }
 
     private static func placeholders(_ count: Int) -> String {
@@ -461,25 +534,37 @@ enum CaptureOverhead {
         let ids = RandomIDGenerator()
         let (floor, _) = try GroceryDudeBench.peer(folder, "floor")
         let sample = try SavedRows(of: store)
-        let floorRow = "INSERT INTO item (id, name, quantity, listed, collected, modified, ubiquity_clocks) VALUES (?, ?, 1, 1, 0, ?, ?)"
-        let floorRecord = "INSERT INTO ubiquity_outbox (transactionID, timestamp, modelVersion, clock, payload) VALUES (?, ?, ?, ?, ?)"
+        let floorRow =
+            "INSERT INTO item (id, name, quantity, listed, collected, modified, ubiquity_clocks) VALUES (?, ?, 1, 1, 0, ?, ?)"
+        let floorRecord =
+            "INSERT INTO ubiquity_outbox (transactionID, timestamp, modelVersion, clock, payload) VALUES (?, ?, ?, ?, ?)"
         func floorSave(_ name: String) throws {
             try floor.objects.write { db in
-                let id = ids.next().description, now = GroceryDudeBench.now()
+                let id = ids.next().description
+                let now = GroceryDudeBench.now()
                 try db.cachedStatement(sql: floorRow).execute(arguments: [id, name, now, sample.clocks])
-                try db.cachedStatement(sql: floorRecord).execute(arguments: [ids.next().description, now, sample.modelVersion,
-                                                                             sample.clock, sample.payload])
+                try db.cachedStatement(sql: floorRecord).execute(arguments: [
+                    ids.next().description, now, sample.modelVersion,
+                    sample.clock, sample.payload,
+                ])
             }
         }
-        var bareSeconds = 0.0, plainSeconds = 0.0, engineSeconds = 0.0, floorSeconds = 0.0
+        var bareSeconds = 0.0
+        var plainSeconds = 0.0
+        var engineSeconds = 0.0
+        var floorSeconds = 0.0
         // The same writes' CPU time on this thread (GRDB runs a write on the calling thread).
-        var plainCPU = 0.0, engineCPU = 0.0, floorCPU = 0.0
+        var plainCPU = 0.0
+        var engineCPU = 0.0
+        var floorCPU = 0.0
         for round in stride(from: 0, to: saves, by: 50) {
             let indices = round..<min(saves, round + 50)
             var started = GroceryDudeBench.now()
             for index in indices {
                 try bare.write { db in
-                    try db.cachedStatement(sql: insert).execute(arguments: [ids.next().description, "Item \(index)", GroceryDudeBench.now()])
+                    try db.cachedStatement(sql: insert).execute(arguments: [
+                        ids.next().description, "Item \(index)", GroceryDudeBench.now(),
+                    ])
                 }
             }
             bareSeconds += GroceryDudeBench.now() - started
@@ -488,7 +573,9 @@ enum CaptureOverhead {
             for index in indices {
                 // Outside the save API on purpose: the plain write is the row alone.
                 try same.objects.write { db in
-                    try db.cachedStatement(sql: insert).execute(arguments: [ids.next().description, "Item \(index)", GroceryDudeBench.now()])
+                    try db.cachedStatement(sql: insert).execute(arguments: [
+                        ids.next().description, "Item \(index)", GroceryDudeBench.now(),
+                    ])
                 }
             }
             plainSeconds += GroceryDudeBench.now() - started
@@ -508,8 +595,10 @@ enum CaptureOverhead {
             floorSeconds += GroceryDudeBench.now() - started
             floorCPU += GroceryDudeBench.threadCPU() - cpu
         }
-        let saveMS = engineSeconds / Double(saves) * 1000, plainMS = plainSeconds / Double(saves) * 1000
-        let bareMS = bareSeconds / Double(saves) * 1000, floorMS = floorSeconds / Double(saves) * 1000
+        let saveMS = engineSeconds / Double(saves) * 1000
+        let plainMS = plainSeconds / Double(saves) * 1000
+        let bareMS = bareSeconds / Double(saves) * 1000
+        let floorMS = floorSeconds / Double(saves) * 1000
 
         // Pages each write adds to the write-ahead log (after emptying it): what a commit writes;
         // and the same pages put down to their tables (`WALPagesByTable`).
@@ -528,32 +617,41 @@ enum CaptureOverhead {
         }
         let (plainPages, plainTables) = try pages(same.objects) { index in
             try same.objects.write { db in
-                try db.cachedStatement(sql: insert).execute(arguments: [ids.next().description, "Page \(index)", GroceryDudeBench.now()])
+                try db.cachedStatement(sql: insert).execute(arguments: [
+                    ids.next().description, "Page \(index)", GroceryDudeBench.now(),
+                ])
             }
         }
         let (floorPages, floorTables) = try pages(floor.objects) { index in try floorSave("Page \(index)") }
-        let item = "item", outbox = "ubiquity_outbox"
-        BenchReport.record("capture", ["save_ms": saveMS, "plain_ms": plainMS, "ratio": engineSeconds / plainSeconds,
-                                       "bare_ms": bareMS, "bare_ratio": engineSeconds / bareSeconds,
-                                       "floor_ms": floorMS, "floor_ratio": engineSeconds / floorSeconds,
-                                       "floor_plain_ratio": floorSeconds / plainSeconds,
-                                       "save_wal_pages": savePages, "plain_wal_pages": plainPages, "floor_wal_pages": floorPages,
-                                       "save_wal_pages_item": saveTables.pages(of: item),
-                                       "save_wal_pages_outbox": saveTables.pages(of: outbox),
-                                       "save_wal_pages_header": saveTables.pages(of: "sqlite_schema"),
-                                       "plain_wal_pages_item": plainTables.pages(of: item),
-                                       "floor_wal_pages_item": floorTables.pages(of: item),
-                                       "save_cpu_ms": engineCPU / Double(saves) * 1000, "plain_cpu_ms": plainCPU / Double(saves) * 1000,
-                                       "floor_cpu_ms": floorCPU / Double(saves) * 1000, "cpu_ratio": engineCPU / plainCPU,
-                                       "floor_cpu_ratio": engineCPU / floorCPU,
-                                       "saves": Double(saves), "durable": 1], digits: 4,
-                           line: String(format: "capture (every write durable: synchronous = FULL): %d saves through the engine %.3f ms each; plain writes of the same row into the same table %.3f ms each, ratio %.2f (target ≤ 1.5); into a table without indexes %.3f ms, ratio %.2f; the floor of a save (the row with its readings, and its record's row, nothing else) %.3f ms, %.2f× the plain write, the engine %.2f× the floor; pages written to the WAL a save %.1f (the item table and its indexes %.2f, the outbox %.2f, page 1 %.2f), a plain write %.1f (the item table and its indexes %.2f), the floor %.1f (the item table and its indexes %.2f); CPU time of the saving thread a save %.3f ms, %.2f× the plain write's, %.2f× the floor's",
-                                        saves, saveMS, plainMS, engineSeconds / plainSeconds, bareMS, engineSeconds / bareSeconds,
-                                        floorMS, floorSeconds / plainSeconds, engineSeconds / floorSeconds,
-                                        savePages, saveTables.pages(of: item), saveTables.pages(of: outbox),
-                                        saveTables.pages(of: "sqlite_schema"), plainPages, plainTables.pages(of: item),
-                                        floorPages, floorTables.pages(of: item),
-                                        engineCPU / Double(saves) * 1000, engineCPU / plainCPU, engineCPU / floorCPU))
+        let item = "item"
+        let outbox = "ubiquity_outbox"
+        BenchReport.record(
+            "capture",
+            [
+                "save_ms": saveMS, "plain_ms": plainMS, "ratio": engineSeconds / plainSeconds,
+                "bare_ms": bareMS, "bare_ratio": engineSeconds / bareSeconds,
+                "floor_ms": floorMS, "floor_ratio": engineSeconds / floorSeconds,
+                "floor_plain_ratio": floorSeconds / plainSeconds,
+                "save_wal_pages": savePages, "plain_wal_pages": plainPages, "floor_wal_pages": floorPages,
+                "save_wal_pages_item": saveTables.pages(of: item),
+                "save_wal_pages_outbox": saveTables.pages(of: outbox),
+                "save_wal_pages_header": saveTables.pages(of: "sqlite_schema"),
+                "plain_wal_pages_item": plainTables.pages(of: item),
+                "floor_wal_pages_item": floorTables.pages(of: item),
+                "save_cpu_ms": engineCPU / Double(saves) * 1000, "plain_cpu_ms": plainCPU / Double(saves) * 1000,
+                "floor_cpu_ms": floorCPU / Double(saves) * 1000, "cpu_ratio": engineCPU / plainCPU,
+                "floor_cpu_ratio": engineCPU / floorCPU,
+                "saves": Double(saves), "durable": 1,
+            ], digits: 4,
+            line: String(
+                format:
+                    "capture (every write durable: synchronous = FULL): %d saves through the engine %.3f ms each; plain writes of the same row into the same table %.3f ms each, ratio %.2f (target ≤ 1.5); into a table without indexes %.3f ms, ratio %.2f; the floor of a save (the row with its readings, and its record's row, nothing else) %.3f ms, %.2f× the plain write, the engine %.2f× the floor; pages written to the WAL a save %.1f (the item table and its indexes %.2f, the outbox %.2f, page 1 %.2f), a plain write %.1f (the item table and its indexes %.2f), the floor %.1f (the item table and its indexes %.2f); CPU time of the saving thread a save %.3f ms, %.2f× the plain write's, %.2f× the floor's",
+                saves, saveMS, plainMS, engineSeconds / plainSeconds, bareMS, engineSeconds / bareSeconds,
+                floorMS, floorSeconds / plainSeconds, engineSeconds / floorSeconds,
+                savePages, saveTables.pages(of: item), saveTables.pages(of: outbox),
+                saveTables.pages(of: "sqlite_schema"), plainPages, plainTables.pages(of: item),
+                floorPages, floorTables.pages(of: item),
+                engineCPU / Double(saves) * 1000, engineCPU / plainCPU, engineCPU / floorCPU))
     }
 }
 
@@ -567,11 +665,19 @@ struct SavedRows {
             try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item 0")])
         }
         let rows = try store.objects.read { db -> (String?, Row?) in
-            (try String.fetchOne(db, sql: "SELECT ubiquity_clocks FROM item WHERE id = ?", arguments: [id.description]),
-             try Row.fetchOne(db, sql: "SELECT payload, clock, modelVersion FROM ubiquity_outbox ORDER BY seq DESC LIMIT 1"))
+            (
+                try String.fetchOne(
+                    db, sql: "SELECT ubiquity_clocks FROM item WHERE id = ?", arguments: [id.description]),
+                try Row.fetchOne(
+                    db, sql: "SELECT payload, clock, modelVersion FROM ubiquity_outbox ORDER BY seq DESC LIMIT 1")
+            )
         }
-        guard let clocks = rows.0, let record = rows.1 else { throw BenchFailure("a save wrote no clocks or outbox row") }
-        (self.clocks, payload, clock, modelVersion) = (clocks, record["payload"], record["clock"], record["modelVersion"])
+        guard let clocks = rows.0, let record = rows.1 else {
+            throw BenchFailure("a save wrote no clocks or outbox row")
+        }
+        (self.clocks, payload, clock, modelVersion) = (
+            clocks, record["payload"], record["clock"], record["modelVersion"]
+        )
     }
 }
 
@@ -587,7 +693,8 @@ enum DedupeCost {
         }
         let deduplicator = Deduplicator(store: store.objects)
         _ = try deduplicator.run()
-        var unchanged: [Double] = [], changed: [Double] = []
+        var unchanged: [Double] = []
+        var changed: [Double] = []
         for round in 0..<20 {
             var started = GroceryDudeBench.now()
             _ = try deduplicator.run()
@@ -600,12 +707,18 @@ enum DedupeCost {
             _ = try deduplicator.run()
             changed.append((GroceryDudeBench.now() - started) * 1000)
         }
-        BenchReport.record("dedupe", ["noop_ms": GroceryDudeBench.percentile(unchanged, 0.5),
-                                      "after_edit_ms": GroceryDudeBench.percentile(changed, 0.5),
-                                      "after_edit_p99_ms": GroceryDudeBench.percentile(changed, 0.99), "items": Double(items)],
-                           line: String(format: "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target ≤ 5 ms)",
-                                        items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
-                                        GroceryDudeBench.percentile(changed, 0.99)))
+        BenchReport.record(
+            "dedupe",
+            [
+                "noop_ms": GroceryDudeBench.percentile(unchanged, 0.5),
+                "after_edit_ms": GroceryDudeBench.percentile(changed, 0.5),
+                "after_edit_p99_ms": GroceryDudeBench.percentile(changed, 0.99), "items": Double(items),
+            ],
+            line: String(
+                format:
+                    "dedupe, %d items, nothing to merge: unchanged since last run p50 %.2f ms; after an edit (full grouped pass) p50 %.1f ms, p99 %.1f ms (target ≤ 5 ms)",
+                items, GroceryDudeBench.percentile(unchanged, 0.5), GroceryDudeBench.percentile(changed, 0.5),
+                GroceryDudeBench.percentile(changed, 0.99)))
     }
 }
 
@@ -616,12 +729,17 @@ enum DigestCost {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try GroceryStore(path: folder.appendingPathComponent("store.sqlite").path, defaultData: false)
         _ = try store.objects.save(author: "bench") { context in
-            let homes = try (0..<20).map { try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string("Location \($0)")]) }
+            let homes = try (0..<20).map {
+                try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string("Location \($0)")])
+            }
             for index in 0..<items {
-                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)"), "locationAtHome": .reference(homes[index % 20])])
+                try context.insert(
+                    GrocerySchema.Entity.item,
+                    values: ["name": .string("Item \(index)"), "locationAtHome": .reference(homes[index % 20])])
             }
         }
-        var digest: [Double] = [], floor: [Double] = []
+        var digest: [Double] = []
+        var floor: [Double] = []
         for _ in 0..<7 {
             var started = GroceryDudeBench.now()
             _ = try store.objects.read { db in try Digest.compute(schema: store.objects.schema, applied: [:], db) }
@@ -630,16 +748,22 @@ enum DigestCost {
             _ = try store.objects.read { db -> Int in
                 var count = 0
                 for entity in store.objects.schema.entities {
-                    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
+                    let rows = try Row.fetchCursor(
+                        db, sql: "SELECT * FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
                     while let row = try rows.next() { count += row.count }
                 }
                 return count
             }
             floor.append((GroceryDudeBench.now() - started) * 1000)
         }
-        let digestP50 = GroceryDudeBench.percentile(digest, 0.5), floorP50 = GroceryDudeBench.percentile(floor, 0.5)
-        BenchReport.record("digest", ["digest_ms": digestP50, "read_floor_ms": floorP50, "ratio": digestP50 / floorP50, "items": Double(items)],
-                           digits: 2,
-                           line: "digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))")
+        let digestP50 = GroceryDudeBench.percentile(digest, 0.5)
+        let floorP50 = GroceryDudeBench.percentile(floor, 0.5)
+        BenchReport.record(
+            "digest",
+            ["digest_ms": digestP50, "read_floor_ms": floorP50, "ratio": digestP50 / floorP50, "items": Double(items)],
+            digits: 2,
+            line:
+                "digest of \(items) items: p50 \(Int(digestP50.rounded())) ms; reading the same rows and clocks p50 \(Int(floorP50.rounded())) ms; ratio \(Int((digestP50 / floorP50).rounded()))"
+        )
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import TextAndFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The floor of ``Latency``, measured in the same run: what the disk and the kernel take to
@@ -20,20 +21,28 @@ enum LatencyFloor {
     /// The median size of the logs under `cloud` (the engine's pass wrote one a save), or the
     /// size of a one-item log when there is none.
     static func medianLogSize(in cloud: URL) -> Int {
-        let files = FileManager.default.enumerator(at: cloud, includingPropertiesForKeys: [.fileSizeKey])?.compactMap { $0 as? URL } ?? []
-        let sizes = files.filter { $0.pathExtension == "gdlog" }.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }
+        let files =
+            FileManager.default.enumerator(at: cloud, includingPropertiesForKeys: [.fileSizeKey])?.compactMap {
+                $0 as? URL
+            } ?? []
+        let sizes = files.filter { $0.pathExtension == "gdlog" }.compactMap {
+            try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize
+        }
         return sizes.isEmpty ? 520 : sizes.sorted()[sizes.count / 2]
     }
 
     static func run(folder: URL, writers: Int, changes: Int, rate: Double, fileSize: Int) throws -> Figures {
         let names = (1...writers).map { "f\($0)" }
         for name in names {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         }
         let watcher = try Watcher(folder: folder, names: names)
         let start = GroceryDudeBench.now() + 1
         let processes = try names.map { name in
-            try Latency.spawn(["floor-write", folder.path, name, String(changes), String(rate), String(start), String(fileSize)])
+            try Latency.spawn([
+                "floor-write", folder.path, name, String(changes), String(rate), String(start), String(fileSize),
+            ])
         }
         let began = Latency.beginnings(of: processes)
         for process in processes { process.process.waitUntilExit() }
@@ -42,8 +51,9 @@ enum LatencyFloor {
         while watcher.seen.count < began.count, GroceryDudeBench.now() < deadline { usleep(10_000) }
         let seen = watcher.stop()
         let latencies = began.compactMap { name, started in seen[name].map { ($0 - started) * 1000 } }
-        return Figures(p50: GroceryDudeBench.percentile(latencies, 0.5), p99: GroceryDudeBench.percentile(latencies, 0.99),
-                       max: latencies.max() ?? .nan, arrived: latencies.count, sent: began.count)
+        return Figures(
+            p50: GroceryDudeBench.percentile(latencies, 0.5), p99: GroceryDudeBench.percentile(latencies, 0.99),
+            max: latencies.max() ?? .nan, arrived: latencies.count, sent: began.count)
     }
 
     /// A floor writer: publishes `count` files of `size` bytes into `folder/name`, `rate` a second from `start`,
@@ -69,7 +79,8 @@ enum LatencyFloor {
             guard inotify >= 0 else { throw BenchFailure("inotify: \(String(cString: strerror(errno)))") }
             var writerOf: [Int32: String] = [:]
             for name in names {
-                let descriptor = inotify_add_watch(inotify, folder.appendingPathComponent(name).path, UInt32(IN_CREATE | IN_MOVED_TO))
+                let descriptor = inotify_add_watch(
+                    inotify, folder.appendingPathComponent(name).path, UInt32(IN_CREATE | IN_MOVED_TO))
                 guard descriptor >= 0 else {
                     let reason = String(cString: strerror(errno))
                     close(inotify)
@@ -110,7 +121,9 @@ enum LatencyFloor {
                         let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                         return (event.wd, Int(event.len))
                     }
-                    let nameBytes = buffer[(offset + headerSize)..<min(offset + headerSize + length, count)].prefix { $0 != 0 }
+                    let nameBytes = buffer[(offset + headerSize)..<min(offset + headerSize + length, count)].prefix {
+                        $0 != 0
+                    }
                     let file = String(decoding: nameBytes, as: UTF8.self)
                     // The published name, not a temporary file it was written as (where one is made).
                     if !file.hasPrefix("."), file.hasSuffix(".log"), let writer = writerOf[wd] {

@@ -18,9 +18,11 @@ enum NewPeer {
             let count = min(perSave, live - made)
             try source.objects.save(author: "bench") { context in
                 for index in made..<(made + count) {
-                    try context.insert(GrocerySchema.Entity.item, values: [
-                        "name": .string("Item \(index)"), "quantity": .double(1), "listed": .bool(index % 3 == 0),
-                    ])
+                    try context.insert(
+                        GrocerySchema.Entity.item,
+                        values: [
+                            "name": .string("Item \(index)"), "quantity": .double(1), "listed": .bool(index % 3 == 0),
+                        ])
                 }
             }
             made += count
@@ -37,9 +39,11 @@ enum NewPeer {
             for start in stride(from: 0, to: ids.count, by: perSave) {
                 try source.objects.save(author: "bench") { context in
                     for id in ids[start..<min(ids.count, start + perSave)] {
-                        try context.update(GrocerySchema.Entity.item, id: id, values: [
-                            "quantity": .double(Double(round + 1)), "listed": .bool(round % 2 == 0),
-                        ])
+                        try context.update(
+                            GrocerySchema.Entity.item, id: id,
+                            values: [
+                                "quantity": .double(Double(round + 1)), "listed": .bool(round % 2 == 0),
+                            ])
                     }
                 }
                 written += min(perSave, ids.count - start) * 3
@@ -60,21 +64,30 @@ enum NewPeer {
         let joinSeconds = GroceryDudeBench.now() - started
         let joined = try joiner.objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         guard joined == live, report.loadedBaselines == 1 else {
-            throw BenchFailure("the new peer holds \(joined) items from \(report.loadedBaselines) baselines, not \(live) from one")
+            throw BenchFailure(
+                "the new peer holds \(joined) items from \(report.loadedBaselines) baselines, not \(live) from one")
         }
 
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("direct"), withIntermediateDirectories: true)
-        let direct = try GroceryStore(path: folder.appendingPathComponent("direct/store.sqlite").path, defaultData: false)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("direct"), withIntermediateDirectories: true)
+        let direct = try GroceryStore(
+            path: folder.appendingPathComponent("direct/store.sqlite").path, defaultData: false)
         started = GroceryDudeBench.now()
         try direct.importFile(path: exportURL.path)
         let directSeconds = GroceryDudeBench.now() - started
 
-        BenchReport.record("new_peer", ["ratio": joinSeconds / directSeconds, "join_ms": joinSeconds * 1000,
-                                        "direct_load_ms": directSeconds * 1000, "baseline_bytes": Double(baselineBytes),
-                                        "export_bytes": Double(exportBytes), "history_changes": Double(written), "live_items": Double(live)],
-                           digits: 2,
-                           line: String(format: "new peer, %d property changes of history, %d items live: joining (baseline) %.0f ms; loading the JSON export into an empty store %.0f ms; ratio %.2f (target ≤ 1.2); baseline %.1f MB, export %.1f MB, %.2f× (target ≤ 1.5)",
-                                        written, live, joinSeconds * 1000, directSeconds * 1000, joinSeconds / directSeconds,
-                                        Double(baselineBytes) / 1e6, Double(exportBytes) / 1e6, Double(baselineBytes) / Double(exportBytes)))
+        BenchReport.record(
+            "new_peer",
+            [
+                "ratio": joinSeconds / directSeconds, "join_ms": joinSeconds * 1000,
+                "direct_load_ms": directSeconds * 1000, "baseline_bytes": Double(baselineBytes),
+                "export_bytes": Double(exportBytes), "history_changes": Double(written), "live_items": Double(live),
+            ],
+            digits: 2,
+            line: String(
+                format:
+                    "new peer, %d property changes of history, %d items live: joining (baseline) %.0f ms; loading the JSON export into an empty store %.0f ms; ratio %.2f (target ≤ 1.2); baseline %.1f MB, export %.1f MB, %.2f× (target ≤ 1.5)",
+                written, live, joinSeconds * 1000, directSeconds * 1000, joinSeconds / directSeconds,
+                Double(baselineBytes) / 1e6, Double(exportBytes) / 1e6, Double(baselineBytes) / Double(exportBytes)))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How long a change takes to reach the other machine through Syncthing, next to how long
@@ -28,8 +29,12 @@ enum SyncthingLatency {
         let up = try shell([script.path, "up", pair.path])
         guard up.status == 0 else { throw BenchFailure("syncthing-pair.sh up failed: \(up.errors)") }
         defer { _ = try? shell([script.path, "down", pair.path]) }
-        let kitchen = Machine(binary: binary, data: pair.appendingPathComponent("a/data"), cloud: pair.appendingPathComponent("a/Cloud"), device: "kitchen")
-        let phone = Machine(binary: binary, data: pair.appendingPathComponent("b/data"), cloud: pair.appendingPathComponent("b/Cloud"), device: "phone")
+        let kitchen = Machine(
+            binary: binary, data: pair.appendingPathComponent("a/data"), cloud: pair.appendingPathComponent("a/Cloud"),
+            device: "kitchen")
+        let phone = Machine(
+            binary: binary, data: pair.appendingPathComponent("b/data"), cloud: pair.appendingPathComponent("b/Cloud"),
+            device: "phone")
         try kitchen.run(["cloud", "enable"])
         try phone.run(["cloud", "enable"])
         let watcher = try Watcher(phone)
@@ -37,8 +42,12 @@ enum SyncthingLatency {
         try kitchen.run(["item", "add", "Warm-up"])
         _ = try watcher.nextImport(after: GroceryDudeBench.now() - 60, timeout: 30)
 
-        var appTimes: [Double] = [], plainTimes: [Double] = [], sizes: [Int] = []
-        var addTimes: [Double] = [], carryTimes: [Double] = [], importTimes: [Double] = []
+        var appTimes: [Double] = []
+        var plainTimes: [Double] = []
+        var sizes: [Int] = []
+        var addTimes: [Double] = []
+        var carryTimes: [Double] = []
+        var importTimes: [Double] = []
         for index in 1...runs {
             // The change, from the moment `item add` starts on a until b has imported it.
             settle()
@@ -69,22 +78,34 @@ enum SyncthingLatency {
             let target = phone.cloud.appendingPathComponent(plain).path
             let deadline = fileStarted + 30
             while access(target, F_OK) != 0 {
-                guard GroceryDudeBench.now() < deadline else { throw BenchFailure("the plain file did not arrive within 30 s") }
+                guard GroceryDudeBench.now() < deadline else {
+                    throw BenchFailure("the plain file did not arrive within 30 s")
+                }
                 usleep(1000)
             }
             plainTimes.append((GroceryDudeBench.now() - fileStarted) * 1000)
         }
         func median(_ values: [Double]) -> Double { GroceryDudeBench.percentile(values, 0.5) }
-        let app = median(appTimes), plain = median(plainTimes), size = median(sizes.map(Double.init))
-        let add = median(addTimes), carry = median(carryTimes), imported = median(importTimes)
+        let app = median(appTimes)
+        let plain = median(plainTimes)
+        let size = median(sizes.map(Double.init))
+        let add = median(addTimes)
+        let carry = median(carryTimes)
+        let imported = median(importTimes)
         guard try phone.capture(["item", "ls"]).contains("Change \(runs)") else {
-            throw BenchFailure("the watcher said it imported, but \"Change \(runs)\" is not listed on the other machine")
+            throw BenchFailure(
+                "the watcher said it imported, but \"Change \(runs)\" is not listed on the other machine")
         }
-        BenchReport.record("syncthing", [
-            "runs": Double(runs), "bytes": size, "app_ms": app, "plain_ms": plain, "difference_ms": app - plain,
-            "target_ms": target, "item_add_ms": add, "log_carried_ms": carry, "import_ms": imported,
-        ], digits: 0, line: String(format: "two machines through Syncthing (median of %d): a change (item add → imported by the device kept in sync on the other) %.0f ms; a plain file of the same size (%.0f bytes) %.0f ms; difference %.0f ms   (target ≤ %.0f ms)\n  the change: item add %.0f ms, its log carried %.0f ms (from the end of item add to its arrival), imported %.0f ms after its arrival",
-                                   runs, app, size, plain, app - plain, target, add, carry, imported))
+        BenchReport.record(
+            "syncthing",
+            [
+                "runs": Double(runs), "bytes": size, "app_ms": app, "plain_ms": plain, "difference_ms": app - plain,
+                "target_ms": target, "item_add_ms": add, "log_carried_ms": carry, "import_ms": imported,
+            ], digits: 0,
+            line: String(
+                format:
+                    "two machines through Syncthing (median of %d): a change (item add → imported by the device kept in sync on the other) %.0f ms; a plain file of the same size (%.0f bytes) %.0f ms; difference %.0f ms   (target ≤ %.0f ms)\n  the change: item add %.0f ms, its log carried %.0f ms (from the end of item add to its arrival), imported %.0f ms after its arrival",
+                runs, app, size, plain, app - plain, target, add, carry, imported))
     }
 
     /// Lets Syncthing's watcher forget the last change: each measure starts a batch of its own.
@@ -131,8 +152,12 @@ enum SyncthingLatency {
             while true {
                 let (found, over) = lock.withLock { (imports.first(where: { $0 > time }), ended) }
                 if let found { return found }
-                guard !over else { throw BenchFailure("cloud watch on the other machine stopped (status \(process.terminationStatus))") }
-                guard GroceryDudeBench.now() < deadline else { throw BenchFailure("the change did not reach the other machine within \(Int(timeout)) s") }
+                guard !over else {
+                    throw BenchFailure("cloud watch on the other machine stopped (status \(process.terminationStatus))")
+                }
+                guard GroceryDudeBench.now() < deadline else {
+                    throw BenchFailure("the change did not reach the other machine within \(Int(timeout)) s")
+                }
                 usleep(500)
             }
         }
@@ -173,7 +198,9 @@ enum SyncthingLatency {
             defer { lock.withLock { stopped = true } }
             while true {
                 if let time = lock.withLock({ time }) { return time }
-                guard GroceryDudeBench.now() < deadline else { throw BenchFailure("the change's log did not reach the other machine within \(Int(timeout)) s") }
+                guard GroceryDudeBench.now() < deadline else {
+                    throw BenchFailure("the change's log did not reach the other machine within \(Int(timeout)) s")
+                }
                 usleep(1000)
             }
         }
@@ -186,7 +213,9 @@ enum SyncthingLatency {
         for path in manager.subpaths(atPath: cloud.path) ?? [] where path.hasSuffix(".gdlog") {
             let attributes = try manager.attributesOfItem(atPath: cloud.appendingPathComponent(path).path)
             let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            if newest == nil || modified > newest!.0 { newest = (modified, (attributes[.size] as? NSNumber)?.intValue ?? 0) }
+            if newest == nil || modified > newest!.0 {
+                newest = (modified, (attributes[.size] as? NSNumber)?.intValue ?? 0)
+            }
         }
         guard let newest else { throw BenchFailure("no log in \(cloud.path)") }
         return newest.1
@@ -197,7 +226,9 @@ enum SyncthingLatency {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = arguments
         // The pair stops with the bench, even when it is interrupted.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SYNCTHING_PAIR_OWNER": String(getpid())]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(["SYNCTHING_PAIR_OWNER": String(getpid())]) {
+            _, new in new
+        }
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -223,7 +254,10 @@ enum SyncthingLatency {
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
             let (status, output) = try spawn(arguments)
-            guard status == 0 else { throw BenchFailure("\(device): grocery-dude \(arguments.joined(separator: " ")) failed (wait status \(status))") }
+            guard status == 0 else {
+                throw BenchFailure(
+                    "\(device): grocery-dude \(arguments.joined(separator: " ")) failed (wait status \(status))")
+            }
             return output
         }
 
@@ -231,7 +265,9 @@ enum SyncthingLatency {
 
         private func spawn(_ arguments: [String]) throws -> (Int32, String) {
             let argv = commandLine + arguments
-            let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GROCERY_DUDE_") }.map { "\($0.key)=\($0.value)" }
+            let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GROCERY_DUDE_") }.map {
+                "\($0.key)=\($0.value)"
+            }
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw BenchFailure("pipe: \(String(cString: strerror(errno)))") }
             var actions = posix_spawn_file_actions_t()
@@ -244,17 +280,23 @@ enum SyncthingLatency {
             posix_spawn_file_actions_addclose(&actions, fds[1])
             let cArguments = argv.map { strdup($0) } + [nil]
             let cEnvironment = environment.map { strdup($0) } + [nil]
-            defer { (cArguments + cEnvironment).forEach { free($0) } }
+            defer { for pointer in cArguments + cEnvironment { free(pointer) } }
             var pid: pid_t = 0
             let spawned = posix_spawn(&pid, binary.path, &actions, nil, cArguments, cEnvironment)
             close(fds[1])
             defer { close(fds[0]) }
-            guard spawned == 0 else { throw BenchFailure("cannot start \(binary.path): \(String(cString: strerror(spawned)))") }
+            guard spawned == 0 else {
+                throw BenchFailure("cannot start \(binary.path): \(String(cString: strerror(spawned)))")
+            }
             var output = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(fds[0], &buffer, buffer.count)
-                if count > 0 { output.append(contentsOf: buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
+                if count > 0 {
+                    output.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
             }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -27,8 +27,10 @@ enum WALPagesByTable {
         func word(_ offset: Int) -> UInt32 {
             log[log.startIndex + offset..<log.startIndex + offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
-        let pageSize = Int(word(8)), salts = (word(16), word(20))
-        var framesOfCommits: [[Int]] = [], frames: [Int] = []
+        let pageSize = Int(word(8))
+        let salts = (word(16), word(20))
+        var framesOfCommits: [[Int]] = []
+        var frames: [Int] = []
         var offset = 32
         while pageSize > 0, offset + 24 + pageSize <= log.count, (word(offset + 8), word(offset + 12)) == salts {
             frames.append(Int(word(offset)))

@@ -24,13 +24,16 @@ struct AccountCommand: ParsableCommand {
             try StoreCoordinator.saveSettings(
                 settings, root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "account sign-in"))
             logger.info("signed in to account \(account)")
-            print("Signed in to account \(account.debugDescription)\(settings.cloudEnabled ? "" : " (cloud sync is off: grocery-dude cloud enable)")")
+            print(
+                "Signed in to account \(account.debugDescription)\(settings.cloudEnabled ? "" : " (cloud sync is off: grocery-dude cloud enable)")"
+            )
         }
     }
 
     struct SignOut: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "sign-out", abstract: "Sign out: the device uses its local store; the account's store is kept.")
+            commandName: "sign-out", abstract: "Sign out: the device uses its local store; the account's store is kept."
+        )
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {

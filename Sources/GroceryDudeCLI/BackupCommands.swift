@@ -17,11 +17,14 @@ struct BackupCommand: ParsableCommand {
     @Argument(help: "The folder to write (it must not exist).") var folder: String
 
     func run() throws {
-        let sandbox = try DeviceSandbox(dataDirectory: root.global.resolvedDataDirectory(), device: root.global.resolvedDevice())
+        let sandbox = try DeviceSandbox(
+            dataDirectory: root.global.resolvedDataDirectory(), device: root.global.resolvedDevice())
         let target = URL(fileURLWithPath: (folder as NSString).expandingTildeInPath)
         let backup = try DeviceBackup.write(sandbox, to: target)
         let count = backup.manifest.stores.count
-        print("Backed up device \(sandbox.device.debugDescription) to \(target.path): \(count) store\(count == 1 ? "" : "s").")
+        print(
+            "Backed up device \(sandbox.device.debugDescription) to \(target.path): \(count) store\(count == 1 ? "" : "s")."
+        )
     }
 }
 
@@ -40,16 +43,21 @@ struct RestoreCommand: ParsableCommand {
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
     func run() throws {
-        let sandbox = try DeviceSandbox(dataDirectory: root.global.resolvedDataDirectory(), device: root.global.resolvedDevice())
+        let sandbox = try DeviceSandbox(
+            dataDirectory: root.global.resolvedDataDirectory(), device: root.global.resolvedDevice())
         let backup = try DeviceBackup(reading: URL(fileURLWithPath: (folder as NSString).expandingTildeInPath))
         try backup.check(for: sandbox)
         try sandbox.prepare()
         let created = Timestamp.string(backup.manifest.created)
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw ValidationErrorMessage("restoring replaces device \(sandbox.device.debugDescription) with its backup of \(created); pass --yes to do it from a script")
+                throw ValidationErrorMessage(
+                    "restoring replaces device \(sandbox.device.debugDescription) with its backup of \(created); pass --yes to do it from a script"
+                )
             }
-            print("Restore device \(sandbox.device.debugDescription) to its backup of \(created)? Its folder as it is now is kept aside. [y/N] ", terminator: "")
+            print(
+                "Restore device \(sandbox.device.debugDescription) to its backup of \(created)? Its folder as it is now is kept aside. [y/N] ",
+                terminator: "")
             fflush(nil)
             guard ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "") else {
                 throw ValidationErrorMessage("not confirmed; nothing was changed")

@@ -10,28 +10,34 @@ enum CatalogCommand {
     }
 
     struct Home: ParsableCommand {
-        static let configuration = CatalogCommand.configuration(HomeTag.self, abstract: "Home locations (Fridge, Pantry …).")
+        static let configuration = CatalogCommand.configuration(
+            HomeTag.self, abstract: "Home locations (Fridge, Pantry …).")
     }
 
     struct Shop: ParsableCommand {
-        static let configuration = CatalogCommand.configuration(ShopTag.self, abstract: "Shop aisles (Produce, Aisle 2 …).")
+        static let configuration = CatalogCommand.configuration(
+            ShopTag.self, abstract: "Shop aisles (Produce, Aisle 2 …).")
     }
 
     /// The four operations of one kind. Argument parser commands are types, so each kind gets
     /// its own by instantiating the generic commands below with its tag.
-    fileprivate static func configuration<Tag: CatalogKindTag>(_ tag: Tag.Type, abstract: String) -> CommandConfiguration {
+    fileprivate static func configuration<Tag: CatalogKindTag>(_ tag: Tag.Type, abstract: String)
+        -> CommandConfiguration
+    {
         CommandConfiguration(
             commandName: Tag.kind.rawValue,
             abstract: abstract,
-            subcommands: [CatalogAdd<Tag>.self, CatalogRename<Tag>.self, CatalogRemove<Tag>.self, CatalogList<Tag>.self]
+            subcommands: [
+                CatalogAdd<Tag>.self, CatalogRename<Tag>.self, CatalogRemove<Tag>.self, CatalogList<Tag>.self,
+            ]
         )
     }
 }
 
-fileprivate protocol CatalogKindTag { static var kind: CatalogKind { get } }
-fileprivate enum UnitTag: CatalogKindTag { static let kind = CatalogKind.unit }
-fileprivate enum HomeTag: CatalogKindTag { static let kind = CatalogKind.home }
-fileprivate enum ShopTag: CatalogKindTag { static let kind = CatalogKind.shop }
+private protocol CatalogKindTag { static var kind: CatalogKind { get } }
+private enum UnitTag: CatalogKindTag { static let kind = CatalogKind.unit }
+private enum HomeTag: CatalogKindTag { static let kind = CatalogKind.home }
+private enum ShopTag: CatalogKindTag { static let kind = CatalogKind.shop }
 
 private struct CatalogAdd<Tag: CatalogKindTag>: ParsableCommand {
     static var configuration: CommandConfiguration {
@@ -72,7 +78,8 @@ private struct CatalogRemove<Tag: CatalogKindTag>: ParsableCommand {
     func run() throws {
         let device = try root.global.openDevice(command: "\(Tag.kind.rawValue) rm")
         let entry = try device.store.removeEntry(Tag.kind, reference)
-        let items = entry.itemCount == 0 ? "" : "; \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s") lost the link"
+        let items =
+            entry.itemCount == 0 ? "" : "; \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s") lost the link"
         print("Removed \(Tag.kind.noun) \(entry.name.debugDescription)\(items)")
     }
 }
@@ -102,7 +109,9 @@ private struct CatalogList<Tag: CatalogKindTag>: ParsableCommand {
             let width = entries.map { TextWidth.columns(of: $0.name) }.max() ?? 0
             for entry in entries {
                 let padded = TextWidth.pad(entry.name, to: width)
-                print("\(entry.id.description.prefix(8))  \(padded)  \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")")
+                print(
+                    "\(entry.id.description.prefix(8))  \(padded)  \(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s")"
+                )
             }
         }
     }

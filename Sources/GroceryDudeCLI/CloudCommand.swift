@@ -9,8 +9,11 @@ import TextAndFiles
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud", abstract: "Cloud sync: enable, disable, sync now, status.",
-        subcommands: [Enable.self, Disable.self, Sync.self, Watch.self, Status.self, Release.self, Baseline.self, Rebuild.self, StartOver.self,
-                      MergeKept.self, Offline.self, Online.self, Verify.self, Adopt.self])
+        subcommands: [
+            Enable.self, Disable.self, Sync.self, Watch.self, Status.self, Release.self, Baseline.self, Rebuild.self,
+            StartOver.self,
+            MergeKept.self, Offline.self, Online.self, Verify.self, Adopt.self,
+        ])
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -37,12 +40,15 @@ struct CloudCommand: ParsableCommand {
     }
 
     struct Sync: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sync", abstract: "Export, import, and wait until nothing more arrives.")
+        static let configuration = CommandConfiguration(
+            commandName: "sync", abstract: "Export, import, and wait until nothing more arrives.")
         @ParentCommand var root: GroceryDudeCommand
         @Option(help: "Give up after this many seconds.") var timeout: Double = 10
 
         func validate() throws {
-            guard timeout.isFinite, timeout >= 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 to 3600 seconds") }
+            guard timeout.isFinite, timeout >= 0, timeout <= 3600 else {
+                throw ValidationError("--timeout must be 0 to 3600 seconds")
+            }
         }
 
         func run() throws {
@@ -51,8 +57,9 @@ struct CloudCommand: ParsableCommand {
             // What opening the device already did counts: every command syncs first.
             let prepared = device.coordinator.preparation
             guard !device.isOffline else {
-                throw ValidationErrorMessage(device.coordinator.configuration.cloudFolderProblem
-                    ?? "this device is offline: grocery-dude cloud online")
+                throw ValidationErrorMessage(
+                    device.coordinator.configuration.cloudFolderProblem
+                        ?? "this device is offline: grocery-dude cloud online")
             }
             let rounds = try sync.syncUntilQuiet(deadline: Date().addingTimeInterval(timeout), after: prepared)
             for line in rounds.waiting {
@@ -62,14 +69,21 @@ struct CloudCommand: ParsableCommand {
                 device.logger.info("wrote baseline \(baseline.lastPathComponent)")
             }
             // Others compare with it (`cloud verify`); a failure here is no failure of the sync.
-            do { try sync.publishDigestIfChanged() } catch { device.logger.warning("digest not published: \(ErrorText.reason(error))") }
-            print("Synced: exported \(rounds.exported) log\(rounds.exported == 1 ? "" : "s"), imported \(rounds.appliedLogs) (\(rounds.changedObjects) object\(rounds.changedObjects == 1 ? "" : "s") changed).")
+            do { try sync.publishDigestIfChanged() } catch {
+                device.logger.warning("digest not published: \(ErrorText.reason(error))")
+            }
+            print(
+                "Synced: exported \(rounds.exported) log\(rounds.exported == 1 ? "" : "s"), imported \(rounds.appliedLogs) (\(rounds.changedObjects) object\(rounds.changedObjects == 1 ? "" : "s") changed)."
+            )
             let refused = try sync.refusedFiles()
             guard refused.isEmpty else {
                 for file in refused {
-                    FileHandle.standardError.write(Data("refused: \(file.summary)\(file.holdsDeviceBack ? " — its later logs wait" : "")\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("refused: \(file.summary)\(file.holdsDeviceBack ? " — its later logs wait" : "")\n".utf8))
                 }
-                throw ValidationErrorMessage("\(refused.count) file\(refused.count == 1 ? " was" : "s were") refused (see above and `grocery-dude cloud status`); every other device's changes were imported")
+                throw ValidationErrorMessage(
+                    "\(refused.count) file\(refused.count == 1 ? " was" : "s were") refused (see above and `grocery-dude cloud status`); every other device's changes were imported"
+                )
             }
         }
     }
@@ -90,11 +104,14 @@ struct CloudCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "cloud baseline")
             let sync = try device.requireSync()
             guard let url = try sync.writeBaseline() else {
-                throw ValidationErrorMessage("the store changed while the baseline was being made; run the command again")
+                throw ValidationErrorMessage(
+                    "the store changed while the baseline was being made; run the command again")
             }
             let removed = try sync.pruneCoveredLogs(gracePeriod: graceHours * 3600)
             device.logger.info("wrote baseline \(url.lastPathComponent); removed \(removed) covered logs")
-            print("Wrote baseline \(url.lastPathComponent); removed \(removed) covered log\(removed == 1 ? "" : "s") of this device.")
+            print(
+                "Wrote baseline \(url.lastPathComponent); removed \(removed) covered log\(removed == 1 ? "" : "s") of this device."
+            )
         }
     }
 
@@ -102,13 +119,17 @@ struct CloudCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rebuild",
             abstract: "Rebuild this device's cloud store from the cloud folder (after exporting what is pending).",
-            discussion: "The old store file is kept in <data-dir>/devices/<device>/ubiquity/<account>/<store>/kept/ as before-rebuild-<time>.sqlite; the command prints its path.")
+            discussion:
+                "The old store file is kept in <data-dir>/devices/<device>/ubiquity/<account>/<store>/kept/ as before-rebuild-<time>.sqlite; the command prints its path."
+        )
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
             let device = try root.global.openDevice(command: "cloud rebuild", prepare: false)
             let kept = try device.coordinator.rebuild()
-            print("Rebuilt from the cloud: \(counted(try device.store.items().count, "item")). The old store is kept at \(kept?.path ?? "?").")
+            print(
+                "Rebuilt from the cloud: \(counted(try device.store.items().count, "item")). The old store is kept at \(kept?.path ?? "?")."
+            )
         }
     }
 
@@ -136,16 +157,23 @@ struct CloudCommand: ParsableCommand {
             let result = try device.coordinator.startOver(despiteEarlierBuilds: despiteEarlierBuilds) { done, total in
                 FileHandle.standardError.write(Data("Deleting the cloud content: \(done)/\(total) files\n".utf8))
             }
-            print("Started over: epoch \(result.epoch); \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted from the cloud folder.")
+            print(
+                "Started over: epoch \(result.epoch); \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted from the cloud folder."
+            )
             if let kept = result.keptStore { print("This device's previous data is kept at \(kept.path).") }
         }
 
         private func confirm(account: String, storeName: String) throws {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw ValidationErrorMessage("start-over deletes the cloud content of every device; pass --yes to do it from a script")
+                throw ValidationErrorMessage(
+                    "start-over deletes the cloud content of every device; pass --yes to do it from a script")
             }
-            print("This deletes \(storeName) in account \(account.debugDescription) from the cloud folder, for every device.")
-            print("Each device keeps its data aside, but it will no longer sync. Type \"start over\" to go on: ", terminator: "")
+            print(
+                "This deletes \(storeName) in account \(account.debugDescription) from the cloud folder, for every device."
+            )
+            print(
+                "Each device keeps its data aside, but it will no longer sync. Type \"start over\" to go on: ",
+                terminator: "")
             fflush(nil)
             guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "start over" else {
                 throw ValidationErrorMessage("not confirmed; nothing was deleted")
@@ -156,13 +184,17 @@ struct CloudCommand: ParsableCommand {
     struct MergeKept: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge-kept",
-            abstract: "Merge a store kept aside (by a start over, a rebuild, a disable) into the cloud store, then remove it.")
+            abstract:
+                "Merge a store kept aside (by a start over, a rebuild, a disable) into the cloud store, then remove it."
+        )
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The kept store's file (see the kept/ folders of the device).") var file: String
 
         func run() throws {
             let url = URL(fileURLWithPath: file)
-            guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationErrorMessage("no such file: \(file)") }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw ValidationErrorMessage("no such file: \(file)")
+            }
             let device = try root.global.openDevice(command: "cloud merge-kept")
             let result = try device.coordinator.startSeed(from: url)
             print(result.report(merged: url.lastPathComponent, removed: "the file"))
@@ -186,7 +218,8 @@ struct CloudCommand: ParsableCommand {
     }
 
     struct Online: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "online", abstract: "Back to the cloud: exports what waited, imports what arrived.")
+        static let configuration = CommandConfiguration(
+            commandName: "online", abstract: "Back to the cloud: exports what waited, imports what arrived.")
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
@@ -207,32 +240,44 @@ struct CloudCommand: ParsableCommand {
                 return
             }
             guard let sync = device.sync else {
-                print("Online: the cloud store is being set up; changes keep waiting until it is (grocery-dude cloud status).")
+                print(
+                    "Online: the cloud store is being set up; changes keep waiting until it is (grocery-dude cloud status)."
+                )
                 return
             }
             // A peer may have started over meanwhile: what this device held then is kept, not exported.
-            if let removed = journal.entries(limit: 20).first(where: { $0.at >= since && $0.transition == "contentRemoved" }) {
+            if let removed = journal.entries(limit: 20).first(where: {
+                $0.at >= since && $0.transition == "contentRemoved"
+            }) {
                 print("Online. \(removed.detail.prefix(1).uppercased() + removed.detail.dropFirst()).")
-                print("Changes made meanwhile were not exported to the new content: grocery-dude cloud merge-kept FILE brings them in.")
+                print(
+                    "Changes made meanwhile were not exported to the new content: grocery-dude cloud merge-kept FILE brings them in."
+                )
                 return
             }
             var imported = device.coordinator.preparation.importedLogs
             var waiting = try sync.pendingExports()
             // Every other list of the account on this device: what it kept while offline goes out too.
             let here = device.coordinator.configuration.storeName
-            for list in try NamedLists(configuration: device.coordinator.configuration).all() where list.storeName != here {
+            for list in try NamedLists(configuration: device.coordinator.configuration).all()
+            where list.storeName != here {
                 // Its folder on the device holds its cloud store, or the fallback store of saves
                 // made before the list's cloud store was set up.
                 guard let account = settings.account,
-                      FileManager.default.fileExists(atPath: device.coordinator.configuration.sandbox
-                        .cloudStoreURL(account: account, storeName: list.storeName).deletingLastPathComponent().path)
+                    FileManager.default.fileExists(
+                        atPath: device.coordinator.configuration.sandbox
+                            .cloudStoreURL(account: account, storeName: list.storeName).deletingLastPathComponent().path
+                    )
                 else { continue }
-                let other = try root.global.openDevice(command: "cloud online", storeName: list.storeName, claim: device.claim)
+                let other = try root.global.openDevice(
+                    command: "cloud online", storeName: list.storeName, claim: device.claim)
                 imported += other.coordinator.preparation.importedLogs
                 waiting += try other.sync?.pendingExports() ?? 0
             }
-            print(waiting == 0 ? "Online: nothing made on this device waits to be exported; imported \(imported) log\(imported == 1 ? "" : "s") from other devices."
-                               : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")
+            print(
+                waiting == 0
+                    ? "Online: nothing made on this device waits to be exported; imported \(imported) log\(imported == 1 ? "" : "s") from other devices."
+                    : "Online, but \(waiting) change(s) could not be exported yet; see the log file.")
         }
     }
 }

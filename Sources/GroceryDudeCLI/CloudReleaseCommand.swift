@@ -22,15 +22,20 @@ extension CloudCommand {
             let device = try root.global.openDevice(command: "cloud release")
             let sync = try device.requireSync()
             guard let refusal = try sync.heldBackLog(peer: peer, seq: log) else {
-                throw ValidationErrorMessage("log \(log) of peer \(peer) is not refused here: nothing to release (see `grocery-dude cloud status`)")
+                throw ValidationErrorMessage(
+                    "log \(log) of peer \(peer) is not refused here: nothing to release (see `grocery-dude cloud status`)"
+                )
             }
             let lost = refusal.contentSummary
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
-                    throw ValidationErrorMessage("releasing loses the changes of \(refusal.summary); pass --yes to do it from a script")
+                    throw ValidationErrorMessage(
+                        "releasing loses the changes of \(refusal.summary); pass --yes to do it from a script")
                 }
                 print("Refused: \(refusal.summary)")
-                print("Releasing skips this log for good on this device: \(lost). Later logs of that device are then applied.")
+                print(
+                    "Releasing skips this log for good on this device: \(lost). Later logs of that device are then applied."
+                )
                 print("Release it? [y/N] ", terminator: "")
                 fflush(nil)
                 guard ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "") else {
@@ -40,7 +45,9 @@ extension CloudCommand {
             try sync.release(refusal)
             device.coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary) (\(lost))")
             let applied = try sync.importPending()
-            print("Released log \(log) of \(refusal.device.map { "device \($0.debugDescription)" } ?? "peer \(peer)"); imported \(applied) later log\(applied == 1 ? "" : "s").")
+            print(
+                "Released log \(log) of \(refusal.device.map { "device \($0.debugDescription)" } ?? "peer \(peer)"); imported \(applied) later log\(applied == 1 ? "" : "s")."
+            )
         }
     }
 }

@@ -7,7 +7,8 @@ import TextAndFiles
 extension CloudCommand {
     /// `grocery-dude cloud status [--json]`: the state of cloud sync on this device.
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the state of cloud sync on this device.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Show the state of cloud sync on this device.")
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Print JSON.") var json = false
 
@@ -31,13 +32,26 @@ extension CloudCommand {
                     ("offlineReason", .string(cloud.offlineReason), ""),
                     ("cloudFolder", .string(cloud.folder), cloud.folder),
                     ("epoch", .integer(cloud.epoch), "\(cloud.epoch)"),
-                    ("pendingExport", .integer(cloud.pendingExport), "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"
-                        + (cloud.pendingExportAllLists != cloud.pendingExport ? " (\(cloud.pendingExportAllLists) in all lists)" : "")),
+                    (
+                        "pendingExport", .integer(cloud.pendingExport),
+                        "\(cloud.pendingExport) log\(cloud.pendingExport == 1 ? "" : "s")"
+                            + (cloud.pendingExportAllLists != cloud.pendingExport
+                                ? " (\(cloud.pendingExportAllLists) in all lists)" : "")
+                    ),
                     ("pendingExportAllLists", .integer(cloud.pendingExportAllLists), ""),
-                    ("pendingImport", .integer(cloud.pendingImport), "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"),
+                    (
+                        "pendingImport", .integer(cloud.pendingImport),
+                        "\(cloud.pendingImport) log\(cloud.pendingImport == 1 ? "" : "s")"
+                    ),
                     ("lastSync", .string(lastSync), lastSync ?? "never"),
-                    ("divergedFrom", .raw(cloud.lastVerify.map { "[" + $0.diverged.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "null"),
-                     cloud.lastVerify.map(Self.verified) ?? "never (grocery-dude cloud verify)"),
+                    (
+                        "divergedFrom",
+                        .raw(
+                            cloud.lastVerify.map {
+                                "[" + $0.diverged.map(JSONText.quoted).joined(separator: ", ") + "]"
+                            } ?? "null"),
+                        cloud.lastVerify.map(Self.verified) ?? "never (grocery-dude cloud verify)"
+                    ),
                 ]
             }
             let transitions = status.transitions
@@ -52,25 +66,39 @@ extension CloudCommand {
                 writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
             } else {
-                let labels = ["enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device", "peerID": "Peer ID",
-                              "storeName": "Store name", "modelVersion": "Model version",
-                              "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder", "epoch": "Epoch",
-                              "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
-                              "divergedFrom": "Last verify"]
-                for (key, _, text) in fields where !["offlineReason", "pendingExportAllLists"].contains(key) { print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text) }
+                let labels = [
+                    "enabled": "Cloud sync", "offline": "Offline", "account": "Account", "device": "Device",
+                    "peerID": "Peer ID",
+                    "storeName": "Store name", "modelVersion": "Model version",
+                    "usingLocalStorage": "Using local storage", "store": "Store", "cloudFolder": "Cloud folder",
+                    "epoch": "Epoch",
+                    "pendingExport": "Pending export", "pendingImport": "Pending import", "lastSync": "Last sync",
+                    "divergedFrom": "Last verify",
+                ]
+                for (key, _, text) in fields where !["offlineReason", "pendingExportAllLists"].contains(key) {
+                    print("\(labels[key]!):".padding(toLength: 21, withPad: " ", startingAt: 0) + text)
+                }
                 if status.cloud != nil {
-                    print("Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0) + (refused.isEmpty ? "none" : ""))
-                    for file in refused { print("  \(file.summary)" + (file.holdsDeviceBack ? " — its later logs wait" : "")) }
+                    print(
+                        "Refused files:".padding(toLength: 21, withPad: " ", startingAt: 0)
+                            + (refused.isEmpty ? "none" : ""))
+                    for file in refused {
+                        print("  \(file.summary)" + (file.holdsDeviceBack ? " — its later logs wait" : ""))
+                    }
                     if refused.contains(where: \.holdsDeviceBack) {
                         print("  To skip a refused log and lose its changes: grocery-dude cloud release PEER LOG")
                     }
                 }
                 if let cloud = status.cloud {
-                    print("Clocks ahead:".padding(toLength: 21, withPad: " ", startingAt: 0) + (cloud.clocksAhead.isEmpty ? "none" : ""))
+                    print(
+                        "Clocks ahead:".padding(toLength: 21, withPad: " ", startingAt: 0)
+                            + (cloud.clocksAhead.isEmpty ? "none" : ""))
                     for clock in cloud.clocksAhead { print("  \(clock.summary)") }
                     if !cloud.clocksAhead.isEmpty { print("  \(Self.clockAheadAdvice)") }
                 }
-                print("Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0) + (transitions.isEmpty ? "none" : ""))
+                print(
+                    "Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0)
+                        + (transitions.isEmpty ? "none" : ""))
                 for entry in transitions.prefix(5) { print("  \(entry.at)  \(entry.transition): \(entry.detail)") }
             }
         }
@@ -87,7 +115,8 @@ extension CloudCommand {
         }
 
         /// What a clock far ahead does, and what to do about it.
-        static let clockAheadAdvice = "Until that clock is set right, its edits win over edits made at the same time on other devices "
+        static let clockAheadAdvice =
+            "Until that clock is set right, its edits win over edits made at the same time on other devices "
             + "(never over edits made after seeing them); this device's clock does not follow it."
 
         /// One object per line; times in UTC, how far ahead in seconds.
@@ -106,9 +135,11 @@ extension CloudCommand {
         static func verified(_ summary: LastVerify) -> String {
             let at = Timestamp.string(summary.at)
             if !summary.diverged.isEmpty {
-                return "DIVERGED from \(summary.diverged.joined(separator: ", ")) (\(at)): run grocery-dude cloud verify"
+                return
+                    "DIVERGED from \(summary.diverged.joined(separator: ", ")) (\(at)): run grocery-dude cloud verify"
             }
-            return summary.agreed.isEmpty ? "nothing to compare (\(at))" : "agrees with \(summary.agreed.joined(separator: ", ")) (\(at))"
+            return summary.agreed.isEmpty
+                ? "nothing to compare (\(at))" : "agrees with \(summary.agreed.joined(separator: ", ")) (\(at))"
         }
 
         /// Most recent first, one object per line.

@@ -22,7 +22,8 @@ extension CloudCommand {
                 or SIGTERM stops it.
                 """)
         @ParentCommand var root: GroceryDudeCommand
-        @Flag(help: "Print one JSON object a line (imports, changes of store, merges) on standard output.") var json = false
+        @Flag(help: "Print one JSON object a line (imports, changes of store, merges) on standard output.") var json =
+            false
 
         /// How often an interrupted merge that could not finish (offline) is tried again.
         static let mergeRetryInterval: TimeInterval = 30
@@ -35,18 +36,22 @@ extension CloudCommand {
             // The stores are closed (their write-ahead logs checkpointed) while the lock is
             // still held: no other process may move them meanwhile.
             defer { DeviceProcess.closeAllStores() }
-            let configuration = try root.global.storeConfiguration(sandbox: sandbox, logger: logger, command: "cloud watch")
+            let configuration = try root.global.storeConfiguration(
+                sandbox: sandbox, logger: logger, command: "cloud watch")
             let coordinator = try StoreCoordinator(configuration: configuration, claimDevice: { true })
             guard coordinator.current.role != .local else {
                 if (try? DeviceSettings.load(from: sandbox))?.account == nil {
-                    throw ValidationErrorMessage("this device is signed out: nothing to watch (grocery-dude account sign-in NAME)")
+                    throw ValidationErrorMessage(
+                        "this device is signed out: nothing to watch (grocery-dude account sign-in NAME)")
                 }
-                throw ValidationErrorMessage("cloud sync is off on this device: nothing to watch (grocery-dude cloud enable)")
+                throw ValidationErrorMessage(
+                    "cloud sync is off on this device: nothing to watch (grocery-dude cloud enable)")
             }
             let out = WatchOutput(json: json)
             let wake = DispatchSemaphore(value: 0)
             let stop = StopSignals([SIGINT, SIGTERM]) { wake.signal() }
-            out.store(coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
+            out.store(
+                coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
             // Imports and problems arrive on the background's threads; WatchOutput writes a
             // whole line at a time from any thread. Changes of store are told after poll().
             coordinator.subscribe { message in
@@ -76,7 +81,9 @@ extension CloudCommand {
                 guard !stop.requested else { break }
                 do {
                     if try coordinator.poll() {
-                        out.store(coordinator.current.description.description, usingLocalStorage: coordinator.current.usingLocalStorage)
+                        out.store(
+                            coordinator.current.description.description,
+                            usingLocalStorage: coordinator.current.usingLocalStorage)
                         lastMerge = Date()
                         Self.resumeMerge(coordinator, out)
                     } else if Date().timeIntervalSince(lastMerge) >= Self.mergeRetryInterval {
@@ -98,7 +105,10 @@ extension CloudCommand {
             guard coordinator.pendingSeedSource != nil, coordinator.current.role == .cloud else { return }
             do {
                 guard let seed = try coordinator.resumeSeed() else { return }
-                out.merge(finished: seed.finished, seed.waiting.map { "merging with the cloud: \($0)" } ?? "merged with the cloud: \(seed.objectsText)")
+                out.merge(
+                    finished: seed.finished,
+                    seed.waiting.map { "merging with the cloud: \($0)" } ?? "merged with the cloud: \(seed.objectsText)"
+                )
             } catch {
                 out.problem("merge with the cloud not finished: \(ErrorText.reason(error))")
             }

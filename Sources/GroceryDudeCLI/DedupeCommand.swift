@@ -38,7 +38,9 @@ struct DedupeCommand: ParsableCommand {
         }
         for merge in report.groups {
             let carried = merge.carried.isEmpty ? "" : " (took \(merge.carried.joined(separator: ", ")))"
-            print("\(merge.entity) \(merge.name.debugDescription): merged \(merge.merged.count) duplicate\(merge.merged.count == 1 ? "" : "s")\(carried)")
+            print(
+                "\(merge.entity) \(merge.name.debugDescription): merged \(merge.merged.count) duplicate\(merge.merged.count == 1 ? "" : "s")\(carried)"
+            )
         }
         print("Merged \(report.mergedCount) duplicate\(report.mergedCount == 1 ? "" : "s").")
     }

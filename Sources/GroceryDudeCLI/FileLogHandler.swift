@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A swift-log handler that appends one line per message to a file.
@@ -27,8 +28,11 @@ struct FileLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(Date().formatted(.iso8601)) [\(getpid())] \(event.level.rawValue.uppercased()) \(label): \(event.message)\(details)\n"
+        let details =
+            merged.isEmpty
+            ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let text =
+            "\(Date().formatted(.iso8601)) [\(getpid())] \(event.level.rawValue.uppercased()) \(label): \(event.message)\(details)\n"
         _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
     }
 }
@@ -42,7 +46,8 @@ enum LogSetup {
         if !bootstrapped {
             let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw ValidationErrorMessage("cannot write the log file \(file.path): \(String(cString: strerror(errno)))")
+                throw ValidationErrorMessage(
+                    "cannot write the log file \(file.path): \(String(cString: strerror(errno)))")
             }
             bootstrapped = true
             LoggingSystem.bootstrap { label in FileLogHandler(fd: fd, label: label, level: level) }

@@ -6,44 +6,64 @@ import StoreLifecycle
 
 /// The options every command takes, before the subcommand: which device, where its data is.
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("The device (peer) to act as. Env: GROCERY_DUDE_DEVICE; default: the host name.",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The device (peer) to act as. Env: GROCERY_DUDE_DEVICE; default: the host name.",
+            valueName: "name"))
     var device: String?
 
-    @Option(name: .customLong("data-dir"),
-            help: ArgumentHelp("Where devices keep their stores. Env: GROCERY_DUDE_DATA_DIR; default: $XDG_DATA_HOME/grocery-dude.",
-                               valueName: "dir"))
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "Where devices keep their stores. Env: GROCERY_DUDE_DATA_DIR; default: $XDG_DATA_HOME/grocery-dude.",
+            valueName: "dir"))
     var dataDir: String?
 
-    @Option(help: ArgumentHelp("The shared cloud folder. Env: GROCERY_DUDE_CLOUD; default: <data-dir>/Cloud.",
-                               valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The shared cloud folder. Env: GROCERY_DUDE_CLOUD; default: <data-dir>/Cloud.",
+            valueName: "dir"))
     var cloud: String?
 
-    @Option(name: .customLong("log-level"),
-            help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: GROCERY_DUDE_LOG_LEVEL; default: info.",
-                               valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "trace, debug, info, notice, warning, error or critical. Env: GROCERY_DUDE_LOG_LEVEL; default: info.",
+            valueName: "level"))
     var logLevel: String?
 
-    @Option(name: .customLong("model-version"),
-            help: ArgumentHelp("Run as an older model version (1 or 2), to test version siloing. Env: GROCERY_DUDE_MODEL_VERSION.",
-                               valueName: "n"))
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp(
+            "Run as an older model version (1 or 2), to test version siloing. Env: GROCERY_DUDE_MODEL_VERSION.",
+            valueName: "n"))
     var modelVersion: Int?
 
-    @Option(name: .customLong("store-name"),
-            help: ArgumentHelp("The store's name (the ubiquitous content name): no periods. Env: GROCERY_DUDE_STORE_NAME; default: GroceryDude.",
-                               valueName: "name"))
+    @Option(
+        name: .customLong("store-name"),
+        help: ArgumentHelp(
+            "The store's name (the ubiquitous content name): no periods. Env: GROCERY_DUDE_STORE_NAME; default: GroceryDude.",
+            valueName: "name"))
     var storeName: String?
 
-    @Option(help: ArgumentHelp("The list to act on, by its name (grocery-dude lists ls). Env: GROCERY_DUDE_LIST; default: the default list.",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The list to act on, by its name (grocery-dude lists ls). Env: GROCERY_DUDE_LIST; default: the default list.",
+            valueName: "name"))
     var list: String?
 
-    @Flag(name: .customLong("no-default-data"),
-          help: "Start new stores empty instead of with the default groceries (local store, and an account's first cloud store). Env: GROCERY_DUDE_NO_DEFAULT_DATA=1.")
+    @Flag(
+        name: .customLong("no-default-data"),
+        help:
+            "Start new stores empty instead of with the default groceries (local store, and an account's first cloud store). Env: GROCERY_DUDE_NO_DEFAULT_DATA=1."
+    )
     var noDefaultData = false
 
-    @Flag(name: .customLong("no-mouse"),
-          help: "The full-screen app leaves the mouse to the terminal (selecting text as usual). Env: GROCERY_DUDE_NO_MOUSE=1.")
+    @Flag(
+        name: .customLong("no-mouse"),
+        help:
+            "The full-screen app leaves the mouse to the terminal (selecting text as usual). Env: GROCERY_DUDE_NO_MOUSE=1."
+    )
     var noMouse = false
 
     public init() {}
@@ -60,21 +80,28 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     func resolvedDataDirectory() -> URL {
         if let dataDir { return URL(fileURLWithPath: dataDir, isDirectory: true) }
-        if let dir = environment["GROCERY_DUDE_DATA_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if let dir = environment["GROCERY_DUDE_DATA_DIR"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir, isDirectory: true)
+        }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
         return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("grocery-dude", isDirectory: true)
     }
 
     func resolvedCloudDirectory() -> URL {
         if let cloud { return URL(fileURLWithPath: cloud, isDirectory: true) }
-        if let dir = environment["GROCERY_DUDE_CLOUD"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
+        if let dir = environment["GROCERY_DUDE_CLOUD"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir, isDirectory: true)
+        }
         return resolvedDataDirectory().appendingPathComponent("Cloud", isDirectory: true)
     }
 
     /// The store name, checked as iCloud checked ubiquitous content names, in NFC.
     func resolvedStoreName() throws -> String {
-        let name = storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? GroceryStore.defaultStoreName
+        let name =
+            storeName ?? environment["GROCERY_DUDE_STORE_NAME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? GroceryStore.defaultStoreName
         return try CloudNames.checkedStore(name)
     }
 
@@ -86,7 +113,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     func resolvedModelVersion() throws -> Int {
         var version = modelVersion
         if version == nil, let text = environment["GROCERY_DUDE_MODEL_VERSION"], !text.isEmpty {
-            guard let number = Int(text) else { throw ValidationError("GROCERY_DUDE_MODEL_VERSION must be a number, not \(text.debugDescription)") }
+            guard let number = Int(text) else {
+                throw ValidationError("GROCERY_DUDE_MODEL_VERSION must be a number, not \(text.debugDescription)")
+            }
             version = number
         }
         let resolved = version ?? GrocerySchema.currentVersion
@@ -99,7 +128,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     func resolvedLogLevel() throws -> Logger.Level {
         let text = logLevel ?? environment["GROCERY_DUDE_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            throw ValidationError("unknown log level \(text.debugDescription); use trace, debug, info, notice, warning, error or critical")
+            throw ValidationError(
+                "unknown log level \(text.debugDescription); use trace, debug, info, notice, warning, error or critical"
+            )
         }
         return level
     }
@@ -122,7 +153,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             let listStore = try NamedLists(configuration: configuration).resolve(list).storeName
             let storeNameGiven = storeName != nil || environment["GROCERY_DUDE_STORE_NAME"].map { !$0.isEmpty } == true
             if storeNameGiven, listStore != configuration.storeName {
-                throw ValidationError("--list \(list.debugDescription) and --store-name \(configuration.storeName.debugDescription) name different stores; give one")
+                throw ValidationError(
+                    "--list \(list.debugDescription) and --store-name \(configuration.storeName.debugDescription) name different stores; give one"
+                )
             }
             configuration.storeName = listStore
         }
@@ -131,7 +164,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The device's stores with the store named by `--store-name` (or the default), whatever
     /// `--list` says: what the lists themselves are read from.
-    func storeConfigurationIgnoringList(sandbox: DeviceSandbox, logger: Logger, command: String) throws -> StoreConfiguration {
+    func storeConfigurationIgnoringList(sandbox: DeviceSandbox, logger: Logger, command: String) throws
+        -> StoreConfiguration
+    {
         var configuration = StoreConfiguration(
             sandbox: sandbox, cloud: resolvedCloudDirectory(), storeName: try resolvedStoreName(),
             modelVersion: try resolvedModelVersion(), defaultData: !wantsNoDefaultData,
@@ -156,10 +191,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     ///     through every list).
     ///   - claim: the claim on the device this process already has (a command that opens several
     ///     lists holds the device once, for all of them).
-    func openDevice(command: String, prepare: Bool = true, storeName: String? = nil, claim existing: DeviceClaim? = nil) throws -> OpenDevice {
+    func openDevice(command: String, prepare: Bool = true, storeName: String? = nil, claim existing: DeviceClaim? = nil)
+        throws -> OpenDevice
+    {
         let (sandbox, logger) = try openSandbox(command: command)
         let claim = existing ?? DeviceClaim(sandbox: sandbox, command: "grocery-dude \(command)")
-        var configuration = try storeName.map { _ in try storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command) }
+        var configuration =
+            try storeName.map { _ in
+                try storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command)
+            }
             ?? storeConfiguration(sandbox: sandbox, logger: logger, command: command)
         if let storeName { configuration.storeName = storeName }
         configuration.runsOneCommand = true
@@ -213,12 +253,17 @@ struct OpenDevice {
         guard let sync else {
             if coordinator.current.role == .fallback {
                 if let reason = coordinator.configuration.cloudFolderProblem {
-                    throw ValidationErrorMessage("\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
+                    throw ValidationErrorMessage(
+                        "\(reason); until then the device works offline (Using local storage: 1) and keeps its changes")
                 }
                 if let problem = coordinator.preparation.setupProblem {
-                    throw ValidationErrorMessage("the cloud store could not be set up (\(problem)); until it is, the device keeps its changes in the fallback store (Using local storage: 1)")
+                    throw ValidationErrorMessage(
+                        "the cloud store could not be set up (\(problem)); until it is, the device keeps its changes in the fallback store (Using local storage: 1)"
+                    )
                 }
-                throw ValidationErrorMessage("the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online")
+                throw ValidationErrorMessage(
+                    "the cloud store is not set up yet (Using local storage: 1): the device is offline; grocery-dude cloud online"
+                )
             }
             throw ValidationErrorMessage("cloud sync is disabled on this device: grocery-dude cloud enable")
         }

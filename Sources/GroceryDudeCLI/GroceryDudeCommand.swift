@@ -15,7 +15,8 @@ public struct GroceryDudeCommand: ParsableCommand {
         version: "grocery-dude \(GroceryResources.version)",
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
-            CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self, CloudCommand.self,
+            CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self,
+            CloudCommand.self,
             BackupCommand.self, RestoreCommand.self, ListsCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: TUICommand.self
@@ -31,18 +32,21 @@ extension GroceryDudeCommand {
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
         DeviceProcess.readFaultRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
-        DeviceProcess.onWaitingForWriter { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8)) }
+        DeviceProcess.onWaitingForWriter { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8))
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
-        } catch where exitCode(for: error) != .success && namesNoSubcommand(Array(CommandLine.arguments.dropFirst())) {
+        } catch  where exitCode(for: error) != .success && namesNoSubcommand(Array(CommandLine.arguments.dropFirst())) {
             // No subcommand named: the option is the top-level command's, not the app's (`tui`).
-            FileHandle.standardError.write(Data("""
-                Error: \(message(for: error))
-                Usage: grocery-dude [<options>] [<subcommand>]
-                  See 'grocery-dude --help' for more information.
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    Error: \(message(for: error))
+                    Usage: grocery-dude [<options>] [<subcommand>]
+                      See 'grocery-dude --help' for more information.
 
-                """.utf8))
+                    """.utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         } catch {
             exit(withError: error)

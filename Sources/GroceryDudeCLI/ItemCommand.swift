@@ -15,12 +15,14 @@ struct ItemCommand: ParsableCommand {
 
     /// The options shared by `add` and `edit` that set an item's links.
     struct LinkOptions: ParsableArguments {
-        @Option(name: [.customLong("qty"), .customLong("quantity")], parsing: .unconditional,
-                help: "The quantity (a number from 0 to 100000).")
+        @Option(
+            name: [.customLong("qty"), .customLong("quantity")], parsing: .unconditional,
+            help: "The quantity (a number from 0 to 100000).")
         var quantity: String?
         @Option(help: "The unit's name (found ignoring case, or created). Empty to clear.")
         var unit: String?
-        @Option(name: .customLong("home-location"), help: "Where it is kept at home (found or created). Empty to clear.")
+        @Option(
+            name: .customLong("home-location"), help: "Where it is kept at home (found or created). Empty to clear.")
         var homeLocation: String?
         @Option(name: .customLong("shop-location"), help: "The shop aisle (found or created). Empty to clear.")
         var shopLocation: String?
@@ -29,7 +31,8 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an item (on the shopping list unless --unlisted).")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add an item (on the shopping list unless --unlisted).")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item's name.") var name: String
         @OptionGroup var links: LinkOptions
@@ -58,8 +61,10 @@ struct ItemCommand: ParsableCommand {
 
         func validate() throws {
             if name == nil, links.quantity == nil, links.unit == nil, links.homeLocation == nil,
-               links.shopLocation == nil, links.note == nil {
-                throw ValidationError("nothing to change: pass --name, --qty, --unit, --home-location, --shop-location or --note")
+                links.shopLocation == nil, links.note == nil
+            {
+                throw ValidationError(
+                    "nothing to change: pass --name, --qty, --unit, --home-location, --shop-location or --note")
             }
         }
 
@@ -109,7 +114,8 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Listed: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Put an item on the shopping list.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Put an item on the shopping list.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
 
@@ -121,7 +127,8 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Unlisted: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unlist", abstract: "Take an item off the shopping list.")
+        static let configuration = CommandConfiguration(
+            commandName: "unlist", abstract: "Take an item off the shopping list.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
 
@@ -133,7 +140,8 @@ struct ItemCommand: ParsableCommand {
     }
 
     struct Collect: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "collect", abstract: "Tick an item off in the shop.")
+        static let configuration = CommandConfiguration(
+            commandName: "collect", abstract: "Tick an item off in the shop.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
 
@@ -141,7 +149,8 @@ struct ItemCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "item collect")
             let item = try device.store.resolveItem(reference)
             guard item.item.listed else {
-                throw ValidationErrorMessage("\(item.name.debugDescription) is not on the shopping list; `item list` it first")
+                throw ValidationErrorMessage(
+                    "\(item.name.debugDescription) is not on the shopping list; `item list` it first")
             }
             let row = try device.store.setCollected(reference, true)
             print("Collected \(row.name.debugDescription)")
@@ -168,23 +177,26 @@ struct ItemCommand: ParsableCommand {
         func run() throws {
             let device = try root.global.openDevice(command: "item clear-listed")
             let count = try device.store.clearListed()
-            print(count == 0
-                  ? "Nothing to clear: the shopping list is empty."
-                  : "Took \(count) item\(count == 1 ? "" : "s") off the shopping list.")
+            print(
+                count == 0
+                    ? "Nothing to clear: the shopping list is empty."
+                    : "Took \(count) item\(count == 1 ? "" : "s") off the shopping list.")
         }
     }
 
     struct ClearCollected: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "clear-collected", abstract: "Shop's Clear: remove the collected items from the shopping list.")
+            commandName: "clear-collected", abstract: "Shop's Clear: remove the collected items from the shopping list."
+        )
         @ParentCommand var root: GroceryDudeCommand
 
         func run() throws {
             let device = try root.global.openDevice(command: "item clear-collected")
             let count = try device.store.clearCollected()
-            print(count == 0
-                  ? "Nothing to clear: no item on the shopping list is collected."
-                  : "Removed \(count) collected item\(count == 1 ? "" : "s") from the shopping list.")
+            print(
+                count == 0
+                    ? "Nothing to clear: no item on the shopping list is collected."
+                    : "Removed \(count) collected item\(count == 1 ? "" : "s") from the shopping list.")
         }
     }
 }

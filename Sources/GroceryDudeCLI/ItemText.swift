@@ -8,7 +8,10 @@ import TextAndFiles
 enum ItemText {
     /// `"Milk" (2 L, Fridge → Dairy, listed) [1a2b3c4d]`
     static func describe(_ row: ItemRow) -> String {
-        var parts = [QuantityFormat.string(row.item.quantity) + (row.unitName.map { " \($0.trimmingCharacters(in: .whitespaces))" } ?? "")]
+        var parts = [
+            QuantityFormat.string(row.item.quantity)
+                + (row.unitName.map { " \($0.trimmingCharacters(in: .whitespaces))" } ?? "")
+        ]
         parts.append("\(row.homeLocationName ?? "no home location") → \(row.shopLocationName ?? "no shop aisle")")
         parts.append(row.item.listed ? (row.item.collected ? "collected" : "listed") : "not listed")
         return "\(row.name.debugDescription) (\(parts.joined(separator: ", "))) [\(row.id.description.prefix(8))]"
@@ -32,7 +35,9 @@ enum ItemText {
     /// passes over the items: the widths of the columns, then the lines; no string is made for
     /// a line, a cell or a padded cell (10k items made 80k of them), and each unit's and
     /// location's name is measured once.
-    private static func appendTable(_ items: ItemListing, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void) rethrows {
+    private static func appendTable(
+        _ items: ItemListing, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void
+    ) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
         let columnCount = header.count
         /// The mark of an item collected, on the shopping list, or neither, measured once.
@@ -41,10 +46,13 @@ enum ItemText {
         /// The names of units and locations (columns 3, 5 and 6), as bytes and measured, once
         /// each: 10k items name a few dozen.
         let linkColumns: [(column: Int, kind: CatalogKind)] = [(3, .unit), (5, .home), (6, .shop)]
-        let linkNames = linkColumns.map { items.names($0.kind).map { (bytes: Array($0.utf8), width: TextWidth.columns(of: $0)) } }
+        let linkNames = linkColumns.map {
+            items.names($0.kind).map { (bytes: Array($0.utf8), width: TextWidth.columns(of: $0)) }
+        }
         /// A name's width: its byte count when it is printable ASCII.
         func width(_ bytes: ArraySlice<UInt8>) -> Int {
-            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+                ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
         }
         // Quantities are formatted once, for both passes.
         let quantities = (0..<items.count).map { QuantityFormat.string(items.quantity($0)) }
@@ -55,7 +63,9 @@ enum ItemText {
             widths[2] = max(widths[2], TextWidth.columns(of: quantities[index]))
             widths[4] = max(widths[4], width(items.name(index)))
             for (link, (column, kind)) in linkColumns.enumerated() {
-                if let position = items.linked(kind, index) { widths[column] = max(widths[column], linkNames[link][position].width) }
+                if let position = items.linked(kind, index) {
+                    widths[column] = max(widths[column], linkNames[link][position].width)
+                }
             }
         }
         let last = columnCount - 1
@@ -128,9 +138,14 @@ enum ItemText {
     /// How much output is held before it is written.
     static let chunkBytes = 64 << 10
 
-    private static func append(_ index: Int, of items: ItemListing, linkJSON: [[[UInt8]]], to writer: inout JSONWriter) {
+    private static func append(_ index: Int, of items: ItemListing, linkJSON: [[[UInt8]]], to writer: inout JSONWriter)
+    {
         func link(_ kind: CatalogKind, _ key: JSONWriter.Key, _ names: [[UInt8]]) {
-            if let position = items.linked(kind, index) { writer.append(key, json: names[position]) } else { writer.append(key, .string(nil)) }
+            if let position = items.linked(kind, index) {
+                writer.append(key, json: names[position])
+            } else {
+                writer.append(key, .string(nil))
+            }
         }
         writer.beginObject()
         writer.append(Key.id, text: items.id(index))
@@ -142,16 +157,23 @@ enum ItemText {
         writer.append(Key.listed, .bool(items.listed(index)))
         writer.append(Key.collected, .bool(items.collected(index)))
         writer.append(Key.modified, .date(items.modified(index)))
-        if let note = items.note(index) { writer.append(Key.note, text: note) } else { writer.append(Key.note, .string(nil)) }
+        if let note = items.note(index) {
+            writer.append(Key.note, text: note)
+        } else {
+            writer.append(Key.note, .string(nil))
+        }
         writer.append(Key.photoBytes, .integer(items.photoSize(index) ?? 0))
         writer.endObject()
     }
 
     /// The keys of an item's object, in their order.
     private enum Key {
-        static let id = JSONWriter.Key("id", first: true), name = JSONWriter.Key("name"), quantity = JSONWriter.Key("quantity")
-        static let unit = JSONWriter.Key("unit"), homeLocation = JSONWriter.Key("homeLocation"), shopLocation = JSONWriter.Key("shopLocation")
-        static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"), modified = JSONWriter.Key("modified")
+        static let id = JSONWriter.Key("id", first: true), name = JSONWriter.Key("name"),
+            quantity = JSONWriter.Key("quantity")
+        static let unit = JSONWriter.Key("unit"), homeLocation = JSONWriter.Key("homeLocation"),
+            shopLocation = JSONWriter.Key("shopLocation")
+        static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"),
+            modified = JSONWriter.Key("modified")
         static let note = JSONWriter.Key("note"), photoBytes = JSONWriter.Key("photoBytes")
     }
 }

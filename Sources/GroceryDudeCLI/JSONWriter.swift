@@ -102,7 +102,8 @@ struct JSONWriter {
         case .string(let text?): JSONText.appendQuoted(text, to: &output)
         case .string(nil): output.append(contentsOf: "null".utf8)
         case .integer(let integer): appendInteger(Int64(integer), to: &output)
-        case .number(let number) where number == number.rounded() && abs(number) < 1e15: appendInteger(Int64(number), to: &output)
+        case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+            appendInteger(Int64(number), to: &output)
         case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .date(let date):
             output.append(UInt8(ascii: "\""))
@@ -115,7 +116,10 @@ struct JSONWriter {
     /// Decimal digits, without a `String` in between.
     static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
         if value < 0 {
-            guard value != .min else { output.append(contentsOf: String(value).utf8); return }
+            guard value != .min else {
+                output.append(contentsOf: String(value).utf8)
+                return
+            }
             output.append(UInt8(ascii: "-"))
             appendInteger(-value, to: &output)
             return

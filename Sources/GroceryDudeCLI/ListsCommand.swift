@@ -20,10 +20,14 @@ struct ListsCommand: ParsableCommand {
     /// Asks `question` [y/N] on a terminal; from a script (no terminal) refuses, saying to
     /// pass --yes. Not confirmed: throws, and nothing was done.
     static func confirm(_ question: String, script: String, nothing done: String) throws {
-        guard isatty(STDIN_FILENO) == 1 else { throw ValidationErrorMessage("\(script); pass --yes to do it from a script") }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw ValidationErrorMessage("\(script); pass --yes to do it from a script")
+        }
         print("\(question) [y/N] ", terminator: "")
         fflush(nil)
-        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(), answer == "y" || answer == "yes" else {
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased(),
+            answer == "y" || answer == "yes"
+        else {
             throw ValidationErrorMessage("not confirmed; nothing was \(done)")
         }
     }
@@ -31,7 +35,9 @@ struct ListsCommand: ParsableCommand {
     /// The device's lists, read through the store layer.
     static func lists(_ root: GroceryDudeCommand, command: String) throws -> NamedLists {
         let (sandbox, logger) = try root.global.openSandbox(command: command)
-        return NamedLists(configuration: try root.global.storeConfigurationIgnoringList(sandbox: sandbox, logger: logger, command: command))
+        return NamedLists(
+            configuration: try root.global.storeConfigurationIgnoringList(
+                sandbox: sandbox, logger: logger, command: command))
     }
 
     struct Ls: ParsableCommand {
@@ -42,7 +48,9 @@ struct ListsCommand: ParsableCommand {
         func run() throws {
             let lists = try ListsCommand.lists(root, command: "lists ls")
             let all = try lists.all()
-            let active = root.global.requestedList().flatMap { try? lists.resolve($0).storeName } ?? GroceryStore.defaultStoreName
+            let active =
+                root.global.requestedList().flatMap { try? lists.resolve($0).storeName }
+                ?? GroceryStore.defaultStoreName
             if json {
                 var writer = JSONWriter()
                 for list in all {
@@ -62,8 +70,12 @@ struct ListsCommand: ParsableCommand {
             for list in all {
                 let marker = list.storeName == active ? "*" : " "
                 var origin = list.isDefault ? "default list" : ""
-                if let device = list.createdBy { origin = "made by \(device)" + (list.created.map { " on \(Self.day($0))" } ?? "") }
-                if shared[list.nameKey] != nil { origin += "  store \(list.storeName) (the name is shared: --list \(list.storeName))" }
+                if let device = list.createdBy {
+                    origin = "made by \(device)" + (list.created.map { " on \(Self.day($0))" } ?? "")
+                }
+                if shared[list.nameKey] != nil {
+                    origin += "  store \(list.storeName) (the name is shared: --list \(list.storeName))"
+                }
                 print("\(marker) \(TextWidth.pad(list.name, to: nameWidth))  \(origin)")
             }
         }
@@ -82,13 +94,16 @@ struct ListsCommand: ParsableCommand {
         }
 
         static func shellWord(_ text: String) -> String {
-            text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0) }
+            text.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)
+            }
                 ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a list a new name, on every device.")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Give a list a new name, on every device.")
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The list's name now.") var name: String
         @Argument(help: "Its new name.") var newName: String
@@ -103,7 +118,9 @@ struct ListsCommand: ParsableCommand {
     struct Rm: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a list from every device's lists; its data is kept aside.",
-            discussion: "Without --yes, asks first. This device's copy moves to <data-dir>/<device>/removed-lists/; the cloud folder keeps its logs.")
+            discussion:
+                "Without --yes, asks first. This device's copy moves to <data-dir>/<device>/removed-lists/; the cloud folder keeps its logs."
+        )
         @ParentCommand var root: GroceryDudeCommand
         @Argument(help: "The list's name.") var name: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
@@ -112,11 +129,14 @@ struct ListsCommand: ParsableCommand {
             let lists = try ListsCommand.lists(root, command: "lists rm")
             let list = try lists.resolve(name)
             if !yes {
-                try ListsCommand.confirm("Remove the list \(list.name.quotedName) from every device? This device's copy is kept aside.",
-                                         script: "lists rm removes \(list.name.quotedName) from every device", nothing: "removed")
+                try ListsCommand.confirm(
+                    "Remove the list \(list.name.quotedName) from every device? This device's copy is kept aside.",
+                    script: "lists rm removes \(list.name.quotedName) from every device", nothing: "removed")
             }
             let kept = try lists.remove(list)
-            print("Removed the list \(list.name.quotedName)." + (kept.map { " This device's copy is kept at \($0.path)." } ?? ""))
+            print(
+                "Removed the list \(list.name.quotedName)."
+                    + (kept.map { " This device's copy is kept at \($0.path)." } ?? ""))
         }
     }
 }
@@ -139,29 +159,44 @@ extension ListsCommand {
 
         func run() throws {
             let lists = try ListsCommand.lists(root, command: "lists merge")
-            let source = try lists.resolve(from), survivor = try lists.resolve(into)
+            let source = try lists.resolve(from)
+            let survivor = try lists.resolve(into)
             guard source.storeName != survivor.storeName else {
                 // Two names for one list: one of them was merged into the other already.
-                let sameText = from.precomposedStringWithCanonicalMapping.lowercased() == into.precomposedStringWithCanonicalMapping.lowercased()
+                let sameText =
+                    from.precomposedStringWithCanonicalMapping.lowercased()
+                    == into.precomposedStringWithCanonicalMapping.lowercased()
                 if sameText { throw NamedListError.sameList(source.name) }
-                throw ValidationErrorMessage("\(from.quotedName) and \(into.quotedName) are one list now, \(survivor.describedWithStore) (a list merged into another is found there): nothing to merge")
+                throw ValidationErrorMessage(
+                    "\(from.quotedName) and \(into.quotedName) are one list now, \(survivor.describedWithStore) (a list merged into another is found there): nothing to merge"
+                )
             }
             guard !source.isDefault else {
-                throw ValidationErrorMessage("the default list cannot be merged away; merge the other list into it (grocery-dude lists merge \(survivor.storeName) --into \(source.storeName))")
+                throw ValidationErrorMessage(
+                    "the default list cannot be merged away; merge the other list into it (grocery-dude lists merge \(survivor.storeName) --into \(source.storeName))"
+                )
             }
             if !yes {
-                try ListsCommand.confirm("Merge the list \(source.describedWithStore) into \(survivor.describedWithStore) on every device? Every item of both is kept.",
-                                         script: "lists merge makes \(source.describedWithStore) part of \(survivor.describedWithStore) on every device",
-                                         nothing: "merged")
+                try ListsCommand.confirm(
+                    "Merge the list \(source.describedWithStore) into \(survivor.describedWithStore) on every device? Every item of both is kept.",
+                    script:
+                        "lists merge makes \(source.describedWithStore) part of \(survivor.describedWithStore) on every device",
+                    nothing: "merged")
             }
             // Both stores brought up to date first (imported, exported), under one claim on the device.
             let target = try root.global.openDevice(command: "lists merge", storeName: survivor.storeName)
-            let copy = try root.global.openDevice(command: "lists merge", storeName: source.storeName, claim: target.claim)
-            let outcome = try ListMerge.merge(source, into: survivor, lists: lists, source: copy.coordinator, survivor: target.coordinator)
-            var line = "Merged \(source.describedWithStore) into \(survivor.describedWithStore): \(outcome.copied) object(s) copied"
+            let copy = try root.global.openDevice(
+                command: "lists merge", storeName: source.storeName, claim: target.claim)
+            let outcome = try ListMerge.merge(
+                source, into: survivor, lists: lists, source: copy.coordinator, survivor: target.coordinator)
+            var line =
+                "Merged \(source.describedWithStore) into \(survivor.describedWithStore): \(outcome.copied) object(s) copied"
             if outcome.deduplicated > 0 { line += ", \(outcome.deduplicated) duplicate(s) merged" }
             print(line + ".")
-            if outcome.waiting > 0 { print("\(outcome.waiting) change(s) wait to be exported: the other devices get the merge once they are.") }
+            if outcome.waiting > 0 {
+                print(
+                    "\(outcome.waiting) change(s) wait to be exported: the other devices get the merge once they are.")
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns the signals into a flag and a call, so that a loop can stop between two rounds
@@ -17,7 +18,10 @@ final class StopSignals: @unchecked Sendable {
             source.setEventHandler { [self] in
                 // A second signal while the first is being honoured (a long merge, a baseline
                 // being written) ends the process at once, as it would without this handler.
-                if lock.withLock({ defer { stopped = true }; return stopped }) {
+                if lock.withLock({
+                    defer { stopped = true }
+                    return stopped
+                }) {
                     signal(number, SIG_DFL)
                     raise(number)
                 }

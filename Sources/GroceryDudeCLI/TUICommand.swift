@@ -7,12 +7,14 @@ import ViewModels
 
 /// `grocery-dude tui` (and no subcommand): the full-screen app.
 struct TUICommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tui", abstract: "Open the full-screen app (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "tui", abstract: "Open the full-screen app (the default).")
     @ParentCommand var root: GroceryDudeCommand
 
     func run() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw ValidationErrorMessage("the full-screen app needs a terminal; use the item, unit, home and shop commands in scripts")
+            throw ValidationErrorMessage(
+                "the full-screen app needs a terminal; use the item, unit, home and shop commands in scripts")
         }
         // The lock first: a second app on the device must not touch the store or the cloud.
         let (sandbox, logger) = try root.global.openSandbox(command: "tui")

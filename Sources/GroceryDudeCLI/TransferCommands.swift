@@ -47,7 +47,8 @@ struct ExportCommand: ParsableCommand {
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a file: this app's JSON or CSV, the book's DefaultData.xml, or an original Grocery Dude Core Data store.",
+        abstract:
+            "Import a file: this app's JSON or CSV, the book's DefaultData.xml, or an original Grocery Dude Core Data store.",
         discussion: "Objects are matched by name, so importing a file twice adds nothing. An import is all or nothing.")
     @ParentCommand var root: GroceryDudeCommand
     @Argument(help: "The file to import.") var file: String

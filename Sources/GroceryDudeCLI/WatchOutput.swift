@@ -20,27 +20,35 @@ final class WatchOutput: @unchecked Sendable {
     var isClosed: Bool { lock.withLock { closed } }
 
     func imported(_ imported: BackgroundImport) {
-        event("imported", [
-            ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
-            ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
-            ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
-        ], text: imported.summary)
+        event(
+            "imported",
+            [
+                ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
+                ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
+                ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
+            ], text: imported.summary)
     }
 
     /// Another list of the device brought up to date: its imports, its exports, its problem.
     func otherList(_ visit: ListVisit) {
         if let imported = visit.imported {
-            event("imported", [
-                ("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
-                ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
-                ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
-                ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
-            ], text: "\(visit.list.name): \(imported.summary)")
+            event(
+                "imported",
+                [
+                    ("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
+                    ("changes", .integer(imported.count)), ("inserted", .integer(imported.inserted)),
+                    ("updated", .integer(imported.updated)), ("deleted", .integer(imported.deleted)),
+                    ("devices", .raw("[" + imported.devices.map(JSONWriter.quoted).joined(separator: ", ") + "]")),
+                ], text: "\(visit.list.name): \(imported.summary)")
         }
         if visit.exported > 0 {
-            event("exported", [("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
-                               ("logs", .integer(visit.exported))],
-                  text: "\(visit.list.name): exported \(visit.exported) log\(visit.exported == 1 ? "" : "s")")
+            event(
+                "exported",
+                [
+                    ("list", .string(visit.list.name)), ("store_name", .string(visit.list.storeName)),
+                    ("logs", .integer(visit.exported)),
+                ],
+                text: "\(visit.list.name): exported \(visit.exported) log\(visit.exported == 1 ? "" : "s")")
         }
         if let problem = visit.problem { self.problem("\(visit.list.name): \(problem)") }
     }
@@ -48,15 +56,23 @@ final class WatchOutput: @unchecked Sendable {
     /// The list watched was removed or merged away on another device.
     func listGone(_ list: NamedList, survivor: NamedList?) {
         let by = list.removedBy.map { " by \($0)" } ?? ""
-        let words = survivor.map { "the list \(list.name) was merged into \($0.name)\(by); watch it with --list \($0.storeName)" }
+        let words =
+            survivor.map {
+                "the list \(list.name) was merged into \($0.name)\(by); watch it with --list \($0.storeName)"
+            }
             ?? "the list \(list.name) was removed\(by)"
-        event("listGone", [("list", .string(list.name)), ("store_name", .string(list.storeName)),
-                           ("survivor", .string(survivor?.storeName))], text: words)
+        event(
+            "listGone",
+            [
+                ("list", .string(list.name)), ("store_name", .string(list.storeName)),
+                ("survivor", .string(survivor?.storeName)),
+            ], text: words)
     }
 
     func store(_ description: String, usingLocalStorage: Bool) {
-        event("store", [("store", .string(description)), ("using_local_storage", .bool(usingLocalStorage))],
-              text: "on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)")
+        event(
+            "store", [("store", .string(description)), ("using_local_storage", .bool(usingLocalStorage))],
+            text: "on the \(description); Using local storage: \(usingLocalStorage ? 1 : 0)")
     }
 
     func merge(finished: Bool, _ words: String) {
@@ -75,8 +91,15 @@ final class WatchOutput: @unchecked Sendable {
 
     /// Problems go to standard error, in both forms; the same one twice in a row is told once.
     func problem(_ line: String) {
-        guard lock.withLock({ defer { lastProblem = line }; return lastProblem != line }) else { return }
-        lock.withLock { try? FileHandle.standardError.write(contentsOf: Data("\(Self.clock()) warning: \(line)\n".utf8)) }
+        guard
+            lock.withLock({
+                defer { lastProblem = line }
+                return lastProblem != line
+            })
+        else { return }
+        lock.withLock {
+            try? FileHandle.standardError.write(contentsOf: Data("\(Self.clock()) warning: \(line)\n".utf8))
+        }
     }
 
     /// A line on standard output; when its reader is gone, ``isClosed`` says so.

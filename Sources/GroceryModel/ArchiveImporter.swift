@@ -38,7 +38,9 @@ struct ArchiveImporter {
         itemsByName = try Self.index(table: "item", nameColumn: "name", db: context.db)
         for (index, record) in archive.items.enumerated() {
             // The name as messages quote names: a file's name of a million characters is no line.
-            try Self.within("item \(index + 1) (\(ValueRule.shortened(record.name).debugDescription))") { try apply(record) }
+            try Self.within("item \(index + 1) (\(ValueRule.shortened(record.name).debugDescription))") {
+                try apply(record)
+            }
         }
         return summary
     }
@@ -55,7 +57,9 @@ struct ArchiveImporter {
         if let note = record.note, context.schema.version >= 2 {
             values["note"] = .string(try Validation.importedName(note, field: "note"))
         }
-        for (kind, linked) in [(CatalogKind.unit, record.unit), (.home, record.homeLocation), (.shop, record.shopLocation)] {
+        for (kind, linked) in [
+            (CatalogKind.unit, record.unit), (.home, record.homeLocation), (.shop, record.shopLocation),
+        ] {
             guard let linked, !linked.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let name = try Validation.importedName(linked, field: "\(kind.noun) name")
             values[kind.itemRelationship] = .reference(try link(kind, name: name, modified: nil, counted: false))
@@ -64,7 +68,9 @@ struct ArchiveImporter {
         let entity = GrocerySchema.Entity.item
         if let id = itemsByName[name] {
             var changed = false
-            if let photo = record.photo { changed = try attach(photo, modified: record.modified, to: id, values: &values) }
+            if let photo = record.photo {
+                changed = try attach(photo, modified: record.modified, to: id, values: &values)
+            }
             // The file's modification date alone is no change.
             let current = try context.values(of: entity, id: id) ?? [:]
             let differs = values.contains { $0.key != "modified" && current[$0.key] != $0.value }
@@ -76,7 +82,8 @@ struct ArchiveImporter {
             }
         } else {
             if let photo = record.photo {
-                let photoID = try context.insert(GrocerySchema.Entity.itemPhoto, values: photoValues(photo, record.modified))
+                let photoID = try context.insert(
+                    GrocerySchema.Entity.itemPhoto, values: photoValues(photo, record.modified))
                 values["photo"] = .reference(photoID)
             }
             itemsByName[name] = try context.insert(entity, values: values)
@@ -85,10 +92,13 @@ struct ArchiveImporter {
     }
 
     /// Gives a matched item the file's photo. Returns whether anything changed.
-    private func attach(_ photo: Data, modified: Date?, to item: GlobalID, values: inout [String: PropertyValue]) throws -> Bool {
+    private func attach(_ photo: Data, modified: Date?, to item: GlobalID, values: inout [String: PropertyValue]) throws
+        -> Bool
+    {
         let current = try context.values(of: GrocerySchema.Entity.item, id: item)
         if case .reference(let photoID)? = current?["photo"],
-           let stored = try context.values(of: GrocerySchema.Entity.itemPhoto, id: photoID) {
+            let stored = try context.values(of: GrocerySchema.Entity.itemPhoto, id: photoID)
+        {
             if stored["data"] == .data(photo) { return false }
             try context.update(GrocerySchema.Entity.itemPhoto, id: photoID, values: photoValues(photo, modified))
             return true

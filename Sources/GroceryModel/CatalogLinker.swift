@@ -7,11 +7,13 @@ import Ubiquity
 enum CatalogLinker {
     static func findOrCreate(_ kind: CatalogKind, named raw: String, in context: SaveContext) throws -> GlobalID {
         let name = try Validation.name(raw, field: "\(kind.noun) name")
-        let matches = try ReferenceResolver.matches(name, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+        let matches = try ReferenceResolver.matches(
+            name, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
         if let exact = matches.first(where: { $0.name == name }) { return exact.id }
         if matches.count == 1 { return matches[0].id }
         if matches.count > 1 {
-            throw GroceryError.duplicates(kind: kind.noun, reference: name, candidates: matches.map(\.name.debugDescription).sorted())
+            throw GroceryError.duplicates(
+                kind: kind.noun, reference: name, candidates: matches.map(\.name.debugDescription).sorted())
         }
         return try context.insert(kind.entity, values: [kind.nameAttribute: .string(name)])
     }

@@ -25,8 +25,9 @@ struct DefaultDataLoader {
                 if !names.contains(name) { names.append(name) }
             }
             for name in names {
-                let inserted = try loader.insert(kind.entity, id: DefaultData.id(kind.entity, named: name),
-                                                 values: [kind.nameAttribute: .string(name)])
+                let inserted = try loader.insert(
+                    kind.entity, id: DefaultData.id(kind.entity, named: name),
+                    values: [kind.nameAttribute: .string(name)])
                 summary[kind].count(inserted)
             }
         }
@@ -68,7 +69,8 @@ struct DefaultDataLoader {
     /// it. Returns whether it was inserted.
     private func insert(_ entity: String, id: GlobalID, values: [String: PropertyValue]) throws -> Bool {
         guard try isMissing(entity, id: id) else { return false }
-        try context.insert(entity, id: id, values: values.merging(["modified": .date(DefaultData.shippedDate)]) { value, _ in value })
+        try context.insert(
+            entity, id: id, values: values.merging(["modified": .date(DefaultData.shippedDate)]) { value, _ in value })
         return true
     }
 
@@ -78,20 +80,21 @@ struct DefaultDataLoader {
     }
 }
 
-private extension ImportSummary.Counts {
-    mutating func count(_ inserted: Bool) {
+extension ImportSummary.Counts {
+    fileprivate mutating func count(_ inserted: Bool) {
         if inserted { self.inserted += 1 } else { unchanged += 1 }
     }
 }
 
-private extension ItemRecord {
+extension ItemRecord {
     /// The unit or location the item names, if any.
-    func name(of kind: CatalogKind) -> String? {
-        let name = switch kind {
-        case .unit: unit
-        case .home: homeLocation
-        case .shop: shopLocation
-        }
+    fileprivate func name(of kind: CatalogKind) -> String? {
+        let name =
+            switch kind {
+            case .unit: unit
+            case .home: homeLocation
+            case .shop: shopLocation
+            }
         return name.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
     }
 }

@@ -39,13 +39,15 @@ public struct GroceryArchive: Codable, Equatable, Sendable {
         let format = try container.decodeIfPresent(String.self, forKey: .format)
         guard format == Self.formatName else {
             throw DecodingError.dataCorruptedError(
-                forKey: .format, in: container, debugDescription: "not a Grocery Dude file (\"format\" is not \"\(Self.formatName)\")")
+                forKey: .format, in: container,
+                debugDescription: "not a Grocery Dude file (\"format\" is not \"\(Self.formatName)\")")
         }
         version = try container.decode(Int.self, forKey: .version)
         guard version <= Self.currentVersion else {
             throw DecodingError.dataCorruptedError(
                 forKey: .version, in: container,
-                debugDescription: "written by a newer Grocery Dude (file version \(version), this one reads \(Self.currentVersion))")
+                debugDescription:
+                    "written by a newer Grocery Dude (file version \(version), this one reads \(Self.currentVersion))")
         }
         units = try container.decodeIfPresent([CatalogRecord].self, forKey: .units) ?? []
         homeLocations = try container.decodeIfPresent([CatalogRecord].self, forKey: .homeLocations) ?? []

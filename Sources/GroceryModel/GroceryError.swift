@@ -51,7 +51,8 @@ extension String {
     /// "an item", "a unit", "a home location", "an aisle": by the sound, so a "u" said "you" takes "a".
     var withArticle: String {
         let word = lowercased()
-        let vowelSound = word.first.map { "aeio".contains($0) } == true
+        let vowelSound =
+            word.first.map { "aeio".contains($0) } == true
             || word.hasPrefix("u") && !word.hasPrefix("uni") && !word.hasPrefix("us")
         return (vowelSound ? "an " : "a ") + self
     }

@@ -68,33 +68,37 @@ public enum GrocerySchema {
                 name: entity, table: table,
                 attributes: [
                     AttributeDescription(attribute, .string, rule: nameRule),
-                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
+                    AttributeDescription(
+                        "modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
                 ],
                 uniqueAttribute: attribute, modificationDateAttribute: "modified")
         }
 
-        return Schema(version: version, entities: [
-            EntityDescription(
-                name: Entity.item, table: "item",
-                attributes: itemAttributes,
-                relationships: [
-                    RelationshipDescription("unit", to: Entity.unit),
-                    RelationshipDescription("locationAtHome", to: Entity.locationAtHome),
-                    RelationshipDescription("locationAtShop", to: Entity.locationAtShop),
-                    RelationshipDescription("photo", to: Entity.itemPhoto, deleteRule: .cascade),
-                ],
-                uniqueAttribute: "name", modificationDateAttribute: "modified"),
-            named(Entity.unit, table: "unit", attribute: "name"),
-            named(Entity.locationAtHome, table: "locationAtHome", attribute: "storedIn"),
-            named(Entity.locationAtShop, table: "locationAtShop", attribute: "aisle"),
-            EntityDescription(
-                name: Entity.itemPhoto, table: "itemPhoto",
-                attributes: [
-                    AttributeDescription("data", .data, rule: ValueRule(maximumBytes: maximumPhotoBytes)),
-                    AttributeDescription("modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
-                ],
-                modificationDateAttribute: "modified"),
-        ])
+        return Schema(
+            version: version,
+            entities: [
+                EntityDescription(
+                    name: Entity.item, table: "item",
+                    attributes: itemAttributes,
+                    relationships: [
+                        RelationshipDescription("unit", to: Entity.unit),
+                        RelationshipDescription("locationAtHome", to: Entity.locationAtHome),
+                        RelationshipDescription("locationAtShop", to: Entity.locationAtShop),
+                        RelationshipDescription("photo", to: Entity.itemPhoto, deleteRule: .cascade),
+                    ],
+                    uniqueAttribute: "name", modificationDateAttribute: "modified"),
+                named(Entity.unit, table: "unit", attribute: "name"),
+                named(Entity.locationAtHome, table: "locationAtHome", attribute: "storedIn"),
+                named(Entity.locationAtShop, table: "locationAtShop", attribute: "aisle"),
+                EntityDescription(
+                    name: Entity.itemPhoto, table: "itemPhoto",
+                    attributes: [
+                        AttributeDescription("data", .data, rule: ValueRule(maximumBytes: maximumPhotoBytes)),
+                        AttributeDescription(
+                            "modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
+                    ],
+                    modificationDateAttribute: "modified"),
+            ])
     }
 
     // MARK: - Migrations (only ever appended)

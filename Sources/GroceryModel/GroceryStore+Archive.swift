@@ -43,8 +43,9 @@ extension GroceryStore {
             }
         }
         let photos = try objects.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, data FROM itemPhoto WHERE data IS NOT NULL")
-                .map { (($0["id"] as PhotoID), ($0["data"] as Data)) })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, data FROM itemPhoto WHERE data IS NOT NULL")
+                    .map { (($0["id"] as PhotoID), ($0["data"] as Data)) })
         }
         archive.items = try items().map { row in
             var record = ItemRecord(name: row.item.name)

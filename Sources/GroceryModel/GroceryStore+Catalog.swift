@@ -12,8 +12,9 @@ extension GroceryStore {
                 FROM \(kind.table) e ORDER BY name COLLATE NOCASE, e.id
                 """
             let entries = try Row.fetchAll(db, sql: sql).map { row in
-                CatalogEntry(kind: kind, id: CatalogEntryID(kind, row["id"]), name: row["name"] ?? "",
-                             modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
+                CatalogEntry(
+                    kind: kind, id: CatalogEntryID(kind, row["id"]), name: row["name"] ?? "",
+                    modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["itemCount"])
             }
             return NameOrder.naturallySorted(entries, name: \.name)
         }
@@ -26,7 +27,8 @@ extension GroceryStore {
     public func addEntry(_ kind: CatalogKind, name raw: String) throws -> CatalogEntry {
         let name = try Validation.name(raw, field: "\(kind.noun) name")
         let id = try objects.save(author: "\(kind.rawValue) add") { context in
-            try ReferenceResolver.ensureNameIsFree(name, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            try ReferenceResolver.ensureNameIsFree(
+                name, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
             return try context.insert(kind.entity, values: [kind.nameAttribute: .string(name)])
         }
         return try entries(kind).first { $0.id.globalID == id }!
@@ -66,9 +68,13 @@ extension GroceryStore {
         func resolve(_ kind: CatalogKind, _ db: Database) throws -> GlobalID {
             switch self {
             case .reference(let reference):
-                return try ReferenceResolver.resolve(reference, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: db)
+                return try ReferenceResolver.resolve(
+                    reference, kind: kind.noun, table: kind.table, nameColumn: kind.nameAttribute, db: db)
             case .id(let id):
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(kind.table) WHERE id = ?)", arguments: [id]) == true else {
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(kind.table) WHERE id = ?)", arguments: [id]) == true
+                else {
                     throw GroceryError.notFound(kind: kind.noun, reference: id.description)
                 }
                 return id
@@ -80,7 +86,8 @@ extension GroceryStore {
         let name = try Validation.name(raw, field: "\(kind.noun) name")
         let id = try objects.save(author: "\(kind.rawValue) rename") { context in
             let id = try reference.resolve(kind, context.db)
-            let others = try ReferenceResolver.matches(name, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
+            let others = try ReferenceResolver.matches(
+                name, table: kind.table, nameColumn: kind.nameAttribute, db: context.db)
             if let other = others.first(where: { $0.id != id }) {
                 throw GroceryError.alreadyExists(kind: kind.noun, name: other.name)
             }

@@ -38,12 +38,15 @@ extension GroceryStore {
             let hasNote = try ItemRow.hasNote(db)
             let selection = Item.selection(modelVersion: hasNote ? 2 : 1)
             // A cursor decodes each row in place; fetchAll would copy every row first.
-            let statement = try db.makeStatement(sql: "SELECT \(selection) FROM item" + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
+            let statement = try db.makeStatement(
+                sql: "SELECT \(selection) FROM item" + filter + " ORDER BY item.name COLLATE NOCASE, item.id")
             let rows = try Row.fetchCursor(statement)
             var items: [ItemRow] = []
             // Room for every row at once: grown by doubling, 10k rows moved ~3 MB more memory.
             items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM item" + filter) ?? 0)
-            while let row = try rows.next() { items.append(names.row(row, statement: statement.sqliteStatement, hasNote: hasNote)) }
+            while let row = try rows.next() {
+                items.append(names.row(row, statement: statement.sqliteStatement, hasNote: hasNote))
+            }
             return NameOrder.sorted(items, name: \.name)
         }
     }
@@ -72,7 +75,8 @@ extension GroceryStore {
     static func itemRow(id: ItemID, _ db: Database) throws -> ItemRow? {
         // Through the connection's statement cache: read back after every save and for every
         // item an import brings, compiling the joins each time was most of the read.
-        try Row.fetchOne(db.cachedStatement(sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?"), arguments: [id]).map(ItemRow.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: try ItemRow.selectSQL(db) + " WHERE item.id = ?"), arguments: [id])
+            .map(ItemRow.init(row:))
     }
 
     /// Finds the one item a user means by `reference`: its name (ignoring case and surrounding
@@ -102,14 +106,18 @@ extension GroceryStore {
         let note = try draft.note.map { try Validation.name($0, field: "note") }
         if note != nil { try requireNotes() }
         return try objects.save(author: "item add") { context in
-            try ReferenceResolver.ensureNameIsFree(name, kind: "item", table: "item", nameColumn: "name", db: context.db)
+            try ReferenceResolver.ensureNameIsFree(
+                name, kind: "item", table: "item", nameColumn: "name", db: context.db)
             var values: [String: PropertyValue] = [
                 "name": .string(name), "quantity": .double(quantity), "listed": .bool(draft.listed),
             ]
             if let note, context.schema.version >= 2 { values["note"] = .string(note) }
-            for (kind, entry) in [(CatalogKind.unit, draft.unit), (.home, draft.homeLocation), (.shop, draft.shopLocation)] {
+            for (kind, entry) in [
+                (CatalogKind.unit, draft.unit), (.home, draft.homeLocation), (.shop, draft.shopLocation),
+            ] {
                 if let entry, !entry.trimmingCharacters(in: .whitespaces).isEmpty {
-                    values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
+                    values[kind.itemRelationship] = .reference(
+                        try CatalogLinker.findOrCreate(kind, named: entry, in: context))
                 }
             }
             let id = try context.insert(ItemEntity.self, values: values)
@@ -120,7 +128,9 @@ extension GroceryStore {
     /// Notes came with model version 2: a store at version 1 has nowhere to keep one, and must
     /// say so rather than drop it.
     private func requireNotes() throws {
-        guard modelVersion >= 2 else { throw GroceryError.notInModelVersion(property: "note", since: 2, store: modelVersion) }
+        guard modelVersion >= 2 else {
+            throw GroceryError.notInModelVersion(property: "note", since: 2, store: modelVersion)
+        }
     }
 
     /// Changes an item's properties.
@@ -134,14 +144,18 @@ extension GroceryStore {
             let row = try Self.resolveItem(reference, context.db)
             var values: [String: PropertyValue] = [:]
             if let name, Validation.normalized(name) != Validation.normalized(row.name) {
-                try ReferenceResolver.ensureNameIsFree(name, kind: "item", table: "item", nameColumn: "name", db: context.db)
+                try ReferenceResolver.ensureNameIsFree(
+                    name, kind: "item", table: "item", nameColumn: "name", db: context.db)
             }
             if let name { values["name"] = .string(name) }
             if let quantity { values["quantity"] = .double(quantity) }
             if let note, context.schema.version >= 2 { values["note"] = note.isEmpty ? .null : .string(note) }
-            for (kind, entry) in [(CatalogKind.unit, changes.unit), (.home, changes.homeLocation), (.shop, changes.shopLocation)] {
+            for (kind, entry) in [
+                (CatalogKind.unit, changes.unit), (.home, changes.homeLocation), (.shop, changes.shopLocation),
+            ] {
                 guard let entry else { continue }
-                values[kind.itemRelationship] = entry.trimmingCharacters(in: .whitespaces).isEmpty
+                values[kind.itemRelationship] =
+                    entry.trimmingCharacters(in: .whitespaces).isEmpty
                     ? .null : .reference(try CatalogLinker.findOrCreate(kind, named: entry, in: context))
             }
             try context.update(row.id, values: values)
@@ -153,7 +167,9 @@ extension GroceryStore {
     /// opened, so that deduplication keeps the one the user looked at last).
     public func markModified(_ id: ItemID) throws {
         try objects.save(author: "item open") { context in
-            guard try context.values(of: id) != nil else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+            guard try context.values(of: id) != nil else {
+                throw GroceryError.notFound(kind: "item", reference: id.description)
+            }
             try context.update(id, values: ["modified": .date(context.now)])
         }
     }
@@ -201,7 +217,9 @@ extension GroceryStore {
             switch self {
             case .reference(let reference): return try GroceryStore.resolveItem(reference, db)
             case .id(let id):
-                guard let row = try GroceryStore.itemRow(id: id, db) else { throw GroceryError.notFound(kind: "item", reference: id.description) }
+                guard let row = try GroceryStore.itemRow(id: id, db) else {
+                    throw GroceryError.notFound(kind: "item", reference: id.description)
+                }
                 return row
             }
         }

@@ -14,7 +14,11 @@ extension GroceryStore {
         if let data {
             guard !data.isEmpty else { throw GroceryError.invalidName(field: "photo", reason: "the file is empty") }
             guard data.count <= Self.maximumPhotoSize else {
-                throw GroceryError.invalidName(field: "photo", reason: "\(data.count) bytes is more than the \(Self.maximumPhotoSize / 1024 / 1024) MB a photo may have")
+                throw GroceryError.invalidName(
+                    field: "photo",
+                    reason:
+                        "\(data.count) bytes is more than the \(Self.maximumPhotoSize / 1024 / 1024) MB a photo may have"
+                )
             }
         }
         return try objects.save(author: data == nil ? "item photo rm" : "item photo") { context in

@@ -17,9 +17,13 @@ extension GroceryStore {
         let rows = try itemRows(ids)
         return try ids.compactMap { id in
             guard let row = rows[id] else { return nil }
-            let photo: Data? = try withPhotos ? row.item.photo.flatMap { photo in
-                try objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [photo]) }
-            } : nil
+            let photo: Data? =
+                try withPhotos
+                ? row.item.photo.flatMap { photo in
+                    try objects.read { db in
+                        try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [photo])
+                    }
+                } : nil
             return ItemSnapshot(row: row, photo: photo, photoRead: withPhotos)
         }
     }
@@ -36,24 +40,30 @@ extension GroceryStore {
     ///     brought back before, and added to.
     /// - Returns: how many items were restored.
     @discardableResult
-    public func restore(_ snapshots: [ItemSnapshot], removing absent: [ItemID] = [],
-                        aliases: inout ItemAliases, author: String = "undo") throws -> Int {
+    public func restore(
+        _ snapshots: [ItemSnapshot], removing absent: [ItemID] = [],
+        aliases: inout ItemAliases, author: String = "undo"
+    ) throws -> Int {
         var found = aliases
         defer { aliases = found }
         return try objects.save(author: author) { context in
             for id in absent { try context.delete(found.current(id)) }
             for snapshot in snapshots {
-                let row = snapshot.row, item = row.item
+                let row = snapshot.row
+                let item = row.item
                 var values: [String: PropertyValue] = [
                     "name": .string(item.name), "quantity": .double(item.quantity),
                     "listed": .bool(item.listed), "collected": .bool(item.collected),
                 ]
                 if context.schema.version >= 2 { values["note"] = item.note.map(PropertyValue.string) ?? .null }
-                for (kind, name) in [(CatalogKind.unit, row.unitName), (.home, row.homeLocationName), (.shop, row.shopLocationName)] {
+                for (kind, name) in [
+                    (CatalogKind.unit, row.unitName), (.home, row.homeLocationName), (.shop, row.shopLocationName),
+                ] {
                     if let id = item.link(kind)?.globalID, try context.values(of: kind.entity, id: id) != nil {
                         values[kind.itemRelationship] = .reference(id)
                     } else if let name {
-                        values[kind.itemRelationship] = .reference(try CatalogLinker.findOrCreate(kind, named: name, in: context))
+                        values[kind.itemRelationship] = .reference(
+                            try CatalogLinker.findOrCreate(kind, named: name, in: context))
                     } else {
                         values[kind.itemRelationship] = .null
                     }
@@ -71,7 +81,8 @@ extension GroceryStore {
                     }
                 } else {
                     if let photo = snapshot.photo {
-                        values["photo"] = try context.insert(PhotoEntity.self, values: Self.photoValues(photo, context)).reference
+                        values["photo"] = try context.insert(PhotoEntity.self, values: Self.photoValues(photo, context))
+                            .reference
                     }
                     found.add(id, cameBackAs: try context.insert(ItemEntity.self, values: values))
                 }
@@ -83,7 +94,8 @@ extension GroceryStore {
     /// The photo `id` has now, inside a save.
     private static func photoData(of id: ItemID, _ context: SaveContext) throws -> Data? {
         guard case .reference(let photo)? = try context.values(of: id)?["photo"],
-              case .data(let data)? = try context.values(of: PhotoID(photo))?["data"] else { return nil }
+            case .data(let data)? = try context.values(of: PhotoID(photo))?["data"]
+        else { return nil }
         return data
     }
 }

@@ -40,7 +40,8 @@ public final class GroceryStore: Sendable {
         do {
             objects = try ObjectStore(
                 path: path, model: GrocerySchema.definition, version: modelVersion, peer: peer, clock: clock, ids: ids,
-                logger: logger, connections: connections) { objects in
+                logger: logger, connections: connections
+            ) { objects in
                 try Self.loadDefaultDataOnFirstLaunch(objects, enabled: defaultData, logger: logger)
                 try LocalIndexes.ensure(objects, logger: logger)
             }
@@ -72,7 +73,8 @@ public final class GroceryStore: Sendable {
 
     private static func loadDefaultDataOnFirstLaunch(_ objects: ObjectStore, enabled: Bool, logger: Logger) throws {
         guard try objects.metadata(Self.defaultDataKey) == nil else { return }
-        let summary = try objects.saveShipped(author: "default data", reading: DefaultData.reading) { context -> ImportSummary? in
+        let summary = try objects.saveShipped(author: "default data", reading: DefaultData.reading) {
+            context -> ImportSummary? in
             // Checked again inside the write, in case the store's folder could not be locked.
             guard try context.metadata(Self.defaultDataKey) == nil else { return nil }
             guard enabled else {

@@ -43,10 +43,11 @@ struct IDTextTable<Value> {
         while slots[slot] != 0 {
             let position = Int(slots[slot]) - 1
             if entries[position].hash == hash, entries[position].text.count == bytes.count,
-               entries[position].text.withUnsafeBufferPointer({ text in
-                   // memcmp, not `elementsEqual`: the generic comparison was a tenth of reading 10k rows.
-                   bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-               }) {
+                entries[position].text.withUnsafeBufferPointer({ text in
+                    // memcmp, not `elementsEqual`: the generic comparison was a tenth of reading 10k rows.
+                    bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                })
+            {
                 return position
             }
             slot = (slot + 1) & mask
@@ -75,7 +76,8 @@ struct IDTextTable<Value> {
             return hash
         }
         let raw = UnsafeRawBufferPointer(bytes)
-        let first = raw.loadUnaligned(as: UInt64.self), last = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        let first = raw.loadUnaligned(as: UInt64.self)
+        let last = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
         var hash = (first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &+ UInt64(bytes.count)
         // A final mix (SplitMix64's), so that the low bits the slots use depend on every byte read.
         hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9

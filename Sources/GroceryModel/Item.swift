@@ -38,8 +38,11 @@ extension Item: FetchableRecord, TableRecord {
 
     /// The columns ``init(row:)`` reads, in this order: select them with ``selection(modelVersion:)``.
     static func selection(table: String = "item", modelVersion: Int) -> String {
-        let columns = ["id", "name", "quantity", "listed", "collected", "modified",
-                       "unit", "locationAtHome", "locationAtShop", "photo"] + (modelVersion >= 2 ? ["note"] : [])
+        let columns =
+            [
+                "id", "name", "quantity", "listed", "collected", "modified",
+                "unit", "locationAtHome", "locationAtShop", "photo",
+            ] + (modelVersion >= 2 ? ["note"] : [])
         return columns.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
@@ -51,12 +54,17 @@ extension Item: FetchableRecord, TableRecord {
     /// Reads the item's columns starting at `offset`, by position: GRDB's lookup by name
     /// lowercases the name on every call, a tenth of the time of listing 10k items.
     init(row: Row, offset: Int, hasNote: Bool) {
-        self.init(row: row, offset: offset, hasNote: hasNote, unit: row[offset + Int(LinkColumn.unit)],
-                  locationAtHome: row[offset + Int(LinkColumn.locationAtHome)], locationAtShop: row[offset + Int(LinkColumn.locationAtShop)])
+        self.init(
+            row: row, offset: offset, hasNote: hasNote, unit: row[offset + Int(LinkColumn.unit)],
+            locationAtHome: row[offset + Int(LinkColumn.locationAtHome)],
+            locationAtShop: row[offset + Int(LinkColumn.locationAtShop)])
     }
 
     /// Reads the item's columns but its links to a unit and locations, which the caller read.
-    init(row: Row, offset: Int, hasNote: Bool, unit: UnitID?, locationAtHome: HomeLocationID?, locationAtShop: ShopLocationID?) {
+    init(
+        row: Row, offset: Int, hasNote: Bool, unit: UnitID?, locationAtHome: HomeLocationID?,
+        locationAtShop: ShopLocationID?
+    ) {
         id = row[offset]
         name = row[offset + 1]
         quantity = row[offset + 2]

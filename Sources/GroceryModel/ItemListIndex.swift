@@ -72,12 +72,17 @@ public struct ItemListIndex: Hashable, Sendable {
     /// The section holding row `index`.
     public func section(containing index: Int) -> Int? {
         // Sections are few (one per location); a binary search keeps it cheap anyway.
-        var low = 0, high = sections.count - 1
+        var low = 0
+        var high = sections.count - 1
         while low <= high {
             let middle = (low + high) / 2
-            if index < sections[middle].start { high = middle - 1 }
-            else if index >= sections[middle].start + sections[middle].count { low = middle + 1 }
-            else { return middle }
+            if index < sections[middle].start {
+                high = middle - 1
+            } else if index >= sections[middle].start + sections[middle].count {
+                low = middle + 1
+            } else {
+                return middle
+            }
         }
         return nil
     }
@@ -105,9 +110,16 @@ extension GroceryStore {
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // (A list by name has no sections by location: none are read.)
-            let locations = query.order == .byName ? [] : NameOrder.naturallySorted(try Row.fetchAll(db, sql: """
-                SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
-                """).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
+            let locations =
+                query.order == .byName
+                ? []
+                : NameOrder.naturallySorted(
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
+                            """
+                    ).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
             // An item's link is the position of its location here, by the link's exact stored
             // text; a link to a location not here (not arrived yet from its peer) is none.
             var byText = IDTextTable<Int>()
@@ -119,10 +131,11 @@ extension GroceryStore {
             typealias Entry = (id: ItemID, listed: Bool)
             typealias Scanned = (id: ItemID, location: Int?, listed: Bool, name: String)
             var scanned: [Scanned] = []
-            let statement = try db.makeStatement(sql: """
-                SELECT id, \(kind.itemRelationship), listed, name FROM item INDEXED BY item_list_order\(filter)
-                ORDER BY name COLLATE NOCASE, id
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    SELECT id, \(kind.itemRelationship), listed, name FROM item INDEXED BY item_list_order\(filter)
+                    ORDER BY name COLLATE NOCASE, id
+                    """)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 let location = GlobalID.textBytes(statement.sqliteStatement, 1).flatMap { bytes in
@@ -132,7 +145,8 @@ extension GroceryStore {
             }
             let sorted = NameOrder.sorted(scanned, name: \.name)
             var index = ItemListIndex()
-            index.itemsInStore = conditions.isEmpty ? scanned.count : try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+            index.itemsInStore =
+                conditions.isEmpty ? scanned.count : try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
             if query.order == .byName {
                 if !sorted.isEmpty {
                     index.sections = [ItemListSection(title: ItemListIndex.byNameTitle, start: 0, count: sorted.count)]
@@ -145,7 +159,11 @@ extension GroceryStore {
             var buckets = [[Entry]](repeating: [], count: locations.count)
             var unknown: [Entry] = []
             for item in sorted {
-                if let location = item.location { buckets[location].append((item.id, item.listed)) } else { unknown.append((item.id, item.listed)) }
+                if let location = item.location {
+                    buckets[location].append((item.id, item.listed))
+                } else {
+                    unknown.append((item.id, item.listed))
+                }
             }
             func add(_ title: String, _ entries: [Entry]) {
                 guard !entries.isEmpty else { return }
@@ -155,7 +173,9 @@ extension GroceryStore {
                     if entry.listed { index.listedCount += 1 }
                 }
             }
-            for (location, entries) in zip(locations, buckets) { add(location.name ?? ItemListIndex.unknownLocation, entries) }
+            for (location, entries) in zip(locations, buckets) {
+                add(location.name ?? ItemListIndex.unknownLocation, entries)
+            }
             add(ItemListIndex.unknownLocation, unknown)
             return index
         }
@@ -170,8 +190,9 @@ extension GroceryStore {
             // SQLite allows 32,766 arguments; a screenful and its margin are far fewer.
             for chunk in Array(ids).chunked(into: 1000) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let cursor = try Row.fetchCursor(db, sql: try ItemRow.selectSQL(db) + " WHERE item.id IN (\(marks))",
-                                                 arguments: StatementArguments(chunk))
+                let cursor = try Row.fetchCursor(
+                    db, sql: try ItemRow.selectSQL(db) + " WHERE item.id IN (\(marks))",
+                    arguments: StatementArguments(chunk))
                 while let row = try cursor.next() {
                     let item = try ItemRow(row: row)
                     rows[item.id] = item

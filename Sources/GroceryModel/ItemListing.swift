@@ -46,8 +46,9 @@ public struct ItemListing: Sendable {
         homeNames = names.names(.home)
         shopNames = names.names(.shop)
         let hasNote = try ItemRow.hasNote(db)
-        let statement = try db.makeStatement(sql: "SELECT \(Item.selection(modelVersion: hasNote ? 2 : 1)) FROM item" + filter
-                                             + " ORDER BY item.name COLLATE NOCASE, item.id")
+        let statement = try db.makeStatement(
+            sql: "SELECT \(Item.selection(modelVersion: hasNote ? 2 : 1)) FROM item" + filter
+                + " ORDER BY item.name COLLATE NOCASE, item.id")
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item" + filter) ?? 0
         entries.reserveCapacity(count)
         text.reserveCapacity(count * 48)
@@ -66,12 +67,13 @@ public struct ItemListing: Sendable {
             let noted = hasNote && sqlite3_column_type(sqlite, 10) != SQLITE_NULL
             if noted { _ = Self.appendText(sqlite, 10, to: &text) }
             let links = names.linkPositions(sqlite)
-            entries.append(Entry(
-                start: start, nameEnd: nameEnd, noteEnd: text.count, hasNote: noted,
-                listed: sqlite3_column_int64(sqlite, 3) != 0, collected: sqlite3_column_int64(sqlite, 4) != 0,
-                quantity: sqlite3_column_double(sqlite, 2), modified: sqlite3_column_double(sqlite, 5),
-                unit: links.unit, home: links.home, shop: links.shop,
-                photoSize: names.photoSize(sqlite, 9).map(Int64.init) ?? -1))
+            entries.append(
+                Entry(
+                    start: start, nameEnd: nameEnd, noteEnd: text.count, hasNote: noted,
+                    listed: sqlite3_column_int64(sqlite, 3) != 0, collected: sqlite3_column_int64(sqlite, 4) != 0,
+                    quantity: sqlite3_column_double(sqlite, 2), modified: sqlite3_column_double(sqlite, 5),
+                    unit: links.unit, home: links.home, shop: links.shop,
+                    photoSize: names.photoSize(sqlite, 9).map(Int64.init) ?? -1))
         }
         // SQL's order is the lists' order when every name is ASCII (``NameOrder``).
         if outsideASCII {
@@ -121,11 +123,12 @@ public struct ItemListing: Sendable {
     /// Where the unit, home location or shop aisle the item links to is in ``names(_:)``; `nil`
     /// when it links to none (or to one not here). A table measures each name once this way.
     public func linked(_ kind: CatalogKind, _ index: Int) -> Int? {
-        let position = switch kind {
-        case .unit: entries[index].unit
-        case .home: entries[index].home
-        case .shop: entries[index].shop
-        }
+        let position =
+            switch kind {
+            case .unit: entries[index].unit
+            case .home: entries[index].home
+            case .shop: entries[index].shop
+            }
         return position < 0 ? nil : Int(position)
     }
 

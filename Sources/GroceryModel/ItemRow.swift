@@ -29,14 +29,14 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
     static func selectSQL(_ db: Database) throws -> String {
         let modelVersion = try hasNote(db) ? 2 : 1
         return """
-        SELECT unit.name, locationAtHome.storedIn, locationAtShop.aisle, length(itemPhoto.data),
-               \(Item.selection(modelVersion: modelVersion))
-        FROM item
-        LEFT JOIN unit ON unit.id = item.unit
-        LEFT JOIN locationAtHome ON locationAtHome.id = item.locationAtHome
-        LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
-        LEFT JOIN itemPhoto ON itemPhoto.id = item.photo
-        """
+            SELECT unit.name, locationAtHome.storedIn, locationAtShop.aisle, length(itemPhoto.data),
+                   \(Item.selection(modelVersion: modelVersion))
+            FROM item
+            LEFT JOIN unit ON unit.id = item.unit
+            LEFT JOIN locationAtHome ON locationAtHome.id = item.locationAtHome
+            LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
+            LEFT JOIN itemPhoto ON itemPhoto.id = item.photo
+            """
     }
 
     /// Whether the store's items have notes (model version 2 and later).

@@ -19,11 +19,14 @@ struct LinkedNames {
         // IDs are read as text: a row whose ID is not one (a store edited by hand) is left out,
         // as the join left it unmatched, rather than stopping the listing.
         func names<Entity>(_ kind: CatalogKind, of _: Entity.Type) throws -> Catalog<Entity> {
-            let sql = "SELECT id, \(kind.nameAttribute.quotedDatabaseIdentifier) FROM \(kind.table.quotedDatabaseIdentifier)"
+            let sql =
+                "SELECT id, \(kind.nameAttribute.quotedDatabaseIdentifier) FROM \(kind.table.quotedDatabaseIdentifier)"
             var names = Catalog<Entity>()
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
-                if let id = (row[0] as String?).flatMap(EntityID<Entity>.init), let name = row[1] as String? { names.insert(id, name) }
+                if let id = (row[0] as String?).flatMap(EntityID<Entity>.init), let name = row[1] as String? {
+                    names.insert(id, name)
+                }
             }
             return names
         }
@@ -40,8 +43,11 @@ struct LinkedNames {
     /// (selected with `Item.selection`) links to, positions in ``names(_:)``; `-1` where it links to
     /// none, or to an entry not here.
     func linkPositions(_ statement: SQLiteStatement) -> (unit: Int32, home: Int32, shop: Int32) {
-        (units.position(statement, Item.LinkColumn.unit), homeLocations.position(statement, Item.LinkColumn.locationAtHome),
-         shopLocations.position(statement, Item.LinkColumn.locationAtShop))
+        (
+            units.position(statement, Item.LinkColumn.unit),
+            homeLocations.position(statement, Item.LinkColumn.locationAtHome),
+            shopLocations.position(statement, Item.LinkColumn.locationAtShop)
+        )
     }
 
     /// The names of the units, home locations or shop aisles, by position.
@@ -67,9 +73,11 @@ struct LinkedNames {
         let unit = units.link(statement, Item.LinkColumn.unit)
         let home = homeLocations.link(statement, Item.LinkColumn.locationAtHome)
         let shop = shopLocations.link(statement, Item.LinkColumn.locationAtShop)
-        let item = Item(row: row, offset: 0, hasNote: hasNote, unit: unit.id, locationAtHome: home.id, locationAtShop: shop.id)
-        return ItemRow(item: item, unitName: unit.name, homeLocationName: home.name, shopLocationName: shop.name,
-                       photoSize: item.photo.flatMap { photoSizes[$0] })
+        let item = Item(
+            row: row, offset: 0, hasNote: hasNote, unit: unit.id, locationAtHome: home.id, locationAtShop: shop.id)
+        return ItemRow(
+            item: item, unitName: unit.name, homeLocationName: home.name, shopLocationName: shop.name,
+            photoSize: item.photo.flatMap { photoSizes[$0] })
     }
 }
 

@@ -25,7 +25,10 @@ enum LocalIndexes {
         "item_photo_given": "ON item(photo) WHERE photo IS NOT NULL",
     ]
     /// The indexes of the first model version that no query reads, or that one above replaces.
-    static let unread = ["item_on_name", "item_on_listed", "item_on_photo", "unit_on_name", "locationAtHome_on_storedIn", "locationAtShop_on_aisle"]
+    static let unread = [
+        "item_on_name", "item_on_listed", "item_on_photo", "unit_on_name", "locationAtHome_on_storedIn",
+        "locationAtShop_on_aisle",
+    ]
 
     /// One read when everything is in place already (each command's open); one write otherwise.
     /// The write is best effort: the queries read the same rows without these indexes, only
@@ -35,13 +38,18 @@ enum LocalIndexes {
         let wanted = Set(made.map(\.key))
         let names = Array(wanted) + unread
         let present = try objects.read { db in
-            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (\(names.map { _ in "?" }.joined(separator: ", ")))",
-                                arguments: StatementArguments(names))
+            try String.fetchSet(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (\(names.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments(names))
         }
         guard present != wanted else { return }
         do {
             try objects.write { db in
-                for (name, definition) in made { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) \(definition)") }
+                for (name, definition) in made {
+                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) \(definition)")
+                }
                 for index in unread { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
             }
         } catch {

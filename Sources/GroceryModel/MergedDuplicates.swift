@@ -27,8 +27,9 @@ public struct MergedDuplicates: Equatable, Sendable {
 
     init(_ report: DeduplicationReport) {
         groups = report.merges.map { merge in
-            Group(entity: merge.entity, name: merge.value, survivor: merge.winner.description,
-                  merged: merge.losers.map(\.description), carried: merge.carried)
+            Group(
+                entity: merge.entity, name: merge.value, survivor: merge.winner.description,
+                merged: merge.losers.map(\.description), carried: merge.carried)
         }
     }
 }

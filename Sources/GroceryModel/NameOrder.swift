@@ -13,7 +13,9 @@ enum NameOrder {
     /// `rows` in reading order, given each row's name; stable for rows that compare equal.
     static func sorted<Row>(_ rows: [Row], name: (Row) -> String) -> [Row] {
         guard rows.contains(where: { !name($0).utf8.allSatisfy { $0 < 0x80 } }) else { return rows }
-        let keyed = rows.enumerated().map { (key: TextFolding.fold(name($0.element)), position: $0.offset, row: $0.element) }
+        let keyed = rows.enumerated().map {
+            (key: TextFolding.fold(name($0.element)), position: $0.offset, row: $0.element)
+        }
         return keyed.sorted { ($0.key, $0.position) < ($1.key, $1.position) }.map(\.row)
     }
 
@@ -21,7 +23,9 @@ enum NameOrder {
     /// for the names of units, home locations, aisles and lists. SQL's order stands when no name
     /// holds a digit or a letter outside ASCII.
     static func naturallySorted<Row>(_ rows: [Row], name: (Row) -> String) -> [Row] {
-        guard rows.contains(where: { name($0).utf8.contains { $0 >= 0x80 || (0x30...0x39).contains($0) } }) else { return rows }
+        guard rows.contains(where: { name($0).utf8.contains { $0 >= 0x80 || (0x30...0x39).contains($0) } }) else {
+            return rows
+        }
         let keyed = rows.enumerated().map { (name: name($0.element), position: $0.offset, row: $0.element) }
         return keyed.sorted { a, b in
             if NaturalOrder.areInIncreasingOrder(a.name, b.name) { return true }

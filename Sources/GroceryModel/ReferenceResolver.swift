@@ -8,7 +8,9 @@ enum ReferenceResolver {
     /// The shortest ID prefix accepted, so that a short word is not taken for an ID.
     static let minimumIDPrefix = 4
 
-    static func resolve(_ reference: String, kind: String, table: String, nameColumn: String, db: Database) throws -> GlobalID {
+    static func resolve(_ reference: String, kind: String, table: String, nameColumn: String, db: Database) throws
+        -> GlobalID
+    {
         let wanted = Validation.normalized(reference)
         guard !wanted.isEmpty else { throw GroceryError.notFound(kind: kind, reference: reference) }
         let byName = try rowsNamed(wanted, table: table, nameColumn: nameColumn, db: db)
@@ -47,8 +49,12 @@ enum ReferenceResolver {
     }
 
     /// The objects whose name normalizes like `name`.
-    static func matches(_ name: String, table: String, nameColumn: String, db: Database) throws -> [(id: GlobalID, name: String)] {
-        try rowsNamed(Validation.normalized(name), table: table, nameColumn: nameColumn, db: db).map { ($0["id"], $0["name"]) }
+    static func matches(_ name: String, table: String, nameColumn: String, db: Database) throws -> [(
+        id: GlobalID, name: String
+    )] {
+        try rowsNamed(Validation.normalized(name), table: table, nameColumn: nameColumn, db: db).map {
+            ($0["id"], $0["name"])
+        }
     }
 
     /// Rows (`id`, `name`) whose name normalizes to `wanted`, in the table's order.
@@ -64,7 +70,8 @@ enum ReferenceResolver {
 
     /// The query of ``rowsNamed(_:table:nameColumn:db:)``: one argument, the name looked for.
     static func namedSQL(table: String, nameColumn: String) -> String {
-        let column = nameColumn.quotedDatabaseIdentifier, key = UniqueKey.sqlName
+        let column = nameColumn.quotedDatabaseIdentifier
+        let key = UniqueKey.sqlName
         return """
             SELECT id, \(column) AS name FROM \(table.quotedDatabaseIdentifier)
             WHERE \(key)(\(column)) = \(key)(?) ORDER BY rowid

@@ -1,7 +1,8 @@
 import Foundation
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Dates in files: ISO 8601 in UTC with milliseconds ("2026-11-21T15:04:05.123Z").
@@ -86,10 +87,10 @@ public enum Timestamp {
             index < characters.count && characters[index] == expected.asciiValue!
         }
         guard let year = number(0..<4), character(4, is: "-"), let month = number(5..<7), character(7, is: "-"),
-              let day = number(8..<10), character(10, is: "T") || character(10, is: "t") || character(10, is: " "),
-              let hour = number(11..<13), character(13, is: ":"), let minute = number(14..<16),
-              character(16, is: ":"), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let day = number(8..<10), character(10, is: "T") || character(10, is: "t") || character(10, is: " "),
+            let hour = number(11..<13), character(13, is: ":"), let minute = number(14..<16),
+            character(16, is: ":"), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
 
         var index = 19
@@ -110,7 +111,8 @@ public enum Timestamp {
             index += 1
         } else if character(index, is: "+") || character(index, is: "-") {
             guard let hours = number(index + 1..<index + 3), character(index + 3, is: ":"),
-                  let minutes = number(index + 4..<index + 6) else { return nil }
+                let minutes = number(index + 4..<index + 6)
+            else { return nil }
             offset = (hours * 3600 + minutes * 60) * (character(index, is: "-") ? -1 : 1)
             index += 6
         } else {

@@ -47,7 +47,8 @@ public enum Validation {
     /// Parses and checks a quantity typed as text ("2", "1.5", "0,5").
     public static func quantity(text: String) throws -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789.+-eE".contains($0) }), let value = Double(trimmed) else {
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789.+-eE".contains($0) }), let value = Double(trimmed)
+        else {
             throw GroceryError.invalidQuantity("\(text.debugDescription) is not a number")
         }
         return try quantity(value)

@@ -16,8 +16,9 @@ extension BackgroundImport {
         // The import is the only change between the two readings when no save came between them.
         var tokens: (before: Int64, after: Int64)?
         if let before, let after, before.saves == after.saves { tokens = (before.token, after.token) }
-        self.init(inserted: changes.inserted.count, updated: changes.updated.count, deleted: changes.deleted.count,
-                  devices: Array(report.devices), updatedItems: updatedItems, otherEntities: otherEntities,
-                  tokenBefore: tokens?.before, tokenAfter: tokens?.after)
+        self.init(
+            inserted: changes.inserted.count, updated: changes.updated.count, deleted: changes.deleted.count,
+            devices: Array(report.devices), updatedItems: updatedItems, otherEntities: otherEntities,
+            tokenBefore: tokens?.before, tokenAfter: tokens?.after)
     }
 }

@@ -27,9 +27,11 @@ public struct BackgroundImport: Sendable, Equatable {
     public var tokenBefore: Int64?
     public var tokenAfter: Int64?
 
-    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, devices: [String] = [],
-                updatedItems: Set<ItemID> = [], otherEntities: Set<String> = [],
-                tokenBefore: Int64? = nil, tokenAfter: Int64? = nil) {
+    public init(
+        inserted: Int = 0, updated: Int = 0, deleted: Int = 0, devices: [String] = [],
+        updatedItems: Set<ItemID> = [], otherEntities: Set<String> = [],
+        tokenBefore: Int64? = nil, tokenAfter: Int64? = nil
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted

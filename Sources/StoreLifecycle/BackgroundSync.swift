@@ -48,21 +48,25 @@ final class BackgroundSync: @unchecked Sendable {
             break
         case .cloud:
             guard let sync = store.sync else { return }
-            let live = LiveSync(sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
-            let groceries = store.store, tell = tell
+            let live = LiveSync(
+                sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
+            let groceries = store.store
+            let tell = tell
             // The watcher's thread asks before each round: the counts are read there, then after the import.
             nonisolated(unsafe) var before: GroceryStore.ChangeCounts?
             do {
-                try live.start(isOnline: { [self] in
-                    before = try? groceries.changeCounts()
-                    let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
-                    let problem = settings.offline ? nil : configuration.folderProblem(settings)
-                    let offline = settings.offline || problem != nil
-                    lock.withLock { (seenOffline, seenOtherFolder) = (offline, problem?.isAnotherFolder ?? false) }
-                    return !offline
-                }, onImport: { report in
-                    tell(.imported(BackgroundImport(report, before: before, after: try? groceries.changeCounts())))
-                }, onProblem: { problem in tell(.problem(problem)) })
+                try live.start(
+                    isOnline: { [self] in
+                        before = try? groceries.changeCounts()
+                        let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
+                        let problem = settings.offline ? nil : configuration.folderProblem(settings)
+                        let offline = settings.offline || problem != nil
+                        lock.withLock { (seenOffline, seenOtherFolder) = (offline, problem?.isAnotherFolder ?? false) }
+                        return !offline
+                    },
+                    onImport: { report in
+                        tell(.imported(BackgroundImport(report, before: before, after: try? groceries.changeCounts())))
+                    }, onProblem: { problem in tell(.problem(problem)) })
                 lock.withLock { self.live = live }
             } catch {
                 tell(.problem("cannot watch the cloud folder: \(ErrorText.reason(error))"))

@@ -32,7 +32,10 @@ public enum CloudFolderIdentity {
         let present = FolderMarker.folderIDs(cloud: cloud, account: account)
         if !remembered.isEmpty {
             guard let id = present.intersection(remembered).sorted().first else {
-                return notTheOne(cloud, because: "it holds none of the folder IDs this device remembers for account \(account.debugDescription)")
+                return notTheOne(
+                    cloud,
+                    because:
+                        "it holds none of the folder IDs this device remembers for account \(account.debugDescription)")
             }
             // The folder is the one: this device's marker joins the others, and the settings learn
             // what the store remembered and every ID the folder holds (its own marker's included,
@@ -45,13 +48,18 @@ public enum CloudFolderIdentity {
             return nil
         }
         if store.holdsKnownHistory == false {
-            return notTheOne(cloud, because: "it has no folder ID, and none of the logs this device published or applied for account \(account.debugDescription)")
+            return notTheOne(
+                cloud,
+                because:
+                    "it has no folder ID, and none of the logs this device published or applied for account \(account.debugDescription)"
+            )
         }
         do {
             try adoptWithoutAsking(present, own: own, configuration, account: account)
             return nil
         } catch {
-            return "the cloud folder \(cloud.path) cannot be marked as this account's (\(ErrorText.reason(error))); until it can, this device works offline and keeps its changes"
+            return
+                "the cloud folder \(cloud.path) cannot be marked as this account's (\(ErrorText.reason(error))); until it can, this device works offline and keeps its changes"
         }
     }
 
@@ -67,20 +75,27 @@ public enum CloudFolderIdentity {
         try adoptWithoutAsking(present, own: own, configuration, account: account, forgetting: true)
     }
 
-    private static func adoptWithoutAsking(_ present: Set<String>, own: String?, _ configuration: StoreConfiguration,
-                                           account: String, forgetting: Bool = false) throws {
-        guard CloudLayout.isReachable(configuration.cloud) else { throw CloudError.unreachable(configuration.cloud.path) }
+    private static func adoptWithoutAsking(
+        _ present: Set<String>, own: String?, _ configuration: StoreConfiguration,
+        account: String, forgetting: Bool = false
+    ) throws {
+        guard CloudLayout.isReachable(configuration.cloud) else {
+            throw CloudError.unreachable(configuration.cloud.path)
+        }
         let id = own ?? present.sorted().first ?? FolderMarker.newID()
         let written = try FolderMarker(folderID: id, peer: configuration.peer, device: configuration.sandbox.device)
             .write(cloud: configuration.cloud, account: account)
         try remember(present.union([written]), configuration, account: account, marker: nil, forgetting: forgetting)
-        configuration.logger.notice("the cloud folder \(configuration.cloud.path) is account \(account)'s (folder ID \(written))")
+        configuration.logger.notice(
+            "the cloud folder \(configuration.cloud.path) is account \(account)'s (folder ID \(written))")
     }
 
     /// Remembers `ids` in the settings and in the account's cloud store (when it exists), and
     /// writes this device's marker with `marker` when given.
-    private static func remember(_ ids: Set<String>, _ configuration: StoreConfiguration, account: String, marker: String?,
-                                 forgetting: Bool = false) throws {
+    private static func remember(
+        _ ids: Set<String>, _ configuration: StoreConfiguration, account: String, marker: String?,
+        forgetting: Bool = false
+    ) throws {
         if let marker {
             try FolderMarker(folderID: marker, peer: configuration.peer, device: configuration.sandbox.device)
                 .write(cloud: configuration.cloud, account: account)
@@ -107,7 +122,8 @@ public enum CloudFolderIdentity {
     /// The IDs a store remembers.
     static func rememberedIDs(in store: GroceryStore) -> Set<String> {
         guard let text = try? store.objects.metadata(metadataKey),
-              let ids = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else { return [] }
+            let ids = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        else { return [] }
         return Set(ids)
     }
 
@@ -138,7 +154,9 @@ public enum CloudFolderIdentity {
                 defer { try? store.close() }
                 let epoch = (try? store.objects.metadata(CloudSetup.epochKey)).flatMap { $0.flatMap(Int.init) } ?? 1
                 if let layout = try? configuration.layout(account: account, epoch: epoch) {
-                    let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
+                    let sync = CloudSync(
+                        store: store.objects, layout: layout, device: configuration.sandbox.device,
+                        logger: configuration.logger)
                     let history: Bool?
                     do { history = try sync.folderHoldsKnownHistory() } catch { history = false }
                     read = (CloudFolderIdentity.rememberedIDs(in: store), history)

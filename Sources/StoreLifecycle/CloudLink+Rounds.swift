@@ -26,6 +26,8 @@ extension CloudLink {
             total.add(report)
             if report.appliedLogs == 0 { break }
         } while Date() < deadline
-        return SyncRounds(exported: exported, appliedLogs: total.appliedLogs, changedObjects: total.changes.count, waiting: report.waiting)
+        return SyncRounds(
+            exported: exported, appliedLogs: total.appliedLogs, changedObjects: total.changes.count,
+            waiting: report.waiting)
     }
 }

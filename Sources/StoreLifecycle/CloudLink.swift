@@ -73,7 +73,9 @@ public struct CloudLink: Sendable {
 
     /// Log `seq` of `peer`, when this device refuses it.
     public func heldBackLog(peer: String, seq: Int64) throws -> HeldBackLog? {
-        try sync.refusedFiles().first(where: { $0.kind == .log && $0.peer == peer && $0.seq == seq }).map { HeldBackLog($0, sync) }
+        try sync.refusedFiles().first(where: { $0.kind == .log && $0.peer == peer && $0.seq == seq }).map {
+            HeldBackLog($0, sync)
+        }
     }
 
     /// Skips `log` for good on this device: its device's later logs are applied at the next import.

@@ -20,7 +20,7 @@ public enum CloudSetup {
     public static func isComplete(_ configuration: StoreConfiguration, account: String) -> Bool {
         let url = configuration.cloudStoreURL(account: account)
         guard StoreFiles.exists(url),
-              let store = try? configuration.openStore(at: url)
+            let store = try? configuration.openStore(at: url)
         else { return false }
         defer { try? store.close() }
         return (try? isComplete(store)) ?? false
@@ -42,8 +42,10 @@ public enum CloudSetup {
     ///
     /// - Parameter url: where the store is; the account's cloud store unless given (a rebuild
     ///   sets a new store up beside it before it replaces it).
-    static func run(_ configuration: StoreConfiguration, account: String, at url: URL? = nil,
-                    onImport: (ImportReport) -> Void) throws -> Bool {
+    static func run(
+        _ configuration: StoreConfiguration, account: String, at url: URL? = nil,
+        onImport: (ImportReport) -> Void
+    ) throws -> Bool {
         let settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings()
         guard !settings.offline, configuration.folderProblem(settings, account: account) == nil else { return false }
         let url = url ?? configuration.cloudStoreURL(account: account)
@@ -58,19 +60,24 @@ public enum CloudSetup {
         let held = try store.objects.metadata(epochKey).flatMap(Int.init) ?? (store.objects.isNew ? nil : 1)
         if let epoch = held, epoch < current {
             try store.close()
-            let kept = try StoreFiles.setAside(url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
+            let kept = try StoreFiles.setAside(
+                url, into: configuration.keptStoresFolder(account: account), label: "epoch-\(epoch)")
             let detail = "a peer started over: the unfinished store of epoch \(epoch) is kept at \(kept.path)"
             configuration.logger.notice("\(detail)")
             try? TransitionJournal(sandbox: configuration.sandbox).record(
-                StoreChange(transition: .contentRemoved, removed: [configuration.describe(.cloud(account: account))],
-                            added: [configuration.describe(.cloud(account: account))]),
+                StoreChange(
+                    transition: .contentRemoved, removed: [configuration.describe(.cloud(account: account))],
+                    added: [configuration.describe(.cloud(account: account))]),
                 detail: detail, by: configuration.process)
-            configuration.tell(Notice(.note, detail + "; grocery-dude cloud merge-kept FILE brings what it holds into the new content"))
+            configuration.tell(
+                Notice(.note, detail + "; grocery-dude cloud merge-kept FILE brings what it holds into the new content")
+            )
             store = try configuration.openStore(at: url)
         }
         try store.objects.setMetadata(epochKey, String(current))
         let layout = try configuration.layout(account: account, epoch: current)
-        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
+        let sync = CloudSync(
+            store: store.objects, layout: layout, device: configuration.sandbox.device, logger: configuration.logger)
         let report = try sync.importPending()
         onImport(report)
         if configuration.defaultData { try seedDefaultDataOnce(into: store, configuration, account: account) }
@@ -79,7 +86,8 @@ public enum CloudSetup {
         try CloudFolderIdentity.rememberInStore(Set(folderIDs), store)
         try store.objects.setMetadata(completedKey, Timestamp.string(Date()))
         configuration.logger.info(
-            "one-time setup of the cloud store of account \(account) done: \(report.loadedBaselines) baseline(s), \(report.appliedLogs) log(s)")
+            "one-time setup of the cloud store of account \(account) done: \(report.loadedBaselines) baseline(s), \(report.appliedLogs) log(s)"
+        )
         return true
     }
 
@@ -93,12 +101,16 @@ public enum CloudSetup {
     /// key-value folder should be) is a warning, not a failed setup: the flag only spares later
     /// devices adding the same objects again, and a setup that failed on it would leave the
     /// device on its fallback store, its changes never exported.
-    static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String) throws {
-        let values = KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer,
-                                   format: StoreCoordinator.keyValueFormat, createsAccountFolder: false)
+    static func seedDefaultDataOnce(into store: GroceryStore, _ configuration: StoreConfiguration, account: String)
+        throws
+    {
+        let values = KeyValueStore(
+            cloud: configuration.cloud, account: account, peer: configuration.peer,
+            format: StoreCoordinator.keyValueFormat, createsAccountFolder: false)
         let key = StoreCoordinator.seededDataKey(storeName: configuration.storeName)
         if let seeded = values.value(forKey: key) {
-            configuration.logger.info("default data already seeded to account \(account) (\(seeded)); not adding it again")
+            configuration.logger.info(
+                "default data already seeded to account \(account) (\(seeded)); not adding it again")
             return
         }
         let summary = try store.addDefaultData()
@@ -106,7 +118,8 @@ public enum CloudSetup {
         do {
             try values.set("\(configuration.sandbox.device) \(Timestamp.string(Date()))", forKey: key)
         } catch {
-            let text = "the cloud folder does not say that the default data was added (\(ErrorText.reason(error))): a device set up later adds the same items again, as one set"
+            let text =
+                "the cloud folder does not say that the default data was added (\(ErrorText.reason(error))): a device set up later adds the same items again, as one set"
             configuration.logger.warning("\(text)")
             configuration.tell(Notice(.warning, text))
         }

@@ -82,7 +82,8 @@ extension StoreCoordinator {
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),
-            lastSync: try sync?.lastSync() ?? store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
+            lastSync: try sync?.lastSync()
+                ?? store.objects.metadata("lastSync").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) },
             refused: try sync?.refusedFiles().map(RefusedCloudFile.init) ?? [],
             lastVerify: try sync?.lastVerify().map(LastVerify.init),
             clocksAhead: try sync?.clocksAhead().map(ClockAheadNote.init) ?? [])
@@ -98,16 +99,22 @@ extension StoreCoordinator {
         let account = current.account ?? (try? DeviceSettings.load(from: configuration.sandbox))?.account
         let folders = Set(([account].compactMap { $0 } + ["local"]).map(configuration.keptStoresFolder(account:)))
         let urls = folders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".sqlite") }
-                .map { folder.appendingPathComponent($0) }
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                $0.hasSuffix(".sqlite")
+            }
+            .map { folder.appendingPathComponent($0) }
         }
         return urls.map { url in
             let name = url.lastPathComponent
-            let date = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date.distantPast
+            let date =
+                (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+                ?? Date.distantPast
             // "epoch-1-20261128T101500Z.sqlite": the label is what comes before the time.
             let stem = String(name.dropLast(".sqlite".count))
-            let label = stem.range(of: #"-\d{8}T"#, options: .regularExpression).map { String(stem[..<$0.lowerBound]) } ?? stem
-            return CloudStatus.KeptStore(path: url.path, label: label, kept: date, items: Self.keptItemCount(url, modified: date))
+            let label =
+                stem.range(of: #"-\d{8}T"#, options: .regularExpression).map { String(stem[..<$0.lowerBound]) } ?? stem
+            return CloudStatus.KeptStore(
+                path: url.path, label: label, kept: date, items: Self.keptItemCount(url, modified: date))
         }.sorted { $0.kept > $1.kept }
     }
 
@@ -144,4 +151,3 @@ final class LockedCounts: @unchecked Sendable {
         lock.withLock { body(&counts) }
     }
 }
-

@@ -40,7 +40,8 @@ public struct DeviceBackup: Sendable {
             throw DeviceBackupError.nothingToBackUp(device: sandbox.device)
         }
         // Written beside the target and renamed at the end: a backup folder is whole or absent.
-        let temp = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent).\(UUID().uuidString).tmp")
+        let temp = folder.deletingLastPathComponent().appendingPathComponent(
+            ".\(folder.lastPathComponent).\(UUID().uuidString).tmp")
         defer { try? manager.removeItem(at: temp) }
         try manager.createDirectory(at: temp, withIntermediateDirectories: true)
         var stores: [String] = []
@@ -69,7 +70,10 @@ public struct DeviceBackup: Sendable {
     /// `-wal` and `-shm` (a store's backup holds their content), locks, temporary files or links.
     static func contents(of root: URL) throws -> [String] {
         let manager = FileManager.default
-        guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey]) else {
+        guard
+            let walker = manager.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+        else {
             return []
         }
         var found: [String] = []
@@ -79,7 +83,10 @@ public struct DeviceBackup: Sendable {
             guard values?.isRegularFile == true, values?.isSymbolicLink != true else { continue }
             let name = url.lastPathComponent
             if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".tmp") || name.hasSuffix("-journal")
-                || name.hasSuffix(".export-lock") || name == "device.lock" { continue }
+                || name.hasSuffix(".export-lock") || name == "device.lock"
+            {
+                continue
+            }
             let path = url.resolvingSymlinksInPath().path
             guard path.hasPrefix(prefix) else { continue }
             found.append(String(path.dropFirst(prefix.count)))
@@ -97,17 +104,20 @@ public struct DeviceBackup: Sendable {
         let manifestURL = folder.appendingPathComponent(Self.manifestName)
         guard let data = try? Data(contentsOf: manifestURL) else { throw DeviceBackupError.notABackup(folder.path) }
         guard data.count < 1 << 20, let manifest = try? Self.decoder.decode(Manifest.self, from: data),
-              manifest.format == Self.format else {
+            manifest.format == Self.format
+        else {
             throw DeviceBackupError.notABackup(folder.path)
         }
         for relative in manifest.stores + manifest.files {
             let components = relative.split(separator: "/")
             guard !relative.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0 == "." }) else {
-                throw DeviceBackupError.damaged(folder.path, reason: "it names a file outside the device's folder: \(relative.debugDescription)")
+                throw DeviceBackupError.damaged(
+                    folder.path, reason: "it names a file outside the device's folder: \(relative.debugDescription)")
             }
             let url = folder.appendingPathComponent(relative)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else {
                 throw DeviceBackupError.damaged(folder.path, reason: "\(relative) is missing")
             }
         }
@@ -178,7 +188,9 @@ public struct DeviceBackup: Sendable {
     /// Whether a device's folder holds neither an identity nor a store (made by the command
     /// itself, on a machine where the device is new): nothing to keep.
     static func holdsNothing(_ root: URL) throws -> Bool {
-        try !contents(of: root).contains { $0 == "device.json" || SQLiteFile.isDatabase(root.appendingPathComponent($0)) }
+        try !contents(of: root).contains {
+            $0 == "device.json" || SQLiteFile.isDatabase(root.appendingPathComponent($0))
+        }
     }
 
     // MARK: - Formats

@@ -30,8 +30,9 @@ public struct DeviceStore: Sendable {
     static func openLocal(_ configuration: StoreConfiguration) throws -> DeviceStore {
         let url = configuration.localStoreURL
         let store = try configuration.openStore(at: url, defaultData: configuration.defaultData)
-        return DeviceStore(description: StoreDescription(role: .local, account: nil, path: url.path),
-                           store: store, sync: nil, configuration: configuration)
+        return DeviceStore(
+            description: StoreDescription(role: .local, account: nil, path: url.path),
+            store: store, sync: nil, configuration: configuration)
     }
 
     /// An account's fallback store: empty at first, never synced; its records move into the
@@ -40,8 +41,9 @@ public struct DeviceStore: Sendable {
         let url = configuration.fallbackStoreURL(account: account)
         try makeParent(of: url)
         let store = try configuration.openStore(at: url)
-        return DeviceStore(description: StoreDescription(role: .fallback, account: account, path: url.path),
-                           store: store, sync: nil, configuration: configuration)
+        return DeviceStore(
+            description: StoreDescription(role: .fallback, account: account, path: url.path),
+            store: store, sync: nil, configuration: configuration)
     }
 
     /// An account's cloud store, linked to the cloud folder at the epoch the store holds. Every
@@ -55,15 +57,19 @@ public struct DeviceStore: Sendable {
         // Made just now, before its one-time setup (another process holds the device): it starts
         // at the cloud's current epoch, not at 1, which a peer may have left.
         if store.objects.isNew, try store.objects.metadata(CloudSetup.epochKey) == nil,
-           configuration.folderProblem((try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(), account: account) == nil {
+            configuration.folderProblem(
+                (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(), account: account) == nil
+        {
             epoch = try configuration.layout(account: account).currentEpoch()
             try store.objects.setMetadata(CloudSetup.epochKey, String(epoch))
         }
         let layout = try configuration.layout(account: account, epoch: epoch)
-        let sync = CloudSync(store: store.objects, layout: layout, device: configuration.sandbox.device,
-                             instance: configuration.sandbox.instance, logger: configuration.logger)
-        let device = DeviceStore(description: StoreDescription(role: .cloud, account: account, path: url.path),
-                                 store: store, sync: sync, configuration: configuration)
+        let sync = CloudSync(
+            store: store.objects, layout: layout, device: configuration.sandbox.device,
+            instance: configuration.sandbox.instance, logger: configuration.logger)
+        let device = DeviceStore(
+            description: StoreDescription(role: .cloud, account: account, path: url.path),
+            store: store, sync: sync, configuration: configuration)
         let exporter = SaveExporter(inBackground: configuration.exportsInBackground) { device.exportPending() }
         store.objects.observeSaves { _ in exporter.saved() }
         return device
@@ -88,7 +94,9 @@ public struct DeviceStore: Sendable {
         guard !settings.offline else { return 0 }
         if let problem = configuration.folderProblem(settings) {
             // A folder that is there but is not the account's is told; a missing one is plain offline.
-            if problem.isAnotherFolder { configuration.tellOnce(Notice(.note, "the change is not exported: \(problem.reason)")) }
+            if problem.isAnotherFolder {
+                configuration.tellOnce(Notice(.note, "the change is not exported: \(problem.reason)"))
+            }
             return 0
         }
         do {
@@ -100,7 +108,11 @@ public struct DeviceStore: Sendable {
         } catch {
             let reason = ErrorText.reason(error)
             logger.warning("export failed: \(reason)")
-            configuration.tell(Notice(.warning, "cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device"))
+            configuration.tell(
+                Notice(
+                    .warning,
+                    "cannot export to the cloud folder \(sync.layout.cloud.path): \(reason); the change is kept on this device"
+                ))
             return 0
         }
     }
@@ -135,7 +147,8 @@ public struct DeviceStore: Sendable {
     func tellHistoryNotes() {
         guard let sync else { return }
         for note in sync.takeHistoryNotes() {
-            try? TransitionJournal(sandbox: configuration.sandbox).record(event: note.event, detail: note.text, by: configuration.process)
+            try? TransitionJournal(sandbox: configuration.sandbox).record(
+                event: note.event, detail: note.text, by: configuration.process)
             configuration.tell(Notice(.note, note.text))
         }
     }
@@ -147,8 +160,10 @@ public struct DeviceStore: Sendable {
         guard let sync else { return }
         do {
             guard let renewed = try configuration.sandbox.renewPeerID(replacing: sync.peer) else { return }
-            let note = "another copy of this device's data folder (running as device \(clone.device.debugDescription)) published log \(clone.seq) under the same identity: this copy now has its own (peer \(renewed)); its changes are published under it from the next command (or when the app is opened again)"
-            try? TransitionJournal(sandbox: configuration.sandbox).record(event: "identityRenewed", detail: note, by: configuration.process)
+            let note =
+                "another copy of this device's data folder (running as device \(clone.device.debugDescription)) published log \(clone.seq) under the same identity: this copy now has its own (peer \(renewed)); its changes are published under it from the next command (or when the app is opened again)"
+            try? TransitionJournal(sandbox: configuration.sandbox).record(
+                event: "identityRenewed", detail: note, by: configuration.process)
             logger.warning("\(note)")
             configuration.tell(Notice(.note, note))
         } catch {

@@ -56,8 +56,11 @@ final class ListFollower: @unchecked Sendable {
     ///   - onVisit: called on the follower's thread after each visit that did something.
     ///   - onGone: called on the follower's thread when the caller's list was removed or merged
     ///     away (by another device), with the list its items went to.
-    init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool, skipping: @escaping @Sendable () -> String,
-         onVisit: @escaping @Sendable (ListVisit) -> Void, onGone: @escaping @Sendable (NamedList, NamedList?) -> Void) {
+    init(
+        configuration: StoreConfiguration, claimDevice: @escaping () -> Bool,
+        skipping: @escaping @Sendable () -> String,
+        onVisit: @escaping @Sendable (ListVisit) -> Void, onGone: @escaping @Sendable (NamedList, NamedList?) -> Void
+    ) {
         var configuration = configuration
         // A visit is a command's work: exported at once, one connection, nothing left running.
         configuration.exportsInBackground = false
@@ -91,13 +94,16 @@ final class ListFollower: @unchecked Sendable {
 
     /// One look at every list; visits those due.
     func sweep(now: Date = Date()) {
-        guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled, settings.account != nil,
-              !configuration.isOffline else { return }
+        guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled,
+            settings.account != nil,
+            !configuration.isOffline
+        else { return }
         let named = NamedLists(configuration: configuration)
         // The lists read once a sweep: every device's word, removed ones included.
         guard let known = try? named.knownNow() else { return }
         let lists = named.live(known)
-        let merged = Dictionary(grouping: known.values.filter { $0.isRemoved && $0.mergedInto != nil }, by: { $0.mergedInto! })
+        let merged = Dictionary(
+            grouping: known.values.filter { $0.isRemoved && $0.mergedInto != nil }, by: { $0.mergedInto! })
         let skipped = skipping()
         let account = settings.account
         // The caller's own list: removed or merged away elsewhere, it is told (once), and what
@@ -113,14 +119,17 @@ final class ListFollower: @unchecked Sendable {
         // A list's files, and those of the lists merged into it: what arrives late for those is
         // carried when the list is visited.
         func signatureOf(_ storeName: String) -> String {
-            ([storeName] + (merged[storeName] ?? []).map(\.storeName)).map { ListMerge.signature(of: $0, configuration, account: account) }
-                .joined(separator: "|")
+            ([storeName] + (merged[storeName] ?? []).map(\.storeName)).map {
+                ListMerge.signature(of: $0, configuration, account: account)
+            }
+            .joined(separator: "|")
         }
         for list in lists where list.storeName != skipped {
             guard !stateLock.withLock({ stopped }) else { return }
             let signature = signatureOf(list.storeName)
             if let last = lastVisits[list.storeName], last.signature == signature,
-               !last.failed || now.timeIntervalSince(last.at) < Self.revisitInterval {
+                !last.failed || now.timeIntervalSince(last.at) < Self.revisitInterval
+            {
                 continue
             }
             let visit = self.visit(list)
@@ -133,7 +142,11 @@ final class ListFollower: @unchecked Sendable {
     /// through a coordinator of its own on that store (as a command running beside the app).
     private func carryMergedLists(into storeName: String, _ merged: [NamedList], account: String?) {
         let carried = CarriedLists(configuration.sandbox).all()
-        guard merged.contains(where: { carried[$0.storeName]?.signature != ListMerge.signature(of: $0.storeName, configuration, account: account) })
+        guard
+            merged.contains(where: {
+                carried[$0.storeName]?.signature
+                    != ListMerge.signature(of: $0.storeName, configuration, account: account)
+            })
         else { return }
         visiting.lock()
         defer { visiting.unlock() }

@@ -33,8 +33,10 @@ public enum ListMerge {
 
     /// Merges the list `from` (its store open in `source`) into `into` (open in `survivor`), both
     /// prepared (set up, imported, exported), then records the merge for every device.
-    public static func merge(_ from: NamedList, into: NamedList, lists: NamedLists,
-                             source: StoreCoordinator, survivor: StoreCoordinator) throws -> Outcome {
+    public static func merge(
+        _ from: NamedList, into: NamedList, lists: NamedLists,
+        source: StoreCoordinator, survivor: StoreCoordinator
+    ) throws -> Outcome {
         guard from.storeName != into.storeName else { throw NamedListError.sameList(from.name) }
         guard !from.isDefault else { throw NamedListError.defaultList }
         let copied = try carry(source, into: survivor, author: "lists merge")
@@ -43,11 +45,16 @@ public enum ListMerge {
         survivor.current.exportPending()
         // Copied first, recorded then: a merge interrupted between the two is run again, and
         // copies nothing twice.
-        try CarriedLists(survivor.configuration.sandbox).record(from.storeName, into: into.storeName,
-                                                                token: try source.current.store.changeToken(),
-                                                                signature: signature(of: from.storeName, survivor.configuration))
+        try CarriedLists(survivor.configuration.sandbox).record(
+            from.storeName, into: into.storeName,
+            token: try source.current.store.changeToken(),
+            signature: signature(of: from.storeName, survivor.configuration))
         let merged = try lists.recordMerge(from, into: into)
-        survivor.journal(event: "listsMerged", detail: "merged the list \"\(from.name)\" (store \(from.storeName)) into \"\(into.name)\" (store \(into.storeName))")
+        survivor.journal(
+            event: "listsMerged",
+            detail:
+                "merged the list \"\(from.name)\" (store \(from.storeName)) into \"\(into.name)\" (store \(into.storeName))"
+        )
         let waiting = (try? survivor.current.sync?.pendingExports()) ?? 0
         return Outcome(survivor: into, mergedAway: merged, copied: copied, deduplicated: deduplicated, waiting: waiting)
     }
@@ -56,7 +63,8 @@ public enum ListMerge {
     ///
     /// - Returns: how many objects the target took.
     static func carry(_ source: StoreCoordinator, into target: StoreCoordinator, author: String) throws -> Int {
-        let seeder = StoreSeeder(source: source.current.store.objects, target: target.current.store.objects, keepsReadings: true)
+        let seeder = StoreSeeder(
+            source: source.current.store.objects, target: target.current.store.objects, keepsReadings: true)
         return try seeder.run(author: author).changed
     }
 
@@ -64,7 +72,8 @@ public enum ListMerge {
     /// files (sizes and times) and the folders of its logs in the cloud folder. Cheap: read
     /// before deciding to open that store at all.
     static func signature(of storeName: String, _ configuration: StoreConfiguration) -> String {
-        signature(of: storeName, configuration, account: (try? DeviceSettings.load(from: configuration.sandbox))?.account)
+        signature(
+            of: storeName, configuration, account: (try? DeviceSettings.load(from: configuration.sandbox))?.account)
     }
 
     /// ``signature(of:_:)`` with the account the device is in, read once by a caller that signs
@@ -75,8 +84,14 @@ public enum ListMerge {
         var files = [configuration.localStoreURL.path]
         var trees: [String] = []
         if let account {
-            files += [configuration.cloudStoreURL(account: account).path, configuration.fallbackStoreURL(account: account).path]
-            trees.append(CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(storeName).path)
+            files += [
+                configuration.cloudStoreURL(account: account).path,
+                configuration.fallbackStoreURL(account: account).path,
+            ]
+            trees.append(
+                CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(
+                    storeName
+                ).path)
         }
         files += files.map { $0 + "-wal" }
         // The folders of its logs, down to each peer's (`v<n>/epoch-<n>/logs/<peer>`): a file
@@ -109,7 +124,8 @@ extension StoreCoordinator {
         defer { try? survivor.current.close() }
         let source = try open(from)
         defer { try? source.current.close() }
-        return try ListMerge.merge(from, into: into, lists: NamedLists(configuration: configuration), source: source, survivor: survivor)
+        return try ListMerge.merge(
+            from, into: into, lists: NamedLists(configuration: configuration), source: source, survivor: survivor)
     }
 
     /// Carries into this store what lists merged into it gained on this device since they were
@@ -120,7 +136,9 @@ extension StoreCoordinator {
         // Only a list this device knows of can have a copy here: no registry, nothing to carry
         // (and no key-value store to read on every command).
         let lists = NamedLists(configuration: configuration)
-        guard configuration.carriesMergedLists, FileManager.default.fileExists(atPath: lists.registryURL.path) else { return }
+        guard configuration.carriesMergedLists, FileManager.default.fileExists(atPath: lists.registryURL.path) else {
+            return
+        }
         guard let merged = try? lists.merged(into: configuration.storeName), !merged.isEmpty else { return }
         let carried = CarriedLists(configuration.sandbox)
         let known = carried.all()
@@ -132,16 +150,23 @@ extension StoreCoordinator {
             do {
                 let count = try carry(list, signature: signature, earlier: earlier, carried)
                 if earlier == nil {
-                    var text = "the list \"\(list.name)\"\(list.createdBy.map { " (made by \($0))" } ?? "") was merged into \"\(survivorName)\""
+                    var text =
+                        "the list \"\(list.name)\"\(list.createdBy.map { " (made by \($0))" } ?? "") was merged into \"\(survivorName)\""
                     text += list.removedBy.map { " by \($0)" } ?? ""
-                    text += count > 0 ? "; \(count) of its items from this device were carried there" : "; its items are there"
+                    text +=
+                        count > 0
+                        ? "; \(count) of its items from this device were carried there" : "; its items are there"
                     configuration.tell(Notice(.note, text))
                     journal(event: "listMergeLearned", detail: text)
                 } else if count > 0 {
-                    logger.notice("carried \(count) late change(s) of the merged list \(list.storeName) into \(configuration.storeName)")
+                    logger.notice(
+                        "carried \(count) late change(s) of the merged list \(list.storeName) into \(configuration.storeName)"
+                    )
                 }
             } catch {
-                logger.warning("cannot carry the merged list \(list.storeName) into \(configuration.storeName): \(ErrorText.reason(error))")
+                logger.warning(
+                    "cannot carry the merged list \(list.storeName) into \(configuration.storeName): \(ErrorText.reason(error))"
+                )
             }
         }
     }
@@ -149,11 +174,15 @@ extension StoreCoordinator {
     /// Opens the merged-away list's copy on this device (brought up to date as a command's is),
     /// carries it when it changed, and remembers how far. A device that never held that list has
     /// nothing of its own to carry: its peers carry theirs.
-    private func carry(_ list: NamedList, signature: String, earlier: CarriedLists.Entry?, _ carried: CarriedLists) throws -> Int {
+    private func carry(_ list: NamedList, signature: String, earlier: CarriedLists.Entry?, _ carried: CarriedLists)
+        throws -> Int
+    {
         var source = configuration
         source.storeName = list.storeName
         source.carriesMergedLists = false
-        let holdsIt = [source.localStoreURL] + (current.account.map { [source.cloudStoreURL(account: $0), source.fallbackStoreURL(account: $0)] } ?? [])
+        let holdsIt =
+            [source.localStoreURL]
+            + (current.account.map { [source.cloudStoreURL(account: $0), source.fallbackStoreURL(account: $0)] } ?? [])
         guard holdsIt.contains(where: StoreFiles.exists) else {
             try carried.record(list.storeName, into: configuration.storeName, token: 0, signature: signature)
             return 0
@@ -167,8 +196,9 @@ extension StoreCoordinator {
             count = try ListMerge.carry(coordinator, into: self, author: "lists merge (late)")
             if count > 0 { current.exportPending() }
         }
-        try carried.record(list.storeName, into: configuration.storeName, token: token,
-                           signature: ListMerge.signature(of: list.storeName, configuration))
+        try carried.record(
+            list.storeName, into: configuration.storeName, token: token,
+            signature: ListMerge.signature(of: list.storeName, configuration))
         return count
     }
 }

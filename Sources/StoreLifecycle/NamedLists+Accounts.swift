@@ -49,12 +49,19 @@ extension NamedLists {
         local.storeName = storeName
         if files.fileExists(atPath: local.localStoreURL.path) { scopes.insert(.local) }
         let accounts = (try? files.contentsOfDirectory(atPath: configuration.sandbox.ubiquityFolder.path)) ?? []
-        for account in accounts where files.fileExists(atPath: configuration.sandbox.cloudStoreURL(account: account, storeName: storeName)
-            .deletingLastPathComponent().path) {
+        for account in accounts
+        where files.fileExists(
+            atPath: configuration.sandbox.cloudStoreURL(account: account, storeName: storeName)
+                .deletingLastPathComponent().path)
+        {
             scopes.insert(.account(account))
         }
         if let account = cloudAccountNow(), CloudLayout.isReachable(configuration.cloud),
-           files.fileExists(atPath: CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(storeName).path) {
+            files.fileExists(
+                atPath: CloudLayout.accountFolder(cloud: configuration.cloud, account: account).appendingPathComponent(
+                    storeName
+                ).path)
+        {
             scopes.insert(.account(account))
         }
         return scopes

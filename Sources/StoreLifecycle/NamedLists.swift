@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import GroceryModel
 import TextAndFiles
 import Ubiquity
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One grocery list the user sees. Core Data kept each document in a store of its own, with its
 /// own ubiquitous content name (`UIManagedDocument`); a list is the same: a store name, fixed
@@ -52,14 +53,20 @@ public struct NamedList: Codable, Equatable, Sendable {
     /// loses only to a change made after it.
     func merged(with other: NamedList) -> NamedList {
         var result = self
-        if (other.nameGiven, other.name) > (nameGiven, name) { (result.name, result.renamed) = (other.name, other.renamed) }
-        if let removed = other.removed, (removed, other.removedBy ?? "") < (result.removed ?? .distantFuture, result.removedBy ?? "") {
+        if (other.nameGiven, other.name) > (nameGiven, name) {
+            (result.name, result.renamed) = (other.name, other.renamed)
+        }
+        if let removed = other.removed,
+            (removed, other.removedBy ?? "") < (result.removed ?? .distantFuture, result.removedBy ?? "")
+        {
             (result.removed, result.removedBy) = (removed, other.removedBy)
         }
         // Where its items went outlives which removal came first: a merge said anywhere holds
         // (of two into different lists, the survivor whose store name sorts first).
         if let into = other.mergedInto, result.mergedInto.map({ into < $0 }) ?? true { result.mergedInto = into }
-        if let created = other.created, (created, other.createdBy ?? "") < (result.created ?? .distantFuture, result.createdBy ?? "") {
+        if let created = other.created,
+            (created, other.createdBy ?? "") < (result.created ?? .distantFuture, result.createdBy ?? "")
+        {
             (result.created, result.createdBy) = (created, other.createdBy)
         }
         return result
@@ -95,7 +102,9 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
         case .deviceInUse(let reason): reason
         case .ambiguous(let name, let lists):
             "\(lists.count) lists answer to \(name.quotedName) (made apart on different devices): "
-                + lists.map { "\($0.name.quotedName)\($0.createdBy.map { " made by \($0)" } ?? "") (store \($0.storeName))" }.joined(separator: ", ")
+                + lists.map {
+                    "\($0.name.quotedName)\($0.createdBy.map { " made by \($0)" } ?? "") (store \($0.storeName))"
+                }.joined(separator: ", ")
                 + "; name one by its store name (--list \(lists[0].storeName)), or make them one with "
                 + "grocery-dude lists merge \(lists[1].storeName) --into \(lists[0].storeName)"
         case .sameList(let name): "\(name.quotedName) is the list to merge into itself: name two lists"
@@ -167,7 +176,8 @@ public struct NamedLists: Sendable {
         let claim = RegistryClaim(registryURL)
         defer { withExtendedLifetime(claim) {} }
         let lists = try known().values.sorted { $0.storeName < $1.storeName }
-        let key = UniqueKey.normalize(text), folded = TextFolding.fold(text)
+        let key = UniqueKey.normalize(text)
+        let folded = TextFolding.fold(text)
         let byStoreName = Dictionary(lists.map { ($0.storeName, $0) }) { first, _ in first }
         // A store name names one list, whatever the names.
         if let byStore = byStoreName[PathName.normalized(text)] {
@@ -206,7 +216,9 @@ public struct NamedLists: Sendable {
     public func merged(into storeName: String) throws -> [NamedList] {
         let claim = RegistryClaim(registryURL)
         defer { withExtendedLifetime(claim) {} }
-        return try known().values.filter { $0.isRemoved && $0.mergedInto == storeName }.sorted { $0.storeName < $1.storeName }
+        return try known().values.filter { $0.isRemoved && $0.mergedInto == storeName }.sorted {
+            $0.storeName < $1.storeName
+        }
     }
 
     // MARK: - Changing
@@ -218,8 +230,9 @@ public struct NamedLists: Sendable {
         let name = try checkedName(name)
         var lists = try known()
         try requireUnused(name, in: lists, except: nil)
-        var list = NamedList(storeName: try Self.storeName(for: name, taken: Set(lists.keys).union(readRegistry().keys)), name: name,
-                             createdBy: configuration.sandbox.device, created: now())
+        var list = NamedList(
+            storeName: try Self.storeName(for: name, taken: Set(lists.keys).union(readRegistry().keys)), name: name,
+            createdBy: configuration.sandbox.device, created: now())
         list = stamped(list, in: currentScope())
         lists[list.storeName] = list
         try record(list, in: lists)
@@ -296,7 +309,8 @@ public struct NamedLists: Sendable {
             // this account; one for another account is ignored.
             for (key, texts) in values.everyPeersValue(prefix: Self.keyPrefix) {
                 let storeName = String(key.dropFirst(Self.keyPrefix.count))
-                for list in texts.compactMap(Self.decode) where list.storeName == storeName && belongs(list, to: scope, announced: true) {
+                for list in texts.compactMap(Self.decode)
+                where list.storeName == storeName && belongs(list, to: scope, announced: true) {
                     let list = stamped(list, in: .account(account))
                     named[storeName] = named[storeName]?.merged(with: list) ?? list
                 }
@@ -322,7 +336,8 @@ public struct NamedLists: Sendable {
 
     /// A store found with no name given to it: named after its store ("Groceries" for the default).
     static func unnamed(_ storeName: String) -> NamedList {
-        NamedList(storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? defaultDisplayName : storeName)
+        NamedList(
+            storeName: storeName, name: storeName == GroceryStore.defaultStoreName ? defaultDisplayName : storeName)
     }
 
     /// Store names with a store on this device or a folder in the account's part of the cloud
@@ -333,13 +348,17 @@ public struct NamedLists: Sendable {
         var names: Set<String> = []
         if let account = cloudAccount() {
             // While the device syncs: its account's stores, on the device and in the cloud.
-            let onDevice = configuration.cloudStoreURL(account: account).deletingLastPathComponent().deletingLastPathComponent()
+            let onDevice = configuration.cloudStoreURL(account: account).deletingLastPathComponent()
+                .deletingLastPathComponent()
             names.formUnion((try? files.contentsOfDirectory(atPath: onDevice.path)) ?? [])
             if !configuration.isOffline {
                 let inCloud = CloudLayout.accountFolder(cloud: configuration.cloud, account: account)
                 for entry in (try? files.contentsOfDirectory(atPath: inCloud.path)) ?? [] {
-                    let versions = (try? files.contentsOfDirectory(atPath: inCloud.appendingPathComponent(entry).path)) ?? []
-                    if versions.contains(where: { $0.hasPrefix("v") && Int($0.dropFirst()) != nil }) { names.insert(entry) }
+                    let versions =
+                        (try? files.contentsOfDirectory(atPath: inCloud.appendingPathComponent(entry).path)) ?? []
+                    if versions.contains(where: { $0.hasPrefix("v") && Int($0.dropFirst()) != nil }) {
+                        names.insert(entry)
+                    }
                 }
             }
         } else {
@@ -355,15 +374,19 @@ public struct NamedLists: Sendable {
 
     /// The account whose cloud the device syncs with, when cloud sync is on.
     private func cloudAccount() -> String? {
-        guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled else { return nil }
+        guard let settings = try? DeviceSettings.load(from: configuration.sandbox), settings.cloudEnabled else {
+            return nil
+        }
         return settings.account
     }
 
     /// The account's synced key-value store, when the device syncs and the folder is reachable.
     private func cloudValues() -> KeyValueStore? {
         guard let account = cloudAccount(), !configuration.isOffline else { return nil }
-        return KeyValueStore(cloud: configuration.cloud, account: account, peer: configuration.peer, format: StoreCoordinator.keyValueFormat,
-                             createsAccountFolder: false)
+        return KeyValueStore(
+            cloud: configuration.cloud, account: account, peer: configuration.peer,
+            format: StoreCoordinator.keyValueFormat,
+            createsAccountFolder: false)
     }
 
     /// Writes `list` to the registry (with the other named lists, not the stores found unnamed)
@@ -403,7 +426,8 @@ public struct NamedLists: Sendable {
 
     private func readRegistry() -> [String: NamedList] {
         guard let data = try? Data(contentsOf: registryURL),
-              let lists = try? Self.decoder.decode([NamedList].self, from: data) else { return [:] }
+            let lists = try? Self.decoder.decode([NamedList].self, from: data)
+        else { return [:] }
         return Dictionary(lists.map { ($0.storeName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -428,8 +452,12 @@ public struct NamedLists: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = Self.dateFormatter(fraction: true).date(from: text) ?? Self.dateFormatter(fraction: false).date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
+            guard
+                let date = Self.dateFormatter(fraction: true).date(from: text)
+                    ?? Self.dateFormatter(fraction: false).date(from: text)
+            else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
             }
             return date
         }
@@ -462,22 +490,29 @@ public struct NamedLists: Sendable {
     /// The default list cannot be removed, whoever says so.
     static func decode(_ text: String) -> NamedList? {
         guard var list = try? decoder.decode(NamedList.self, from: Data(text.utf8)),
-              (try? CloudLayout.checkedStoreName(list.storeName)) == list.storeName,
-              ValueRule.name(maximumLength: maximumNameLength).violation(of: .string(list.name)) == nil else { return nil }
+            (try? CloudLayout.checkedStoreName(list.storeName)) == list.storeName,
+            ValueRule.name(maximumLength: maximumNameLength).violation(of: .string(list.name)) == nil
+        else { return nil }
         func device(_ name: String?) -> String? {
             name.flatMap { ValueRule.name(maximumLength: 200).violation(of: .string($0)) == nil ? $0 : nil }
         }
         list.name = PathName.normalized(list.name)
         list.createdBy = device(list.createdBy)
         list.removedBy = device(list.removedBy)
-        if let into = list.mergedInto, (try? CloudLayout.checkedStoreName(into)) != into || into == list.storeName { list.mergedInto = nil }
+        if let into = list.mergedInto, (try? CloudLayout.checkedStoreName(into)) != into || into == list.storeName {
+            list.mergedInto = nil
+        }
         // Times are input: a name "given" far in the future (a clock years ahead, or a forged
         // file) would win over every later rename. Beyond the bound clock readings have, it
         // counts as given at no known time.
         let latest = Date().addingTimeInterval(HLC.trustedAhead)
         if let renamed = list.renamed, renamed > latest { list.renamed = nil }
         if let created = list.created, created > latest { list.created = nil }
-        if list.isDefault { list.removed = nil; list.removedBy = nil; list.mergedInto = nil }
+        if list.isDefault {
+            list.removed = nil
+            list.removedBy = nil
+            list.mergedInto = nil
+        }
         return list
     }
 
@@ -493,7 +528,9 @@ public struct NamedLists: Sendable {
 
     private func requireUnused(_ name: String, in lists: [String: NamedList], except storeName: String?) throws {
         let key = UniqueKey.normalize(name)
-        if lists.values.contains(where: { !$0.isRemoved && $0.storeName != storeName && UniqueKey.normalize($0.name) == key }) {
+        if lists.values.contains(where: {
+            !$0.isRemoved && $0.storeName != storeName && UniqueKey.normalize($0.name) == key
+        }) {
             throw NamedListError.nameInUse(name)
         }
     }
@@ -517,7 +554,8 @@ public struct NamedLists: Sendable {
         }
         if slug.isEmpty { slug = "List" }
         while true {
-            let candidate = try CloudLayout.checkedStoreName("\(slug)-\(String(format: "%06x", UInt32.random(in: 0..<0x100_0000)))")
+            let candidate = try CloudLayout.checkedStoreName(
+                "\(slug)-\(String(format: "%06x", UInt32.random(in: 0..<0x100_0000)))")
             if !taken.contains(candidate) { return candidate }
         }
     }

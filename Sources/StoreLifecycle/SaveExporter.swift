@@ -13,7 +13,8 @@ final class SaveExporter: Sendable {
 
     init(inBackground: Bool, export: @escaping @Sendable () -> Void) {
         self.export = export
-        background = inBackground ? CoalescedWork(queue: DispatchQueue(label: "grocery-dude.export", qos: .utility)) : nil
+        background =
+            inBackground ? CoalescedWork(queue: DispatchQueue(label: "grocery-dude.export", qos: .utility)) : nil
     }
 
     /// After a save: exports now, or schedules an export.

@@ -40,7 +40,9 @@ public struct SeedResult: Sendable {
         let total = objects.total
         guard total > 0 else { return "nothing left to copy" }
         let noun = total == 1 ? "object" : "objects"
-        if objects.unchanged == total { return total == 1 ? "the object was already in the cloud" : "all \(total) objects were already in the cloud" }
+        if objects.unchanged == total {
+            return total == 1 ? "the object was already in the cloud" : "all \(total) objects were already in the cloud"
+        }
         let parts = [
             (objects.inserted, "copied"), (objects.updated, "updated"), (objects.unchanged, "already in the cloud"),
             (objects.deleted, "deleted in the cloud, left deleted"),

@@ -72,17 +72,19 @@ public struct StoreChange: Sendable, Equatable {
 extension StoreChange {
     /// A line for the status bar: "Account changed: now on the cloud store of account \"B\"".
     public var summary: String {
-        let what = switch transition {
-        case .initialImportCompleted: "Cloud store ready"
-        case .accountAdded: "Signed in"
-        case .accountRemoved: "Signed out"
-        case .accountChanged: "Account changed"
-        case .contentRemoved: "The cloud content was removed (a device started over); your data is kept on this device"
-        case .cloudEnabled: "Cloud sync on"
-        case .cloudDisabled: "Cloud sync off"
-        case .rebuilt: "Rebuilt from the cloud"
-        case .storeSwitched: "Another store"
-        }
+        let what =
+            switch transition {
+            case .initialImportCompleted: "Cloud store ready"
+            case .accountAdded: "Signed in"
+            case .accountRemoved: "Signed out"
+            case .accountChanged: "Account changed"
+            case .contentRemoved:
+                "The cloud content was removed (a device started over); your data is kept on this device"
+            case .cloudEnabled: "Cloud sync on"
+            case .cloudDisabled: "Cloud sync off"
+            case .rebuilt: "Rebuilt from the cloud"
+            case .storeSwitched: "Another store"
+            }
         return added.first.map { "\(what): now on the \($0)" } ?? what
     }
 }

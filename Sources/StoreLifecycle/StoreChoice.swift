@@ -19,7 +19,8 @@ public enum StoreChoice: Equatable, Sendable {
 extension StoreTransition {
     /// The transition a change of settings makes, or `nil` when the device stays on its store.
     public static func between(_ old: DeviceSettings, _ new: DeviceSettings) -> StoreTransition? {
-        let before = StoreChoice(old), after = StoreChoice(new)
+        let before = StoreChoice(old)
+        let after = StoreChoice(new)
         guard before != after else { return nil }
         switch (before, after) {
         case (.cloud, .cloud): return .accountChanged

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import GroceryModel
 import Logging
+import Synchronization
 import TextAndFiles
 import Ubiquity
 
@@ -49,9 +49,11 @@ public struct StoreConfiguration: Sendable {
 
     private static let told = Mutex<Set<String>>([])
 
-    public init(sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
-                modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,
-                process: String, logger: Logger = .silent) {
+    public init(
+        sandbox: DeviceSandbox, cloud: URL, storeName: String = GroceryStore.defaultStoreName,
+        modelVersion: Int = GrocerySchema.currentVersion, defaultData: Bool = true, peer: String,
+        process: String, logger: Logger = .silent
+    ) {
         self.sandbox = sandbox
         self.cloud = cloud
         self.storeName = storeName
@@ -70,8 +72,9 @@ public struct StoreConfiguration: Sendable {
 
     /// Opens (creating when missing) a store file of this device at its model version.
     public func openStore(at url: URL, defaultData: Bool = false) throws -> GroceryStore {
-        try GroceryStore(path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger,
-                         connections: runsOneCommand ? .single : .pooled)
+        try GroceryStore(
+            path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger,
+            connections: runsOneCommand ? .single : .pooled)
     }
 
     // MARK: - Where the stores are
@@ -95,7 +98,8 @@ public struct StoreConfiguration: Sendable {
 
     /// The account's place in the cloud folder at `epoch`.
     public func layout(account: String, epoch: Int = 1) throws -> CloudLayout {
-        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        var layout = try CloudLayout(
+            cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
         // The account's folder is made with this device's folder marker only (CloudFolderIdentity).
         layout.createsAccountFolder = false
         return layout
@@ -131,9 +135,12 @@ public struct StoreConfiguration: Sendable {
     /// to while cloud sync is on, or for `account` whatever they say (an account's one-time
     /// setup, which is only ever about its cloud).
     func folderProblem(_ settings: DeviceSettings, account: String? = nil) -> FolderProblem? {
-        if let reason = CloudLayout.unreachableReason(cloud) { return FolderProblem(reason: reason, isAnotherFolder: false) }
+        if let reason = CloudLayout.unreachableReason(cloud) {
+            return FolderProblem(reason: reason, isAnotherFolder: false)
+        }
         guard let account = account ?? (settings.cloudEnabled ? settings.account : nil),
-              let reason = CloudFolderIdentity.problem(self, account: account, settings: settings) else { return nil }
+            let reason = CloudFolderIdentity.problem(self, account: account, settings: settings)
+        else { return nil }
         return FolderProblem(reason: reason, isAnotherFolder: true)
     }
 
@@ -142,7 +149,8 @@ public struct StoreConfiguration: Sendable {
     public func describe(_ choice: StoreChoice) -> StoreDescription {
         switch choice {
         case .local: StoreDescription(role: .local, account: nil, path: localStoreURL.path)
-        case .cloud(let account): StoreDescription(role: .cloud, account: account, path: cloudStoreURL(account: account).path)
+        case .cloud(let account):
+            StoreDescription(role: .cloud, account: account, path: cloudStoreURL(account: account).path)
         }
     }
 }

@@ -37,7 +37,9 @@ extension StoreCoordinator {
         guard case .cloud(let account) = StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) else {
             throw StoreRemovalError.cloudDisabled
         }
-        guard claimDevice() else { throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox)) }
+        guard claimDevice() else {
+            throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox))
+        }
         if online, let reason = configuration.offlineReason { throw StoreRemovalError.offline(reason) }
         return account
     }
@@ -52,7 +54,10 @@ extension StoreCoordinator {
     /// - Returns: where the old store is kept.
     public func rebuild() throws -> URL? {
         let account = try requireCloud(online: true)
-        if current.role == .fallback { try CloudSetup.run(configuration, account: account); try finishSetup() }
+        if current.role == .fallback {
+            try CloudSetup.run(configuration, account: account)
+            try finishSetup()
+        }
         guard let sync = current.sync else { throw StoreRemovalError.cloudDisabled }
         try sync.exportPending()
         let pending = try sync.pendingExports()
@@ -63,7 +68,8 @@ extension StoreCoordinator {
         try? StoreFiles.remove(staging)
         do {
             guard try CloudSetup.run(configuration, account: account, at: staging, onImport: { _ in }) else {
-                throw StoreRemovalError.offline(configuration.offlineReason ?? "the device is offline (grocery-dude cloud online)")
+                throw StoreRemovalError.offline(
+                    configuration.offlineReason ?? "the device is offline (grocery-dude cloud online)")
             }
         } catch {
             try? StoreFiles.remove(staging)
@@ -72,7 +78,9 @@ extension StoreCoordinator {
         var kept: URL?
         let old = current
         let change = StoreChange(transition: .rebuilt, removed: [old.description], added: [old.description])
-        _ = try replaceStore(change, detail: { "rebuilt from the cloud folder; the old store is kept at \(kept?.path ?? "?")" }) {
+        _ = try replaceStore(
+            change, detail: { "rebuilt from the cloud folder; the old store is kept at \(kept?.path ?? "?")" }
+        ) {
             kept = try setAside(old, label: "before-rebuild")
             try StoreFiles.move(staging, to: url)
             return try DeviceStore.openCloud(configuration, account: account)
@@ -96,9 +104,11 @@ extension StoreCoordinator {
         public var summary: String {
             func items(_ count: Int) -> String { "\(count) item\(count == 1 ? "" : "s")" }
             guard returnedToLocalData else {
-                return "Cloud sync off: \(items(self.items)) now in this device's local store; the cloud keeps its copy."
+                return
+                    "Cloud sync off: \(items(self.items)) now in this device's local store; the cloud keeps its copy."
             }
-            return "Cloud sync off: back to this device's own local data (\(items(self.items)), not merged into the cloud). "
+            return
+                "Cloud sync off: back to this device's own local data (\(items(self.items)), not merged into the cloud). "
                 + "The account's data (\(items(cloudItems))) stays in the cloud: turn cloud sync on again to see it, and choose Merge to bring these local items in."
         }
     }
@@ -115,13 +125,17 @@ extension StoreCoordinator {
         let account = try requireCloud(online: false)
         var result = DisableResult(items: 0)
         let old = current
-        let change = StoreChange(transition: .cloudDisabled, removed: [old.description],
-                                 added: [configuration.describe(.local)])
-        _ = try replaceStore(change, detail: {
-            result.returnedToLocalData
-                ? "cloud sync turned off: back to the local store's own \(result.items) item(s), not merged; the account's \(result.cloudItems) item(s) stay in its cloud store"
-                : "cloud sync turned off: \(result.items) item(s) now in the local store"
-        }) {
+        let change = StoreChange(
+            transition: .cloudDisabled, removed: [old.description],
+            added: [configuration.describe(.local)])
+        _ = try replaceStore(
+            change,
+            detail: {
+                result.returnedToLocalData
+                    ? "cloud sync turned off: back to the local store's own \(result.items) item(s), not merged; the account's \(result.cloudItems) item(s) stay in its cloud store"
+                    : "cloud sync turned off: \(result.items) item(s) now in the local store"
+            }
+        ) {
             var source = old
             if old.role == .fallback {
                 // One store holds everything: the fallback's records join the cloud store's.
@@ -170,18 +184,26 @@ extension StoreCoordinator {
     ///     in this epoch (``CloudLayout/devicesOfEarlierBuilds()``): they will not see it.
     ///   - progress: called with (files deleted, files to delete).
     /// - Throws: ``StoreRemovalError/earlierBuilds(_:)`` naming those devices, unless told.
-    public func startOver(despiteEarlierBuilds: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> StartOverResult {
+    public func startOver(despiteEarlierBuilds: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws
+        -> StartOverResult
+    {
         let account = try requireCloud(online: true)
         let layout = try configuration.layout(account: account)
-        let earlier = try configuration.layout(account: account, epoch: current.sync?.layout.epoch ?? layout.currentEpoch()).devicesOfEarlierBuilds()
+        let earlier = try configuration.layout(
+            account: account, epoch: current.sync?.layout.epoch ?? layout.currentEpoch()
+        ).devicesOfEarlierBuilds()
         if !earlier.isEmpty, !despiteEarlierBuilds { throw StoreRemovalError.earlierBuilds(earlier) }
         var result = StartOverResult(epoch: 0, deletedFiles: 0)
         let old = current
-        let change = StoreChange(transition: .contentRemoved, removed: [old.description],
-                                 added: [configuration.describe(.cloud(account: account))])
-        _ = try replaceStore(change, detail: {
-            "started over: epoch \(result.epoch) begins, \(result.deletedFiles) file(s) of older epochs deleted; this device's data is kept at \(result.keptStore?.path ?? "?")"
-        }) {
+        let change = StoreChange(
+            transition: .contentRemoved, removed: [old.description],
+            added: [configuration.describe(.cloud(account: account))])
+        _ = try replaceStore(
+            change,
+            detail: {
+                "started over: epoch \(result.epoch) begins, \(result.deletedFiles) file(s) of older epochs deleted; this device's data is kept at \(result.keptStore?.path ?? "?")"
+            }
+        ) {
             let oldEpoch = old.sync?.layout.epoch ?? layout.currentEpoch()
             result.keptStore = try setAside(old, label: old.role == .fallback ? "fallback" : "epoch-\(oldEpoch)")
             result.epoch = try layout.startNextEpoch(peer: configuration.peer, device: configuration.sandbox.device)
@@ -191,9 +213,13 @@ extension StoreCoordinator {
                 if result.deletedFiles == files.count / 2 { FaultInjection.crash(at: FaultInjection.midStartOver) }
                 try? FileManager.default.removeItem(at: file)
                 result.deletedFiles += 1
-                if result.deletedFiles % 50 == 0 || result.deletedFiles == files.count { progress(result.deletedFiles, files.count) }
+                if result.deletedFiles % 50 == 0 || result.deletedFiles == files.count {
+                    progress(result.deletedFiles, files.count)
+                }
             }
-            for folder in layout.foldersOfEpochs(before: result.epoch) { try? FileManager.default.removeItem(at: folder) }
+            for folder in layout.foldersOfEpochs(before: result.epoch) {
+                try? FileManager.default.removeItem(at: folder)
+            }
             return try openAfterSetup(account: account)
         }
         return result
@@ -211,13 +237,18 @@ extension StoreCoordinator {
         let layout = sync.layout
         let folders = layout.foldersOfEpochs(before: layout.epoch)
         guard !folders.isEmpty,
-              layout.epochMarkers().valid.contains(where: { $0.epoch == layout.epoch && $0.peer == configuration.peer }) else { return 0 }
+            layout.epochMarkers().valid.contains(where: { $0.epoch == layout.epoch && $0.peer == configuration.peer })
+        else { return 0 }
         let files = layout.filesOfEpochs(before: layout.epoch)
         var deleted = 0
         for file in files where (try? FileManager.default.removeItem(at: file)) != nil { deleted += 1 }
         for folder in folders { try? FileManager.default.removeItem(at: folder) }
         let change = StoreChange(transition: .contentRemoved, removed: [], added: [current.description])
-        try record(change, detail: "finished the start over of epoch \(layout.epoch): \(deleted) file(s) of older epochs were left in the cloud folder (an interrupted start over, or files that arrived late) and are deleted now")
+        try record(
+            change,
+            detail:
+                "finished the start over of epoch \(layout.epoch): \(deleted) file(s) of older epochs were left in the cloud folder (an interrupted start over, or files that arrived late) and are deleted now"
+        )
         return deleted
     }
 }

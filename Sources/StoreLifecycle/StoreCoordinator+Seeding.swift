@@ -2,8 +2,9 @@ import Foundation
 import GroceryModel
 import TextAndFiles
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What refuses or postpones a seed.
@@ -44,7 +45,9 @@ extension StoreCoordinator {
     /// set up; else as soon as it is). Its progress is told to the subscribers
     /// (``StoreMessage/seedProgress(done:total:)``), on this thread.
     public func startSeed(from source: URL) throws -> SeedResult {
-        guard StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) != .local else { throw SeedError.notInCloud }
+        guard StoreChoice(try DeviceSettings.load(from: configuration.sandbox)) != .local else {
+            throw SeedError.notInCloud
+        }
         try rememberSeed(from: source)
         return try resumeSeed() ?? SeedResult()
     }
@@ -92,8 +95,10 @@ extension StoreCoordinator {
     /// subscribers (``StoreMessage/seedProgress(done:total:)``) and `finished` is called, on
     /// that thread. A store change meanwhile makes it fail harmlessly; the next start resumes it.
     public func resumeSeedInBackground(finished: @escaping @Sendable (Result<SeedResult, any Error>) -> Void) {
-        guard let path = (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource, current.role == .cloud else { return }
-        let target = current, sandbox = configuration.sandbox
+        guard let path = (try? DeviceSettings.load(from: configuration.sandbox))?.seedSource, current.role == .cloud
+        else { return }
+        let target = current
+        let sandbox = configuration.sandbox
         Thread.detachNewThread { [self] in
             do {
                 let result = try seed(from: URL(fileURLWithPath: path), into: target)
@@ -120,16 +125,18 @@ extension StoreCoordinator {
         if StoreFiles.exists(source) {
             let store = try configuration.openStore(at: source)
             let seeder = StoreSeeder(source: store.objects, target: target.store.objects)
-            result.objects = SeedCounts(try seeder.run(author: "seed") { done, total in
-                tell(.seedProgress(done: done, total: total))
-                if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
-            })
+            result.objects = SeedCounts(
+                try seeder.run(author: "seed") { done, total in
+                    tell(.seedProgress(done: done, total: total))
+                    if done < total { FaultInjection.crash(at: FaultInjection.midSeed) }
+                })
             try store.close()
             logger.info("seeded the cloud store from \(source.path): \(result.objectsText)")
             target.exportPending()
             let pending = try sync.pendingExports()
             guard pending == 0 else {
-                result.waiting = "\(pending) change(s) wait to be exported; \(source.lastPathComponent) is removed once they are"
+                result.waiting =
+                    "\(pending) change(s) wait to be exported; \(source.lastPathComponent) is removed once they are"
                 return result
             }
         }

@@ -80,8 +80,10 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     /// Opens the store the device's settings ask for. Nothing slow: a cloud store not set up
     /// yet is replaced by the fallback store ("Using local storage: 1").
-    public init(configuration: StoreConfiguration, claimDevice: @escaping () -> Bool,
-                clock: any WallClock = SystemWallClock()) throws {
+    public init(
+        configuration: StoreConfiguration, claimDevice: @escaping () -> Bool,
+        clock: any WallClock = SystemWallClock()
+    ) throws {
         self.configuration = configuration
         self.claimDevice = claimDevice
         self.clock = clock
@@ -114,10 +116,13 @@ public final class StoreCoordinator: @unchecked Sendable {
 
     // MARK: - Opening
 
-    static func open(_ choice: StoreChoice, _ configuration: StoreConfiguration, claimDevice: () -> Bool) throws -> DeviceStore {
+    static func open(_ choice: StoreChoice, _ configuration: StoreConfiguration, claimDevice: () -> Bool) throws
+        -> DeviceStore
+    {
         guard case .cloud(let account) = choice else { return try DeviceStore.openLocal(configuration) }
         if !StoreFiles.exists(configuration.fallbackStoreURL(account: account)),
-           StoreFiles.exists(configuration.cloudStoreURL(account: account)) {
+            StoreFiles.exists(configuration.cloudStoreURL(account: account))
+        {
             let cloud = try DeviceStore.openCloud(configuration, account: account)
             if try CloudSetup.isComplete(cloud.store) { return cloud }
             try cloud.close()
@@ -139,15 +144,18 @@ public final class StoreCoordinator: @unchecked Sendable {
             do {
                 if try CloudSetup.run(configuration, account: account, onImport: { preparation.imported = $0 }) {
                     _ = try finishSetup()
-                } else if let problem = configuration.folderProblem((try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(),
-                                                                    account: account), problem.isAnotherFolder {
+                } else if let problem = configuration.folderProblem(
+                    (try? DeviceSettings.load(from: configuration.sandbox)) ?? DeviceSettings(),
+                    account: account), problem.isAnotherFolder
+                {
                     configuration.tellOnce(Notice(.note, "changes are kept in the fallback store: \(problem.reason)"))
                 }
             } catch {
                 // The command goes on in the fallback store, as while offline (the running app's
                 // background setup does the same): the next command tries the setup again.
                 preparation.setupProblem = ErrorText.reason(error)
-                let text = "the cloud store is not set up yet: \(ErrorText.reason(error)); changes are kept in the fallback store until it is"
+                let text =
+                    "the cloud store is not set up yet: \(ErrorText.reason(error)); changes are kept in the fallback store until it is"
                 logger.warning("\(text)")
                 configuration.tell(Notice(.warning, text))
             }
@@ -187,10 +195,13 @@ public final class StoreCoordinator: @unchecked Sendable {
         background?.start(for: current, configuration: configuration)
         // Every other list of the device, lazily (``ListFollower``).
         subscribersLock.withLock { storeNameNow = configuration.storeName }
-        let follower = ListFollower(configuration: configuration, claimDevice: claimDevice,
-                                    skipping: { [weak self] in self.map { coordinator in coordinator.subscribersLock.withLock { coordinator.storeNameNow } } ?? "" },
-                                    onVisit: { [weak self] visit in self?.tell(.otherListSynced(visit)) },
-                                    onGone: { [weak self] list, survivor in self?.tell(.listGone(list, survivor: survivor)) })
+        let follower = ListFollower(
+            configuration: configuration, claimDevice: claimDevice,
+            skipping: { [weak self] in
+                self.map { coordinator in coordinator.subscribersLock.withLock { coordinator.storeNameNow } } ?? ""
+            },
+            onVisit: { [weak self] visit in self?.tell(.otherListSynced(visit)) },
+            onGone: { [weak self] list, survivor in self?.tell(.listGone(list, survivor: survivor)) })
         self.follower = follower
         follower.start()
     }
@@ -232,19 +243,23 @@ public final class StoreCoordinator: @unchecked Sendable {
     ///
     /// - Returns: the transition, if any.
     @discardableResult
-    public static func saveSettings(_ new: DeviceSettings, _ configuration: StoreConfiguration) throws -> StoreTransition? {
+    public static func saveSettings(_ new: DeviceSettings, _ configuration: StoreConfiguration) throws
+        -> StoreTransition?
+    {
         let old = try DeviceSettings.load(from: configuration.sandbox)
         try new.save(to: configuration.sandbox)
         guard let kind = StoreTransition.between(old, new) else { return nil }
-        let change = StoreChange(transition: kind, removed: [configuration.describe(StoreChoice(old))],
-                                 added: [configuration.describe(StoreChoice(new))])
-        let detail = switch kind {
-        case .accountAdded: "signed in to account \(new.account ?? "?")"
-        case .accountRemoved: "signed out of account \(old.account ?? "?")"
-        case .accountChanged: "account \(old.account ?? "?") changed to \(new.account ?? "?")"
-        case .cloudEnabled: "cloud sync turned on"
-        default: "settings changed"
-        }
+        let change = StoreChange(
+            transition: kind, removed: [configuration.describe(StoreChoice(old))],
+            added: [configuration.describe(StoreChoice(new))])
+        let detail =
+            switch kind {
+            case .accountAdded: "signed in to account \(new.account ?? "?")"
+            case .accountRemoved: "signed out of account \(old.account ?? "?")"
+            case .accountChanged: "account \(old.account ?? "?") changed to \(new.account ?? "?")"
+            case .cloudEnabled: "cloud sync turned on"
+            default: "settings changed"
+            }
         configuration.logger.notice("\(kind.rawValue): \(detail)")
         try TransitionJournal(sandbox: configuration.sandbox).record(change, detail: detail, by: configuration.process)
         return kind
@@ -268,7 +283,9 @@ public final class StoreCoordinator: @unchecked Sendable {
         if next.description.path != current.description.path { try? current.close() }
         current = next
         background?.start(for: current, configuration: configuration)
-        logger.notice("transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)")
+        logger.notice(
+            "transition \(change.transition.rawValue): now on the \(current.description); Using local storage: \(current.usingLocalStorage ? 1 : 0)"
+        )
         tell(.storesDidChange(change))
         return true
     }
@@ -294,7 +311,8 @@ public final class StoreCoordinator: @unchecked Sendable {
         let choice = StoreChoice(settings)
         // Opened before the old store goes, so that a list that cannot be opened changes nothing.
         let opened = try Self.open(choice, next, claimDevice: claimDevice)
-        let change = StoreChange(transition: .storeSwitched, removed: [current.description], added: [opened.description])
+        let change = StoreChange(
+            transition: .storeSwitched, removed: [current.description], added: [opened.description])
         let done = try transition(change) {
             configuration = next
             return opened
@@ -326,11 +344,13 @@ public final class StoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func finishSetup() throws -> Bool {
         guard current.role == .fallback, let account = current.account, claimDevice(),
-              CloudSetup.isComplete(configuration, account: account) else { return false }
+            CloudSetup.isComplete(configuration, account: account)
+        else { return false }
         let fallback = current
         var moved = 0
-        let change = StoreChange(transition: .initialImportCompleted, removed: [fallback.description],
-                                 added: [configuration.describe(.cloud(account: account))])
+        let change = StoreChange(
+            transition: .initialImportCompleted, removed: [fallback.description],
+            added: [configuration.describe(.cloud(account: account))])
         let done = try transition(change) {
             let next = try DeviceStore.openCloud(configuration, account: account)
             moved = try next.store.objects.copyObjects(from: fallback.store.objects, author: "fallback store")
@@ -357,15 +377,20 @@ public final class StoreCoordinator: @unchecked Sendable {
         guard !current.isOffline, sync.layout.isSuperseded, claimDevice() else { return false }
         let epoch = sync.layout.currentEpoch()
         var kept: URL?
-        let change = StoreChange(transition: .contentRemoved, removed: [current.description],
-                                 added: [configuration.describe(.cloud(account: account))])
+        let change = StoreChange(
+            transition: .contentRemoved, removed: [current.description],
+            added: [configuration.describe(.cloud(account: account))])
         let old = current
         let done = try transition(change) {
             kept = try setAside(old, label: "epoch-\(sync.layout.epoch)")
             return try openAfterSetup(account: account)
         }
         if done {
-            try record(change, detail: "a peer started over (epoch \(epoch)); this device's data of epoch \(sync.layout.epoch) is kept at \(kept?.path ?? "?")")
+            try record(
+                change,
+                detail:
+                    "a peer started over (epoch \(epoch)); this device's data of epoch \(sync.layout.epoch) is kept at \(kept?.path ?? "?")"
+            )
         }
         return done
     }
@@ -373,8 +398,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// Closes a store and moves its files into the account's kept stores.
     func setAside(_ store: DeviceStore, label: String) throws -> URL {
         try store.close()
-        return try StoreFiles.setAside(URL(fileURLWithPath: store.description.path),
-                                       into: configuration.keptStoresFolder(account: store.account ?? "local"), label: label)
+        return try StoreFiles.setAside(
+            URL(fileURLWithPath: store.description.path),
+            into: configuration.keptStoresFolder(account: store.account ?? "local"), label: label)
     }
 
     /// The account's cloud store after setting it up now, or the fallback while offline.
@@ -392,7 +418,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     }
 
     /// Swaps the store for one the caller opened (rebuild, start over, disable), announcing it.
-    func replaceStore(_ change: StoreChange, detail: @escaping () -> String, _ body: () throws -> DeviceStore) throws -> Bool {
+    func replaceStore(_ change: StoreChange, detail: @escaping () -> String, _ body: () throws -> DeviceStore) throws
+        -> Bool
+    {
         let done = try transition(change, body)
         if done { try record(change, detail: detail()) }
         settings = (try? DeviceSettings.load(from: configuration.sandbox)) ?? settings

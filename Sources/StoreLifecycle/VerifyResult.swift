@@ -66,8 +66,11 @@ public struct VerifyResult: Equatable, Sendable {
         notComparableHere = report.notComparableHere
         agreeing = report.agreeing.map { Agreement(peer: $0.peer, device: $0.device) }
         diverging = report.diverging.map { divergence in
-            Divergence(peer: divergence.peer, device: divergence.device, buckets: divergence.buckets,
-                       objects: divergence.objects.map { Difference(entity: $0.entity, id: $0.id, label: $0.label, kind: Difference.Kind($0.kind)) })
+            Divergence(
+                peer: divergence.peer, device: divergence.device, buckets: divergence.buckets,
+                objects: divergence.objects.map {
+                    Difference(entity: $0.entity, id: $0.id, label: $0.label, kind: Difference.Kind($0.kind))
+                })
         }
         notComparable = report.notComparable.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
         stuck = report.stuck.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
@@ -77,12 +80,13 @@ public struct VerifyResult: Equatable, Sendable {
 
 extension VerifyResult.Difference.Kind {
     init(_ kind: VerifyReport.Difference.Kind) {
-        self = switch kind {
-        case .differs: .differs
-        case .onlyHere: .onlyHere
-        case .onlyThere: .onlyThere
-        case .inDifferingBucket: .inDifferingBucket
-        }
+        self =
+            switch kind {
+            case .differs: .differs
+            case .onlyHere: .onlyHere
+            case .onlyThere: .onlyThere
+            case .inDifferingBucket: .inDifferingBucket
+            }
     }
 }
 

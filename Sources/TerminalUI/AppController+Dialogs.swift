@@ -8,10 +8,18 @@ extension AppController {
         let last = DialogView.maximumScroll(dialog, width: screenWidth, height: screenHeight)
         let page = max(1, DialogView.visibleBodyCount(dialog, screenHeight: screenHeight) - 1)
         switch key {
-        case .up: ui.dialogScroll = max(0, min(ui.dialogScroll, last) - 1); return .handled
-        case .down: ui.dialogScroll = min(last, ui.dialogScroll + 1); return .handled
-        case .pageUp: ui.dialogScroll = max(0, min(ui.dialogScroll, last) - page); return .handled
-        case .pageDown: ui.dialogScroll = min(last, ui.dialogScroll + page); return .handled
+        case .up:
+            ui.dialogScroll = max(0, min(ui.dialogScroll, last) - 1)
+            return .handled
+        case .down:
+            ui.dialogScroll = min(last, ui.dialogScroll + 1)
+            return .handled
+        case .pageUp:
+            ui.dialogScroll = max(0, min(ui.dialogScroll, last) - page)
+            return .handled
+        case .pageDown:
+            ui.dialogScroll = min(last, ui.dialogScroll + page)
+            return .handled
         default: break
         }
         if case .typedConfirmation = dialog {
@@ -31,7 +39,10 @@ extension AppController {
         case .character(let character):
             // Only an explicit choice acts; `q` (unless a button's key) cancels, as Esc does.
             guard let button = buttons.first(where: { $0.hotkey == Character(character.lowercased()) }) else {
-                if character == "q" { app.cancelDialog(); return .handled }
+                if character == "q" {
+                    app.cancelDialog()
+                    return .handled
+                }
                 return .ignored
             }
             app.answerDialog(button.accepts)

@@ -8,7 +8,9 @@ extension AppController {
         guard let switcher = app.listSwitcher else { return .ignored }
         // `+`: the selected list and the other of its name made one (asks first).
         if key == .character("+"), !switcher.typeAhead.isUnderWay(now: Message.now) {
-            if !app.askToMergeInListSwitcher() { app.hint("\(switcher.selected.label) shares its name with no other list: nothing to merge") }
+            if !app.askToMergeInListSwitcher() {
+                app.hint("\(switcher.selected.label) shares its name with no other list: nothing to merge")
+            }
             return .handled
         }
         let page = max(1, screenHeight - AppScreen.chrome - 3)

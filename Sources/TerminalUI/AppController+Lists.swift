@@ -22,7 +22,8 @@ extension AppController {
         case .character("+"), .character("="): model.changeQuantity(by: 1)
         case .character("-"): model.changeQuantity(by: -1)
         case .character("C"): model.requestClear()
-        case .character("o") where model.screen == .prepare: model.order = model.order == .byName ? .byLocation : .byName
+        case .character("o") where model.screen == .prepare:
+            model.order = model.order == .byName ? .byLocation : .byName
         case .character("f") where model.screen == .prepare: model.onlyListed.toggle()
         case .character("/"): ask(.search, "Search:", model.searchText)
         case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)

@@ -12,9 +12,12 @@ extension AppController {
             for _ in 0..<3 { _ = handle(key) }
             return .handled
         case .click, .doubleClick:
-            guard app.dialog == nil, ui.prompt == nil, !ui.helpVisible, !ui.fullTextVisible, app.listSwitcher == nil else { return .handled }
+            guard app.dialog == nil, ui.prompt == nil, !ui.helpVisible, !ui.fullTextVisible, app.listSwitcher == nil
+            else { return .handled }
             if event.y == 0 {
-                if app.editor == nil, let tab = AppScreen.tab(at: event.x, app: app, width: screenWidth) { app.show(tab) }
+                if app.editor == nil, let tab = AppScreen.tab(at: event.x, app: app, width: screenWidth) {
+                    app.show(tab)
+                }
                 return .handled
             }
             if let editor = app.editor {

@@ -31,7 +31,9 @@ extension AppController {
 
     func handleHelp(_ key: Key) -> Outcome {
         let current = HelpView.section(for: app.tab, editing: app.editor != nil)
-        ui.helpVisible = scrollOverlay(key, &ui.helpScroll, last: HelpView.maximumScroll(height: screenHeight, current: current, screenWidth: screenWidth))
+        ui.helpVisible = scrollOverlay(
+            key, &ui.helpScroll,
+            last: HelpView.maximumScroll(height: screenHeight, current: current, screenWidth: screenWidth))
         return .handled
     }
 

@@ -17,7 +17,9 @@ extension AppController {
             if prompt.kind == .newEntry { app.editor?.cancelPicker() }
         case .paste(let text) where prompt.kind == .addItem:
             // Several lines into Add: one item a line, asked once. One line: text in the field.
-            var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             guard lines.count > 1 else {
                 prompt.field.apply(key)
                 ui.prompt = prompt

@@ -44,7 +44,9 @@ public final class AppController {
     public func noteMessage(_ message: Message?) {
         guard let message, message.serial > (ui.messageLog.last?.serial ?? 0) else { return }
         ui.messageLog.append(message)
-        if ui.messageLog.count > UIState.messageLogLimit { ui.messageLog.removeFirst(ui.messageLog.count - UIState.messageLogLimit) }
+        if ui.messageLog.count > UIState.messageLogLimit {
+            ui.messageLog.removeFirst(ui.messageLog.count - UIState.messageLogLimit)
+        }
     }
 
     @discardableResult
@@ -124,7 +126,9 @@ public final class AppController {
             app.show(AppModel.Tab(rawValue: (app.tab.rawValue + 1) % AppModel.Tab.allCases.count)!)
             return .handled
         case .backTab:
-            app.show(AppModel.Tab(rawValue: (app.tab.rawValue + AppModel.Tab.allCases.count - 1) % AppModel.Tab.allCases.count)!)
+            app.show(
+                AppModel.Tab(
+                    rawValue: (app.tab.rawValue + AppModel.Tab.allCases.count - 1) % AppModel.Tab.allCases.count)!)
             return .handled
         default:
             break

@@ -1,8 +1,9 @@
 import CNCurses
 import Foundation
 import ViewModels
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by the signal handler; read by the input loop, which then leaves curses cleanly.
@@ -212,7 +213,8 @@ public final class CursesBackend: TerminalBackend {
         case 65: return .mouse(MouseEvent(.wheelDown, x: x, y: y))
         case 0:
             let now = Date()
-            if let last = lastClick, last.x == x, last.y == y, now.timeIntervalSince(last.at) < Self.doubleClickInterval {
+            if let last = lastClick, last.x == x, last.y == y, now.timeIntervalSince(last.at) < Self.doubleClickInterval
+            {
                 lastClick = nil
                 return .mouse(MouseEvent(.doubleClick, x: x, y: y))
             }

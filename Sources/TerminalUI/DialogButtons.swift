@@ -13,16 +13,31 @@ public struct DialogButton: Equatable, Sendable {
     public static func buttons(for dialog: Dialog) -> (buttons: [DialogButton], focus: Int) {
         switch dialog {
         case .confirm(_, _, let action):
-            return ([DialogButton(label: "Cancel", hotkey: "n", accepts: false), DialogButton(label: action, hotkey: "y", accepts: true)], 0)
+            return (
+                [
+                    DialogButton(label: "Cancel", hotkey: "n", accepts: false),
+                    DialogButton(label: action, hotkey: "y", accepts: true),
+                ], 0
+            )
         case .choice(_, _, let decline, let accept):
-            let declineKey = decline.lowercased().first ?? "n", acceptKey = accept.lowercased().first ?? "y"
+            let declineKey = decline.lowercased().first ?? "n"
+            let acceptKey = accept.lowercased().first ?? "y"
             let distinct = declineKey != acceptKey
-            return ([DialogButton(label: decline, hotkey: distinct ? declineKey : "n", accepts: false),
-                     DialogButton(label: accept, hotkey: distinct ? acceptKey : "y", accepts: true)], 1)
+            return (
+                [
+                    DialogButton(label: decline, hotkey: distinct ? declineKey : "n", accepts: false),
+                    DialogButton(label: accept, hotkey: distinct ? acceptKey : "y", accepts: true),
+                ], 1
+            )
         case .message:
             return ([DialogButton(label: "OK", hotkey: "o", accepts: true)], 0)
         case .typedConfirmation(_, _, _, let action):
-            return ([DialogButton(label: "Cancel", hotkey: "\u{1B}", accepts: false), DialogButton(label: action, hotkey: "\r", accepts: true)], 1)
+            return (
+                [
+                    DialogButton(label: "Cancel", hotkey: "\u{1B}", accepts: false),
+                    DialogButton(label: action, hotkey: "\r", accepts: true),
+                ], 1
+            )
         case .progress:
             return ([], 0)
         }

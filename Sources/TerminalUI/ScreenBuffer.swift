@@ -61,7 +61,9 @@ public struct ScreenBuffer: Sendable {
     ///
     /// - Returns: the columns written.
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil)
+        -> Int
+    {
         guard row >= 0, row < height, column >= 0 else { return 0 }
         let limit = min(width, column + (maxWidth ?? width))
         var x = column

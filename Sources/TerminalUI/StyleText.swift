@@ -47,8 +47,10 @@ extension CellStyle {
 
     /// "bold reverse title".
     var words: String {
-        let parts = [bold ? "bold" : nil, reverse ? "reverse" : nil, dim ? "dim" : nil,
-                     color == .normal ? nil : "\(color)"].compactMap { $0 }
+        let parts = [
+            bold ? "bold" : nil, reverse ? "reverse" : nil, dim ? "dim" : nil,
+            color == .normal ? nil : "\(color)",
+        ].compactMap { $0 }
         return parts.joined(separator: " ")
     }
 }

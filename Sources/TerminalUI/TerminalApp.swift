@@ -32,7 +32,8 @@ public enum TerminalApp {
             controller.noteMessage(app.screenMessage)
             if needsDraw {
                 let size = terminal.size
-                terminal.draw(AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))
+                terminal.draw(
+                    AppScreen.frame(controller, width: size.width, height: size.height, message: message.visible))
                 needsDraw = false
                 if let point = DeviceProcess.requestedAppTrap { fatalError("fault injected: \(point)") }
             }

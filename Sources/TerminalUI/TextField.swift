@@ -61,7 +61,9 @@ public struct TextField: Equatable, Sendable {
         case .paste(let text):
             // One line: line ends and tabs become spaces, other control characters go.
             let line = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
-                .replacingOccurrences(of: "\t", with: " ").filter { !$0.unicodeScalars.allSatisfy { CharacterSet.controlCharacters.contains($0) } }
+                .replacingOccurrences(of: "\t", with: " ").filter {
+                    !$0.unicodeScalars.allSatisfy { CharacterSet.controlCharacters.contains($0) }
+                }
             let before = Array(String(characters[..<cursor]) + line)
             characters = before + characters[cursor...]
             cursor = before.count

@@ -1,7 +1,8 @@
 import CNCurses
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How many terminal columns text takes: CJK and emoji take two, combining marks none. Text is

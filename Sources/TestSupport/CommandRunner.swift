@@ -21,8 +21,11 @@ public struct CommandRunner: Sendable {
     /// of permissions, which do not stop root.
     public let user: UInt32?
 
-    public init(dataDirectory: String, device: String = "test-device", environment: [String: String] = [:], fakeTime: String? = nil,
-                user: UInt32? = nil) {
+    public init(
+        dataDirectory: String, device: String = "test-device", environment: [String: String] = [:],
+        fakeTime: String? = nil,
+        user: UInt32? = nil
+    ) {
         self.dataDirectory = dataDirectory
         self.device = device
         self.environment = environment
@@ -32,7 +35,8 @@ public struct CommandRunner: Sendable {
 
     /// The same device with its wall clock at `fakeTime` (`nil`: set right).
     public func withClock(_ fakeTime: String?) -> CommandRunner {
-        CommandRunner(dataDirectory: dataDirectory, device: device, environment: environment, fakeTime: fakeTime, user: user)
+        CommandRunner(
+            dataDirectory: dataDirectory, device: device, environment: environment, fakeTime: fakeTime, user: user)
     }
 
     /// Where `setpriv` is installed (util-linux, in every Debian).
@@ -59,8 +63,10 @@ public struct CommandRunner: Sendable {
     /// Runs `grocery-dude --data-dir … --device … <arguments>` and waits for it; `wrapper`
     /// (`strace -f -o FILE`) runs it, when given.
     @discardableResult
-    public func run(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
-                    wrappedIn wrapper: [String] = []) throws -> CommandResult {
+    public func run(
+        _ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
+        wrappedIn wrapper: [String] = []
+    ) throws -> CommandResult {
         let process = try self.process(arguments, environment: extra, global: global, wrappedIn: wrapper)
         let out = Pipe()
         let err = Pipe()
@@ -85,10 +91,13 @@ public struct CommandRunner: Sendable {
 extension CommandRunner {
     /// The process of `grocery-dude --data-dir … --device … <arguments>`, not started: the
     /// device's environment, its clock and user.
-    func process(_ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
-                 wrappedIn wrapper: [String] = []) throws -> Process {
+    func process(
+        _ arguments: [String], environment extra: [String: String] = [:], global: Bool = true,
+        wrappedIn wrapper: [String] = []
+    ) throws -> Process {
         let process = Process()
-        var commandLine = wrapper + [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
+        var commandLine =
+            wrapper + [Self.binary.path] + (global ? ["--data-dir", dataDirectory, "--device", device] : []) + arguments
         if let fakeTime {
             guard FileManager.default.isExecutableFile(atPath: Self.faketime) else { throw FakeTimeMissing() }
             commandLine = [Self.faketime, "-f", fakeTime] + commandLine
@@ -99,8 +108,10 @@ extension CommandRunner {
         process.executableURL = URL(fileURLWithPath: commandLine[0])
         process.arguments = Array(commandLine.dropFirst())
         var environment = ProcessInfo.processInfo.environment
-        for key in ["GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
-                    "GROCERY_DUDE_NO_DEFAULT_DATA", "GROCERY_DUDE_LIST", "GROCERY_DUDE_STORE_NAME"] {
+        for key in [
+            "GROCERY_DUDE_DEVICE", "GROCERY_DUDE_DATA_DIR", "GROCERY_DUDE_CLOUD", "GROCERY_DUDE_MODEL_VERSION",
+            "GROCERY_DUDE_NO_DEFAULT_DATA", "GROCERY_DUDE_LIST", "GROCERY_DUDE_STORE_NAME",
+        ] {
             environment[key] = nil
         }
         environment.merge(self.environment) { _, new in new }
@@ -118,7 +129,9 @@ extension CommandRunner {
 
 /// A test needs `faketime` and it is not installed.
 public struct FakeTimeMissing: Error, CustomStringConvertible {
-    public var description: String { "\(CommandRunner.faketime) is missing: run scripts/install-deps.sh (Debian's faketime package)" }
+    public var description: String {
+        "\(CommandRunner.faketime) is missing: run scripts/install-deps.sh (Debian's faketime package)"
+    }
 }
 
 /// A command that should have succeeded and did not: which device, which arguments, what it said.
@@ -150,18 +163,21 @@ extension CommandRunner {
     /// Device `name` of the data folder `dataDirectory`, without the default data, on the cloud
     /// folder `cloud`.
     public static func device(_ name: String, in dataDirectory: String, cloud: String) -> CommandRunner {
-        CommandRunner(dataDirectory: dataDirectory, device: name,
-                      environment: withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        CommandRunner(
+            dataDirectory: dataDirectory, device: name,
+            environment: withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
     }
 
     /// The names of the lists `lists ls --json` shows, sorted.
     public func listNames() throws -> [String] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
         return rows.map { $0["name"] as! String }.sorted()
     }
 
     /// `item ls --json`, parsed; `global` goes before the subcommand (`--cloud DIR`).
     public func items(_ global: [String] = []) throws -> [[String: Any]] {
-        try JSONSerialization.jsonObject(with: Data(try output(global + ["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        try JSONSerialization.jsonObject(with: Data(try output(global + ["item", "ls", "--json"]).utf8))
+            as! [[String: Any]]
     }
 }

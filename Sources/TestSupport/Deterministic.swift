@@ -23,7 +23,10 @@ public final class SequentialIDs: IDGenerator, @unchecked Sendable {
     public init(prefix: String = "00000000") { self.prefix = prefix }
 
     public func next() -> GlobalID {
-        let value = lock.withLock { counter += 1; return counter }
+        let value = lock.withLock {
+            counter += 1
+            return counter
+        }
         return GlobalID("\(prefix)-0000-4000-8000-" + String(value, radix: 16).leftPadded(to: 12))!
     }
 }

@@ -17,15 +17,18 @@ public final class RunningCommand: @unchecked Sendable {
 
     init(_ process: Process) throws {
         self.process = process
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let lines = lines
-        readers = [Self.reader(output) { line in lines.lock.withLock { lines.out.append(line) } },
-                   Self.reader(errors) { line in lines.lock.withLock { lines.err.append(line) } }]
-        readers.forEach { $0.start() }
+        readers = [
+            Self.reader(output) { line in lines.lock.withLock { lines.out.append(line) } },
+            Self.reader(errors) { line in lines.lock.withLock { lines.err.append(line) } },
+        ]
+        for reader in readers { reader.start() }
     }
 
     private static func reader(_ pipe: Pipe, _ add: @escaping @Sendable (String) -> Void) -> Thread {
@@ -54,14 +57,18 @@ public final class RunningCommand: @unchecked Sendable {
     /// Waits until a line of `stream` (standard output unless told) satisfies `matches`, and
     /// returns it; `nil` after `timeout` seconds or when the process ended first. Each stream is
     /// read by a thread of its own: a line on one says nothing of what the other shows yet.
-    public func waitForLine(timeout: TimeInterval = 60, after index: Int = 0, in stream: Stream = .standardOutput,
-                            _ matches: (String) -> Bool) -> String? {
+    public func waitForLine(
+        timeout: TimeInterval = 60, after index: Int = 0, in stream: Stream = .standardOutput,
+        _ matches: (String) -> Bool
+    ) -> String? {
         let read = { stream == .standardOutput ? self.stdoutLines : self.stderrLines }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let lines = read()
             if lines.count > index, let line = lines[index...].first(where: matches) { return line }
-            if !process.isRunning && readers.allSatisfy(\.isFinished) { return read().dropFirst(index).first(where: matches) }
+            if !process.isRunning && readers.allSatisfy(\.isFinished) {
+                return read().dropFirst(index).first(where: matches)
+            }
             usleep(5000)
         }
         return nil

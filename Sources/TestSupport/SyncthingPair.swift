@@ -62,7 +62,10 @@ public final class SyncthingPair: @unchecked Sendable {
     /// would cut `deinit` short; `SYNCTHING_PAIR_OWNER` stops the pair even then, seconds later.
     public func stop() {
         let first = lock.withLock {
-            defer { watching = false; stopped = true }
+            defer {
+                watching = false
+                stopped = true
+            }
             return !stopped
         }
         if first { _ = try? Self.script(["down", directory.path], port: port, folder: directory) }
@@ -88,8 +91,9 @@ public final class SyncthingPair: @unchecked Sendable {
         for path in manager.subpaths(atPath: copy.path) ?? [] {
             let name = (path as NSString).lastPathComponent
             guard !path.hasPrefix(".stfolder"), !Self.isTemporary(name),
-                  let attributes = try? manager.attributesOfItem(atPath: copy.path + "/" + path),
-                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                let attributes = try? manager.attributesOfItem(atPath: copy.path + "/" + path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
             files[path] = (attributes[.size] as? NSNumber)?.intValue ?? 0
         }
         return files
@@ -103,9 +107,12 @@ public final class SyncthingPair: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         var sameBefore = false
         while true {
-            let filesA = files(a), filesB = files(b)
+            let filesA = files(a)
+            let filesB = files(b)
             let busy = [a, b].contains { copy in
-                (FileManager.default.subpaths(atPath: copy.path) ?? []).contains { Self.isTemporary(($0 as NSString).lastPathComponent) }
+                (FileManager.default.subpaths(atPath: copy.path) ?? []).contains {
+                    Self.isTemporary(($0 as NSString).lastPathComponent)
+                }
             }
             let same = filesA == filesB && !busy
             if same && sameBefore { return }
@@ -113,7 +120,10 @@ public final class SyncthingPair: @unchecked Sendable {
             if Date() > deadline {
                 let onlyA = filesA.filter { filesB[$0.key] != $0.value }.keys.sorted()
                 let onlyB = filesB.filter { filesA[$0.key] != $0.value }.keys.sorted()
-                throw SyncthingPairFailure(message: "the two copies still differ after \(Int(timeout)) s: only or other size in a: \(onlyA), in b: \(onlyB)")
+                throw SyncthingPairFailure(
+                    message:
+                        "the two copies still differ after \(Int(timeout)) s: only or other size in a: \(onlyA), in b: \(onlyB)"
+                )
             }
             usleep(200_000)
         }
@@ -122,7 +132,8 @@ public final class SyncthingPair: @unchecked Sendable {
     /// One look at both copies; `false` once the pair is going away.
     private func scan() -> Bool {
         guard lock.withLock({ watching }) else { return false }
-        var conflicts: [String] = [], temporaries: [String] = []
+        var conflicts: [String] = []
+        var temporaries: [String] = []
         for copy in [a, b] {
             for path in FileManager.default.subpaths(atPath: copy.path) ?? [] {
                 let name = (path as NSString).lastPathComponent
@@ -149,17 +160,23 @@ public final class SyncthingPair: @unchecked Sendable {
         // Stopped with this process, even when the test run is interrupted.
         environment["SYNCTHING_PAIR_OWNER"] = String(getpid())
         process.environment = environment
-        let out = folder.file("pair-\(arguments[0]).out"), err = folder.file("pair-\(arguments[0]).err")
+        let out = folder.file("pair-\(arguments[0]).out")
+        let err = folder.file("pair-\(arguments[0]).err")
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        defer { try? outHandle.close(); try? errHandle.close() }
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
         process.standardOutput = outHandle
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return CommandResult(
+            status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }
 

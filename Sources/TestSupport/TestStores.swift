@@ -22,13 +22,17 @@ extension GroceryStore {
     public func fill(items count: Int, locations: Int) throws {
         _ = try objects.save(author: "fill") { context in
             let homes = try (1...max(1, locations)).map { index in
-                try context.insert(GrocerySchema.Entity.locationAtHome, values: ["storedIn": .string("Location " + String(index).leftPadded(to: 2))])
+                try context.insert(
+                    GrocerySchema.Entity.locationAtHome,
+                    values: ["storedIn": .string("Location " + String(index).leftPadded(to: 2))])
             }
             for index in 1...count {
-                try context.insert(GrocerySchema.Entity.item, values: [
-                    "name": .string("Item " + String(index).leftPadded(to: 6)), "quantity": .double(1),
-                    "locationAtHome": .reference(homes[index % homes.count]),
-                ])
+                try context.insert(
+                    GrocerySchema.Entity.item,
+                    values: [
+                        "name": .string("Item " + String(index).leftPadded(to: 6)), "quantity": .double(1),
+                        "locationAtHome": .reference(homes[index % homes.count]),
+                    ])
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tmux server of the test's own (its own socket), running the real app in a pane of a
@@ -15,8 +16,10 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Starts `command` (a shell command line) in a `width`×`height` pane.
     public init(command: String, width: Int = 80, height: Int = 24) throws {
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-                  "env LANG=C.UTF-8 TERM=screen-256color \(command)"])
+        try tmux([
+            "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+            "env LANG=C.UTF-8 TERM=screen-256color \(command)",
+        ])
     }
 
     /// Opens another window running `command`; returns its target name.
@@ -70,7 +73,9 @@ public final class TmuxSession: @unchecked Sendable {
     /// fast the app answers is the benchmarks' business. A wait that expects nothing to happen
     /// passes its own short timeout.
     @discardableResult
-    public func waitFor(timeout: TimeInterval = 60, target: String? = nil, _ condition: (String) -> Bool) throws -> String {
+    public func waitFor(timeout: TimeInterval = 60, target: String? = nil, _ condition: (String) -> Bool) throws
+        -> String
+    {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = try capture(target: target)
         while !condition(screen), Date() < deadline {
@@ -111,7 +116,7 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         // The test runner blocks signals in its threads; give the child a clean mask, so that the
         // app in the pane receives Ctrl-C as it would in a user's terminal.
         var attributes = posix_spawnattr_t()

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a file so that readers see either nothing or all of it: a temp file in the same
@@ -50,7 +51,8 @@ public enum AtomicFile {
             // A file system without hard links: a rename when the file is still missing,
             // which two processes at the same moment can both do.
             guard errno == EPERM || errno == EOPNOTSUPP, access(url.path, F_OK) != 0,
-                  rename(temp.path, url.path) == 0 else {
+                rename(temp.path, url.path) == 0
+            else {
                 throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
             }
         }
@@ -61,9 +63,9 @@ public enum AtomicFile {
     /// `O_TMPFILE`, which Glibc's Swift overlay does not bring (a macro of two flags); its
     /// value differs on a few architectures, where files are made the other way.
     #if os(Linux) && (arch(x86_64) || arch(arm64))
-    private static let unnamedFileFlags: Int32? = 0o20000000 | O_DIRECTORY
+        private static let unnamedFileFlags: Int32? = 0o20000000 | O_DIRECTORY
     #else
-    private static let unnamedFileFlags: Int32? = nil
+        private static let unnamedFileFlags: Int32? = nil
     #endif
 
     /// ``create(_:at:)`` with a file that has no name until it is whole.
@@ -84,7 +86,9 @@ public enum AtomicFile {
         }
         defer { close(fd) }
         try writeAll(data, to: fd, path: url.path)
-        guard fsync(fd) == 0 else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        guard fsync(fd) == 0 else {
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
         // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
         if linkat(AT_FDCWD, "\(descriptors)/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
             let failure = errno

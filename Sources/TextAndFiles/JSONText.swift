@@ -5,7 +5,9 @@ public enum JSONText {
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         var text = text
         let plain = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "\""))

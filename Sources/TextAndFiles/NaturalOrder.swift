@@ -33,7 +33,8 @@ public enum NaturalOrder {
     /// The name's runs, text folded.
     static func key(_ name: String) -> [Part] {
         var parts: [Part] = []
-        var digits = "", text = ""
+        var digits = ""
+        var text = ""
         func flushDigits() {
             guard !digits.isEmpty else { return }
             let value = digits.drop { $0 == "0" }

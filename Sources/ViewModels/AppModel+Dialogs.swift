@@ -1,8 +1,8 @@
 import Foundation
 import GroceryModel
 import Logging
-import TextAndFiles
 import StoreLifecycle
+import TextAndFiles
 
 /// The dialog shown over every screen, and its answers.
 extension AppModel {
@@ -14,8 +14,9 @@ extension AppModel {
         if let listMergeDialog { return listMergeDialog }
         if let undoAsked { return .confirm(title: "Undo the Add?", message: undoAsked, action: "Undo") }
         if let pastedItems {
-            return .confirm(title: "Add \(pastedItems.count) Items?",
-                            message: "One item a line: " + pastedItems.joined(separator: ", ") + ".", action: "Add")
+            return .confirm(
+                title: "Add \(pastedItems.count) Items?",
+                message: "One item a line: " + pastedItems.joined(separator: ", ") + ".", action: "Add")
         }
         if let editor { return editor.dialog }
         return currentList?.dialog ?? currentCatalog?.dialog
@@ -99,6 +100,8 @@ extension AppModel {
                 refused.append("\(line): \(ErrorText.reason(error))")
             }
         }
-        say("Added \(added) item\(added == 1 ? "" : "s")" + (refused.isEmpty ? "" : "; not added: " + refused.joined(separator: "; ")))
+        say(
+            "Added \(added) item\(added == 1 ? "" : "s")"
+                + (refused.isEmpty ? "" : "; not added: " + refused.joined(separator: "; ")))
     }
 }

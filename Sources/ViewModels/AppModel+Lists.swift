@@ -15,7 +15,9 @@ extension AppModel {
 
     /// Takes the name of the list on screen from `lists`, when they have it.
     private func showListName(from lists: [NamedList]) {
-        if let shown = lists.first(where: { $0.storeName == coordinator.configuration.storeName }) { listName = shown.name }
+        if let shown = lists.first(where: { $0.storeName == coordinator.configuration.storeName }) {
+            listName = shown.name
+        }
     }
 
     /// `L`: the device's lists, to switch to another or make a new one.
@@ -71,9 +73,11 @@ extension AppModel {
     /// The question `+` asks: which list goes into which, who made each, their stores.
     var listMergeDialog: Dialog? {
         guard let asked = listMergeAsked else { return nil }
-        return .confirm(title: "Merge Lists?",
-                        message: "\(asked.from.describedWithStore) goes into \(asked.into.describedWithStore) on every device. Every item of both is kept; items of one name become one.",
-                        action: "Merge")
+        return .confirm(
+            title: "Merge Lists?",
+            message:
+                "\(asked.from.describedWithStore) goes into \(asked.into.describedWithStore) on every device. Every item of both is kept; items of one name become one.",
+            action: "Merge")
     }
 
     /// The answer to ``listMergeDialog``: merges as `lists merge` does, then shows the survivor.
@@ -83,9 +87,15 @@ extension AppModel {
         guard accepted else { return say("Not merged") }
         do {
             let outcome = try coordinator.mergeLists(asked.from, into: asked.into)
-            if coordinator.configuration.storeName != asked.into.storeName { switchList(to: asked.into) } else { refreshVisible() }
+            if coordinator.configuration.storeName != asked.into.storeName {
+                switchList(to: asked.into)
+            } else {
+                refreshVisible()
+            }
             var words = "Merged \(asked.from.name) into \(asked.into.name): \(outcome.copied) copied"
-            if outcome.deduplicated > 0 { words += ", \(outcome.deduplicated) duplicate\(outcome.deduplicated == 1 ? "" : "s") merged" }
+            if outcome.deduplicated > 0 {
+                words += ", \(outcome.deduplicated) duplicate\(outcome.deduplicated == 1 ? "" : "s") merged"
+            }
             say(words)
         } catch {
             say("Cannot merge the lists: \(ErrorText.reason(error))")

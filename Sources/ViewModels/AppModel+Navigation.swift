@@ -40,8 +40,10 @@ extension AppModel {
     /// app-wide one, for the line a message shares with the key hints. How long it shows is the
     /// terminal's business (it fades a few seconds after it was made).
     public var screenMessage: Message? {
-        let own = if let editor { editor.latestMessage } else if tab == .cloud { cloud.latestMessage }
-            else { currentList?.latestMessage ?? currentCatalog?.latestMessage }
+        let own =
+            if let editor { editor.latestMessage } else if tab == .cloud { cloud.latestMessage } else {
+                currentList?.latestMessage ?? currentCatalog?.latestMessage
+            }
         return Message.newest(own, latestStatus)
     }
 

@@ -40,7 +40,9 @@ extension AppModel {
             changingNotice = nil
             editor?.storeChangePostponed()
             for list in lists { list.storeChangePostponed() }
-            say("\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")")
+            say(
+                "\(change.transition.rawValue) waits: \(editor?.fieldError.map(String.init(describing:)) ?? editor?.message ?? "unsaved changes")"
+            )
         case .imported(let done):
             mailbox.post(.imported(count: done.count, devices: done.devices, changes: StoreChanges(done)))
         case .problem(let problem):
@@ -71,7 +73,8 @@ extension AppModel {
         // is no such change: the status line names the account, the message says what changed.
         let preference: Set<StoreTransition> = [.cloudEnabled, .cloudDisabled]
         if preference.contains(transition), !cloud.isChangingSettings {
-            notice = .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
+            notice = .message(
+                title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
             // Turned on by another terminal: this device's local data may want to come along.
             if transition == .cloudEnabled, coordinator.pendingSeedSource == nil { cloud.offerMerge() }
         }

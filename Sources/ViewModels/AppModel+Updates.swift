@@ -64,7 +64,8 @@ extension AppModel {
         // Offline and refused files from the device's settings and the background's last round:
         // the UI thread never reads the cloud folder for the status line (a hung mount would
         // freeze the app).
-        latest.offline = current.role != .local
+        latest.offline =
+            current.role != .local
             && (settings?.offline == true || coordinator.cloudFolderWasUnreachable == true)
         latest.otherCloudFolder = latest.offline && coordinator.cloudFolderWasAnotherOne
         latest.lastSync = try? current.cloudLink?.lastSync()

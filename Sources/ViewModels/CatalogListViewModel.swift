@@ -56,7 +56,8 @@ public final class CatalogListViewModel: StoreFollowingList {
     @discardableResult
     public func apply(_ changes: StoreChanges) -> Bool {
         if !changes.touches(kind.entity), !changes.touches(GrocerySchema.Entity.item),
-           binding.isOnlyChange(changes), let after = changes.tokenAfter {
+            binding.isOnlyChange(changes), let after = changes.tokenAfter
+        {
             binding.fetched(after)
             return false
         }
@@ -92,7 +93,9 @@ public final class CatalogListViewModel: StoreFollowingList {
     /// Asks first: deleting takes the entry off every item that uses it.
     public func requestDeleteSelected() {
         guard !isStoreChanging, let entry = selectedEntry else { return }
-        let uses = entry.itemCount == 0 ? nil
+        let uses =
+            entry.itemCount == 0
+            ? nil
             : "\(entry.itemCount) item\(entry.itemCount == 1 ? "" : "s") will lose it; the items are kept."
         dialog = .confirm(title: "Delete \(entry.name)?", message: uses, action: "Delete")
     }

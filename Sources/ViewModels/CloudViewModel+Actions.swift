@@ -17,7 +17,9 @@ extension CloudViewModel {
             return
         }
         guard !device.isOffline else {
-            message = coordinator.configuration.cloudFolderProblem.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Offline: go online first"
+            message =
+                coordinator.configuration.cloudFolderProblem.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+                ?? "Offline: go online first"
             return
         }
         message = "Syncing…"
@@ -26,7 +28,8 @@ extension CloudViewModel {
             do {
                 let exported = try sync.exportPending()
                 let applied = try sync.importPending()
-                mailbox.post(.synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(applied)"))
+                mailbox.post(
+                    .synced("Synced: exported \(exported) log\(exported == 1 ? "" : "s"), imported \(applied)"))
             } catch {
                 mailbox.post(.synced("Sync failed: \(ErrorText.reason(error))"))
             }
@@ -57,9 +60,11 @@ extension CloudViewModel {
             return
         }
         pending = .signOut
-        dialog = .confirm(title: "Sign Out?",
-                          message: "This device leaves account \"\(account)\": it works on its own local store until you sign in again (i). The account's data stays on this device and in the cloud folder.",
-                          action: "Sign Out")
+        dialog = .confirm(
+            title: "Sign Out?",
+            message:
+                "This device leaves account \"\(account)\": it works on its own local store until you sign in again (i). The account's data stays on this device and in the cloud folder.",
+            action: "Sign Out")
     }
 
     /// `M`: asks before merging the newest store kept aside (a start over, a rebuild, a disable)
@@ -71,15 +76,19 @@ extension CloudViewModel {
             return
         }
         guard coordinator.current.role == .cloud else {
-            message = coordinator.current.role == .local ? "Turn cloud sync on first (c): the kept store merges into the cloud store"
+            message =
+                coordinator.current.role == .local
+                ? "Turn cloud sync on first (c): the kept store merges into the cloud store"
                 : "The cloud store is not set up yet (offline?): merge the kept store once it is"
             return
         }
         let items = kept.items.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "unreadable"
         pending = .mergeKept(kept.path)
-        dialog = .confirm(title: "Merge Kept Store?",
-                          message: "\(kept.fileName) (\(items)), kept by \(kept.label), goes into this device's cloud store and from there to every device. Items of one name become one. The file is removed once merged.",
-                          action: "Merge")
+        dialog = .confirm(
+            title: "Merge Kept Store?",
+            message:
+                "\(kept.fileName) (\(items)), kept by \(kept.label), goes into this device's cloud store and from there to every device. Items of one name become one. The file is removed once merged.",
+            action: "Merge")
     }
 
     func mergeKept(_ path: String) {
@@ -129,8 +138,9 @@ extension CloudViewModel {
 
     func askToMerge() {
         pending = .merge
-        dialog = .choice(title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
-                         decline: "Don't Merge", accept: "Merge")
+        dialog = .choice(
+            title: CloudMessages.mergeQuestion, message: CloudMessages.mergeExplanation,
+            decline: "Don't Merge", accept: "Merge")
     }
 
     /// Whether the dialog shows over every screen: a merge's question and long work's progress
@@ -147,7 +157,8 @@ extension CloudViewModel {
             return
         }
         pending = .disable
-        let message = localStoreHasData()
+        let message =
+            localStoreHasData()
             ? "This device goes back to its own local data, which was not merged into the cloud. The account's data stays in the cloud; turning sync on again shows it, and offers to merge."
             : "All the data moves into this device's local store; the cloud keeps its copy."
         dialog = .confirm(title: "Turn Off Cloud Sync?", message: message, action: "Turn Off")
@@ -161,9 +172,10 @@ extension CloudViewModel {
             return
         }
         pending = .rebuild
-        dialog = .confirm(title: "Rebuild from the Cloud?",
-                          message: "This device's store is rebuilt from the cloud folder; the old one is kept aside.",
-                          action: "Rebuild")
+        dialog = .confirm(
+            title: "Rebuild from the Cloud?",
+            message: "This device's store is rebuilt from the cloud folder; the old one is kept aside.",
+            action: "Rebuild")
     }
 
     public func requestStartOver() {
@@ -174,7 +186,8 @@ extension CloudViewModel {
         pending = .startOver
         dialog = .typedConfirmation(
             title: "Start Over?",
-            message: "This deletes \(configuration.storeName) in account \(account) from the cloud, for every device. Each device keeps its data aside, but it no longer syncs. Type \"\(CloudMessages.startOverPhrase)\" to go on.",
+            message:
+                "This deletes \(configuration.storeName) in account \(account) from the cloud, for every device. Each device keeps its data aside, but it no longer syncs. Type \"\(CloudMessages.startOverPhrase)\" to go on.",
             phrase: CloudMessages.startOverPhrase, action: "Start Over")
     }
 
@@ -188,9 +201,11 @@ extension CloudViewModel {
             return
         }
         pending = .release(refusal)
-        dialog = .confirm(title: "Skip the Refused Log?",
-                          message: "\(refusal.summary). Skipping it loses on this device what it holds: \(refusal.contentSummary). That device's later logs are then applied.",
-                          action: "Skip Log")
+        dialog = .confirm(
+            title: "Skip the Refused Log?",
+            message:
+                "\(refusal.summary). Skipping it loses on this device what it holds: \(refusal.contentSummary). That device's later logs are then applied.",
+            action: "Skip Log")
     }
 
     func release(_ refusal: HeldBackLog) {
@@ -198,7 +213,8 @@ extension CloudViewModel {
         do {
             try link.release(refusal)
             coordinator.journal(event: "peerReleased", detail: "skipped \(refusal.summary)")
-            message = "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
+            message =
+                "Skipped log \(refusal.seq) of \(refusal.device ?? refusal.peer); its later logs arrive with the next sync"
             syncNow()
         } catch {
             message = "Not skipped: \(ErrorText.reason(error))"
@@ -206,9 +222,7 @@ extension CloudViewModel {
         refresh(force: true)
     }
 
-
     // MARK: - Settings
-
 
     /// Long work on the UI thread (a store transition): a progress dialog drawn as it goes.
     func perform(_ title: String, _ work: (_ progress: (Int, Int) -> Void) throws -> String) {

@@ -15,7 +15,8 @@ extension CloudViewModel {
         pending = nil
         if case .typedConfirmation = dialog { message = "Not confirmed; nothing was deleted" }
         if case .merge? = action {
-            message = coordinator.current.role == .local
+            message =
+                coordinator.current.role == .local
                 ? "Cloud sync stays off; nothing changed"
                 : "Not merged: your local data stays on this device (turn cloud sync off and on again to be asked again)"
         }
@@ -64,7 +65,8 @@ extension CloudViewModel {
         pending = nil
         perform("Starting over") { [coordinator] progress in
             let result = try coordinator.startOver(progress: progress)
-            return "Started over: epoch \(result.epoch), \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted"
+            return
+                "Started over: epoch \(result.epoch), \(result.deletedFiles) file\(result.deletedFiles == 1 ? "" : "s") deleted"
         }
     }
 

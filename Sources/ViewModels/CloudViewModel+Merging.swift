@@ -28,10 +28,15 @@ extension CloudViewModel {
             finished: { result in
                 switch result {
                 case .success(let seed):
-                    mailbox.post(.seedEnded(finished: seed.finished, message: seed.waiting.map { "Merging with the cloud: \($0)" }
-                        ?? "Merged with the cloud: \(seed.objectsText)"))
+                    mailbox.post(
+                        .seedEnded(
+                            finished: seed.finished,
+                            message: seed.waiting.map { "Merging with the cloud: \($0)" }
+                                ?? "Merged with the cloud: \(seed.objectsText)"))
                 case .failure(let error):
-                    mailbox.post(.seedEnded(finished: false, message: "Merge with the cloud not finished: \(ErrorText.reason(error))"))
+                    mailbox.post(
+                        .seedEnded(
+                            finished: false, message: "Merge with the cloud not finished: \(ErrorText.reason(error))"))
                 }
             })
     }

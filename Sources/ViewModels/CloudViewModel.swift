@@ -47,7 +47,11 @@ public final class CloudViewModel {
     var pending: PendingAction?
     var lastRefresh = Date.distantPast
 
-    enum PendingAction: Equatable { case merge, rebuild, disable, startOver, signOut, mergeKept(String), release(HeldBackLog) }
+    enum PendingAction: Equatable {
+        case merge, rebuild, disable, startOver, signOut
+        case mergeKept(String)
+        case release(HeldBackLog)
+    }
 
     public init(coordinator: StoreCoordinator, mailbox: Mailbox<AppEvent>) {
         self.coordinator = coordinator

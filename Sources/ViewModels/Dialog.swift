@@ -17,7 +17,7 @@ public enum Dialog: Equatable, Sendable {
     public var title: String {
         switch self {
         case .confirm(let title, _, _), .choice(let title, _, _, _), .typedConfirmation(let title, _, _, _),
-             .message(let title, _), .progress(let title, _, _):
+            .message(let title, _), .progress(let title, _, _):
             title
         }
     }

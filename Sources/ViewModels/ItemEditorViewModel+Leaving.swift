@@ -7,9 +7,11 @@ extension ItemEditorViewModel {
     /// Esc back to editing. The app model acts on the answer.
     public func askBeforeLeaving() {
         guard hasUnsavedChanges else { return }
-        let changed = (Field.allCases.filter(touched.contains).map(\.label) + (photoChange == nil ? [] : ["Photo"])).joined(separator: ", ")
-        dialog = .choice(title: "Unsaved changes to \(savedName)",
-                         message: "Changed: \(changed). Esc goes back to editing.", decline: "Discard", accept: "Save")
+        let changed = (Field.allCases.filter(touched.contains).map(\.label) + (photoChange == nil ? [] : ["Photo"]))
+            .joined(separator: ", ")
+        dialog = .choice(
+            title: "Unsaved changes to \(savedName)",
+            message: "Changed: \(changed). Esc goes back to editing.", decline: "Discard", accept: "Save")
     }
 
     /// The item's name as saved (the edited one may differ).
@@ -24,7 +26,9 @@ extension ItemEditorViewModel {
 
     static func fields(of row: ItemRow) -> [Field: String] {
         let quantity = QuantityFormat.exact(row.item.quantity)
-        return [.name: row.name, .quantity: quantity, .unit: row.unitName ?? "", .homeLocation: row.homeLocationName ?? "",
-                .shopLocation: row.shopLocationName ?? "", .note: row.item.note ?? ""]
+        return [
+            .name: row.name, .quantity: quantity, .unit: row.unitName ?? "", .homeLocation: row.homeLocationName ?? "",
+            .shopLocation: row.shopLocationName ?? "", .note: row.item.note ?? "",
+        ]
     }
 }

@@ -28,7 +28,9 @@ extension ItemEditorViewModel {
             message = "No photo to remove"
             return
         }
-        dialog = .confirm(title: "Remove the Photo?", message: "The photo goes when you save the item (s); Discard keeps it.", action: "Remove")
+        dialog = .confirm(
+            title: "Remove the Photo?", message: "The photo goes when you save the item (s); Discard keeps it.",
+            action: "Remove")
         askingToRemovePhoto = true
     }
 

@@ -47,9 +47,10 @@ extension ItemEditorViewModel {
                 if stored[field] == values[field] {
                     remoteChanges[field] = nil
                 } else {
-                    remoteChanges[field] = RemoteChange(value: stored[field] ?? "",
-                                                        by: lastImportDevices.isEmpty ? "another device" : lastImportDevices.joined(separator: ", "),
-                                                        at: row.item.modified)
+                    remoteChanges[field] = RemoteChange(
+                        value: stored[field] ?? "",
+                        by: lastImportDevices.isEmpty ? "another device" : lastImportDevices.joined(separator: ", "),
+                        at: row.item.modified)
                 }
             }
             photoSize = row.photoSize

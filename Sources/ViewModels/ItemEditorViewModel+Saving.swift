@@ -20,7 +20,9 @@ extension ItemEditorViewModel {
             let changes = try changes()
             let photo = photoChange
             // The fields and the photo, undone together.
-            try undo.recording(store, ids: [id], withPhotos: photo != nil, label: { (row: ItemRow) in "Edited \(row.name)" }) {
+            try undo.recording(
+                store, ids: [id], withPhotos: photo != nil, label: { (row: ItemRow) in "Edited \(row.name)" }
+            ) {
                 var row = touched.isEmpty ? try store.item(id: id) : try store.editItem(id.description, changes)
                 switch photo {
                 case .attach(let data)?: row = try store.setPhoto(id, data)
@@ -53,10 +55,13 @@ extension ItemEditorViewModel {
     public func requestSave(leaving: Bool = false) -> Bool {
         guard !remoteChanges.isEmpty else { return save() }
         let fields = Field.allCases.filter { remoteChanges[$0] != nil }
-        let lines = fields.map { field in "\(field.label): \(remoteChanges[field]!.summary) — yours is \(values[field].map { $0.isEmpty ? "(none)" : $0 } ?? "")" }
-        dialog = .choice(title: "Changed on Another Device",
-                         message: lines.joined(separator: "\n") + "\nKeep yours, or take theirs? Esc goes back to editing.",
-                         decline: "Theirs", accept: "Yours")
+        let lines = fields.map { field in
+            "\(field.label): \(remoteChanges[field]!.summary) — yours is \(values[field].map { $0.isEmpty ? "(none)" : $0 } ?? "")"
+        }
+        dialog = .choice(
+            title: "Changed on Another Device",
+            message: lines.joined(separator: "\n") + "\nKeep yours, or take theirs? Esc goes back to editing.",
+            decline: "Theirs", accept: "Yours")
         askingAboutRemoteChanges = (leaving, true)
         return false
     }
@@ -85,9 +90,12 @@ extension ItemEditorViewModel {
         for field in touched {
             let text = values[field] ?? ""
             switch field {
-            case .name: changes.name = text.trimmingCharacters(in: .whitespaces).isEmpty ? GrocerySchema.defaultItemName : text
+            case .name:
+                changes.name = text.trimmingCharacters(in: .whitespaces).isEmpty ? GrocerySchema.defaultItemName : text
             case .quantity:
-                do { changes.quantity = try Validation.quantity(text: text) } catch { throw FieldError(field: .quantity, reason: Self.reason(error)) }
+                do { changes.quantity = try Validation.quantity(text: text) } catch {
+                    throw FieldError(field: .quantity, reason: Self.reason(error))
+                }
             case .unit: changes.unit = text
             case .homeLocation: changes.homeLocation = text
             case .shopLocation: changes.shopLocation = text
@@ -100,14 +108,16 @@ extension ItemEditorViewModel {
     /// The field a refused save is about, when it is one field's fault.
     static func fieldError(of error: Error) -> FieldError? {
         guard let refusal = error as? GroceryError else { return nil }
-        let field: Field? = switch refusal {
-        case .alreadyExists("item", _), .invalidName("item name", _): .name
-        case .invalidQuantity: .quantity
-        case .invalidName("note", _): .note
-        case .invalidName(let subject, _): Field.allCases.first { kind(of: $0).map { "\($0.noun) name" } == subject }
-        case .duplicates(let noun, _, _): Field.allCases.first { kind(of: $0)?.noun == noun }
-        default: nil
-        }
+        let field: Field? =
+            switch refusal {
+            case .alreadyExists("item", _), .invalidName("item name", _): .name
+            case .invalidQuantity: .quantity
+            case .invalidName("note", _): .note
+            case .invalidName(let subject, _):
+                Field.allCases.first { kind(of: $0).map { "\($0.noun) name" } == subject }
+            case .duplicates(let noun, _, _): Field.allCases.first { kind(of: $0)?.noun == noun }
+            default: nil
+            }
         return field.map { FieldError(field: $0, reason: reason(refusal)) }
     }
 }

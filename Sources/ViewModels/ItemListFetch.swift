@@ -22,16 +22,23 @@ extension ItemListViewModel {
     func fetchInBackground(_ token: Int64, _ mailbox: Mailbox<AppEvent>) {
         guard fetchingToken == nil else { return }
         fetchingToken = token
-        let store = store, screen = screen, generation = binding.generation, query = query
+        let store = store
+        let screen = screen
+        let generation = binding.generation
+        let query = query
         Thread.detachNewThread {
-            var index: ItemListIndex?, failure: String?
+            var index: ItemListIndex?
+            var failure: String?
             do {
                 index = try store.itemIndex(query)
             } catch {
                 failure = ErrorText.reason(error)
             }
-            mailbox.post(.listFetched(ItemListFetch(screen: screen, generation: generation, token: token, query: query,
-                                                    index: index, failure: failure)))
+            mailbox.post(
+                .listFetched(
+                    ItemListFetch(
+                        screen: screen, generation: generation, token: token, query: query,
+                        index: index, failure: failure)))
         }
     }
 
@@ -43,7 +50,8 @@ extension ItemListViewModel {
     public func receive(_ fetch: ItemListFetch) -> Bool {
         fetchingToken = nil
         guard fetch.generation == binding.generation, fetch.query == query, !isStoreChanging,
-              fetch.token > binding.fetchedToken else { return false }
+            fetch.token > binding.fetchedToken
+        else { return false }
         if let fetched = fetch.index {
             indexFetches += 1
             adopt(fetched, token: fetch.token)

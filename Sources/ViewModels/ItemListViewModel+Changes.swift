@@ -20,8 +20,9 @@ extension ItemListViewModel {
     @discardableResult
     public func apply(_ changes: StoreChanges) -> Bool {
         guard changes.otherEntities.isEmpty, changes.updatedItems.count <= Self.inPlaceLimit, searchText.isEmpty,
-              binding.isOnlyChange(changes), let after = changes.tokenAfter,
-              let rows = rowsInPlace(changes.updatedItems) else {
+            binding.isOnlyChange(changes), let after = changes.tokenAfter,
+            let rows = rowsInPlace(changes.updatedItems)
+        else {
             return refreshIfChanged(inBackground: true)
         }
         if !query.listedOnly {
@@ -63,7 +64,8 @@ extension ItemListViewModel {
             // before deduplication), a move between them cannot be seen here.
             let title = sectionTitle(of: row)
             guard shown, let section = index.section(containing: position), index.sections[section].title == title,
-                  index.sections.lazy.filter({ $0.title == title }).count == 1 else { return nil }
+                index.sections.lazy.filter({ $0.title == title }).count == 1
+            else { return nil }
             let rowsOfSection = index.sections[section].rows
             if rowsOfSection.contains(position - 1), !Self.precedes(rows[index.ids[position - 1]], row) { return nil }
             if rowsOfSection.contains(position + 1), !Self.precedes(row, rows[index.ids[position + 1]]) { return nil }

@@ -81,7 +81,8 @@ extension ItemListViewModel {
             let counts = try store.shoppingListCounts()
             switch screen {
             case .prepare:
-                dialog = counts.listed == 0
+                dialog =
+                    counts.listed == 0
                     ? .message(title: ClearMessages.nothingToClear, message: ClearMessages.prepareNothingListed)
                     : .confirm(title: ClearMessages.prepareQuestion, message: nil, action: "Clear")
             case .shop:
@@ -90,7 +91,9 @@ extension ItemListViewModel {
                 } else if counts.collected == 0 {
                     dialog = .message(title: ClearMessages.nothingToClear, message: ClearMessages.shopNothingCollected)
                 } else {
-                    message = try undo.recording(store, ids: try store.shoppingListIDs(collectedOnly: true), label: { $0 }) {
+                    message = try undo.recording(
+                        store, ids: try store.shoppingListIDs(collectedOnly: true), label: { $0 }
+                    ) {
                         let count = try store.clearCollected()
                         return "Removed \(count) collected item\(count == 1 ? "" : "s") from the list"
                     }
@@ -105,7 +108,10 @@ extension ItemListViewModel {
     /// The answer to the dialog: `true` for its action, `false` to cancel (or OK a message).
     public func answerDialog(_ accepted: Bool) {
         let deleting = pendingDelete
-        defer { dialog = nil; pendingDelete = nil }
+        defer {
+            dialog = nil
+            pendingDelete = nil
+        }
         guard accepted, case .confirm = dialog, !isStoreChanging else { return }
         do {
             if let deleting {

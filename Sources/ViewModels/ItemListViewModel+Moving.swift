@@ -32,9 +32,14 @@ extension ItemListViewModel {
     /// selection is a section's first row.
     func keepSelectionVisible() {
         let maxTop = max(0, lineCount - viewportHeight)
-        guard rowCount > 0 else { scrollTop = 0; readVisibleRows(); return }
+        guard rowCount > 0 else {
+            scrollTop = 0
+            readVisibleRows()
+            return
+        }
         let line = lineOfRow(selection)
-        let wanted = index.section(containing: selection).map { index.sections[$0].start == selection } == true ? line - 1 : line
+        let wanted =
+            index.section(containing: selection).map { index.sections[$0].start == selection } == true ? line - 1 : line
         if wanted < scrollTop { scrollTop = wanted }
         if line >= scrollTop + viewportHeight { scrollTop = line - viewportHeight + 1 }
         scrollTop = min(max(scrollTop, 0), maxTop)

@@ -73,7 +73,7 @@ extension ItemListViewModel {
         DispatchQueue.global(qos: .utility).async {
             withExtendedLifetime(replaced) {}
             #if os(Linux)
-            _ = mallocTrim(0)
+                _ = mallocTrim(0)
             #endif
         }
     }
@@ -128,8 +128,8 @@ extension ItemListViewModel {
 extension ItemListViewModel: StoreFollowingList {}
 
 #if os(Linux)
-/// glibc's `malloc_trim`: gives the heaps' free memory back to the system (`malloc.h`, which
-/// the Glibc module does not bring).
-@_silgen_name("malloc_trim")
-private func mallocTrim(_ pad: Int) -> Int32
+    /// glibc's `malloc_trim`: gives the heaps' free memory back to the system (`malloc.h`, which
+    /// the Glibc module does not bring).
+    @_silgen_name("malloc_trim")
+    private func mallocTrim(_ pad: Int) -> Int32
 #endif

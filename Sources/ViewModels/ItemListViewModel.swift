@@ -23,7 +23,12 @@ public final class ItemListViewModel {
     public let screen: Screen
     /// Only items whose name contains this, ignoring case and diacritics; grouping is kept.
     public var searchText = "" {
-        didSet { if searchText != oldValue { binding.invalidate(); refreshIfChanged() } }
+        didSet {
+            if searchText != oldValue {
+                binding.invalidate()
+                refreshIfChanged()
+            }
+        }
     }
     /// Prepare's order: by home location (the book's), or every item by name (`o`). Kept for the
     /// session, across store changes.
@@ -87,8 +92,10 @@ public final class ItemListViewModel {
 
     /// - Parameter mailbox: where background work (deduplication) reports back to the UI thread.
     ///   - undo: where toggles, deletes and clears are recorded for undo.
-    public init(store: GroceryStore, device: String, screen: Screen = .prepare, mailbox: Mailbox<AppEvent>? = nil,
-                undo: UndoHistory = UndoHistory()) {
+    public init(
+        store: GroceryStore, device: String, screen: Screen = .prepare, mailbox: Mailbox<AppEvent>? = nil,
+        undo: UndoHistory = UndoHistory()
+    ) {
         binding = StoreBinding(store)
         self.device = device
         self.screen = screen
@@ -97,8 +104,9 @@ public final class ItemListViewModel {
     }
 
     public var query: ItemListQuery {
-        ItemListQuery(grouping: screen == .prepare ? .homeLocation : .shopAisle, order: order,
-                      listedOnly: screen == .shop || onlyListed, search: searchText)
+        ItemListQuery(
+            grouping: screen == .prepare ? .homeLocation : .shopAisle, order: order,
+            listedOnly: screen == .shop || onlyListed, search: searchText)
     }
 
     /// Fetches again in a new order or with a new filter; the selected item stays selected when
@@ -146,10 +154,17 @@ public final class ItemListViewModel {
     /// What line `number` shows.
     public func line(_ number: Int) -> Line? {
         // Section s's header is at line start(s) + s; its rows follow.
-        var low = 0, high = index.sections.count - 1, found = -1
+        var low = 0
+        var high = index.sections.count - 1
+        var found = -1
         while low <= high {
             let middle = (low + high) / 2
-            if index.sections[middle].start + middle <= number { found = middle; low = middle + 1 } else { high = middle - 1 }
+            if index.sections[middle].start + middle <= number {
+                found = middle
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
         }
         guard found >= 0 else { return nil }
         let section = index.sections[found]
@@ -169,7 +184,9 @@ public final class ItemListViewModel {
         }
     }
 
-    private var visibleLineNumbers: Range<Int> { scrollTop..<max(scrollTop, min(scrollTop + viewportHeight, lineCount)) }
+    private var visibleLineNumbers: Range<Int> {
+        scrollTop..<max(scrollTop, min(scrollTop + viewportHeight, lineCount))
+    }
 
     /// Reads the rows on screen when they are not read yet: after every move of the lines shown
     /// (a refresh, a new selection or height). A batch is at least three screens, so one holds them.
@@ -179,7 +196,8 @@ public final class ItemListViewModel {
             return nil
         }
         guard let first = positions.first, let last = positions.last,
-              !(cachedRange.contains(first) && cachedRange.contains(last)) else { return }
+            !(cachedRange.contains(first) && cachedRange.contains(last))
+        else { return }
         readBatch(around: first)
     }
 

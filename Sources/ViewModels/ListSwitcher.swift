@@ -52,10 +52,14 @@ public struct ListSwitcher: Equatable, Sendable {
     public var offeredMerge: (from: NamedList, into: NamedList)? {
         guard case .list(let selected) = selected else { return nil }
         let others = options.compactMap { option -> NamedList? in
-            guard case .list(let list) = option, list.storeName != selected.storeName, list.nameKey == selected.nameKey else { return nil }
+            guard case .list(let list) = option, list.storeName != selected.storeName, list.nameKey == selected.nameKey
+            else { return nil }
             return list
         }
-        guard let other = others.first(where: { $0.storeName == current }) ?? others.first(where: \.isDefault) ?? others.first else { return nil }
+        guard
+            let other = others.first(where: { $0.storeName == current }) ?? others.first(where: \.isDefault)
+                ?? others.first
+        else { return nil }
         // The list on screen stays, as does the default list.
         let keepsSelected = selected.isDefault || (selected.storeName == current && !other.isDefault)
         return keepsSelected ? (other, selected) : (selected, other)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Messages for the UI thread from other threads (the sync engine's): posted anywhere, taken

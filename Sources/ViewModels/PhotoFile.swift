@@ -37,7 +37,8 @@ public enum PhotoFile {
             || starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])  // PNG
             || starts(ascii("GIF87a")) || starts(ascii("GIF89a"))
             || (starts(ascii("RIFF")) && starts(ascii("WEBP"), at: 8))
-            || (starts(ascii("ftyp"), at: 4) && ["heic", "heix", "mif1", "avif"].contains { starts(ascii($0), at: 8) })  // HEIC, AVIF
+            || (starts(ascii("ftyp"), at: 4)
+                && ["heic", "heix", "mif1", "avif"].contains { starts(ascii($0), at: 8) })  // HEIC, AVIF
             || starts(ascii("BM"))
             || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])  // TIFF
     }

@@ -37,7 +37,8 @@ struct StoreBinding {
     /// just before them, and has not moved since them.
     func isOnlyChange(_ changes: StoreChanges) -> Bool {
         guard !isChanging, let before = changes.tokenBefore, let after = changes.tokenAfter,
-              before == fetchedToken, before < after else { return false }
+            before == fetchedToken, before < after
+        else { return false }
         return (try? currentToken()) == after
     }
 

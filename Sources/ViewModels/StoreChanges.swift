@@ -16,8 +16,10 @@ public struct StoreChanges: Equatable, Sendable {
     public var tokenBefore: Int64?
     public var tokenAfter: Int64?
 
-    public init(updatedItems: Set<ItemID> = [], otherEntities: Set<String> = [],
-                tokenBefore: Int64? = nil, tokenAfter: Int64? = nil) {
+    public init(
+        updatedItems: Set<ItemID> = [], otherEntities: Set<String> = [],
+        tokenBefore: Int64? = nil, tokenAfter: Int64? = nil
+    ) {
         self.updatedItems = updatedItems
         self.otherEntities = otherEntities
         self.tokenBefore = tokenBefore

@@ -41,8 +41,10 @@ public final class UndoHistory {
     /// Takes the items of `ids` before a change, runs it, and records it when it succeeds.
     /// The change's result names it (`label`); a caller may want nothing more of it.
     @discardableResult
-    func recording<T>(_ store: GroceryStore, ids: [ItemID], withPhotos: Bool = false,
-                      label: (T) -> String, _ change: () throws -> T) throws -> T {
+    func recording<T>(
+        _ store: GroceryStore, ids: [ItemID], withPhotos: Bool = false,
+        label: (T) -> String, _ change: () throws -> T
+    ) throws -> T {
         let before = try store.snapshots(of: ids, withPhotos: withPhotos)
         let result = try change()
         record(label(result), ids: ids, before: before)
@@ -60,12 +62,15 @@ public final class UndoHistory {
     /// device since explains it); `nil` when undo may go ahead.
     public func questionBeforeUndo(in store: GroceryStore) -> String? {
         guard let last = changes.last, let added = last.added,
-              let now = try? store.snapshots(of: [aliases.current(added.row.id)], withPhotos: true).first else { return nil }
-        var then = added.row.item, current = now.row.item
+            let now = try? store.snapshots(of: [aliases.current(added.row.id)], withPhotos: true).first
+        else { return nil }
+        var then = added.row.item
+        var current = now.row.item
         then.modified = current.modified
         then.id = current.id
         guard then != current || added.photo != now.photo else { return nil }
-        return "\(now.row.name) was changed on another device since you added it (now \(now.row.summary)). Undo deletes it."
+        return
+            "\(now.row.name) was changed on another device since you added it (now \(now.row.summary)). Undo deletes it."
     }
 
     /// Undoes the last change. Returns its words ("Undid Listed Milk"), or why nothing happened.

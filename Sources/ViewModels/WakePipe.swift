@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Wakes the UI thread from another thread: the UI waits on this pipe and on the keyboard at

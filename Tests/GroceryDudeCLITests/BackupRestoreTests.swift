@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `backup` and `restore`: the safe way to keep a copy of a device and put it back.
 @Suite("Backing up and restoring a device")
@@ -23,7 +23,9 @@ struct BackupRestoreTests {
         for index in 4...5 { try a.output(["item", "add", "Item \(index)"]) }
         let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
         let published = try FileManager.default.contentsOfDirectory(atPath: logs.path).flatMap { peer in
-            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(peer).path).map { "\(peer)/\($0)" }
+            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(peer).path).map {
+                "\(peer)/\($0)"
+            }
         }.sorted()
         let bytes = try published.map { try Data(contentsOf: logs.appendingPathComponent($0)) }
 
@@ -34,7 +36,9 @@ struct BackupRestoreTests {
 
         let restored = try a.output(["restore", backupFolder("a-backup"), "--yes"])
         #expect(restored.contains("kept in"))
-        #expect(try a.itemNames() == ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"], "what a published after the backup came back")
+        #expect(
+            try a.itemNames() == ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"],
+            "what a published after the backup came back")
         try a.output(["item", "add", "After the restore"])
         for (path, data) in zip(published, bytes) {
             #expect(try Data(contentsOf: logs.appendingPathComponent(path)) == data, "\(path) is never replaced")
@@ -52,8 +56,9 @@ struct BackupRestoreTests {
         try a.output(["item", "add", "After the backup"])
         // The machine is lost; a new one shares the same cloud folder and gets the backup.
         let cloud = directory.url.appendingPathComponent("Cloud").path
-        let newMachine = CommandRunner(dataDirectory: directory.url.appendingPathComponent("new-machine").path, device: "a",
-                                       environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        let newMachine = CommandRunner(
+            dataDirectory: directory.url.appendingPathComponent("new-machine").path, device: "a",
+            environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
         let restored = try newMachine.output(["restore", backupFolder("a-backup"), "--yes"])
         #expect(!restored.contains("kept in"), "nothing was there to keep: \(restored)")
         #expect(try newMachine.itemNames() == ["After the backup", "Before the backup"])
@@ -72,8 +77,10 @@ struct BackupRestoreTests {
         let aside = directory.url.appendingPathComponent("replaced-devices")
         let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: aside.path).first)
         // The folder as it was opens as a device of its own: nothing was deleted.
-        let keptDevice = CommandRunner(dataDirectory: directory.path, device: "kept", environment: CommandRunner.withoutDefaultData)
-        try FileManager.default.moveItem(at: aside.appendingPathComponent(kept), to: directory.url.appendingPathComponent("devices/kept"))
+        let keptDevice = CommandRunner(
+            dataDirectory: directory.path, device: "kept", environment: CommandRunner.withoutDefaultData)
+        try FileManager.default.moveItem(
+            at: aside.appendingPathComponent(kept), to: directory.url.appendingPathComponent("devices/kept"))
         #expect(try keptDevice.itemNames() == ["After", "Before"])
     }
 
@@ -102,7 +109,8 @@ struct BackupRestoreTests {
         // A manifest that names a file outside the backup.
         try FileManager.default.copyItem(atPath: backupFolder("good"), toPath: backupFolder("escaping"))
         let manifest = URL(fileURLWithPath: backupFolder("escaping")).appendingPathComponent("backup.json")
-        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"device.json\"", with: "\"..\\/..\\/device.json\"")
+        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(
+            of: "\"device.json\"", with: "\"..\\/..\\/device.json\"")
         try text.write(to: manifest, atomically: true, encoding: .utf8)
         let escaping = try a.run(["restore", backupFolder("escaping"), "--yes"])
         #expect(escaping.status != 0 && escaping.stderr.contains("outside"), "\(escaping.stderr)")

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `grocery-dude-bench` interrupted half-way leaves nothing behind: not its temporary folder,
@@ -16,7 +17,8 @@ struct BenchInterruptionTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { candidate in
             guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")") else { return false }
+                let end = stat.lastIndex(of: ")")
+            else { return false }
             // After the command's name in parentheses: its state, then its parent's ID.
             let fields = stat[stat.index(after: end)...].split(separator: " ")
             return fields.count > 1 && fields[0] != "Z" && Int32(fields[1]) == pid
@@ -27,13 +29,17 @@ struct BenchInterruptionTests {
     static func processes(naming path: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
-            guard isRunning(pid), let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            guard isRunning(pid), let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
+                return false
+            }
             return String(decoding: line.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self).contains(path)
         }
     }
 
     static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else {
             return false
         }
         return stat[stat.index(after: end)...].split(separator: " ").first != "Z"
@@ -50,7 +56,9 @@ struct BenchInterruptionTests {
         process.executableURL = Self.bench
         // Writers that would save for a quarter of an hour.
         process.arguments = ["latency", "--changes", "100000"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.url.path]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.url.path]) { _, new in
+            new
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -63,8 +71,11 @@ struct BenchInterruptionTests {
             started = Self.children(of: process.processIdentifier)
         }
         // Every writer has its store: the bench is in the middle of its work.
-        while !(1...4).allSatisfy({ FileManager.default.fileExists(atPath: folder.appendingPathComponent("latency/w\($0)/store.sqlite").path) }),
-              Date() < deadline {
+        while !(1...4).allSatisfy({
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("latency/w\($0)/store.sqlite").path)
+        }),
+            Date() < deadline
+        {
             usleep(50_000)
         }
         try #require(started.count == 5, "the follower and four writers run")
@@ -77,7 +88,9 @@ struct BenchInterruptionTests {
         #expect(Date().timeIntervalSince(signalled) < 5, "it exits at once")
         // Removed once the bench is gone, by a process that then ends too.
         let stopping = Date().addingTimeInterval(10)
-        while FileManager.default.fileExists(atPath: folder.path) || !Self.processes(naming: folder.path).isEmpty, Date() < stopping {
+        while FileManager.default.fileExists(atPath: folder.path) || !Self.processes(naming: folder.path).isEmpty,
+            Date() < stopping
+        {
             usleep(20_000)
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the temporary folder is removed")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Devices as real processes on one cloud folder.
 @Suite("Cloud sync from the command line")
@@ -83,7 +83,9 @@ struct CloudCommandTests {
         #expect(disabled.contains("back to this device's own local data"), "\(disabled)")
         #expect(try kitchen.items().count == 138, "the default data the user chose not to merge, as it was")
         try kitchen.output(["cloud", "enable", "--no-merge"])
-        #expect(try kitchen.items().map { $0["name"] as! String } == ["Cloud Thing"], "the cloud's data kept in the cloud store")
+        #expect(
+            try kitchen.items().map { $0["name"] as! String } == ["Cloud Thing"],
+            "the cloud's data kept in the cloud store")
 
         let phone = device("phone")
         try phone.output(["item", "add", "Phone Only Thing"])
@@ -162,7 +164,8 @@ struct CloudCommandTests {
         #expect(try kitchen.output(["export"]) == before)
         try kitchen.output(["item", "add", "Tea"])
         #expect(try phone.items().map { $0["name"] as! String } == ["Bread", "Eggs", "Milk", "Tea"])
-        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/kept")
+        let kept = try FileManager.default.contentsOfDirectory(
+            atPath: directory.path + "/devices/kitchen/ubiquity/default/GroceryDude/kept")
         #expect(kept.contains { $0.hasPrefix("before-rebuild-") && $0.hasSuffix(".sqlite") }, "\(kept)")
     }
 
@@ -197,12 +200,15 @@ struct CloudCommandTests {
         let result = try kitchen.run(["--cloud", mount, "item", "add", "While Unmounted"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mount), "nothing was written where the share should be")
-        #expect(try kitchen.output(["--cloud", mount, "cloud", "status"]).contains("yes (the cloud folder \(mount) does not exist: create it"))
+        #expect(
+            try kitchen.output(["--cloud", mount, "cloud", "status"]).contains(
+                "yes (the cloud folder \(mount) does not exist: create it"))
         // Mounted again: the change goes out with the next command.
         try FileManager.default.moveItem(atPath: away, toPath: mount)
         try kitchen.output(["--cloud", mount, "item", "ls"])
-        let names = try JSONSerialization.jsonObject(
-            with: Data(try phone.output(["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let names =
+            try JSONSerialization.jsonObject(
+                with: Data(try phone.output(["--cloud", mount, "item", "ls", "--json"]).utf8)) as! [[String: Any]]
         #expect(names.map { $0["name"] as! String } == ["While Unmounted"])
     }
 

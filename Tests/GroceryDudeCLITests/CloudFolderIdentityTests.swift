@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
 
 /// The cloud folder has an identity: a path that lacks the folder IDs a device remembers (a
@@ -31,7 +31,8 @@ struct CloudFolderIdentityTests {
     }
 
     func status(_ device: CommandRunner) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
     }
 
     init() throws {
@@ -50,7 +51,9 @@ struct CloudFolderIdentityTests {
         for (peer, name) in [(a, "From A"), (b, "From B"), (c, "From C")] {
             let added = try peer.run(["item", "add", name])
             #expect(added.status == 0, "the save is kept on the device: \(added.stderr)")
-            #expect(added.stderr.contains("is not the one this device synced with (is the share mounted?)"), "\(added.stderr)")
+            #expect(
+                added.stderr.contains("is not the one this device synced with (is the share mounted?)"),
+                "\(added.stderr)")
         }
         #expect(files(in: empty).isEmpty, "nothing was written into the mount point: \(files(in: empty))")
         let sync = try a.run(["cloud", "sync"])
@@ -58,7 +61,9 @@ struct CloudFolderIdentityTests {
         #expect(sync.stderr.contains("is not the one this device synced with"), "\(sync.stderr)")
         let cloud = try status(b)  // on its fallback store: it set up nothing yet
         #expect(cloud["offline"] as? Bool == true)
-        #expect((cloud["offlineReason"] as? String)?.contains("is not the one this device synced with (is the share mounted?)") == true)
+        #expect(
+            (cloud["offlineReason"] as? String)?.contains(
+                "is not the one this device synced with (is the share mounted?)") == true)
         #expect(try b.run(["cloud", "verify"]).status != 0)
         #expect(files(in: empty).isEmpty, "nor by a sync, a status or a verify: \(files(in: empty))")
 
@@ -80,7 +85,9 @@ struct CloudFolderIdentityTests {
 
         try mount(empty)
         let added = try a.run(["item", "add", "Coffee"])
-        #expect(added.status == 0 && added.stderr.contains("none of the logs this device published or applied"), "\(added.stderr)")
+        #expect(
+            added.status == 0 && added.stderr.contains("none of the logs this device published or applied"),
+            "\(added.stderr)")
         #expect(files(in: empty).isEmpty, "the empty folder is not taken for the old one: \(files(in: empty))")
 
         try mount(mounted)
@@ -101,7 +108,9 @@ struct CloudFolderIdentityTests {
 
         try mount(empty)  // a new share, on purpose
         let asked = try a.run(["cloud", "adopt"])
-        #expect(asked.status != 0 && asked.stderr.contains("pass --yes"), "without a terminal it asks for --yes: \(asked.stderr)")
+        #expect(
+            asked.status != 0 && asked.stderr.contains("pass --yes"),
+            "without a terminal it asks for --yes: \(asked.stderr)")
         #expect(files(in: empty).isEmpty)
         let adopted = try a.output(["cloud", "adopt", "--yes"])
         #expect(adopted.contains("published this device's data as baseline"), "\(adopted)")
@@ -124,12 +133,15 @@ struct CloudFolderIdentityTests {
         // b runs an earlier build: it wrote no marker (and would not read a start over's new name).
         try FileManager.default.removeItem(at: mounted.appendingPathComponent("default/folder-ids/\(bPeer).gdfolder"))
         let refused = try a.run(["cloud", "start-over", "--yes"])
-        #expect(refused.status != 0 && refused.stderr.contains("device \"b\" (peer \(bPeer)) published here with an earlier build"),
-                "\(refused.stderr)")
+        #expect(
+            refused.status != 0
+                && refused.stderr.contains("device \"b\" (peer \(bPeer)) published here with an earlier build"),
+            "\(refused.stderr)")
         #expect(try a.itemNames() == ["From B"], "nothing was started over")
         try a.output(["cloud", "start-over", "--yes", "--despite-earlier-builds"])
         #expect(try a.itemNames() == [])
-        let markers = try FileManager.default.contentsOfDirectory(atPath: mounted.appendingPathComponent("default/GroceryDude/epochs").path)
+        let markers = try FileManager.default.contentsOfDirectory(
+            atPath: mounted.appendingPathComponent("default/GroceryDude/epochs").path)
         let aPeer = try status(a)["peerID"] as! String
         #expect(markers == ["2-\(aPeer).gdepoch"], "a marker of the device's own: \(markers)")
     }
@@ -143,7 +155,8 @@ struct CloudFolderIdentityTests {
         let peer = try status(a)["peerID"] as! String
         let markers = mounted.appendingPathComponent("default/folder-ids")
         let genuine = try String(contentsOf: markers.appendingPathComponent("\(peer).gdfolder"), encoding: .utf8)
-        let folderID = try #require(genuine.split(separator: "\n")[1].split(separator: "\"").drop { $0 != "folderID" }.dropFirst(2).first)
+        let folderID = try #require(
+            genuine.split(separator: "\n")[1].split(separator: "\"").drop { $0 != "folderID" }.dropFirst(2).first)
         try mount(empty)
         let forgedFolder = empty.appendingPathComponent("default/folder-ids")
         try FileManager.default.createDirectory(at: forgedFolder, withIntermediateDirectories: true)
@@ -152,7 +165,9 @@ struct CloudFolderIdentityTests {
         try Data(forged.utf8).write(to: forgedFolder.appendingPathComponent("\(peer).gdfolder"))
         let added = try a.run(["item", "add", "Coffee"])
         #expect(added.stderr.contains("is not the one this device synced with"), "\(added.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: empty.appendingPathComponent("default/GroceryDude").path), "nothing written")
+        #expect(
+            !FileManager.default.fileExists(atPath: empty.appendingPathComponent("default/GroceryDude").path),
+            "nothing written")
     }
 
     /// What an earlier build had: no folder IDs in the settings nor in the store.
@@ -161,7 +176,8 @@ struct CloudFolderIdentityTests {
         var settings = try JSONSerialization.jsonObject(with: Data(contentsOf: settingsURL)) as! [String: Any]
         settings["cloudFolderIDs"] = nil
         try JSONSerialization.data(withJSONObject: settings).write(to: settingsURL)
-        let store = try DatabaseQueue(path: directory.file("devices/\(name)/ubiquity/default/GroceryDude/store.sqlite").path)
+        let store = try DatabaseQueue(
+            path: directory.file("devices/\(name)/ubiquity/default/GroceryDude/store.sqlite").path)
         try store.write { db in try db.execute(sql: "DELETE FROM ubiquity_metadata WHERE key = 'cloudFolderIDs'") }
         try store.close()
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `cloud watch`: the running app's background sync without its screen, as real processes.
 @Suite("cloud watch")
@@ -14,19 +14,25 @@ struct CloudWatchTests {
     var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs") }
 
     @Test func importsAsLogsArriveSaysWhatCameAndFollowsOtherTerminals() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try phone.output(["cloud", "enable"])
         let watch = try phone.start(["cloud", "watch", "--json"])
-        #expect(watch.waitForLine { $0.contains(#""event": "store""#) && $0.contains(#""using_local_storage": false"#) } != nil,
-                "the watcher reaches the cloud store: \(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine { $0.contains(#""event": "store""#) && $0.contains(#""using_local_storage": false"#) }
+                != nil,
+            "the watcher reaches the cloud store: \(watch.stdoutLines) \(watch.stderrLines)")
 
         // Another device's save is imported by the watcher, which says so on a line of its own.
         try kitchen.output(["item", "add", "Tea"])
-        let imported = try #require(watch.waitForLine { $0.contains(#""event": "imported""#) },
-                                    "\(watch.stdoutLines) \(watch.stderrLines)")
+        let imported = try #require(
+            watch.waitForLine { $0.contains(#""event": "imported""#) },
+            "\(watch.stdoutLines) \(watch.stderrLines)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(imported.utf8)) as? [String: Any])
-        #expect(object["devices"] as? [String] == ["kitchen"] && object["inserted"] as? Int == 1 && object["changes"] as? Int == 1)
+        #expect(
+            object["devices"] as? [String] == ["kitchen"] && object["inserted"] as? Int == 1
+                && object["changes"] as? Int == 1)
         #expect(object["at"] is String)
 
         // One watcher a device, as one app: the second is refused and the first goes on.
@@ -40,10 +46,12 @@ struct CloudWatchTests {
         try Data("not a log\n".utf8).write(to: garbage.appendingPathComponent("0000000001.gdlog"))
         let seen = watch.stdoutLines.count
         try kitchen.output(["item", "add", "Bread"])
-        #expect(watch.waitForLine(after: seen) { $0.contains(#""event": "imported""#) && $0.contains("kitchen") } != nil,
-                "\(watch.stdoutLines) \(watch.stderrLines)")
-        #expect(watch.waitForLine(in: .standardError) { $0.contains("warning:") } != nil,
-                "the refused file is told: \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine(after: seen) { $0.contains(#""event": "imported""#) && $0.contains("kitchen") } != nil,
+            "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine(in: .standardError) { $0.contains("warning:") } != nil,
+            "the refused file is told: \(watch.stderrLines)")
 
         // What needs the device to itself names the watcher holding it.
         let disable = try phone.run(["cloud", "disable"])
@@ -54,8 +62,9 @@ struct CloudWatchTests {
         let beforeSignOut = watch.stdoutLines.count
         let signedOut = try phone.run(["account", "sign-out"])
         #expect(signedOut.status == 0, "\(signedOut.stderr)")
-        #expect(watch.waitForLine(after: beforeSignOut) { $0.contains(#""store": "local store""#) } != nil,
-                "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine(after: beforeSignOut) { $0.contains(#""store": "local store""#) } != nil,
+            "\(watch.stdoutLines) \(watch.stderrLines)")
 
         // SIGTERM ends it between two rounds, cleanly.
         #expect(watch.stop(SIGTERM) == 0)
@@ -64,14 +73,16 @@ struct CloudWatchTests {
     /// A device that joins after the others removed their logs gets everything from baselines
     /// alone (no log applied): that import is told too.
     @Test func anImportFromBaselinesAloneIsTold() throws {
-        let kitchen = device("kitchen"), newcomer = device("newcomer")
+        let kitchen = device("kitchen")
+        let newcomer = device("newcomer")
         try kitchen.output(["cloud", "enable"])
         try newcomer.output(["cloud", "enable"])
         try newcomer.output(["cloud", "sync"])  // set up, empty
         for name in ["Milk", "Tea", "Bread"] { try kitchen.output(["item", "add", name]) }
         #expect(try kitchen.output(["cloud", "baseline", "--grace-hours", "0"]).contains("removed 3 covered logs"))
         let watch = try newcomer.start(["cloud", "watch", "--json"])
-        let line = try #require(watch.waitForLine { $0.contains(#""event": "imported""#) }, "\(watch.stdoutLines) \(watch.stderrLines)")
+        let line = try #require(
+            watch.waitForLine { $0.contains(#""event": "imported""#) }, "\(watch.stdoutLines) \(watch.stderrLines)")
         #expect(line.contains(#""inserted": 3"#) && line.contains(#""devices": ["kitchen"]"#), "\(line)")
         #expect(watch.stop() == 0)
         #expect(try newcomer.itemNames() == ["Bread", "Milk", "Tea"])
@@ -90,8 +101,9 @@ struct CloudWatchTests {
         #expect(killed.status != 0, "the merge was killed half-way")
 
         let watch = try kitchen.start(["cloud", "watch", "--json"])
-        let merged = try #require(watch.waitForLine { $0.contains(#""event": "merge""#) },
-                                  "\(watch.stdoutLines) \(watch.stderrLines)")
+        let merged = try #require(
+            watch.waitForLine { $0.contains(#""event": "merge""#) },
+            "\(watch.stdoutLines) \(watch.stderrLines)")
         #expect(merged.contains(#""finished": true"#) && merged.contains("merged with the cloud"), "\(merged)")
         // A clean exit, however long the round under way and the stores' closing take on a
         // machine busy with the other suites (once, in CI, past 10 seconds).

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real `grocery-dude` binary, run as separate processes: every command is a restart.
 @Suite("The command line")
@@ -35,15 +35,22 @@ struct CommandLineTests {
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return result.stdout
         }
-        #expect(try run(["item", "add", "Milk", "--qty", "2", "--unit", "L", "--home-location", "Fridge", "--shop-location", "Dairy"])
+        #expect(
+            try run([
+                "item", "add", "Milk", "--qty", "2", "--unit", "L", "--home-location", "Fridge", "--shop-location",
+                "Dairy",
+            ])
             .hasPrefix("Added \"Milk\" (2 L, Fridge → Dairy, listed)"))
         _ = try run(["item", "add", "Salt", "--unlisted"])
         var milk = try #require(try items(empty).first { $0["name"] as? String == "Milk" })
         #expect(milk["quantity"] as? Double == 2 && milk["unit"] as? String == "L")
         #expect(milk["homeLocation"] as? String == "Fridge" && milk["shopLocation"] as? String == "Dairy")
         #expect(milk["listed"] as? Bool == true && milk["collected"] as? Bool == false)
-        #expect(Set(milk.keys) == ["id", "name", "quantity", "unit", "homeLocation", "shopLocation", "listed",
-                                   "collected", "modified", "note", "photoBytes"])
+        #expect(
+            Set(milk.keys) == [
+                "id", "name", "quantity", "unit", "homeLocation", "shopLocation", "listed",
+                "collected", "modified", "note", "photoBytes",
+            ])
 
         _ = try run(["item", "edit", "milk", "--qty", "1.5", "--name", "Oat Milk", "--unit", ""])
         milk = try #require(try items(empty).first { $0["id"] as? String == milk["id"] as? String })
@@ -71,8 +78,11 @@ struct CommandLineTests {
         let many = CommandRunner(dataDirectory: directory.path, device: "many")
         let count = 700  // ~250 bytes each: more than two pieces of 64 KiB
         let file = directory.file("many.csv")
-        let lines = (1...count).map { "item,Item \(String(format: "%04d", $0)),\($0 % 5 + 1),kg,Pantry,Aisle \($0 % 9),\($0 % 2 == 0)" }
-        try (["kind,name,quantity,unit,homeLocation,shopLocation,listed"] + lines).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let lines = (1...count).map {
+            "item,Item \(String(format: "%04d", $0)),\($0 % 5 + 1),kg,Pantry,Aisle \($0 % 9),\($0 % 2 == 0)"
+        }
+        try (["kind,name,quantity,unit,homeLocation,shopLocation,listed"] + lines).joined(separator: "\n").write(
+            to: file, atomically: true, encoding: .utf8)
         let imported = try many.run(["--no-default-data", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let all = try items(many)
@@ -161,7 +171,8 @@ struct CommandLineTests {
         try Data("x".utf8).write(to: file)
         let result = try CommandRunner(dataDirectory: file.path + "/sub").run(["item", "ls"])
         #expect(result.status != 0)
-        #expect(result.stderr.hasPrefix("Error: cannot write to \(file.path)/sub/devices/test-device"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: cannot write to \(file.path)/sub/devices/test-device"), "\(result.stderr)")
     }
 
     @Test func theEnvironmentPicksTheDeviceAndDataDirectory() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A damaged file of the device's own is kept aside and rebuilt from what its stores and its
 /// history tell: the data stays visible, sync keeps its state, and the device keeps its identity.
@@ -13,13 +13,16 @@ struct DamagedOwnFilesTests {
     }
 
     func status(_ device: CommandRunner) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
     }
 
     /// Files beside `file` whose names say they are its damaged copies.
     func keptCopies(of file: URL) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: file.deletingLastPathComponent(), includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasPrefix(file.lastPathComponent + ".damaged-") }
+        try FileManager.default.contentsOfDirectory(
+            at: file.deletingLastPathComponent(), includingPropertiesForKeys: nil
+        )
+        .filter { $0.lastPathComponent.hasPrefix(file.lastPathComponent + ".damaged-") }
     }
 
     @Test(arguments: ["{\"account\": \"home\", \"cloudEna", "", "\u{0}\u{0}\u{0}\u{0}", "[1, 2, 3]"])
@@ -82,8 +85,10 @@ struct DamagedOwnFilesTests {
         #expect(try b.itemNames() == ["Bread", "Milk"])
         // Its logs stay one device's: numbered on, in its one folder.
         let logs = directory.file("Cloud/default/GroceryDude/v2/epoch-1/logs")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { !$0.hasPrefix(".") } == [peerID])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(peerID).path)
-            .filter { !$0.hasPrefix(".") }.sorted() == ["0000000001.gdlog", "0000000002.gdlog"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { !$0.hasPrefix(".") } == [peerID])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(peerID).path)
+                .filter { !$0.hasPrefix(".") }.sorted() == ["0000000001.gdlog", "0000000002.gdlog"])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The shipped default data on devices that sync, with real processes and the default data on
 /// (as users have it): every device's default data is one set of objects, and what users did
@@ -32,14 +32,20 @@ struct DefaultDataSyncTests {
     }
 
     /// One copy of each item, and nothing for `dedupe` to merge.
-    func expectOneSet(_ runner: CommandRunner, _ global: [String] = [], items count: Int = shippedItems,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectOneSet(
+        _ runner: CommandRunner, _ global: [String] = [], items count: Int = shippedItems,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let items = try runner.items(global)
         let names = items.map { ($0["name"] as! String).lowercased() }
-        #expect(names.count == count && Set(names).count == count,
-                "\(runner.device): \(names.count) items, \(names.count - Set(names).count) duplicated", sourceLocation: sourceLocation)
+        #expect(
+            names.count == count && Set(names).count == count,
+            "\(runner.device): \(names.count) items, \(names.count - Set(names).count) duplicated",
+            sourceLocation: sourceLocation)
         let merges = try json(try runner.output(global + ["dedupe", "--json"]))
-        #expect(merges.isEmpty, "\(runner.device): dedupe found \(merges.map { $0["name"] ?? "" })", sourceLocation: sourceLocation)
+        #expect(
+            merges.isEmpty, "\(runner.device): dedupe found \(merges.map { $0["name"] ?? "" })",
+            sourceLocation: sourceLocation)
     }
 
     /// What a file-sync engine does: every file of one replica that the other lacks is copied.
@@ -48,8 +54,11 @@ struct DefaultDataSyncTests {
         for path in manager.subpaths(atPath: source) ?? [] {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: source + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !manager.fileExists(atPath: destination + "/" + path) else { continue }
-            try manager.createDirectory(atPath: (destination + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                !manager.fileExists(atPath: destination + "/" + path)
+            else { continue }
+            try manager.createDirectory(
+                atPath: (destination + "/" + path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try manager.copyItem(atPath: source + "/" + path, toPath: destination + "/" + path)
         }
     }
@@ -59,7 +68,8 @@ struct DefaultDataSyncTests {
     /// Issue 15's "Aluminium Foil": a change made on the local store before merging is kept,
     /// though the account's first device created its default data later.
     @Test func aListingMadeBeforeMergingWinsOverDefaultDataAnotherDeviceCreatedLater() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         // Device 1, local store with the default data: puts Aluminium Foil on the list.
         try kitchen.output(["item", "list", "Aluminium Foil"])
         // Device 2 turns sync on first; its cloud store gets the default data now, later.
@@ -67,8 +77,11 @@ struct DefaultDataSyncTests {
         #expect(try phone.items().count == Self.shippedItems)
         // Device 1 turns sync on and merges.
         let merged = try kitchen.output(["cloud", "enable", "--merge"])
-        #expect(merged.contains("Merged local data into the cloud: 180 objects: 1 updated, 179 already in the cloud; no duplicates merged"),
-                "\(merged)")
+        #expect(
+            merged.contains(
+                "Merged local data into the cloud: 180 objects: 1 updated, 179 already in the cloud; no duplicates merged"
+            ),
+            "\(merged)")
 
         for runner in [kitchen, phone] {
             let foil = try #require(item("Aluminium Foil", of: try runner.items()))
@@ -82,7 +95,8 @@ struct DefaultDataSyncTests {
     /// other, in either order: one copy of everything, and both devices' changes on both.
     @Test(arguments: [["kitchen", "phone"], ["phone", "kitchen"]])
     func twoDevicesWithDefaultDataEnablingInEitherOrderHoldOneSet(_ order: [String]) throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["item", "list", "Milk"])
         try phone.output(["unit", "rename", "kg", "kilogram"])
         for name in order {
@@ -93,16 +107,21 @@ struct DefaultDataSyncTests {
         let laptop = device("laptop")
         #expect(try laptop.items().count == Self.shippedItems)
         let merged = try laptop.output(["cloud", "enable", "--merge"])
-        #expect(merged.contains("Merged local data into the cloud: all 180 objects were already in the cloud; no duplicates merged"),
-                "\(merged)")
+        #expect(
+            merged.contains(
+                "Merged local data into the cloud: all 180 objects were already in the cloud; no duplicates merged"),
+            "\(merged)")
 
         for runner in [kitchen, phone, laptop] {
             try expectOneSet(runner)
             let items = try runner.items()
             #expect(item("Milk", of: items)?["listed"] as? Bool == true, "\(runner.device)")
-            #expect(item("Rice", of: items)?["unit"] as? String == "kilogram", "\(runner.device): the renamed unit, one of it")
+            #expect(
+                item("Rice", of: items)?["unit"] as? String == "kilogram",
+                "\(runner.device): the renamed unit, one of it")
             let units = try json(try runner.output(["unit", "ls", "--json"])).map { $0["name"] as! String }
-            #expect(units.count == 17 && units.contains("kilogram") && !units.contains("kg"), "\(runner.device): \(units)")
+            #expect(
+                units.count == 17 && units.contains("kilogram") && !units.contains("kg"), "\(runner.device): \(units)")
         }
         #expect(try kitchen.output(["export"]) == (try phone.output(["export"])))
     }
@@ -111,8 +130,10 @@ struct DefaultDataSyncTests {
     /// file-sync engine has exchanged anything: both add the account's default data, which
     /// is still one set once the files meet.
     @Test func twoDevicesSettingUpAtOnceOnTwoReplicasHoldOneSet() throws {
-        let shareA = try folder("share-a"), shareB = try folder("share-b")
-        let kitchen = device("kitchen"), phone = device("phone")
+        let shareA = try folder("share-a")
+        let shareB = try folder("share-b")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["item", "list", "Milk"])
         try phone.output(["item", "edit", "Bread", "--qty", "3"])
         try kitchen.output(["--cloud", shareA, "cloud", "enable", "--merge"])
@@ -127,7 +148,8 @@ struct DefaultDataSyncTests {
             #expect(item("Milk", of: items)?["listed"] as? Bool == true, "\(runner.device)")
             #expect(item("Bread", of: items)?["quantity"] as? Double == 3, "\(runner.device)")
         }
-        #expect(try kitchen.output(["--cloud", shareA, "export"]) == (try phone.output(["--cloud", shareB, "export"])))
+        #expect(
+            try kitchen.output(["--cloud", shareA, "export"]) == (try phone.output(["--cloud", shareB, "export"])))
     }
 
     // MARK: - Deleted defaults stay deleted
@@ -135,13 +157,15 @@ struct DefaultDataSyncTests {
     /// A default item deleted in the cloud is not brought back by another device's default data
     /// merged in later.
     @Test func aDeletedDefaultStaysDeletedWhenAnotherDeviceMergesItsDefaultData() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try kitchen.output(["item", "rm", "Milk"])
         #expect(try phone.items().count == Self.shippedItems, "the phone's local store has its own Milk")
 
         let merged = try phone.output(["cloud", "enable", "--merge"])
-        #expect(merged.contains("180 objects: 179 already in the cloud, 1 deleted in the cloud, left deleted"), "\(merged)")
+        #expect(
+            merged.contains("180 objects: 179 already in the cloud, 1 deleted in the cloud, left deleted"), "\(merged)")
         for runner in [kitchen, phone] {
             #expect(item("Milk", of: try runner.items()) == nil, "\(runner.device): Milk stays deleted")
             try expectOneSet(runner, items: Self.shippedItems - 1)
@@ -152,8 +176,10 @@ struct DefaultDataSyncTests {
     /// with the shipped (older) reading: the delete wins, on both devices, whichever file each
     /// sees first.
     @Test func aDeletedDefaultStaysDeletedWhenTheOtherDevicesInsertArrivesLater() throws {
-        let shareA = try folder("share-a"), shareB = try folder("share-b")
-        let kitchen = device("kitchen"), phone = device("phone")
+        let shareA = try folder("share-a")
+        let shareB = try folder("share-b")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["--cloud", shareA, "cloud", "enable"])
         try kitchen.output(["--cloud", shareA, "item", "rm", "Milk"])
         // The phone has not seen the kitchen's files: it adds the default data too.
@@ -164,9 +190,11 @@ struct DefaultDataSyncTests {
         try replicate(from: shareB, to: shareA)
         for (runner, share) in [(kitchen, shareA), (phone, shareB)] {
             try runner.output(["--cloud", share, "cloud", "sync"])
-            #expect(item("Milk", of: try runner.items(["--cloud", share])) == nil, "\(runner.device): Milk stays deleted")
+            #expect(
+                item("Milk", of: try runner.items(["--cloud", share])) == nil, "\(runner.device): Milk stays deleted")
             try expectOneSet(runner, ["--cloud", share], items: Self.shippedItems - 1)
         }
-        #expect(try kitchen.output(["--cloud", shareA, "export"]) == (try phone.output(["--cloud", shareB, "export"])))
+        #expect(
+            try kitchen.output(["--cloud", shareA, "export"]) == (try phone.output(["--cloud", shareB, "export"])))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real processes: a device that left stops costing commands, and its folder is still read
 /// when it changes — a new log, or a chmod that makes it unreadable.
@@ -20,8 +20,10 @@ struct DepartedPeersCommandTests {
 
     /// Runs `grocery-dude --data-dir … --device <device> <arguments>`, as user nobody when root.
     func run(_ device: String, _ arguments: [String]) throws -> CommandResult {
-        try CommandRunner(dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData,
-                          user: Self.asNobody ? 65534 : nil).run(arguments)
+        try CommandRunner(
+            dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData,
+            user: Self.asNobody ? 65534 : nil
+        ).run(arguments)
     }
 
     @discardableResult

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A device's own past is input too: its data folder restored from a backup must not make it
 /// overwrite logs it had already published.
@@ -24,10 +24,13 @@ struct DevicePastTests {
         for index in 4...5 { try a.output(["item", "add", "Item \(index)"]) }
         try b.output(["cloud", "sync"])
         let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
-        let peer = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first {
-            (try? FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent($0).path).count) == 5
-        })
-        let published = try (1...5).map { try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\($0).gdlog")) }
+        let peer = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: logs.path).first {
+                (try? FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent($0).path).count) == 5
+            })
+        let published = try (1...5).map {
+            try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\($0).gdlog"))
+        }
 
         // The data folder comes back from the backup; offline, the user adds an item.
         try FileManager.default.removeItem(at: sandbox)
@@ -39,7 +42,9 @@ struct DevicePastTests {
 
         // What a had published is untouched; its new change comes after it.
         for (index, data) in published.enumerated() {
-            #expect(try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\(index + 1).gdlog")) == data, "log \(index + 1)")
+            #expect(
+                try Data(contentsOf: logs.appendingPathComponent("\(peer)/000000000\(index + 1).gdlog")) == data,
+                "log \(index + 1)")
         }
         let all = ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5", "Made after the restore"]
         #expect(try a.itemNames() == all, "a got back what it had published after the backup")
@@ -64,16 +69,22 @@ struct DevicePastTests {
         let identity = try peerID(dataDirectory: directory.url, device: "a")
         // The data folder is copied to another machine, sharing the same cloud folder.
         let otherMachine = directory.url.appendingPathComponent("other-machine")
-        try FileManager.default.createDirectory(at: otherMachine.appendingPathComponent("devices"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("devices/a"), to: otherMachine.appendingPathComponent("devices/a"))
-        let copy = CommandRunner(dataDirectory: otherMachine.path, device: "a", environment: CommandRunner.withoutDefaultData.merging(
-            ["GROCERY_DUDE_CLOUD": directory.url.appendingPathComponent("Cloud").path]) { _, new in new })
+        try FileManager.default.createDirectory(
+            at: otherMachine.appendingPathComponent("devices"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: directory.url.appendingPathComponent("devices/a"), to: otherMachine.appendingPathComponent("devices/a"))
+        let copy = CommandRunner(
+            dataDirectory: otherMachine.path, device: "a",
+            environment: CommandRunner.withoutDefaultData.merging(
+                ["GROCERY_DUDE_CLOUD": directory.url.appendingPathComponent("Cloud").path]) { _, new in new })
 
         let (first, second) = originalWritesFirst ? (a, copy) : (copy, a)
         try first.output(["item", "add", originalWritesFirst ? "From the original" : "From the copy"])
         let noticed = try second.run(["item", "add", originalWritesFirst ? "From the copy" : "From the original"])
         #expect(noticed.status == 0, "the save is kept: \(noticed.stderr)")
-        #expect(noticed.stderr.contains("identity of its own") || noticed.stderr.contains("its own (peer"), "\(noticed.stderr)")
+        #expect(
+            noticed.stderr.contains("identity of its own") || noticed.stderr.contains("its own (peer"),
+            "\(noticed.stderr)")
         try second.output(["cloud", "sync"])
         try first.output(["cloud", "sync"])
 
@@ -88,10 +99,12 @@ struct DevicePastTests {
         // Under the shared identity, one log per number, each written once; the new identity
         // numbers from 1.
         let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(identity).path).sorted()
-            == ["0000000001.gdlog", "0000000002.gdlog"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(renewed).path).sorted()
-            == ["0000000001.gdlog"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(identity).path).sorted()
+                == ["0000000001.gdlog", "0000000002.gdlog"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(renewed).path).sorted()
+                == ["0000000001.gdlog"])
         try device("b").output(["cloud", "enable"])
         #expect(try device("b").itemNames() == all)
     }

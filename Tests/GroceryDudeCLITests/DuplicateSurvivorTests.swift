@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Which duplicate survives a deduplication, what it keeps, and what becomes of an edit made
 /// elsewhere to a copy merged away — with real processes as devices. Devices share a cloud
@@ -24,7 +24,8 @@ struct DuplicateSurvivorTests {
 
     /// Two devices on the shared cloud folder, both set up.
     func kitchenAndPhone() throws -> (CommandRunner, CommandRunner) {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try phone.output(["cloud", "enable"])
         try phone.output(["item", "ls"])
@@ -49,10 +50,15 @@ struct DuplicateSurvivorTests {
     /// and `note` where asked.
     func expectSame(_ devices: [(CommandRunner, [String])]) throws {
         let (first, global) = devices[0]
-        let items = try first.output(global + ["item", "ls", "--json"]), units = try first.output(global + ["unit", "ls", "--json"])
+        let items = try first.output(global + ["item", "ls", "--json"])
+        let units = try first.output(global + ["unit", "ls", "--json"])
         for (device, global) in devices.dropFirst() {
-            #expect(try device.output(global + ["item", "ls", "--json"]) == items, "\(device.device)'s items differ from \(first.device)'s")
-            #expect(try device.output(global + ["unit", "ls", "--json"]) == units, "\(device.device)'s units differ from \(first.device)'s")
+            #expect(
+                try device.output(global + ["item", "ls", "--json"]) == items,
+                "\(device.device)'s items differ from \(first.device)'s")
+            #expect(
+                try device.output(global + ["unit", "ls", "--json"]) == units,
+                "\(device.device)'s units differ from \(first.device)'s")
         }
         for (device, global) in devices {
             #expect(try device.output(global + ["dedupe"]).contains("No duplicates"), "\(device.device)")
@@ -77,7 +83,9 @@ struct DuplicateSurvivorTests {
         try phone.output(["cloud", "sync"])
         for runner in [kitchen, phone] {
             let list = try units(runner)
-            #expect(list.map { $0["name"] as? String } == ["kg"] && list.first?["items"] as? Int == 6, "\(runner.device): \(list)")
+            #expect(
+                list.map { $0["name"] as? String } == ["kg"] && list.first?["items"] as? Int == 6,
+                "\(runner.device): \(list)")
             #expect(try runner.items().allSatisfy { $0["unit"] as? String == "kg" }, "\(runner.device)")
         }
         try expectSame([(kitchen, []), (phone, [])])
@@ -98,7 +106,9 @@ struct DuplicateSurvivorTests {
         for runner in [kitchen, phone] {
             let items = try runner.items()
             #expect(items.count == 1, "\(runner.device): \(items)")
-            #expect(items.first?["quantity"] as? Double == 3 && items.first?["note"] as? String == "organic", "\(runner.device): \(items)")
+            #expect(
+                items.first?["quantity"] as? Double == 3 && items.first?["note"] as? String == "organic",
+                "\(runner.device): \(items)")
         }
         try expectSame([(kitchen, []), (phone, [])])
     }
@@ -126,8 +136,10 @@ struct DuplicateSurvivorTests {
         let mergedOnKitchen = try json(kitchen, ["dedupe", "--json"])
         try kitchen.output(["item", "edit", "Milk", "--qty", "4"])  // after its own dedupe, on its survivor
         let mergedOnPhone = try json(phone, ["dedupe", "--json"])
-        #expect(Set(mergedOnKitchen.map { $0["survivor"] as! String }) == Set(mergedOnPhone.map { $0["survivor"] as! String }),
-                "the same survivors, whatever each device had seen")
+        #expect(
+            Set(mergedOnKitchen.map { $0["survivor"] as! String })
+                == Set(mergedOnPhone.map { $0["survivor"] as! String }),
+            "the same survivors, whatever each device had seen")
         #expect(mergedOnKitchen.first { $0["entity"] as? String == "Unit" }?["name"] as? String == "kg")
         #expect(mergedOnPhone.first { $0["entity"] as? String == "Unit" }?["name"] as? String == "KG")
 
@@ -135,13 +147,20 @@ struct DuplicateSurvivorTests {
         for runner in [kitchen, phone, kitchen] { try runner.output(["cloud", "sync"]) }
         for runner in [kitchen, phone] {
             let list = try units(runner)
-            #expect(list.count == 1 && list.first?["items"] as? Int == 7, "\(runner.device): exactly one unit, used by all: \(list)")
+            #expect(
+                list.count == 1 && list.first?["items"] as? Int == 7,
+                "\(runner.device): exactly one unit, used by all: \(list)")
             let items = try runner.items()
-            #expect(Set(items.map { ($0["name"] as! String).lowercased() }) == ["milk", "flour", "sugar", "rice", "oats", "salt", "tea", "beans"])
+            #expect(
+                Set(items.map { ($0["name"] as! String).lowercased() }) == [
+                    "milk", "flour", "sugar", "rice", "oats", "salt", "tea", "beans",
+                ])
             #expect(items.count == 8, "\(runner.device): \(items.map { $0["name"] as! String })")
             let milk = items.filter { ($0["name"] as! String).lowercased() == "milk" }
-            #expect(milk.count == 1 && milk.first?["quantity"] as? Double == 4 && milk.first?["note"] as? String == "organic",
-                    "\(runner.device): \(milk)")
+            #expect(
+                milk.count == 1 && milk.first?["quantity"] as? Double == 4
+                    && milk.first?["note"] as? String == "organic",
+                "\(runner.device): \(milk)")
             let used = items.filter { ($0["name"] as! String).lowercased() != "milk" }.map { $0["unit"] as? String }
             #expect(used.allSatisfy { $0 != nil && $0 == list.first?["name"] as? String }, "\(runner.device): \(used)")
         }
@@ -173,14 +192,16 @@ struct DuplicateSurvivorTests {
         #expect([kitchenMilk, phoneMilk].contains(merged))
 
         // Observers, each on a replica of its own: the phone's logs first, or the kitchen's.
-        let kitchenPeer = try peerID(kitchen), phonePeer = try peerID(phone)
+        let kitchenPeer = try peerID(kitchen)
+        let phonePeer = try peerID(phone)
         try kitchen.output(["cloud", "online"])
         for runner in [phone, kitchen] { try runner.output(["cloud", "sync"]) }
         var observers: [(CommandRunner, [String])] = []
         for (name, order) in [("observer-1", [phonePeer, kitchenPeer]), ("observer-2", [kitchenPeer, phonePeer])] {
             let share = directory.file("share-\(name)").path
             try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
-            let observer = device(name), global = ["--cloud", share]
+            let observer = device(name)
+            let global = ["--cloud", share]
             try observer.output(global + ["cloud", "enable"])
             for peer in order {
                 try replicate(from: directory.file("Cloud").path, to: share, onlyPeer: peer)
@@ -191,14 +212,17 @@ struct DuplicateSurvivorTests {
         for (runner, global) in [(kitchen, []), (phone, [])] + observers {
             let items = try runner.items(global)
             #expect(items.count == 1, "\(runner.device): \(items)")
-            #expect(items.first?["quantity"] as? Double == 7 && items.first?["note"] as? String == "organic",
-                    "\(runner.device): the edits of both copies are on the survivor: \(items)")
+            #expect(
+                items.first?["quantity"] as? Double == 7 && items.first?["note"] as? String == "organic",
+                "\(runner.device): the edits of both copies are on the survivor: \(items)")
         }
         try expectSame([(kitchen, []), (phone, [])] + observers)
     }
 
     func peerID(_ device: CommandRunner) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
         return status["peerID"] as! String
     }
 
@@ -209,13 +233,17 @@ struct DuplicateSurvivorTests {
         for path in manager.subpaths(atPath: source) ?? [] {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: source + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !manager.fileExists(atPath: destination + "/" + path) else { continue }
+                !manager.fileExists(atPath: destination + "/" + path)
+            else { continue }
             let components = path.split(separator: "/").map(String.init)
             if let index = components.firstIndex(where: { ["logs", "baselines", "digests", "refusals"].contains($0) }),
-               components.count > index + 1, components[index + 1] != peer {
+                components.count > index + 1, components[index + 1] != peer
+            {
                 continue
             }
-            try manager.createDirectory(atPath: (destination + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try manager.createDirectory(
+                atPath: (destination + "/" + path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try manager.copyItem(atPath: source + "/" + path, toPath: destination + "/" + path)
         }
     }

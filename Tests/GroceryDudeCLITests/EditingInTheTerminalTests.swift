@@ -1,28 +1,33 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real binary in tmux, as a long-time terminal user tries it: the item editor's keys, input
 /// the app refuses, and the message line (issue 16, points 4 to 6).
 @Suite("Editing in a real terminal", .enabled(if: TmuxSession.isAvailable))
 struct EditingInTheTerminalTests {
     let directory = TemporaryDirectory("tui-editing")
-    var cli: CommandRunner { CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData) }
+    var cli: CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
+    }
 
     /// The app on Milk and Eggs (in the Fridge: Eggs first, Milk selected with `j`).
     func app(_ names: [String] = ["Eggs", "Milk"]) throws -> TmuxSession {
         for name in names {
             #expect(try cli.run(["item", "add", name, "--home-location", "Fridge", "--unlisted"]).status == 0)
         }
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
-            + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60")
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
+                + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60")
         try tmux.waitFor { screen in names.allSatisfy { screen.contains($0) } }
         return tmux
     }
 
     /// Every item, by name.
     func items() throws -> [String: [String: Any]] {
-        let list = try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let list =
+            try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8))
+            as! [[String: Any]]
         return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as! String, $0) })
     }
 
@@ -73,8 +78,11 @@ struct EditingInTheTerminalTests {
         try tmux.sendKeys("Enter")
         var screen = try tmux.waitFor { $0.contains("is not a number") }
         #expect(screen.contains("Quantity: \"x\" is not a number"), "the field is named: \(screen)")
-        #expect(screen.split(separator: "\n").contains { $0.contains("Quantity") && $0.hasSuffix(" x") || $0.contains("Quantity        x") },
-                "the field stays open, in place, with what was typed: \(screen)")
+        #expect(
+            screen.split(separator: "\n").contains {
+                $0.contains("Quantity") && $0.hasSuffix(" x") || $0.contains("Quantity        x")
+            },
+            "the field stays open, in place, with what was typed: \(screen)")
 
         try tmux.sendKeys("Escape")  // gives up on the quantity
         try tmux.waitFor { !$0.contains("is not a number") && $0.contains("Name*") }
@@ -129,7 +137,8 @@ struct EditingInTheTerminalTests {
         try tmux.sendKeys("Enter")
         var screen = try tmux.waitFor { $0.contains("207 characters") }
         #expect(screen.contains("it is 207 characters long; the limit is 200"), "the reason shows: \(screen)")
-        #expect(screen.contains("Add item:") && screen.contains("barista+!"), "the line stays, with the text: \(screen)")
+        #expect(
+            screen.contains("Add item:") && screen.contains("barista+!"), "the line stays, with the text: \(screen)")
 
         for _ in 0..<7 { try tmux.sendKeys("BSpace") }
         try tmux.sendKeys("Enter")
@@ -171,7 +180,9 @@ struct EditingInTheTerminalTests {
         try tmux.sendKeys("6", "i", "C-u")
         try tmux.type("../bad")
         try tmux.sendKeys("Enter")
-        screen = try tmux.waitFor { $0.contains("account") && $0.contains("Sign in to account: ../bad") && $0.contains(" ! ") }
+        screen = try tmux.waitFor {
+            $0.contains("account") && $0.contains("Sign in to account: ../bad") && $0.contains(" ! ")
+        }
         #expect(screen.contains("Sign in to account: ../bad"), "\(screen)")
         try tmux.sendKeys("Escape")
         try tmux.waitFor { !$0.contains("Sign in to account:") }

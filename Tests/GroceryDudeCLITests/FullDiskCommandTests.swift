@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A full disk changes nothing half-way: reads work, no store is moved aside unless its
 /// replacement is in place, and no raw SQLite message reaches the user. On a real small disk
@@ -35,13 +35,19 @@ struct FullDiskCommandTests {
             try disk.fill(leaving: leaving)
             let rebuilt = try a.run(["cloud", "rebuild"])
             try disk.empty()
-            let kept = (try? FileManager.default.contentsOfDirectory(atPath: storeFolder(disk).appendingPathComponent("kept").path)) ?? []
+            let kept =
+                (try? FileManager.default.contentsOfDirectory(
+                    atPath: storeFolder(disk).appendingPathComponent("kept").path)) ?? []
             if rebuilt.status == 0 {
-                #expect(kept.contains { $0.hasPrefix("before-rebuild-") && $0.hasSuffix(".sqlite") }, "\(leaving): the old store is kept")
+                #expect(
+                    kept.contains { $0.hasPrefix("before-rebuild-") && $0.hasSuffix(".sqlite") },
+                    "\(leaving): the old store is kept")
             } else {
                 #expect(rebuilt.stderr.contains("is full: nothing was changed"), "\(leaving): \(rebuilt.stderr)")
                 #expect(kept.isEmpty, "\(leaving): nothing was moved aside: \(kept)")
-                let leftovers = try FileManager.default.contentsOfDirectory(atPath: storeFolder(disk).path).filter { $0.hasPrefix("rebuilding") }
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: storeFolder(disk).path).filter {
+                    $0.hasPrefix("rebuilding")
+                }
                 #expect(leftovers.isEmpty, "\(leaving): the unfinished store is removed: \(leftovers)")
             }
             #expect(!rebuilt.stderr.contains("SQLite error"), "\(leaving): \(rebuilt.stderr)")
@@ -61,9 +67,13 @@ struct FullDiskCommandTests {
             if disabled.status == 0 { break }
             refused += 1
             #expect(disabled.stderr.contains("is full: nothing was changed"), "\(leaving): \(disabled.stderr)")
-            #expect(try a.output(["cloud", "status"]).contains("Cloud sync:          yes"), "\(leaving): still syncing")
-            let local = try FileManager.default.contentsOfDirectory(atPath: disk.url.appendingPathComponent("devices/a/local").path)
-            #expect(!local.contains("GroceryDude.sqlite") && !local.contains { $0.hasSuffix(".tmp") }, "\(leaving): no copy is left: \(local)")
+            #expect(
+                try a.output(["cloud", "status"]).contains("Cloud sync:          yes"), "\(leaving): still syncing")
+            let local = try FileManager.default.contentsOfDirectory(
+                atPath: disk.url.appendingPathComponent("devices/a/local").path)
+            #expect(
+                !local.contains("GroceryDude.sqlite") && !local.contains { $0.hasSuffix(".tmp") },
+                "\(leaving): no copy is left: \(local)")
             #expect(try a.itemNames() == before)
         }
         #expect(refused > 0, "the disk was full enough to refuse at least once")
@@ -78,7 +88,9 @@ struct FullDiskCommandTests {
             let listed = try a.run(["item", "ls"])
             #expect(listed.status == 0 && listed.stdout.contains("Mine"), "\(leaving): \(listed.stderr)")
             let added = try a.run(["item", "add", "Refused \(leaving)"])
-            #expect(added.status == 0 || added.stderr.contains("is full: nothing was changed"), "\(leaving): \(added.stderr)")
+            #expect(
+                added.status == 0 || added.stderr.contains("is full: nothing was changed"),
+                "\(leaving): \(added.stderr)")
             if added.status == 0 { before = (before + ["Refused \(leaving)"]).sorted() }
             #expect(!added.stderr.contains("SQLite error"), "\(leaving): \(added.stderr)")
         }

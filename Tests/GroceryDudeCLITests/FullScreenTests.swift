@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real binary in tmux: what a user sees and types.
 @Suite("The full-screen list in a real terminal", .enabled(if: TmuxSession.isAvailable))
@@ -19,7 +19,9 @@ struct FullScreenTests {
     }
 
     @Test func theListOpensTogglesSeesOtherTerminalsAndQuitsCleanly() throws {
-        #expect(try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        #expect(
+            try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status
+                == 0)
         #expect(try cli.run(["item", "add", "Butter", "--home-location", "Fridge", "--unlisted"]).status == 0)
         let tmux = try TmuxSession(command: appCommand())
         var screen = try tmux.waitFor { $0.contains("Milk") }
@@ -92,7 +94,9 @@ struct FullScreenTests {
     }
 
     @Test func aNewItemGetsNoHomeLocationItWasNotGiven() throws {
-        #expect(try cli.run(["--no-default-data", "item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
+        #expect(
+            try cli.run(["--no-default-data", "item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"])
+                .status == 0)
         let tmux = try TmuxSession(command: appCommand())
         try tmux.waitFor { $0.contains("Soap") }
         try tmux.sendKeys("j")  // the cursor on Soap, in Bathroom
@@ -100,7 +104,9 @@ struct FullScreenTests {
         try tmux.type("Oat Milk")
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("Oat Milk") }
-        let items = try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let items =
+            try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8))
+            as! [[String: Any]]
         let oatMilk = try #require(items.first { $0["name"] as? String == "Oat Milk" })
         #expect(oatMilk["homeLocation"] is NSNull, "\(oatMilk)")
         #expect(oatMilk["listed"] as? Bool == true)
@@ -109,7 +115,9 @@ struct FullScreenTests {
     }
 
     @Test func keysDoNothingWhileTheTerminalIsTooSmall() throws {
-        #expect(try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status == 0)
+        #expect(
+            try cli.run(["--no-default-data", "item", "add", "Milk", "--home-location", "Fridge", "--unlisted"]).status
+                == 0)
         #expect(try cli.run(["item", "add", "Soap", "--home-location", "Bathroom", "--unlisted"]).status == 0)
         let tmux = try TmuxSession(command: appCommand())
         try tmux.waitFor { $0.contains("Milk") }
@@ -122,7 +130,9 @@ struct FullScreenTests {
         let screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
         #expect(!screen.contains("Add item"), "\(screen)")
         #expect(try listed().isEmpty, "nothing was put on the list unseen")
-        let names = (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]]).map { $0["name"] as! String }
+        let names =
+            (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8))
+            as! [[String: Any]]).map { $0["name"] as! String }
         #expect(names.sorted() == ["Milk", "Soap"])
         // q still quits while the notice is up.
         try tmux.resize(width: 30, height: 8)
@@ -132,7 +142,8 @@ struct FullScreenTests {
     }
 
     @Test func escAndQCancelTheMergeDialogAndChangeNothing() throws {
-        #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
+        #expect(
+            try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
         try tmux.waitFor { $0.contains("Local Milk") }
         for cancel in ["Escape", "q"] {
@@ -151,7 +162,8 @@ struct FullScreenTests {
     }
 
     @Test func enablingCloudSyncWithLocalDataAsksToMergeAndMergeMovesTheData() throws {
-        #expect(try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
+        #expect(
+            try cli.run(["--no-default-data", "item", "add", "Local Milk", "--home-location", "Fridge"]).status == 0)
         // Without the shipped groceries, which the account's first device would add to the cloud.
         let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 " + appCommand())
         try tmux.waitFor { $0.contains("Local Milk") }
@@ -165,7 +177,8 @@ struct FullScreenTests {
         try tmux.sendKeys("q")
         try tmux.waitFor { $0.contains("EXITED") }
         // The data is in the cloud: a new device finds it there, and the local store is gone.
-        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        let phone = CommandRunner(
+            dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
         #expect(try phone.run(["cloud", "enable"]).status == 0)
         #expect(try phone.items().map { $0["name"] as! String } == ["Local Milk"])
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/devices/kitchen/local/GroceryDude.sqlite"))
@@ -182,12 +195,15 @@ struct FullScreenTests {
     }
 
     @Test func aCrashGivesTheTerminalBack() throws {
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_FAULT=app-trap SWIFT_BACKTRACE=enable=no "
-            + "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; stty -a; echo STTY-DONE; sleep 60")
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_FAULT=app-trap SWIFT_BACKTRACE=enable=no "
+                + "\(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; stty -a; echo STTY-DONE; sleep 60"
+        )
         // Waits for the line after stty's: a capture may catch stty's output half drawn.
         let screen = try tmux.waitFor { $0.contains("EXITED") && $0.contains("STTY-DONE") }
         #expect(!screen.contains("EXITED 0"), "it did crash: \(screen)")
-        #expect(screen.contains(" echo ") && screen.contains(" icanon "), "echo and line editing are back on: \(screen)")
+        #expect(
+            screen.contains(" echo ") && screen.contains(" icanon "), "echo and line editing are back on: \(screen)")
         #expect(!screen.contains("1 Prepare"), "the screen was restored")
     }
 
@@ -208,8 +224,10 @@ struct TwoDeviceTests {
     }
 
     @Test func anItemAddedOnOneDeviceAppearsOnTheOtherWithinASecond() throws {
-        let kitchen = CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
-        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        let kitchen = CommandRunner(
+            dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
+        let phone = CommandRunner(
+            dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
         for device in [kitchen, phone] {
             #expect(try device.run(["cloud", "enable"]).status == 0)
         }
@@ -228,7 +246,9 @@ struct TwoDeviceTests {
         #expect(try kitchen.run(["item", "add", "Bread", "--home-location", "Pantry"]).status == 0)
         let phoneScreen = try tmux.waitFor(target: second) { $0.contains("Bread") && $0.contains("from kitchen") }
         #expect(phoneScreen.contains("[x] Bread"))
-        #expect(phoneScreen.contains("change") && phoneScreen.contains("from kitchen"), "the status line says where it came from")
+        #expect(
+            phoneScreen.contains("change") && phoneScreen.contains("from kitchen"),
+            "the status line says where it came from")
         try tmux.sendKeys("q", target: second)
         try tmux.sendKeys("q", target: "\(tmux.name):0")
     }
@@ -236,7 +256,8 @@ struct TwoDeviceTests {
     /// Two panes side by side, as a user would run them: keys in one, the other follows.
     @Test func keysInOnePaneReachTheOtherAndStartOverEmptiesIt() throws {
         for device in ["kitchen", "phone"] {
-            let runner = CommandRunner(dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData)
+            let runner = CommandRunner(
+                dataDirectory: directory.path, device: device, environment: CommandRunner.withoutDefaultData)
             #expect(try runner.run(["cloud", "enable"]).status == 0)
         }
         let tmux = try TmuxSession(command: app("kitchen"), width: 160, height: 24)
@@ -251,7 +272,8 @@ struct TwoDeviceTests {
         try tmux.sendKeys("Enter", target: kitchen)
         let screen = try tmux.waitFor(target: phone) { $0.contains("Eggs") }
         // How soon is the latency benchmark's business: a test on a busy machine only bounds it.
-        #expect(screen.contains("Eggs"), "added in one pane, seen in the other (after \(Date().timeIntervalSince(sent)) s)")
+        #expect(
+            screen.contains("Eggs"), "added in one pane, seen in the other (after \(Date().timeIntervalSince(sent)) s)")
 
         // Start over from the kitchen: type the phrase; the phone's list empties.
         try tmux.sendKeys("6", "X", target: kitchen)

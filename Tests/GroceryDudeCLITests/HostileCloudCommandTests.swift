@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
 
 /// Real processes on a cloud folder in which someone wrote bad files with correct checksums.
@@ -28,7 +28,8 @@ struct HostileCloudCommandTests {
         inserted[0]["object"] = ["entity": "Item", "id": UUID().uuidString.lowercased()]
         record["inserted"] = inserted
         record["transactionID"] = UUID().uuidString.lowercased()
-        record["clock"] = (record["clock"] as! String).split(separator: ".").prefix(2).joined(separator: ".") + "." + peer
+        record["clock"] =
+            (record["clock"] as! String).split(separator: ".").prefix(2).joined(separator: ".") + "." + peer
         let payload = try JSONSerialization.data(withJSONObject: record)
         header["peer"] = peer
         header["device"] = "evil-\(seq)"
@@ -37,7 +38,8 @@ struct HostileCloudCommandTests {
         header["crc32"] = String(CRC32.checksum(payload), radix: 16)
         let folder = logsFolder.appendingPathComponent(peer)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let sealed = Data("GDLOG 1\n".utf8) + (try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))
+        let sealed =
+            Data("GDLOG 1\n".utf8) + (try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))
             + Data("\n".utf8) + payload
         try sealed.write(to: folder.appendingPathComponent(String(seq).leftPadded(to: 10) + ".gdlog"))
     }
@@ -83,10 +85,15 @@ struct HostileCloudCommandTests {
         #expect(try phone.run(["export"]).status == 0)
         #expect(try phone.run(["item", "ls"]).status == 0)
 
-        let status = try JSONSerialization.jsonObject(with: Data(try phone.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try phone.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
         let refused = try #require(status["refused"] as? [[String: Any]])
         #expect(Set(refused.map { $0["peer"] as! String }) == Set(peers))
-        #expect(refused.allSatisfy { ($0["seq"] as? Int) == 1 && ($0["holdsPeer"] as? Bool) == true && $0["device"] as? String == "evil-1" })
+        #expect(
+            refused.allSatisfy {
+                ($0["seq"] as? Int) == 1 && ($0["holdsPeer"] as? Bool) == true && $0["device"] as? String == "evil-1"
+            })
         #expect(refused.contains { ($0["reason"] as! String).contains("name: it is missing (null)") })
         #expect(refused.contains { ($0["reason"] as! String).contains("quantity: -2 is negative") })
 
@@ -106,8 +113,10 @@ struct HostileCloudCommandTests {
         // The baseline is all there is: kitchen's logs are removed once it covers them.
         try kitchen.output(["cloud", "baseline", "--grace-hours", "0"])
         let peer = try #require(try FileManager.default.contentsOfDirectory(atPath: logsFolder.path).first)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logsFolder.appendingPathComponent(peer).path).isEmpty)
-        let baseline = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/baselines/\(peer)/0000000001.gdbase")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logsFolder.appendingPathComponent(peer).path).isEmpty)
+        let baseline = directory.url.appendingPathComponent(
+            "Cloud/default/GroceryDude/v2/epoch-1/baselines/\(peer)/0000000001.gdbase")
         let whole = try Data(contentsOf: baseline)
         try whole.prefix(whole.count / 2).write(to: baseline)
         // Beside it, a 3 GB file named like a log, and a leftover of a crash in kitchen's folder.
@@ -131,7 +140,8 @@ struct HostileCloudCommandTests {
         #expect(!(try tablet.output(["cloud", "status"])).contains("baseline 1 from"))
 
         try kitchen.output(["item", "ls"])
-        #expect(!FileManager.default.fileExists(atPath: leftover.path), "the crash's leftover is cleaned at the next start")
+        #expect(
+            !FileManager.default.fileExists(atPath: leftover.path), "the crash's leftover is cleaned at the next start")
     }
 
     @Test func badEpochMarkersDoNotStartEveryDeviceOver() throws {
@@ -139,7 +149,8 @@ struct HostileCloudCommandTests {
         try kitchen.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Tea"])
         let epochs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/epochs")
-        try FileManager.default.createDirectory(at: epochs.appendingPathComponent("7.gdepoch"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: epochs.appendingPathComponent("7.gdepoch"), withIntermediateDirectories: true)
         try Data().write(to: epochs.appendingPathComponent("8.gdepoch"))
         #expect(try kitchen.items().map { $0["name"] as! String } == ["Tea"])
         let status = try kitchen.output(["cloud", "status"])
@@ -164,8 +175,9 @@ struct HostileCloudCommandTests {
         try b.output(["cloud", "enable"])
         let added = try b.run(["item", "add", "Bought on b"])
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stderr.contains("cannot write to \(keyValues.path)/") && added.stderr.contains("Not a directory"),
-                "\(added.stderr)")
+        #expect(
+            added.stderr.contains("cannot write to \(keyValues.path)/") && added.stderr.contains("Not a directory"),
+            "\(added.stderr)")
         #expect(!added.stderr.contains("NSCocoaErrorDomain"), "\(added.stderr)")
         #expect(try b.output(["cloud", "status"]).contains("Using local storage: 0"), "the setup finished")
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The book's "Don't Merge", then merging later by turning sync off and on again: the local
 /// data stays the user's and visible, and Merge brings it in.
@@ -30,8 +30,9 @@ struct MergeLaterTests {
         #expect(off.contains("back to this device's own local data"), "\(off)")
         #expect(try a.itemNames() == ["Made before sync"])
         #expect(try a.items().first?["listed"] as? Bool == true)
-        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("devices/a/local/kept").path),
-                "nothing is left only in a kept file")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("devices/a/local/kept").path),
+            "nothing is left only in a kept file")
 
         // On again without a choice, from a script: it asks (and changes nothing).
         let unanswered = try a.run(["cloud", "enable"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A list belongs to the account it was made in: listed, opened and announced only there; its
 /// name is free in every other account.
@@ -37,7 +37,8 @@ struct NamedListsInAccountsTests {
     }
 
     @Test func aDeviceOfOneAccountNeverSeesAnotherAccountsList() throws {
-        let ann = device("ann"), bob = device("bob")
+        let ann = device("ann")
+        let bob = device("bob")
         try ann.output(["account", "sign-in", "work"])
         try ann.output(["cloud", "enable"])
         try ann.output(["lists", "new", "Office"])
@@ -47,7 +48,11 @@ struct NamedListsInAccountsTests {
         #expect(try bob.listNames() == ["Groceries"], "the work list is not announced into default")
         try bob.output(["lists", "new", "Office"])
         #expect(try ann.listNames() == ["Groceries", "Office"])
-        let rows = try JSONSerialization.jsonObject(with: Data(try ann.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
-        #expect(rows.first { $0["name"] as? String == "Office" }?["createdBy"] as? String == "bob", "default's Office is bob's")
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try ann.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
+        #expect(
+            rows.first { $0["name"] as? String == "Office" }?["createdBy"] as? String == "bob",
+            "default's Office is bob's")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The list switcher of the real app in tmux, with a list made on another device.
 @Suite("Named lists in the full-screen app", .enabled(if: TmuxSession.isAvailable))
@@ -9,21 +9,24 @@ struct NamedListsInTheAppTests {
     var cloud: String { directory.path + "/cloud" }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path, device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        CommandRunner(
+            dataDirectory: directory.path, device: name,
+            environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
     }
 
     @Test func theSwitcherOpensAListFromAnotherDeviceAndMakesANewOne() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try phone.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Milk"])
         try phone.output(["lists", "new", "Camping"])
         try phone.output(["--list", "Camping", "item", "add", "Tent pegs"])
 
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) "
-            + "--cloud \(cloud) --device kitchen; echo EXITED $?; sleep 60")
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) "
+                + "--cloud \(cloud) --device kitchen; echo EXITED $?; sleep 60")
         try tmux.waitFor { $0.contains("Milk") }
         try tmux.sendKeys("L")
         var screen = try tmux.waitFor { $0.contains("Lists") && $0.contains("Camping") }
@@ -67,7 +70,8 @@ struct NamedListsInTheAppTests {
     /// the list its items went to.
     @Test func theSwitcherMergesTwoListsOfOneNameAndTheAppFollowsAMergeMadeElsewhere() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         for peer in [kitchen, phone] { try peer.output(["cloud", "enable"]) }
         for peer in [kitchen, phone] { try peer.output(["cloud", "offline"]) }
         try kitchen.output(["lists", "new", "Dinner"])
@@ -77,11 +81,14 @@ struct NamedListsInTheAppTests {
         try phone.output(["lists", "new", "Trip"])
         try phone.output(["--list", "Trip", "item", "add", "Tent"])
         for peer in [kitchen, phone, kitchen] { try peer.output(["cloud", "online"]) }
-        let rows = try JSONSerialization.jsonObject(with: Data(try kitchen.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try kitchen.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
         let ofKitchen = try #require(rows.first { $0["name"] as? String == "Dinner" }?["store"] as? String)
 
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) "
-            + "--cloud \(cloud) --device kitchen --list \(ofKitchen); echo EXITED $?; sleep 60", width: 120)
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) "
+                + "--cloud \(cloud) --device kitchen --list \(ofKitchen); echo EXITED $?; sleep 60", width: 120)
         try tmux.waitFor { $0.contains("Pasta") }
         try tmux.sendKeys("L")
         let switcher = try tmux.waitFor { $0.contains("Lists") && $0.contains("by phone") }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `lists merge`: two lists made apart under one name become one on every device, every item of
 /// both kept with the time it was last changed, and what arrives late for the merged-away list
@@ -17,7 +17,8 @@ struct NamedListsMergeTests {
     /// Two devices that each made a "Dinner" while apart, with items, then synced.
     func twoDinners() throws -> (a: CommandRunner, b: CommandRunner, ofA: String, ofB: String) {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         for peer in [a, b] { try peer.output(["cloud", "enable"]) }
         for peer in [a, b] { try peer.output(["cloud", "offline"]) }
         try a.output(["lists", "new", "Dinner"])
@@ -27,13 +28,20 @@ struct NamedListsMergeTests {
         try b.output(["--list", "dinner", "item", "add", "Rice"])
         try b.output(["--list", "dinner", "item", "add", "milk", "--quantity", "5"])
         for peer in [a, b] { try peer.output(["cloud", "online"]) }
-        let rows = try JSONSerialization.jsonObject(with: Data(try a.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
-        let stores = Dictionary(uniqueKeysWithValues: rows.filter { $0["madeBy"] is String }.map { ($0["madeBy"] as! String, $0["store"] as! String) })
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try a.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
+        let stores = Dictionary(
+            uniqueKeysWithValues: rows.filter { $0["madeBy"] is String }.map {
+                ($0["madeBy"] as! String, $0["store"] as! String)
+            })
         return (a, b, try #require(stores["a"]), try #require(stores["b"]))
     }
 
     func quantities(_ peer: CommandRunner, _ list: String) throws -> [String: Int] {
-        Dictionary(try peer.items(["--list", list]).map { (($0["name"] as! String).lowercased(), $0["quantity"] as! Int) }) { first, _ in first }
+        Dictionary(
+            try peer.items(["--list", list]).map { (($0["name"] as! String).lowercased(), $0["quantity"] as! Int) }
+        ) { first, _ in first }
     }
 
     @Test func twoListsOfOneNameMergeIntoOneAndALateOfflineEditLandsByItsOwnTime() throws {
@@ -48,7 +56,9 @@ struct NamedListsMergeTests {
         #expect(refused.status != 0 && refused.stderr.contains("--yes"), "a script must say --yes: \(refused.stderr)")
         let merged = try a.output(["lists", "merge", ofB, "--into", ofA, "--yes"])
         #expect(merged.contains("Merged") && merged.contains(ofB) && merged.contains(ofA), "\(merged)")
-        #expect(try quantities(a, "Dinner") == ["pasta": 1, "milk": 5, "rice": 1], "one list, one milk: b's, written after a's" as Comment)
+        #expect(
+            try quantities(a, "Dinner") == ["pasta": 1, "milk": 5, "rice": 1],
+            "one list, one milk: b's, written after a's" as Comment)
         #expect(try a.listNames() == ["Dinner", "Groceries"])
         try a.output(["--list", "Dinner", "item", "edit", "Rice", "--quantity", "4"])
 
@@ -63,14 +73,18 @@ struct NamedListsMergeTests {
         for peer in [a, b] {
             #expect(try peer.listNames() == ["Dinner", "Groceries"], "\(peer.device)")
             let expected = ["pasta": 1, "milk": 9, "rice": 4]
-            #expect(try quantities(peer, "Dinner") == expected, "\(peer.device): b's milk edit wins over the copy, a's later Rice edit over b's")
+            #expect(
+                try quantities(peer, "Dinner") == expected,
+                "\(peer.device): b's milk edit wins over the copy, a's later Rice edit over b's")
             // The merged-away list's store name still finds the list its items went to.
             #expect(try peer.itemNames(["--list", ofB]) == peer.itemNames(["--list", ofA]))
         }
         // Each publishes its digest, then each compares with the other's.
         for peer in [a, b, a, b] {
             let verify = try peer.run(["--list", "Dinner", "cloud", "verify"])
-            #expect(verify.status == 0 && !verify.stdout.contains("DIVERGED"), "\(peer.device): \(verify.stdout) \(verify.stderr)")
+            #expect(
+                verify.status == 0 && !verify.stdout.contains("DIVERGED"),
+                "\(peer.device): \(verify.stdout) \(verify.stderr)")
         }
         for peer in [a, b] {
             let verify = try peer.run(["--list", "Dinner", "cloud", "verify"])
@@ -88,7 +102,9 @@ struct NamedListsMergeTests {
     @Test func aMergeThatCannotBeIsRefusedAndChangesNothing() throws {
         let (a, _, ofA, ofB) = try twoDinners()
         let ambiguous = try a.run(["--list", "Dinner", "item", "ls"])
-        #expect(ambiguous.status != 0 && ambiguous.stderr.contains("lists merge"), "the refusal says how to merge: \(ambiguous.stderr)")
+        #expect(
+            ambiguous.status != 0 && ambiguous.stderr.contains("lists merge"),
+            "the refusal says how to merge: \(ambiguous.stderr)")
         for (command, reason) in [
             (["lists", "merge", ofA, "--into", ofA, "--yes"], "into itself"),
             (["lists", "merge", "Groceries", "--into", ofA, "--yes"], "default list cannot be merged away"),

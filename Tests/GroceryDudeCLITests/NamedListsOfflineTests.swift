@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A list renamed or removed while its device is offline keeps that change, with the time it was
 /// made: it is published once the cloud folder is back, and concurrent changes resolve the same
@@ -16,7 +16,8 @@ struct NamedListsOfflineTests {
 
     func sharedCloud() throws -> (CommandRunner, CommandRunner) {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         for peer in [a, b] { try peer.output(["cloud", "enable"]) }
         try a.output(["lists", "new", "Weekly"])
         try a.output(["--list", "Weekly", "item", "add", "Oats"])
@@ -60,20 +61,27 @@ struct NamedListsOfflineTests {
         }
         try a.output(["cloud", "online"])
         let later = offlineRenameFirst ? "From B" : "From A"
-        for peer in [a, b, a, b] { #expect(try peer.listNames() == ["Groceries", later].sorted(), "\(peer.device): the later rename wins") }
+        for peer in [a, b, a, b] {
+            #expect(try peer.listNames() == ["Groceries", later].sorted(), "\(peer.device): the later rename wins")
+        }
     }
 
     /// Times are input: a word on a list whose name was "given" years ahead (a forged file, or a
     /// clock far ahead) does not win over a rename made now.
     @Test func aNameDatedFarAheadWinsNothing() throws {
         let (a, b) = try sharedCloud()
-        let rows = try JSONSerialization.jsonObject(with: Data(try a.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try a.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
         let store = try #require(rows.first { $0["name"] as? String == "Weekly" }?["store"] as? String)
         let folder = cloud + "/default/kv/evil"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let value = #"{"storeName":"\#(store)","name":"Forged","renamed":"2099-01-01T00:00:00.000Z","account":"default"}"#
-        let file: [String: Any] = ["format": "grocery-dude-kv", "peer": "evil", "number": 1,
-                                   "writes": ["list.\(store)": ["value": value, "clock": "0001790000000000.000000.evil"]]]
+        let value =
+            #"{"storeName":"\#(store)","name":"Forged","renamed":"2099-01-01T00:00:00.000Z","account":"default"}"#
+        let file: [String: Any] = [
+            "format": "grocery-dude-kv", "peer": "evil", "number": 1,
+            "writes": ["list.\(store)": ["value": value, "clock": "0001790000000000.000000.evil"]],
+        ]
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: folder + "/1.gdkv"))
         try b.output(["lists", "rename", "Weekly", "Daily"])
         for peer in [a, b] { #expect(try peer.listNames() == ["Daily", "Groceries"], "\(peer.device)") }
@@ -83,7 +91,9 @@ struct NamedListsOfflineTests {
         let (a, b) = try sharedCloud()
         try a.output(["cloud", "offline"])
         try a.output(["--list", "Weekly", "item", "add", "Made offline"])
-        let status = try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
         #expect(status["pendingExport"] as? Int == 0 && status["pendingExportAllLists"] as? Int == 1, "\(status)")
         let online = try a.output(["cloud", "online"])
         #expect(online.hasPrefix("Online: nothing made on this device waits"), "every list's saves went out: \(online)")

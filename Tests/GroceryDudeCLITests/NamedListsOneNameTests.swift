@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One name never silently means two lists: two lists made apart under one name both stay, are
 /// shown apart with their store names, and a command naming them is refused with both named.
@@ -14,12 +14,14 @@ struct NamedListsOneNameTests {
     }
 
     func rows(_ runner: CommandRunner) throws -> [[String: Any]] {
-        try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
     }
 
     @Test func twoListsMadeApartUnderOneNameAreShownApartAndNeverPickedSilently() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         for peer in [a, b] { try peer.output(["cloud", "enable"]) }
         for peer in [a, b] { try peer.output(["cloud", "offline"]) }
         try a.output(["lists", "new", "Dinner"])
@@ -35,13 +37,19 @@ struct NamedListsOneNameTests {
             let text = try peer.output(["lists", "ls"])
             for row in dinners { #expect(text.contains("store \(row["store"] as! String)"), "\(text)") }
         }
-        let stores = Dictionary(uniqueKeysWithValues: try rows(b).filter { ($0["name"] as! String).lowercased() == "dinner" }
-            .map { ($0["madeBy"] as! String, $0["store"] as! String) })
+        let stores = Dictionary(
+            uniqueKeysWithValues: try rows(b).filter { ($0["name"] as! String).lowercased() == "dinner" }
+                .map { ($0["madeBy"] as! String, $0["store"] as! String) })
         // Naming them is refused, with both named; a store name names one.
-        for command in [["--list", "Dinner", "item", "add", "Bread"], ["--list", "dinner", "item", "ls"], ["lists", "rename", "Dinner", "Supper"]] {
+        for command in [
+            ["--list", "Dinner", "item", "add", "Bread"], ["--list", "dinner", "item", "ls"],
+            ["lists", "rename", "Dinner", "Supper"],
+        ] {
             let refused = try b.run(command)
             #expect(refused.status != 0, "\(command)")
-            #expect(refused.stderr.contains(stores["a"]!) && refused.stderr.contains(stores["b"]!), "\(command): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains(stores["a"]!) && refused.stderr.contains(stores["b"]!),
+                "\(command): \(refused.stderr)")
         }
         #expect(try b.itemNames(["--list", stores["b"]!]) == ["Rice"], "its own items stay reachable")
         #expect(try b.itemNames(["--list", stores["a"]!]) == ["Pasta"])

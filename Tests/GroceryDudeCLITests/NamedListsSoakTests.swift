@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Four devices on one cloud folder, one of them watching, doing random list work — lists made,
 /// renamed, removed, started over and merged, items added and edited, a device going offline
@@ -19,7 +19,9 @@ struct NamedListsSoakTests {
 
     /// What a device shows of its lists: each list's name and store.
     func lists(_ peer: CommandRunner) throws -> [(name: String, store: String)] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try peer.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try peer.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
         return rows.map { ($0["name"] as! String, $0["store"] as! String) }.sorted { $0.store < $1.store }
     }
 
@@ -35,7 +37,9 @@ struct NamedListsSoakTests {
         for peer in devices { try peer.output(["cloud", "enable"]) }
         for peer in devices { try peer.output(["cloud", "sync"]) }
         let watch = try devices[3].start(["cloud", "watch"])
-        #expect(watch.waitForLine { $0.contains("Using local storage: 0") } != nil, "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine { $0.contains("Using local storage: 0") } != nil,
+            "\(watch.stdoutLines) \(watch.stderrLines)")
 
         var offline = false
         var log: [String] = []
@@ -50,14 +54,18 @@ struct NamedListsSoakTests {
             let peer = devices[Int.random(in: 0..<3, using: &random)]
             // Mostly a list the device shows (by its store name when the name is shared), else any name.
             let shown = try lists(peer).filter { $0.store != "GroceryDude" }
-            let name = Int.random(in: 0..<10, using: &random) < 8 && !shown.isEmpty
+            let name =
+                Int.random(in: 0..<10, using: &random) < 8 && !shown.isEmpty
                 ? shown.randomElement(using: &random)!.name : Self.names.randomElement(using: &random)!
             var command: [String]
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<10: command = ["lists", "new", Self.names.randomElement(using: &random)!]
             case 10..<40: command = ["--list", name, "item", "add", "Item\(Int.random(in: 0..<12, using: &random))"]
-            case 40..<55: command = ["--list", name, "item", "edit", "Item\(Int.random(in: 0..<12, using: &random))",
-                                     "--quantity", "\(Int.random(in: 1..<9, using: &random))"]
+            case 40..<55:
+                command = [
+                    "--list", name, "item", "edit", "Item\(Int.random(in: 0..<12, using: &random))",
+                    "--quantity", "\(Int.random(in: 1..<9, using: &random))",
+                ]
             case 55..<62: command = ["lists", "rename", name, Self.names.randomElement(using: &random)!]
             case 62..<65: command = ["lists", "rm", name, "--yes"]
             case 65..<69: command = ["--list", name, "cloud", "start-over", "--yes"]
@@ -73,23 +81,39 @@ struct NamedListsSoakTests {
                 let (fault, killedCommand) = [
                     ("after-commit", ["--list", name, "item", "add", "Killed\(step)"]),
                     ("mid-log-write", ["--list", name, "item", "add", "Killed\(step)"]),
-                    ("after-commit", ["--list", name, "item", "edit", "Item\(Int.random(in: 0..<12, using: &random))", "--quantity", "7"]),
+                    (
+                        "after-commit",
+                        [
+                            "--list", name, "item", "edit", "Item\(Int.random(in: 0..<12, using: &random))",
+                            "--quantity", "7",
+                        ]
+                    ),
                     ("mid-start-over", ["--list", name, "cloud", "start-over", "--yes"]),
                 ].randomElement(using: &random)!
                 let killed = try peer.run(killedCommand, environment: ["GROCERY_DUDE_FAULT": fault])
-                log.append("\(step) \(peer.device) \(killedCommand.joined(separator: " ")) killed at \(fault) → \(killed.status)")
+                log.append(
+                    "\(step) \(peer.device) \(killedCommand.joined(separator: " ")) killed at \(fault) → \(killed.status)"
+                )
                 continue
             default: command = ["cloud", "sync"]
             }
             let result = try peer.run(command)
-            log.append("\(step) \(peer.device) \(command.joined(separator: " ")) → \(result.status) \(result.stderr.prefix(400))")
+            log.append(
+                "\(step) \(peer.device) \(command.joined(separator: " ")) → \(result.status) \(result.stderr.prefix(400))"
+            )
             // A refusal is a message and exit 1, never a crash.
             #expect(result.status == 0 || result.status == 1, "\(log.joined(separator: "\n"))")
             // Two lists made apart under one name: the device makes them one.
-            if result.stderr.contains("lists answer to"), let merge = result.stderr.range(of: "grocery-dude lists merge ") {
+            if result.stderr.contains("lists answer to"),
+                let merge = result.stderr.range(of: "grocery-dude lists merge ")
+            {
                 let words = result.stderr[merge.upperBound...].split(separator: " ").prefix(3).map(String.init)
-                let merged = try peer.run(["lists", "merge", words[0], "--into", words[2].trimmingCharacters(in: .whitespacesAndNewlines), "--yes"])
-                log.append("\(step) \(peer.device) lists merge \(words) → \(merged.status) \(merged.stderr.prefix(160))")
+                let merged = try peer.run([
+                    "lists", "merge", words[0], "--into", words[2].trimmingCharacters(in: .whitespacesAndNewlines),
+                    "--yes",
+                ])
+                log.append(
+                    "\(step) \(peer.device) lists merge \(words) → \(merged.status) \(merged.stderr.prefix(160))")
                 #expect(merged.status == 0, "\(log.joined(separator: "\n"))")
             }
         }
@@ -106,19 +130,24 @@ struct NamedListsSoakTests {
         }
         let expected = try lists(devices[0])
         for peer in devices {
-            #expect(try lists(peer).map { "\($0.name) \($0.store)" } == expected.map { "\($0.name) \($0.store)" },
-                    "\(peer.device)'s lists\n\(log.joined(separator: "\n"))")
+            #expect(
+                try lists(peer).map { "\($0.name) \($0.store)" } == expected.map { "\($0.name) \($0.store)" },
+                "\(peer.device)'s lists\n\(log.joined(separator: "\n"))")
         }
         for list in expected {
             let reference = try contents(devices[0], store: list.store)
             for peer in devices.dropFirst() {
-                #expect(try contents(peer, store: list.store) == reference, "\(list.name) on \(peer.device)\n\(log.joined(separator: "\n"))")
+                #expect(
+                    try contents(peer, store: list.store) == reference,
+                    "\(list.name) on \(peer.device)\n\(log.joined(separator: "\n"))")
             }
             // Each publishes its digest, then each compares.
             for peer in devices + devices {
                 let verify = try peer.run(["--list", list.store, "cloud", "verify"])
-                #expect(verify.status == 0 && !verify.stdout.contains("DIVERGED") && !verify.stdout.contains("CANNOT AGREE"),
-                        "\(list.name) on \(peer.device): \(verify.stdout) \(verify.stderr)")
+                #expect(
+                    verify.status == 0 && !verify.stdout.contains("DIVERGED")
+                        && !verify.stdout.contains("CANNOT AGREE"),
+                    "\(list.name) on \(peer.device): \(verify.stdout) \(verify.stderr)")
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A list started over while another device runs `cloud watch` ends the same on both devices:
 /// nothing removed comes back, and the watching device keeps its old data aside, journaled.
@@ -17,8 +17,10 @@ struct NamedListsStartOverTests {
         for peer in [x, y] { try peer.output(["cloud", "enable"]) }
         for peer in [x, y] { try peer.output(["item", "ls"]) }
         let watch = try x.start(["cloud", "watch", "--json"])
-        #expect(watch.waitForLine { $0.contains(#""event": "store""#) && $0.contains(#""using_local_storage": false"#) } != nil,
-                "\(watch.stdoutLines) \(watch.stderrLines)")
+        #expect(
+            watch.waitForLine { $0.contains(#""event": "store""#) && $0.contains(#""using_local_storage": false"#) }
+                != nil,
+            "\(watch.stdoutLines) \(watch.stderrLines)")
 
         try y.output(["lists", "new", "Trip"])
         try y.output(["--list", "Trip", "item", "add", "Old1"])
@@ -34,12 +36,16 @@ struct NamedListsStartOverTests {
         #expect(try y.itemNames(["--list", "Trip"]) == ["New1"])
         let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/x/ubiquity/default")
             .filter { $0.hasPrefix("Trip-") }
-            .flatMap { (try? FileManager.default.contentsOfDirectory(atPath: directory.path + "/devices/x/ubiquity/default/\($0)/kept")) ?? [] }
+            .flatMap {
+                (try? FileManager.default.contentsOfDirectory(
+                    atPath: directory.path + "/devices/x/ubiquity/default/\($0)/kept")) ?? []
+            }
         #expect(kept.contains { $0.hasPrefix("epoch-1-") }, "x keeps its old data aside: \(kept)")
         #expect(try x.output(["--list", "Trip", "cloud", "status"]).contains("contentRemoved"))
         for peer in [x, y] {
             let verified = try peer.run(["--list", "Trip", "cloud", "verify"])
-            #expect(verified.status == 0 && verified.stdout.contains("Agrees with"), "\(peer.device): \(verified.stdout)")
+            #expect(
+                verified.status == 0 && verified.stdout.contains("Agrees with"), "\(peer.device): \(verified.stdout)")
         }
     }
 }

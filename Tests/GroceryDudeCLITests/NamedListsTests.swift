@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Several named lists, from the command line: real processes, two devices sharing a cloud
 /// folder. A list is a store of its own; its name syncs through the account's key-value store.
@@ -10,19 +10,24 @@ struct NamedListsTests {
     var cloud: String { directory.path + "/cloud" }
 
     func device(_ name: String) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path + "/data", device: name,
-                      environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
+        CommandRunner(
+            dataDirectory: directory.path + "/data", device: name,
+            environment: CommandRunner.withoutDefaultData.merging(["GROCERY_DUDE_CLOUD": cloud]) { _, new in new })
     }
 
     /// The devices' lists from `lists ls --json`: name → who made it.
     func lists(_ runner: CommandRunner) throws -> [String: String] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8)) as! [[String: Any]]
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as! String, ($0["createdBy"] as? String) ?? "-") })
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try runner.output(["lists", "ls", "--json"]).utf8))
+            as! [[String: Any]]
+        return Dictionary(
+            uniqueKeysWithValues: rows.map { ($0["name"] as! String, ($0["createdBy"] as? String) ?? "-") })
     }
 
     func sharedCloud() throws -> (CommandRunner, CommandRunner) {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         try a.output(["cloud", "enable"])
         try b.output(["cloud", "enable"])
         return (a, b)
@@ -45,14 +50,18 @@ struct NamedListsTests {
         try b.output(["lists", "rename", "Week-end at Anna's", "Été à la plage"])
         #expect(try lists(a) == ["Groceries": "-", "Été à la plage": "a"])
         #expect(try a.itemNames(["--list", "Été à la plage"]) == ["Party hats"], "a rename moves no data")
-        #expect(try a.itemNames(["--list", "ete a la plage"]) == ["Party hats"], "accents aside when only one list matches")
+        #expect(
+            try a.itemNames(["--list", "ete a la plage"]) == ["Party hats"], "accents aside when only one list matches")
         let old = try a.run(["--list", "Week-end at Anna's", "item", "ls"])
         #expect(old.status != 0 && old.stderr.contains("no list named"))
         // GROCERY_DUDE_LIST picks the list as --list does.
-        #expect(try a.output(["item", "ls"], environment: ["GROCERY_DUDE_LIST": "Été à la plage"]).contains("Party hats"))
+        #expect(
+            try a.output(["item", "ls"], environment: ["GROCERY_DUDE_LIST": "Été à la plage"]).contains("Party hats"))
     }
 
-    @Test("rm asks, keeps this device's copy aside, and the list leaves every device; a new list of the same name starts empty")
+    @Test(
+        "rm asks, keeps this device's copy aside, and the list leaves every device; a new list of the same name starts empty"
+    )
     func removeKeepsACopy() throws {
         let (a, b) = try sharedCloud()
         try a.output(["lists", "new", "Camping"])
@@ -66,7 +75,8 @@ struct NamedListsTests {
         let removed = try a.output(["lists", "rm", "Camping", "--yes"])
         let keptPath = try #require(removed.split(separator: "kept at ").last.map { String($0.dropLast(2)) })
         let kept = try FileManager.default.contentsOfDirectory(atPath: keptPath)
-        let storeFolder = try #require(kept.first { $0.hasPrefix("Camping-") }, "the list's cloud store is kept: \(kept)")
+        let storeFolder = try #require(
+            kept.first { $0.hasPrefix("Camping-") }, "the list's cloud store is kept: \(kept)")
         #expect(FileManager.default.fileExists(atPath: "\(keptPath)/\(storeFolder)/store.sqlite"))
         #expect(try lists(a).keys.sorted() == ["Groceries"])
         #expect(try lists(b).keys.sorted() == ["Groceries"])
@@ -77,16 +87,18 @@ struct NamedListsTests {
         #expect(try a.itemNames(["--list", "Camping"]) == [], "a new list with the old name is a new store")
     }
 
-    @Test("Bad names and bad requests change nothing", arguments: [
-        (["lists", "new", ""], "blank"),
-        (["lists", "new", "   "], "blank"),
-        (["lists", "new", "Groceries"], "exists already"),
-        (["lists", "new", "two\nlines"], "cannot name a list"),
-        (["lists", "new", String(repeating: "x", count: 101)], "cannot name a list"),
-        (["lists", "rm", "Groceries", "--yes"], "cannot be removed"),
-        (["lists", "rename", "Nowhere", "Somewhere"], "no list named"),
-        (["--list", "Nowhere", "item", "ls"], "no list named"),
-    ])
+    @Test(
+        "Bad names and bad requests change nothing",
+        arguments: [
+            (["lists", "new", ""], "blank"),
+            (["lists", "new", "   "], "blank"),
+            (["lists", "new", "Groceries"], "exists already"),
+            (["lists", "new", "two\nlines"], "cannot name a list"),
+            (["lists", "new", String(repeating: "x", count: 101)], "cannot name a list"),
+            (["lists", "rm", "Groceries", "--yes"], "cannot be removed"),
+            (["lists", "rename", "Nowhere", "Somewhere"], "no list named"),
+            (["--list", "Nowhere", "item", "ls"], "no list named"),
+        ])
     func badInput(arguments: [String], message: String) throws {
         let a = device("a")
         try a.output(["lists", "new", "Camping"])
@@ -100,7 +112,8 @@ struct NamedListsTests {
     @Test("A list made with cloud sync off belongs to the device's local store, as the default list's local data")
     func madeWithSyncOffStaysLocal() throws {
         try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         try a.output(["lists", "new", "Pantry audit"])
         try a.output(["--list", "Pantry audit", "item", "add", "Rice"])
         #expect(try lists(a).keys.sorted() == ["Groceries", "Pantry audit"])
@@ -114,7 +127,9 @@ struct NamedListsTests {
         #expect(try a.itemNames(["--list", "Pantry audit"]) == ["Rice"])
     }
 
-    @Test("A list announced by a hostile peer with a bad name or store name is ignored; the default list is never removed")
+    @Test(
+        "A list announced by a hostile peer with a bad name or store name is ignored; the default list is never removed"
+    )
     func hostileAnnouncements() throws {
         let (a, _) = try sharedCloud()
         let folder = cloud + "/default/kv/evil"
@@ -132,9 +147,12 @@ struct NamedListsTests {
             ("list.Legacy-123abc", #"{"storeName":"Legacy-123abc","name":"Legacy"}"#),
         ]
         for (number, (key, value)) in announcements.enumerated() {
-            let file: [String: Any] = ["format": "grocery-dude-kv", "peer": "evil", "number": number + 1,
-                                       "writes": [key: ["value": value, "clock": "0001800000000123.000004.evil"]]]
-            try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(folder)/\(number + 1).gdkv"))
+            let file: [String: Any] = [
+                "format": "grocery-dude-kv", "peer": "evil", "number": number + 1,
+                "writes": [key: ["value": value, "clock": "0001800000000123.000004.evil"]],
+            ]
+            try JSONSerialization.data(withJSONObject: file).write(
+                to: URL(fileURLWithPath: "\(folder)/\(number + 1).gdkv"))
         }
         // The well-formed one is read (so the others were read too, and refused).
         #expect(try lists(a) == ["Groceries": "-", "Fine": "evil"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Each device audits what it published: an own log or baseline that went missing, was cut short
 /// or zeroed is covered by a new baseline, so no device waits for it; a device whose store also
@@ -20,7 +20,9 @@ struct OwnHistoryAuditTests {
     }
 
     func peerID(_ device: CommandRunner) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
         return status["peerID"] as! String
     }
 
@@ -57,13 +59,16 @@ struct OwnHistoryAuditTests {
         // A deletion changes a's folder: any sync round finds it; damage in place is found by the
         // full audit, which `cloud verify` runs.
         let found = kind == .deleted ? try a.run(["cloud", "sync"]) : try a.run(["cloud", "verify"])
-        #expect(found.stderr.contains("log 2:") && found.stderr.contains("published this device's data as baseline"), "\(found.stderr)")
+        #expect(
+            found.stderr.contains("log 2:") && found.stderr.contains("published this device's data as baseline"),
+            "\(found.stderr)")
         #expect(try b.itemNames() == ["One", "Two"], "b no longer waits")
         #expect(try history(a).contains("historyRepublished"))
         // Said once: the next sync finds nothing more to say.
         #expect(!(try a.run(["cloud", "sync"]).stderr.contains("not whole")))
-        #expect(FileManager.default.fileExists(atPath: log(2, of: try peerID(a)).path) == (kind != .deleted),
-                "a published name is never written again")
+        #expect(
+            FileManager.default.fileExists(atPath: log(2, of: try peerID(a)).path) == (kind != .deleted),
+            "a published name is never written again")
     }
 
     @Test(arguments: Damage.allCases)
@@ -78,8 +83,9 @@ struct OwnHistoryAuditTests {
         try damage(baselines.appendingPathComponent("0000000001.gdbase"), kind)
         let found = kind == .deleted ? try a.run(["cloud", "sync"]) : try a.run(["cloud", "verify"])
         #expect(found.stderr.contains("baseline 1:"), "\(found.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: baselines.path).sorted().last == "0000000002.gdbase",
-                "a new name, never the old one again")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: baselines.path).sorted().last == "0000000002.gdbase",
+            "a new name, never the old one again")
         let c = device("c")
         try c.output(["cloud", "enable"])
         #expect(try c.itemNames() == ["One", "Three", "Two"])
@@ -102,7 +108,9 @@ struct OwnHistoryAuditTests {
 
         let added = try a.run(["item", "add", "Three"])
         #expect(added.status == 0, "the device is not stuck: \(added.stderr)")
-        #expect(added.stderr.contains("own log 2") && added.stderr.contains("lost on this device unless another device applied them"), "\(added.stderr)")
+        #expect(
+            added.stderr.contains("own log 2")
+                && added.stderr.contains("lost on this device unless another device applied them"), "\(added.stderr)")
         #expect(FileManager.default.fileExists(atPath: log(3, of: try peerID(a)).path), "numbered after the lost log")
         #expect(try history(a).contains("historyLost"))
         // b applied log 2: it answers with a baseline, which brings Two back to a.

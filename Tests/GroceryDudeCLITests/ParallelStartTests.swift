@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Many first commands started at once on a new device, as a script or a shell loop with `&`
 /// does: every one succeeds, the store is made and filled with the default data once, and the
@@ -41,7 +41,9 @@ struct ParallelStartTests {
     /// Checks that every command exited 0 without a word on stderr.
     func expectAllSucceeded(_ results: [CommandResult], _ commands: [[String]], round: Int) {
         for (result, command) in zip(results, commands) {
-            #expect(result.status == 0 && result.stderr.isEmpty, "round \(round), \(command): exit \(result.status), \(result.stderr)")
+            #expect(
+                result.status == 0 && result.stderr.isEmpty,
+                "round \(round), \(command): exit \(result.status), \(result.stderr)")
         }
     }
 
@@ -68,7 +70,9 @@ struct ParallelStartTests {
             expectAllSucceeded(results, commands, round: round)
 
             let added = commands.filter { $0[1] == "add" }.map { $0[2] }
-            #expect(try runner.itemNames() == (defaults + added).sorted(), "round \(round): each add once, the default data once")
+            #expect(
+                try runner.itemNames() == (defaults + added).sorted(),
+                "round \(round): each add once, the default data once")
             let peer = try peerID(ofDevice: runner.device)
             for (result, command) in zip(results, commands) where command[0] == "cloud" && result.status == 0 {
                 let status = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]

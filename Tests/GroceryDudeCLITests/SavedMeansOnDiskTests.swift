@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// "Added" means on disk: when a command prints its result, the save's write-ahead frames were
 /// synced, also while another process reads the store (which holds the closing checkpoint back).
@@ -14,11 +14,15 @@ struct SavedMeansOnDiskTests {
 
     @Test(arguments: [false, true])
     func aSaveIsSyncedWhileAnotherProcessReads(cloud: Bool) throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.strace), "\(Self.strace) is missing: run scripts/install-deps.sh")
-        let device = CommandRunner(dataDirectory: directory.path, device: "a", environment: CommandRunner.withoutDefaultData)
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.strace),
+            "\(Self.strace) is missing: run scripts/install-deps.sh")
+        let device = CommandRunner(
+            dataDirectory: directory.path, device: "a", environment: CommandRunner.withoutDefaultData)
         if cloud { try device.output(["cloud", "enable"]) }
         try device.output(["item", "add", "Bread"])
-        let file = cloud
+        let file =
+            cloud
             ? directory.url.appendingPathComponent("devices/a/ubiquity/default/GroceryDude/store.sqlite")
             : directory.url.appendingPathComponent("devices/a/local/GroceryDude.sqlite")
         let trace = directory.url.appendingPathComponent("trace-\(cloud).txt")
@@ -27,8 +31,12 @@ struct SavedMeansOnDiskTests {
         let reader = try DatabaseQueue(path: file.path)
         let result = try reader.read { db in
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item") == 1)
-            return try device.run(["item", "add", "Milk"], wrappedIn: [Self.strace, "-f", "-o", trace.path,
-                                                                      "-e", "trace=openat,pwrite64,write,fsync,fdatasync"])
+            return try device.run(
+                ["item", "add", "Milk"],
+                wrappedIn: [
+                    Self.strace, "-f", "-o", trace.path,
+                    "-e", "trace=openat,pwrite64,write,fsync,fdatasync",
+                ])
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Added \"Milk\""))
@@ -38,7 +46,8 @@ struct SavedMeansOnDiskTests {
         let writes = SyscallTrace(lines: lines, path: file.path + "-wal")
         #expect(writes.lastWrite != nil, "the save wrote its write-ahead frames")
         if let lastWrite = writes.lastWrite {
-            #expect(writes.syncs.contains { $0 > lastWrite }, "the write-ahead log is synced after the save's last write")
+            #expect(
+                writes.syncs.contains { $0 > lastWrite }, "the write-ahead log is synced after the save's last write")
         }
         // The save is there for the reader once its transaction ends.
         #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 2)
@@ -56,9 +65,12 @@ struct SyscallTrace {
         for (number, line) in lines.enumerated() {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
             guard parts.count == 2 else { continue }
-            let pid = String(parts[0]), call = parts[1].trimmingCharacters(in: .whitespaces)
-            if call.hasPrefix("openat("), call.contains("\"\(path)\""), let fd = call.split(separator: "=").last?
-                .trimmingCharacters(in: .whitespaces), Int(fd) != nil {
+            let pid = String(parts[0])
+            let call = parts[1].trimmingCharacters(in: .whitespaces)
+            if call.hasPrefix("openat("), call.contains("\"\(path)\""),
+                let fd = call.split(separator: "=").last?
+                    .trimmingCharacters(in: .whitespaces), Int(fd) != nil
+            {
                 descriptors.insert("\(pid) \(fd)")
                 continue
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// "Merge with Cloud?" and deduplication, with real processes.
 @Suite("Seeding the cloud and deduplicating")
@@ -19,7 +19,9 @@ struct SeedingCommandTests {
     func links(_ items: [[String: Any]]) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for item in items {
-            result[Self.key(item["name"])] = [Self.key(item["unit"]), Self.key(item["homeLocation"]), Self.key(item["shopLocation"])]
+            result[Self.key(item["name"])] = [
+                Self.key(item["unit"]), Self.key(item["homeLocation"]), Self.key(item["shopLocation"]),
+            ]
         }
         return result
     }
@@ -30,8 +32,11 @@ struct SeedingCommandTests {
         for path in manager.subpaths(atPath: source) ?? [] {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: source + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !manager.fileExists(atPath: destination + "/" + path) else { continue }
-            try manager.createDirectory(atPath: (destination + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                !manager.fileExists(atPath: destination + "/" + path)
+            else { continue }
+            try manager.createDirectory(
+                atPath: (destination + "/" + path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try manager.copyItem(atPath: source + "/" + path, toPath: destination + "/" + path)
         }
     }
@@ -45,13 +50,21 @@ struct SeedingCommandTests {
 
         // Each device merges into its own replica of the share, as two machines would before
         // the sync engine (Syncthing) has exchanged anything.
-        let shareA = directory.file("share-a").path, shareB = directory.file("share-b").path
-        for share in [shareA, shareB] { try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true) }
-        let a = device("a"), b = device("b")
+        let shareA = directory.file("share-a").path
+        let shareB = directory.file("share-b").path
+        for share in [shareA, shareB] {
+            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+        }
+        let a = device("a")
+        let b = device("b")
         try a.output(["import", book, "--format", "coredata"])
         try b.output(["import", book, "--format", "coredata"])
-        #expect(try a.output(["--cloud", shareA, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
-        #expect(try b.output(["--cloud", shareB, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud"))
+        #expect(
+            try a.output(["--cloud", shareA, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud")
+        )
+        #expect(
+            try b.output(["--cloud", shareB, "cloud", "enable", "--merge"]).contains("Merged local data into the cloud")
+        )
 
         // The engine exchanges the files: b's logs reach share A.
         try replicate(from: shareB, to: shareA)
@@ -60,10 +73,17 @@ struct SeedingCommandTests {
         try b.output(share + ["cloud", "sync"])
         #expect(try a.items(share).count == 2 * expected.count, "each device holds both copies before deduplication")
         // Both deduplicate at the same time, each on its own replica, before seeing the other's.
-        let mergedA = try JSONSerialization.jsonObject(with: Data(try a.output(share + ["dedupe", "--json"]).utf8)) as! [[String: Any]]
-        let mergedB = try JSONSerialization.jsonObject(with: Data(try b.output(["--cloud", shareB, "dedupe", "--json"]).utf8)) as! [[String: Any]]
-        #expect(mergedA.count == expected.count + 7 + 18 + 17, "every item, unit (kg and Kg being one) and location had two copies")
-        let survivorsA = Set(mergedA.map { $0["survivor"] as! String }), survivorsB = Set(mergedB.map { $0["survivor"] as! String })
+        let mergedA =
+            try JSONSerialization.jsonObject(with: Data(try a.output(share + ["dedupe", "--json"]).utf8))
+            as! [[String: Any]]
+        let mergedB =
+            try JSONSerialization.jsonObject(with: Data(try b.output(["--cloud", shareB, "dedupe", "--json"]).utf8))
+            as! [[String: Any]]
+        #expect(
+            mergedA.count == expected.count + 7 + 18 + 17,
+            "every item, unit (kg and Kg being one) and location had two copies")
+        let survivorsA = Set(mergedA.map { $0["survivor"] as! String })
+        let survivorsB = Set(mergedB.map { $0["survivor"] as! String })
         #expect(survivorsA == survivorsB, "the same survivors on both devices")
         try replicate(from: shareB, to: shareA)
         for runner in [a, b, a] { try runner.output(share + ["cloud", "sync"]) }
@@ -82,7 +102,8 @@ struct SeedingCommandTests {
     }
 
     @Test func aLocalItemMergedIntoTheCloudReachesOtherDevicesAndTheOldStoreIsGone() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try phone.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "LOCAL ITEM"])
         let local = directory.path + "/devices/kitchen/local"
@@ -92,7 +113,9 @@ struct SeedingCommandTests {
         try kitchen.output(["cloud", "enable", "--merge"])
         #expect(try phone.items().map { $0["name"] as! String } == ["LOCAL ITEM"])
         #expect(try kitchen.items().map { $0["name"] as! String } == ["LOCAL ITEM"])
-        let left = try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: local).filter {
+            $0.hasPrefix("GroceryDude.sqlite")
+        }
         #expect(left.isEmpty, "\(left)")
         let log = try String(contentsOfFile: directory.path + "/devices/phone/grocery-dude.log", encoding: .utf8)
         #expect(log.contains("no local store: migration to the cloud skipped"))
@@ -102,10 +125,13 @@ struct SeedingCommandTests {
     func aSeedKilledAnywhereIsFinishedByTheNextCommand(_ fault: String) throws {
         // More than one batch of the copy (500 objects).
         var csv = "kind,name,quantity,unit,homeLocation,shopLocation,listed,collected,note\n"
-        for index in 0..<1200 { csv += "item,Item \(index),1,\(index % 2 == 0 ? "kg" : "Kg"),Fridge,Dairy,true,false,\n" }
+        for index in 0..<1200 {
+            csv += "item,Item \(index),1,\(index % 2 == 0 ? "kg" : "Kg"),Fridge,Dairy,true,false,\n"
+        }
         let file = directory.file("items.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try phone.output(["cloud", "enable"])
         try kitchen.output(["import", file.path])
 
@@ -115,7 +141,9 @@ struct SeedingCommandTests {
         let names = try kitchen.items().map { $0["name"] as! String }
         #expect(names.count == 1200 && Set(names).count == 1200, "nothing lost, nothing doubled")
         let local = directory.path + "/devices/kitchen/local"
-        #expect(try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }
+                .isEmpty)
         let settings = try String(contentsOfFile: directory.path + "/devices/kitchen/settings.json", encoding: .utf8)
         #expect(!settings.contains("seedSource"))
         let onPhone = try phone.items()
@@ -134,7 +162,8 @@ struct SeedingCommandTests {
         let killed = try kitchen.run(["cloud", "enable", "--merge"], environment: ["GROCERY_DUDE_FAULT": "mid-seed"])
         #expect(killed.status != 0)
 
-        let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
+        let app =
+            "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
         let tmux = try TmuxSession(command: app)
         try tmux.waitFor { $0.contains("Merged with the cloud") }
         // The selection stayed on its item while the others arrived around it; g goes to the top.
@@ -144,7 +173,9 @@ struct SeedingCommandTests {
         try tmux.waitFor { $0.contains("EXITED") }
         #expect(try kitchen.items().count == 1200)
         let local = directory.path + "/devices/kitchen/local"
-        #expect(try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: local).filter { $0.hasPrefix("GroceryDude.sqlite") }
+                .isEmpty)
     }
 
     @Test func aNonStoreIsNotMerged() throws {
@@ -155,6 +186,8 @@ struct SeedingCommandTests {
         let result = try kitchen.run(["cloud", "merge-kept", file.path])
         #expect(result.status != 0 && result.stderr.contains("is not a Grocery Dude store"), "\(result.stderr)")
         #expect(try String(contentsOf: file, encoding: .utf8) == "not a store")
-        #expect(!(try String(contentsOfFile: directory.path + "/devices/kitchen/settings.json", encoding: .utf8)).contains("seedSource"))
+        #expect(
+            !(try String(contentsOfFile: directory.path + "/devices/kitchen/settings.json", encoding: .utf8)).contains(
+                "seedSource"))
     }
 }

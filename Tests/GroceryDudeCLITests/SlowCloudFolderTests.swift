@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A slow or hung cloud folder (a network mount) never holds up a save, and a busy store says
@@ -21,7 +22,9 @@ struct SlowCloudFolderTests {
         let process = Process()
         process.executableURL = CommandRunner.binary
         process.arguments = ["--data-dir", device.dataDirectory, "--device", device.device] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(device.environment.merging(environment) { _, new in new }) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            device.environment.merging(environment) { _, new in new }
+        ) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -44,7 +47,8 @@ struct SlowCloudFolderTests {
         try a.output(["cloud", "enable"])
         try b.output(["cloud", "enable"])
         // The first save is committed; its process then hangs as on a dead network mount.
-        let hung = try start(a, ["item", "add", "Written before the hang"], environment: ["GROCERY_DUDE_FAULT": "before-log-write"])
+        let hung = try start(
+            a, ["item", "add", "Written before the hang"], environment: ["GROCERY_DUDE_FAULT": "before-log-write"])
         defer { if hung.isRunning { kill(hung.processIdentifier, SIGKILL) } }
         try waitUntilStopped(hung.processIdentifier)
 
@@ -52,7 +56,9 @@ struct SlowCloudFolderTests {
         let second = try a.run(["item", "add", "Written during the hang"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Date().timeIntervalSince(started) < 8, "the save did not wait for SQLite's busy timeout")
-        #expect(second.stderr.contains("process \(hung.processIdentifier)"), "it says who publishes its change: \(second.stderr)")
+        #expect(
+            second.stderr.contains("process \(hung.processIdentifier)"),
+            "it says who publishes its change: \(second.stderr)")
         #expect(try a.itemNames() == ["Written before the hang", "Written during the hang"])
 
         // The mount comes back: the hung process publishes both saves.
@@ -61,7 +67,9 @@ struct SlowCloudFolderTests {
         #expect(hung.terminationStatus == 0)
         try b.output(["cloud", "sync"])
         #expect(try b.itemNames() == ["Written before the hang", "Written during the hang"])
-        let status = try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8)) as? [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try a.output(["cloud", "status", "--json"]).utf8))
+            as? [String: Any]
         #expect(status?["pendingExport"] as? Int == 0, "\(String(describing: status))")
     }
 
@@ -77,7 +85,9 @@ struct SlowCloudFolderTests {
             let result = try a.run(["item", "add", "Milk"])
             #expect(result.status != 0)
             #expect(result.stderr.contains("is busy: process \(getpid())"), "\(result.stderr)")
-            #expect(result.stderr.contains("note: waiting for process \(getpid())"), "it said at once who it waits for: \(result.stderr)")
+            #expect(
+                result.stderr.contains("note: waiting for process \(getpid())"),
+                "it said at once who it waits for: \(result.stderr)")
         }
         try a.output(["item", "add", "Milk"])
         #expect(try a.itemNames() == ["Bread", "Milk"])

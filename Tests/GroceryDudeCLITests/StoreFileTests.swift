@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// The file the README names is the store: what a command saved is in it, not only in SQLite's
 /// write-ahead log beside it.
@@ -19,13 +19,15 @@ struct StoreFileTests {
 
     @Test(arguments: [false, true])
     func holdsWhatEveryCommandSaved(cloud: Bool) throws {
-        let device = CommandRunner(dataDirectory: directory.path, device: "a", environment: CommandRunner.withoutDefaultData)
+        let device = CommandRunner(
+            dataDirectory: directory.path, device: "a", environment: CommandRunner.withoutDefaultData)
         if cloud { try device.output(["cloud", "enable"]) }
         try device.output(["item", "add", "Bread"])
         try device.output(["item", "add", "Milk"])
         // A command that fails closes the store too.
         #expect(try device.run(["item", "add", "Milk"]).status != 0)
-        let file = cloud
+        let file =
+            cloud
             ? directory.url.appendingPathComponent("devices/a/ubiquity/default/GroceryDude/store.sqlite")
             : directory.url.appendingPathComponent("devices/a/local/GroceryDude.sqlite")
         #expect(try namesInACopy(of: file) == ["Bread", "Milk"])

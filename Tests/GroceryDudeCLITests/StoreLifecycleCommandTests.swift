@@ -1,7 +1,7 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
 
 /// The store lifecycle with real processes as peers on one cloud folder: the six
 /// checks, each a run of the real binary.
@@ -14,7 +14,8 @@ struct StoreLifecycleCommandTests {
     }
 
     func status(_ runner: CommandRunner) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(try runner.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
     }
 
     func transitions(_ runner: CommandRunner) throws -> [String] {
@@ -53,7 +54,8 @@ struct StoreLifecycleCommandTests {
         #expect(state["usingLocalStorage"] as? Int == 0)
         #expect(try transitions(tablet).first == "initialImportCompleted")
         #expect(try tablet.itemNames() == ["Also Offline", "From The Phone", "Made Offline"])
-        #expect(!FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"), "moved, then removed")
+        #expect(
+            !FileManager.default.fileExists(atPath: storeFolder("tablet") + "/fallback.sqlite"), "moved, then removed")
         #expect(try phone.itemNames() == ["Also Offline", "From The Phone", "Made Offline"])
         #expect(try phone.output(["export"]) == (try tablet.output(["export"])))
         let log = try String(contentsOfFile: directory.path + "/devices/tablet/grocery-dude.log", encoding: .utf8)
@@ -62,7 +64,8 @@ struct StoreLifecycleCommandTests {
 
     // 2.
     @Test func twoPeersGetEachOthersRecords() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try phone.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Kitchen Thing"])
@@ -74,7 +77,9 @@ struct StoreLifecycleCommandTests {
     // 3.
     @Test(.enabled(if: TmuxSession.isAvailable))
     func aRunningAppFollowsTheAccountItIsSignedInTo() throws {
-        let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
+        let tablet = device("tablet")
         try kitchen.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Alpha Item"])
         try phone.output(["account", "sign-in", "bravo"])
@@ -82,7 +87,8 @@ struct StoreLifecycleCommandTests {
         try phone.output(["item", "add", "Bravo Item"])
         try tablet.output(["cloud", "enable"])
 
-        let app = "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
+        let app =
+            "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) --data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60"
         let tmux = try TmuxSession(command: app)
         try tmux.waitFor { $0.contains("Alpha Item") }
 
@@ -116,7 +122,9 @@ struct StoreLifecycleCommandTests {
 
     // 4.
     @Test func startingOverRemovesTheContentForEveryoneAndAnOfflinePeerResurrectsNothing() throws {
-        let kitchen = device("kitchen"), phone = device("phone"), tablet = device("tablet")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
+        let tablet = device("tablet")
         for peer in [kitchen, phone, tablet] { try peer.output(["cloud", "enable"]) }
         try kitchen.output(["item", "add", "Old Kitchen Item"])
         try tablet.output(["item", "add", "Old Tablet Item"])
@@ -146,20 +154,25 @@ struct StoreLifecycleCommandTests {
         let keptFiles = kept("tablet")
         #expect(keptFiles.count == 1 && keptFiles[0].hasPrefix("epoch-1-"), "\(keptFiles)")
         let keptStore = try GroceryStore(path: storeFolder("tablet") + "/kept/" + keptFiles[0], defaultData: false)
-        #expect(try keptStore.items().map(\.name).sorted() == ["Made While Away", "Old Kitchen Item", "Old Tablet Item"])
+        #expect(
+            try keptStore.items().map(\.name).sorted() == ["Made While Away", "Old Kitchen Item", "Old Tablet Item"])
         // Nothing of epoch 1 is left in the cloud folder, or came back.
         let cloudFiles = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud")
         #expect(!cloudFiles.contains { $0.contains("epoch-1") }, "\(cloudFiles)")
     }
 
     @Test func anInterruptedStartOverFinishesItsCleanupAtTheNextStart() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         for peer in [kitchen, phone] { try peer.output(["cloud", "enable"]) }
         for index in 1...6 { try kitchen.output(["item", "add", "Old \(index)"]) }
-        let killed = try kitchen.run(["cloud", "start-over", "--yes"], environment: ["GROCERY_DUDE_FAULT": "mid-start-over"])
+        let killed = try kitchen.run(
+            ["cloud", "start-over", "--yes"], environment: ["GROCERY_DUDE_FAULT": "mid-start-over"])
         #expect(killed.status != 0, "killed half-way")
         func leftovers() throws -> [String] {
-            try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud").filter { $0.contains("epoch-1/") }
+            try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/Cloud").filter {
+                $0.contains("epoch-1/")
+            }
         }
         #expect(try !leftovers().isEmpty, "half of epoch 1 is still there")
         // The other device moves to the new epoch and leaves the old files alone.
@@ -168,7 +181,9 @@ struct StoreLifecycleCommandTests {
 
         try kitchen.output(["item", "ls"])
         #expect(try leftovers().isEmpty, "the device that started over finished deleting")
-        let finished = (try status(kitchen)["transitions"] as! [[String: Any]]).first { ($0["detail"] as? String)?.contains("finished the start over") == true }
+        let finished = (try status(kitchen)["transitions"] as! [[String: Any]]).first {
+            ($0["detail"] as? String)?.contains("finished the start over") == true
+        }
         #expect(finished?["transition"] as? String == "contentRemoved")
         try kitchen.output(["item", "add", "Fresh"])
         #expect(try phone.itemNames() == ["Fresh"])
@@ -178,7 +193,8 @@ struct StoreLifecycleCommandTests {
 
     // 6.
     @Test func rebuildDisableAndEnableAgainLoseNothingAndDuplicateNothing() throws {
-        let kitchen = device("kitchen"), phone = device("phone")
+        let kitchen = device("kitchen")
+        let phone = device("phone")
         try kitchen.output(["cloud", "enable"])
         try phone.output(["cloud", "enable"])
         try kitchen.output(["item", "add", "Milk", "--unit", "L", "--home-location", "Fridge"])
@@ -216,13 +232,16 @@ struct StoreLifecycleCommandTests {
         try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
         let added = try b.run(["item", "add", "Kept meanwhile"])
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stderr.contains("warning: the cloud store is not set up yet:")
+        #expect(
+            added.stderr.contains("warning: the cloud store is not set up yet:")
                 && added.stderr.contains("changes are kept in the fallback store until it is"), "\(added.stderr)")
         #expect(try b.output(["cloud", "status"]).contains("Using local storage: 1"))
         // An explicit sync fails, and says why rather than calling the device offline.
         let sync = try b.run(["cloud", "sync"])
         #expect(sync.status != 0)
-        #expect(sync.stderr.contains("the cloud store could not be set up (") && !sync.stderr.contains("offline"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("the cloud store could not be set up (") && !sync.stderr.contains("offline"),
+            "\(sync.stderr)")
 
         try FileManager.default.removeItem(atPath: blocked)
         #expect(try b.items().map { $0["name"] as! String } == ["Kept meanwhile"])

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real binary in tmux at the sizes a terminal user has (40×10, 60×15, 100×30), and resized
 /// with a dialog open; the keys issue 16 asked for, as typed into a real terminal.
 @Suite("Every size in a real terminal", .enabled(if: TmuxSession.isAvailable))
 struct TerminalSizesTests {
     let directory = TemporaryDirectory("tui-sizes")
-    var cli: CommandRunner { CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData) }
+    var cli: CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
+    }
 
     /// The app at `width`×`height` on Milk (listed, in litres) and Eggs in the Fridge, Tea in the
     /// Pantry; units L, kg and tub.
@@ -16,14 +18,18 @@ struct TerminalSizesTests {
         #expect(try cli.run(["item", "add", "Eggs", "--home-location", "Fridge", "--unlisted"]).status == 0)
         #expect(try cli.run(["item", "add", "Tea", "--home-location", "Pantry", "--unlisted"]).status == 0)
         for unit in ["kg", "tub"] { #expect(try cli.run(["unit", "add", unit]).status == 0) }
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
-            + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60", width: width, height: height)
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
+                + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60", width: width,
+            height: height)
         try tmux.waitFor { $0.contains("Eggs") }
         return tmux
     }
 
     func listed() throws -> [String] {
-        let items = try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--listed", "--json"]).utf8)) as! [[String: Any]]
+        let items =
+            try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--listed", "--json"]).utf8))
+            as! [[String: Any]]
         return items.map { $0["name"] as! String }.sorted()
     }
 
@@ -33,17 +39,23 @@ struct TerminalSizesTests {
     }
 
     /// The lines of a capture.
-    func lines(_ screen: String) -> [String] { screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
 
     @Test(arguments: [(40, 10), (60, 15), (100, 30)])
     func everyScreenHelpAndEditorAreUsable(size: (Int, Int)) throws {
         let (width, height) = size
         let tmux = try app(width: width, height: height)
-        for (key, marker) in [("2", "Milk"), ("3", "kg"), ("4", "Pantry"), ("5", "No shop aisles"), ("6", "Enable clou"), ("1", "Tea")] {
+        for (key, marker) in [
+            ("2", "Milk"), ("3", "kg"), ("4", "Pantry"), ("5", "No shop aisles"), ("6", "Enable clou"), ("1", "Tea"),
+        ] {
             try tmux.sendKeys(key)
             let screen = try tmux.waitFor { $0.contains(marker) }
             #expect(screen.contains(marker), "screen \(key) at \(width)×\(height):\n\(screen)")
-            #expect(lines(screen).last(where: { !$0.isEmpty })?.contains("kitchen") == true, "the status line shows:\n\(screen)")
+            #expect(
+                lines(screen).last(where: { !$0.isEmpty })?.contains("kitchen") == true,
+                "the status line shows:\n\(screen)")
         }
         try tmux.sendKeys("?")
         try tmux.waitFor { $0.contains("Keys") }
@@ -59,7 +71,9 @@ struct TerminalSizesTests {
         #expect(screen.contains("Photo"), "the last field shows at \(width)×\(height):\n\(screen)")
         for _ in 0..<6 { try tmux.sendKeys("k") }
         screen = try tmux.waitFor { $0.contains("Name") && !$0.contains("7/7") }
-        #expect(screen.contains("Name      Eggs") || screen.contains("Name            Eggs"), "back to the first at \(width)×\(height):\n\(screen)")
+        #expect(
+            screen.contains("Name      Eggs") || screen.contains("Name            Eggs"),
+            "back to the first at \(width)×\(height):\n\(screen)")
         try tmux.sendKeys("q")
         try tmux.waitFor { !$0.contains("Edit item") }
         try quit(tmux)
@@ -109,10 +123,15 @@ struct TerminalSizesTests {
         try tmux.waitFor { $0.contains("Clear Entire Shopping List?") && $0.contains("[y] Clear") }
         for (width, height) in [(40, 10), (100, 30), (60, 15)] {
             try tmux.resize(width: width, height: height)
-            let screen = try tmux.waitFor { lines($0).count >= height && $0.contains("[y] Clear") && lines($0)[0].count <= width }
-            #expect(screen.contains("Clear Entire Shopping List?") && screen.contains("[n] Cancel"), "whole at \(width)×\(height):\n\(screen)")
-            #expect(screen.components(separatedBy: "┌").count == 2 && screen.components(separatedBy: "┘").count == 2,
-                    "one box, redrawn cleanly at \(width)×\(height):\n\(screen)")
+            let screen = try tmux.waitFor {
+                lines($0).count >= height && $0.contains("[y] Clear") && lines($0)[0].count <= width
+            }
+            #expect(
+                screen.contains("Clear Entire Shopping List?") && screen.contains("[n] Cancel"),
+                "whole at \(width)×\(height):\n\(screen)")
+            #expect(
+                screen.components(separatedBy: "┌").count == 2 && screen.components(separatedBy: "┘").count == 2,
+                "one box, redrawn cleanly at \(width)×\(height):\n\(screen)")
         }
         try tmux.resize(width: 39, height: 9)
         try tmux.waitFor { $0.contains("Terminal too small") }
@@ -207,7 +226,9 @@ struct TerminalSizesTests {
         screen = try tmux.waitFor { $0.contains("(none) ▸") }
         try tmux.sendKeys("s", "q")
         try tmux.waitFor { !$0.contains("Edit item") }
-        let milk = (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8)) as! [[String: Any]])
+        let milk =
+            (try JSONSerialization.jsonObject(with: Data(try cli.output(["item", "ls", "--json"]).utf8))
+            as! [[String: Any]])
             .first { $0["name"] as? String == "Milk" }
         #expect(milk?["unit"] == nil || milk?["unit"] is NSNull, "Home picked (clear): \(String(describing: milk))")
         try quit(tmux)

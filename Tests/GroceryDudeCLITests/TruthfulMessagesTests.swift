@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What commands say is what happened, and says what to do.
 @Suite("Messages that are true")
@@ -23,7 +23,9 @@ struct TruthfulMessagesTests {
         #expect(status.contains("does not exist"), "\(status)")
         let sync = try a.run(["cloud", "sync"])
         #expect(sync.status != 0)
-        #expect(sync.stderr.contains("\(missing) does not exist") && !sync.stderr.contains("cloud online"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("\(missing) does not exist") && !sync.stderr.contains("cloud online"), "\(sync.stderr)"
+        )
         let online = try a.output(["cloud", "online"])
         #expect(online.contains("does not exist") && !online.contains("disabled"), "\(online)")
         try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
@@ -52,7 +54,8 @@ struct TruthfulMessagesTests {
     }
 
     @Test func goingOnlineAfterAPeerStartedOverSaysTheChangesWereKeptNotExported() throws {
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         try a.output(["cloud", "enable"])
         try b.output(["cloud", "enable"])
         try a.output(["cloud", "sync"])  // on the cloud store of epoch 1, not its fallback
@@ -76,7 +79,9 @@ struct TruthfulMessagesTests {
             try disk.fill(leaving: leaving)
             let added = try a.run(["item", "add", "Refused"])
             #expect(added.status != 0)
-            #expect(added.stderr.contains("the disk that holds \(disk.path)/devices/a/local is full: nothing was changed"), "\(added.stderr)")
+            #expect(
+                added.stderr.contains("the disk that holds \(disk.path)/devices/a/local is full: nothing was changed"),
+                "\(added.stderr)")
             #expect(!added.stderr.contains("SQLite error"), "\(added.stderr)")
         }
         // A listing writes nothing: it works while the disk has room for the write-ahead log's

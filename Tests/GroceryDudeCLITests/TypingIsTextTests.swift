@@ -1,20 +1,24 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Typed and pasted text stays text, and no key acts unseen: the real app in tmux at 40×10,
 /// 100×30 and 200×60.
 @Suite("Typing is text, in a real terminal", .enabled(if: TmuxSession.isAvailable))
 struct TypingIsTextTests {
     let directory = TemporaryDirectory("typing-is-text")
-    var cli: CommandRunner { CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData) }
+    var cli: CommandRunner {
+        CommandRunner(dataDirectory: directory.path, device: "kitchen", environment: CommandRunner.withoutDefaultData)
+    }
 
     static let sizes = [(40, 10), (100, 30), (200, 60)]
 
     func app(width: Int, height: Int) throws -> TmuxSession {
         #expect(try cli.run(["item", "add", "Milk", "--home-location", "Fridge", "--unit", "L"]).status == 0)
-        let tmux = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
-            + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60", width: width, height: height)
+        let tmux = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
+                + "--data-dir \(directory.path) --device kitchen; echo EXITED $?; sleep 60", width: width,
+            height: height)
         try tmux.waitFor { $0.contains("Milk") }
         return tmux
     }
@@ -151,14 +155,16 @@ struct TypingIsTextTests {
         try tmux.sendKeys("2")
         let screen = try tmux.waitFor { $0.contains("Aisle 10") }
         let order = ["Aisle 1", "Aisle 2", "Aisle 10"].compactMap { aisle in
-            screen.split(separator: "\n").firstIndex { $0.hasPrefix(" \(aisle) ") }  // the section's title, not "Aisle 10" for "Aisle 1"
+            // The section's title, not "Aisle 10" for "Aisle 1".
+            screen.split(separator: "\n").firstIndex { $0.hasPrefix(" \(aisle) ") }
         }
         #expect(order.count == 3 && order == order.sorted(), "Aisle 1, Aisle 2, Aisle 10:\n\(screen)")
         try quit(tmux)
     }
 
     @Test func aRemoteChangeWhileEditingIsShownAndSavingAsks() throws {
-        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        let phone = CommandRunner(
+            dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
         #expect(try cli.run(["cloud", "enable", "--no-merge"]).status == 0)
         let tmux = try app(width: 100, height: 30)
         #expect(try phone.run(["cloud", "enable", "--no-merge"]).status == 0)
@@ -187,7 +193,8 @@ struct TypingIsTextTests {
     }
 
     @Test func aStoreKeptAsideByAStartOverIsShownAndMergedBackFromTheCloudScreen() throws {
-        let phone = CommandRunner(dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
+        let phone = CommandRunner(
+            dataDirectory: directory.path, device: "phone", environment: CommandRunner.withoutDefaultData)
         #expect(try cli.run(["cloud", "enable", "--no-merge"]).status == 0)
         #expect(try cli.run(["item", "add", "Tea"]).status == 0)
         #expect(try phone.run(["cloud", "enable", "--no-merge"]).status == 0)
@@ -205,12 +212,18 @@ struct TypingIsTextTests {
         try tmux.sendKeys("y")
         screen = try tmux.waitFor { $0.contains("Merged epoch-1") }
         #expect(try names().contains("Offline soup"), "merged back")
-        #expect(!screen.contains("Kept aside on this device") || !screen.contains("epoch-1-"), "the file is gone: \(screen)")
+        #expect(
+            !screen.contains("Kept aside on this device") || !screen.contains("epoch-1-"), "the file is gone: \(screen)"
+        )
         try quit(tmux)
     }
 
     @Test func theMouseScrollsSelectsSwitchesTabsAndEditsAndNoMouseLeavesItToTheTerminal() throws {
-        for index in 1...20 { #expect(try cli.run(["item", "add", String(format: "Item %02d", index), "--home-location", "Shelf"]).status == 0) }
+        for index in 1...20 {
+            #expect(
+                try cli.run(["item", "add", String(format: "Item %02d", index), "--home-location", "Shelf"]).status == 0
+            )
+        }
         let tmux = try app(width: 100, height: 12)
         #expect(try tmux.display("#{mouse_any_flag}") == "1", "the app asks for the mouse")
         #expect(try tmux.capture().contains("Item 01"))
@@ -233,8 +246,10 @@ struct TypingIsTextTests {
         try tmux.waitFor { !$0.contains("Edit item") }
         try quit(tmux)
 
-        let plain = try TmuxSession(command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
-            + "--data-dir \(directory.path) --device kitchen --no-mouse; echo EXITED $?; sleep 60", width: 100, height: 12)
+        let plain = try TmuxSession(
+            command: "env GROCERY_DUDE_NO_DEFAULT_DATA=1 \(CommandRunner.binary.path) "
+                + "--data-dir \(directory.path) --device kitchen --no-mouse; echo EXITED $?; sleep 60", width: 100,
+            height: 12)
         try plain.waitFor { $0.contains("Item 01") }
         #expect(try plain.display("#{mouse_any_flag}") == "0", "--no-mouse leaves the mouse to the terminal")
         try quit(plain)
@@ -255,7 +270,8 @@ struct TypingIsTextTests {
         #expect(try tmux.display("#{cursor_flag}") == "1")
         #expect(try tmux.display("#{cursor_y}") == String(row), "the terminal's cursor is in the field")
         let column = try #require(Int(try tmux.display("#{cursor_x}")))
-        #expect(lines[row].prefix(column).hasSuffix("Milk fresh"), "right after what was typed: \(lines[row]) at \(column)")
+        #expect(
+            lines[row].prefix(column).hasSuffix("Milk fresh"), "right after what was typed: \(lines[row]) at \(column)")
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("Name*") }
         #expect(try tmux.display("#{cursor_flag}") == "0")

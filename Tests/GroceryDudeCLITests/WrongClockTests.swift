@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Devices whose wall clocks are wrong by years, as real processes under `faketime`: every
 /// device ends with the same data, an edit made after seeing a value wins over it, a clock far
@@ -10,15 +10,21 @@ struct WrongClockTests {
     let directory = TemporaryDirectory("wrong-clocks")
 
     func device(_ name: String, clock fakeTime: String? = nil) -> CommandRunner {
-        CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData, fakeTime: fakeTime)
+        CommandRunner(
+            dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData,
+            fakeTime: fakeTime)
     }
 
     /// `item ls --json` on every device, after each has synced: they must all be the same.
-    func expectSameItems(_ devices: [CommandRunner], sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    func expectSameItems(_ devices: [CommandRunner], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> [[String: Any]]
+    {
         for device in devices + devices { try device.output(["cloud", "sync"]) }
         let listings = try devices.map { try $0.output(["item", "ls", "--json"]) }
         for (device, listing) in zip(devices, listings).dropFirst() {
-            #expect(listing == listings[0], "\(device.device) holds other data than \(devices[0].device)", sourceLocation: sourceLocation)
+            #expect(
+                listing == listings[0], "\(device.device) holds other data than \(devices[0].device)",
+                sourceLocation: sourceLocation)
         }
         return try JSONSerialization.jsonObject(with: Data(listings[0].utf8)) as! [[String: Any]]
     }
@@ -28,29 +34,35 @@ struct WrongClockTests {
     }
 
     func status(_ device: CommandRunner) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(try device.output(["cloud", "status", "--json"]).utf8))
+            as! [String: Any]
     }
 
     /// The devices flagged in `cloud status --json`, by name, with how far ahead.
     func clocksAhead(_ device: CommandRunner) throws -> [String: String] {
         let flagged = try status(device)["clocksAhead"] as? [[String: Any]] ?? []
-        return Dictionary(flagged.map { ($0["device"] as? String ?? "?", $0["ahead"] as? String ?? "?") }) { first, _ in first }
+        return Dictionary(flagged.map { ($0["device"] as? String ?? "?", $0["ahead"] as? String ?? "?") }) { first, _ in
+            first
+        }
     }
 
     /// The wall time, in seconds since 1970, of the reading in `device`'s newest published log.
     func newestReading(of device: CommandRunner) throws -> Double {
         let peer = try #require(try status(device)["peerID"] as? String)
         let folder = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs/\(peer)")
-        let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gdlog") }.max())
-        let lines = try String(contentsOf: folder.appendingPathComponent(newest), encoding: .utf8).split(separator: "\n")
+        let newest = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gdlog") }.max())
+        let lines = try String(contentsOf: folder.appendingPathComponent(newest), encoding: .utf8).split(
+            separator: "\n")
         let payload = try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as! [String: Any]
         let reading = try #require(payload["clock"] as? String)
         return try #require(Double(reading.prefix { $0 != "." })) / 1000
     }
 
     func expectNearNow(_ seconds: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(abs(seconds - Date().timeIntervalSince1970) < 600,
-                "\(what) is stamped \(Date(timeIntervalSince1970: seconds)), not now", sourceLocation: sourceLocation)
+        #expect(
+            abs(seconds - Date().timeIntervalSince1970) < 600,
+            "\(what) is stamped \(Date(timeIntervalSince1970: seconds)), not now", sourceLocation: sourceLocation)
     }
 
     @Test func aClockTenYearsAheadDragsNobodyAndEditsMadeAfterSeeingItWin() throws {
@@ -140,7 +152,8 @@ struct WrongClockTests {
         try honest.output(["item", "edit", "Eggs", "--qty", "2"])
         try old.output(["item", "edit", "Eggs", "--qty", "3"])
         #expect(quantity(of: "Eggs", in: try expectSameItems([old, honest])) == 3, "edited after seeing 2")
-        #expect(try clocksAhead(old)["honest"]?.hasSuffix("years") == true, "from 1969, the honest device is decades ahead")
+        #expect(
+            try clocksAhead(old)["honest"]?.hasSuffix("years") == true, "from 1969, the honest device is decades ahead")
 
         // Its clock set right, it exports again, and edits go both ways.
         let fixed = old.withClock(nil)

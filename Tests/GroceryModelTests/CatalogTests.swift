@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 @Suite("Units, home locations and shop aisles")
@@ -45,7 +46,9 @@ struct CatalogTests {
         let store = try GroceryStore.temporary(in: directory)
         try store.addEntry(.unit, name: "kg")
         try store.addEntry(.unit, name: "g")
-        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "kg")) { try store.renameEntry(.unit, "g", to: "KG") }
+        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "kg")) {
+            try store.renameEntry(.unit, "g", to: "KG")
+        }
         #expect(try store.renameEntry(.unit, "kg", to: "Kg").name == "Kg")
     }
 

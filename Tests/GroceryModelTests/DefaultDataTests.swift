@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 @Suite("Default data on first launch")
@@ -54,21 +55,32 @@ struct DefaultDataTests {
             for row in try store.items() {
                 #expect(row.item.id.globalID == DefaultData.id(GrocerySchema.Entity.item, named: row.name))
                 #expect(row.item.modified == DefaultData.shippedDate)
-                #expect(row.item.unit?.globalID == row.unitName.map { DefaultData.id(GrocerySchema.Entity.unit, named: $0) })
+                #expect(
+                    row.item.unit?.globalID == row.unitName.map { DefaultData.id(GrocerySchema.Entity.unit, named: $0) }
+                )
             }
             for kind in CatalogKind.allCases {
-                #expect(try store.entries(kind).allSatisfy { $0.id.globalID == DefaultData.id(kind.entity, named: $0.name) && $0.modified == DefaultData.shippedDate })
+                #expect(
+                    try store.entries(kind).allSatisfy {
+                        $0.id.globalID == DefaultData.id(kind.entity, named: $0.name)
+                            && $0.modified == DefaultData.shippedDate
+                    })
             }
             #expect(try store.objects.outbox().map(\.clock) == [DefaultData.reading])
         }
-        #expect(try stores[0].items().map(\.item.id) == stores[1].items().map(\.item.id), "the same objects at model versions 1 and 2")
+        #expect(
+            try stores[0].items().map(\.item.id) == stores[1].items().map(\.item.id),
+            "the same objects at model versions 1 and 2")
     }
 
     @Test func theShippedReadingIsOnePeersAcceptAndLosesToAnyDeviceAtTheSameMoment() {
         let reading = DefaultData.reading
         #expect(HLC.isPeerName(reading.peer) && reading.wall >= 0 && reading.counter == 0)
         #expect(reading.wall == Int64(DefaultData.shippedDate.timeIntervalSince1970 * 1000))
-        for peer in ["00000000-0000-4000-8000-000000000000", "0a1b2c3d-0000-4000-8000-000000000000", "ffffffff-ffff-4fff-bfff-ffffffffffff", "local"] {
+        for peer in [
+            "00000000-0000-4000-8000-000000000000", "0a1b2c3d-0000-4000-8000-000000000000",
+            "ffffffff-ffff-4fff-bfff-ffffffffffff", "local",
+        ] {
             #expect(reading < HLC(wall: reading.wall, counter: 0, peer: peer), "\(peer)")
         }
     }
@@ -98,7 +110,9 @@ struct DefaultDataTests {
         _ = try store.objects.save(author: "a peer's unit") { context in
             try context.insert(GrocerySchema.Entity.unit, id: litre, values: ["name": .string("L")])
         }
-        _ = try store.objects.save(author: "deleted") { context in try context.delete(GrocerySchema.Entity.unit, id: litre) }
+        _ = try store.objects.save(author: "deleted") { context in
+            try context.delete(GrocerySchema.Entity.unit, id: litre)
+        }
         try store.addDefaultData()
         #expect(try store.items().count == 138)
         #expect(!(try store.entries(.unit).map(\.name).contains("L")))

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 /// The model's typed IDs print, parse, encode and store as the engine's IDs did: the text of
@@ -35,8 +36,11 @@ struct EntityIDTests {
         let row = try store.objects.read { db in
             try Row.fetchOne(db, sql: "SELECT id, unit, locationAtHome, locationAtShop FROM item")!
         }
-        #expect([flour.id.description, flour.item.unit?.description, flour.item.locationAtHome?.description,
-                 flour.item.locationAtShop?.description] == [row[0], row[1], row[2], row[3]] as [String?])
+        #expect(
+            [
+                flour.id.description, flour.item.unit?.description, flour.item.locationAtHome?.description,
+                flour.item.locationAtShop?.description,
+            ] == [row[0], row[1], row[2], row[3]] as [String?])
         #expect(try store.entries(.unit).map(\.id) == [.unit(try #require(flour.item.unit))])
         #expect(try store.entries(.home).map(\.id.description) == [row[2] as String])
         #expect(try store.entries(.shop).first?.id.kind == .shop)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroceryModel
 
 @Suite("CSV and timestamps")
@@ -17,7 +18,9 @@ struct FormatTests {
     }
 
     @Test func csvRejectsTextAfterAClosingQuote() {
-        #expect(throws: ArchiveError.malformed("line 1: text after a closing quote")) { try CSVTable.parse("\"a\"b,c\n") }
+        #expect(throws: ArchiveError.malformed("line 1: text after a closing quote")) {
+            try CSVTable.parse("\"a\"b,c\n")
+        }
     }
 
     @Test func timestampsRoundTripExactly() throws {
@@ -45,8 +48,10 @@ struct TimestampParsingTests {
         #expect(Timestamp.parse(text) == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
-    @Test(arguments: ["2027-02-31T00:00:00Z", "2027-13-01T00:00:00Z", "2027-01-15T08:00:00", "2027-01-15T08:00:00.Z",
-                      "2027-01-15T08:00:00Zjunk", "27-01-15T08:00:00Z", ""])
+    @Test(arguments: [
+        "2027-02-31T00:00:00Z", "2027-13-01T00:00:00Z", "2027-01-15T08:00:00", "2027-01-15T08:00:00.Z",
+        "2027-01-15T08:00:00Zjunk", "27-01-15T08:00:00Z", "",
+    ])
     func badDatesAreRefused(_ text: String) {
         #expect(Timestamp.parse(text) == nil)
     }

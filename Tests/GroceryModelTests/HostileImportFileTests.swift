@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 /// Import files built to break the readers: damaged or hostile Core Data stores, XML, JSON and
@@ -20,17 +21,18 @@ struct HostileImportFileTests {
         let path = directory.file("\(name).sqlite").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                INSERT INTO Z_PRIMARYKEY VALUES (1,'Item',0,12),(2,'Item_Photo',0,1),(3,'Location',0,2),(4,'LocationAtHome',3,0),(5,'LocationAtShop',3,0),(6,'Unit',0,1);
-                CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
-                INSERT INTO ZUNIT VALUES (1, 6, 1, 'kg');
-                CREATE TABLE ZLOCATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSUMMARY VARCHAR, ZSTOREDIN VARCHAR, ZAISLE VARCHAR);
-                INSERT INTO ZLOCATION VALUES (1, 4, 1, NULL, 'Pantry', NULL), (2, 5, 1, NULL, NULL, 'Aisle 2');
-                CREATE TABLE ZITEM_PHOTO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZITEM INTEGER, ZDATA BLOB);
-                CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOLLECTED INTEGER, ZLISTED INTEGER, ZLOCATIONATHOME INTEGER, ZLOCATIONATSHOP INTEGER, ZPHOTO INTEGER, ZUNIT INTEGER, ZQUANTITY FLOAT, ZNAME VARCHAR, ZTHUMBNAIL BLOB);
-                INSERT INTO ZITEM VALUES (12, 1, 1, 0, 1, 1, 2, NULL, 1, 1.5, 'Flour', NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1,'Item',0,12),(2,'Item_Photo',0,1),(3,'Location',0,2),(4,'LocationAtHome',3,0),(5,'LocationAtShop',3,0),(6,'Unit',0,1);
+                    CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                    INSERT INTO ZUNIT VALUES (1, 6, 1, 'kg');
+                    CREATE TABLE ZLOCATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSUMMARY VARCHAR, ZSTOREDIN VARCHAR, ZAISLE VARCHAR);
+                    INSERT INTO ZLOCATION VALUES (1, 4, 1, NULL, 'Pantry', NULL), (2, 5, 1, NULL, NULL, 'Aisle 2');
+                    CREATE TABLE ZITEM_PHOTO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZITEM INTEGER, ZDATA BLOB);
+                    CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOLLECTED INTEGER, ZLISTED INTEGER, ZLOCATIONATHOME INTEGER, ZLOCATIONATSHOP INTEGER, ZPHOTO INTEGER, ZUNIT INTEGER, ZQUANTITY FLOAT, ZNAME VARCHAR, ZTHUMBNAIL BLOB);
+                    INSERT INTO ZITEM VALUES (12, 1, 1, 0, 1, 1, 2, NULL, 1, 1.5, 'Flour', NULL);
+                    """)
             if !damage.isEmpty { try db.execute(sql: damage) }
         }
         try queue.close()
@@ -40,7 +42,8 @@ struct HostileImportFileTests {
     /// The store's item 12 gets photo 1, whose `ZDATA` is 0x02 then `reference` (an external file).
     func storeWithExternalPhoto(_ reference: [UInt8]) throws -> String {
         let hex = ([0x02] + reference).map { String(format: "%02X", $0) }.joined()
-        return try coreDataStore("INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 12, X'\(hex)'); UPDATE ZITEM SET ZPHOTO = 1;")
+        return try coreDataStore(
+            "INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 12, X'\(hex)'); UPDATE ZITEM SET ZPHOTO = 1;")
     }
 
     /// The folder Core Data keeps a store's external photos in, created.
@@ -70,7 +73,8 @@ struct HostileImportFileTests {
 
     /// Imports `path` into a store holding one item and asserts that the import fails with
     /// `reason` and changes nothing.
-    func expectImportRefused(_ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectImportRefused(_ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let store = try GroceryStore.temporary(in: directory, name: "target-\(UUID().uuidString.prefix(8))")
         try store.addItem(ItemDraft(name: "Existing"))
         let before = try store.exportArchive()
@@ -85,33 +89,64 @@ struct HostileImportFileTests {
     // MARK: - Core Data: values of the wrong type
 
     static let badValues: [(damage: String, reason: String)] = [
-        ("UPDATE ZLOCATION SET Z_ENT = NULL WHERE Z_PK = 2", "ZLOCATION row 2, column Z_ENT: the value is missing (NULL)"),
-        ("UPDATE ZLOCATION SET Z_ENT = 'home' WHERE Z_PK = 1", #"ZLOCATION row 1, column Z_ENT: "home" is not a number"#),
+        (
+            "UPDATE ZLOCATION SET Z_ENT = NULL WHERE Z_PK = 2",
+            "ZLOCATION row 2, column Z_ENT: the value is missing (NULL)"
+        ),
+        (
+            "UPDATE ZLOCATION SET Z_ENT = 'home' WHERE Z_PK = 1",
+            #"ZLOCATION row 1, column Z_ENT: "home" is not a number"#
+        ),
         ("UPDATE ZITEM SET ZQUANTITY = 'abc'", #"ZITEM row 12, column ZQUANTITY: "abc" is not a number"#),
         ("UPDATE ZITEM SET ZQUANTITY = 9e999", "ZITEM row 12, column ZQUANTITY: inf is not a finite number"),
         ("UPDATE ZITEM SET ZQUANTITY = x'00'", "ZITEM row 12, column ZQUANTITY: binary data (1 bytes) is not a number"),
         ("UPDATE ZITEM SET ZLISTED = 0.5", "ZITEM row 12, column ZLISTED: 0.5 is not a whole number"),
         ("UPDATE ZITEM SET ZUNIT = 'kg'", #"ZITEM row 12, column ZUNIT: "kg" is not a number"#),
         ("UPDATE ZITEM SET ZNAME = x'ff41'", "ZITEM row 12, column ZNAME: binary data (2 bytes) is not text"),
-        ("UPDATE ZITEM SET ZNAME = CAST(x'466cff' AS TEXT)", "ZITEM row 12, column ZNAME: the text is not valid UTF-8 (byte offset 2)"),
-        ("DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME); INSERT INTO ZUNIT VALUES (1, 6, 1, 42)",
-         "ZUNIT row 1, column ZNAME: the number 42 is not text"),
-        ("UPDATE ZUNIT SET ZNAME = CAST(x'ff' AS TEXT)", "ZUNIT row 1, column ZNAME: the text is not valid UTF-8 (byte offset 0)"),
-        ("UPDATE ZLOCATION SET ZAISLE = CAST(x'41eda080' AS TEXT) WHERE Z_PK = 2",
-         "ZLOCATION row 2, column ZAISLE: the text is not valid UTF-8 (byte offset 1)"),
-        ("UPDATE Z_PRIMARYKEY SET Z_NAME = x'ff' WHERE Z_ENT = 4", "Z_PRIMARYKEY row 4, column Z_NAME: binary data (1 bytes) is not text"),
-        ("DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR); INSERT INTO ZUNIT VALUES ('one', 6, 1, 'kg')",
-         #"ZUNIT row at position 1, column Z_PK: "one" is not a number"#),
-        ("DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR); INSERT INTO ZUNIT VALUES (NULL, 6, 1, 'kg')",
-         "ZUNIT row at position 1, column Z_PK: the value is missing (NULL)"),
-        ("INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 12, 'not bytes'); UPDATE ZITEM SET ZPHOTO = 1",
-         #"ZITEM_PHOTO row 1, column ZDATA: the text "not bytes" is not binary data"#),
-        ("ALTER TABLE ZITEM ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZITEM SET ZMODIFIED = 1e300",
-         "ZITEM row 12, column ZMODIFIED: 1e+300 seconds since 2001 is not a date from 1970 to 9999"),
-        ("ALTER TABLE ZUNIT ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZUNIT SET ZMODIFIED = -978307201",
-         "ZUNIT row 1, column ZMODIFIED: -978307201.0 seconds since 2001 is not a date from 1970 to 9999"),
-        ("ALTER TABLE ZITEM ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZITEM SET ZMODIFIED = 'yesterday'",
-         #"ZITEM row 12, column ZMODIFIED: "yesterday" is not a number"#),
+        (
+            "UPDATE ZITEM SET ZNAME = CAST(x'466cff' AS TEXT)",
+            "ZITEM row 12, column ZNAME: the text is not valid UTF-8 (byte offset 2)"
+        ),
+        (
+            "DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME); INSERT INTO ZUNIT VALUES (1, 6, 1, 42)",
+            "ZUNIT row 1, column ZNAME: the number 42 is not text"
+        ),
+        (
+            "UPDATE ZUNIT SET ZNAME = CAST(x'ff' AS TEXT)",
+            "ZUNIT row 1, column ZNAME: the text is not valid UTF-8 (byte offset 0)"
+        ),
+        (
+            "UPDATE ZLOCATION SET ZAISLE = CAST(x'41eda080' AS TEXT) WHERE Z_PK = 2",
+            "ZLOCATION row 2, column ZAISLE: the text is not valid UTF-8 (byte offset 1)"
+        ),
+        (
+            "UPDATE Z_PRIMARYKEY SET Z_NAME = x'ff' WHERE Z_ENT = 4",
+            "Z_PRIMARYKEY row 4, column Z_NAME: binary data (1 bytes) is not text"
+        ),
+        (
+            "DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR); INSERT INTO ZUNIT VALUES ('one', 6, 1, 'kg')",
+            #"ZUNIT row at position 1, column Z_PK: "one" is not a number"#
+        ),
+        (
+            "DROP TABLE ZUNIT; CREATE TABLE ZUNIT (Z_PK, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR); INSERT INTO ZUNIT VALUES (NULL, 6, 1, 'kg')",
+            "ZUNIT row at position 1, column Z_PK: the value is missing (NULL)"
+        ),
+        (
+            "INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 12, 'not bytes'); UPDATE ZITEM SET ZPHOTO = 1",
+            #"ZITEM_PHOTO row 1, column ZDATA: the text "not bytes" is not binary data"#
+        ),
+        (
+            "ALTER TABLE ZITEM ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZITEM SET ZMODIFIED = 1e300",
+            "ZITEM row 12, column ZMODIFIED: 1e+300 seconds since 2001 is not a date from 1970 to 9999"
+        ),
+        (
+            "ALTER TABLE ZUNIT ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZUNIT SET ZMODIFIED = -978307201",
+            "ZUNIT row 1, column ZMODIFIED: -978307201.0 seconds since 2001 is not a date from 1970 to 9999"
+        ),
+        (
+            "ALTER TABLE ZITEM ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZITEM SET ZMODIFIED = 'yesterday'",
+            #"ZITEM row 12, column ZMODIFIED: "yesterday" is not a number"#
+        ),
     ]
 
     @Test(arguments: badValues)
@@ -122,7 +157,9 @@ struct HostileImportFileTests {
     }
 
     @Test func nullsInOptionalColumnsStayFine() throws {
-        let path = try coreDataStore("UPDATE ZITEM SET ZUNIT = NULL, ZQUANTITY = NULL, ZLISTED = NULL, ZLOCATIONATSHOP = NULL; UPDATE ZUNIT SET ZNAME = NULL")
+        let path = try coreDataStore(
+            "UPDATE ZITEM SET ZUNIT = NULL, ZQUANTITY = NULL, ZLISTED = NULL, ZLOCATIONATSHOP = NULL; UPDATE ZUNIT SET ZNAME = NULL"
+        )
         let archive = try CoreDataStoreReader.read(path: path)
         #expect(archive.units.isEmpty)
         let flour = try #require(archive.items.first)
@@ -132,7 +169,8 @@ struct HostileImportFileTests {
 
     @Test func theDatesInRangeAreRead() throws {
         // 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, as seconds since 2001.
-        let path = try coreDataStore("""
+        let path = try coreDataStore(
+            """
             ALTER TABLE ZITEM ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZITEM SET ZMODIFIED = -978307200;
             ALTER TABLE ZUNIT ADD COLUMN ZMODIFIED TIMESTAMP; UPDATE ZUNIT SET ZMODIFIED = 252423993599;
             """)
@@ -150,15 +188,30 @@ struct HostileImportFileTests {
     // MARK: - Core Data: photos stored in external files
 
     static let badExternalNames: [(name: [UInt8], reason: String)] = [
-        (Array("../../../../etc/hostname".utf8),
-         #"ZITEM row 12, column ZPHOTO: the photo's external file "../../../../etc/hostname" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
-        (Array("/etc/hostname".utf8),
-         #"ZITEM row 12, column ZPHOTO: the photo's external file "/etc/hostname" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
-        (Array("..".utf8), #"ZITEM row 12, column ZPHOTO: the photo's external file ".." is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
-        ([], #"ZITEM row 12, column ZPHOTO: the photo's external file "" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
-        ([0], #"ZITEM row 12, column ZPHOTO: the photo's external file "" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
-        (Array("photo".utf8) + [0] + Array("/../x".utf8),
-         #"ZITEM row 12, column ZPHOTO: the photo's external file "photo\0/../x" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#),
+        (
+            Array("../../../../etc/hostname".utf8),
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "../../../../etc/hostname" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
+        (
+            Array("/etc/hostname".utf8),
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "/etc/hostname" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
+        (
+            Array("..".utf8),
+            #"ZITEM row 12, column ZPHOTO: the photo's external file ".." is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
+        (
+            [],
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
+        (
+            [0],
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
+        (
+            Array("photo".utf8) + [0] + Array("/../x".utf8),
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "photo\0/../x" is not a plain file name in .Hostile_SUPPORT/_EXTERNAL_DATA"#
+        ),
         ([0x70, 0xff], "ZITEM row 12, column ZPHOTO: the photo's external file name is not valid UTF-8"),
     ]
 
@@ -173,9 +226,11 @@ struct HostileImportFileTests {
     @Test func anExternalPhotoThatIsASymbolicLinkIsRefused() throws {
         let folder = try externalDataFolder()
         let secret = try file("secret.txt", Data("the user's secret".utf8))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("photo").path, withDestinationPath: secret)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("photo").path, withDestinationPath: secret)
         let path = try storeWithExternalPhoto(Array("photo".utf8) + [0])
-        let reason = #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is reached through a symbolic link (\#(folder.path)/photo), which is refused"#
+        let reason =
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is reached through a symbolic link (\#(folder.path)/photo), which is refused"#
         expectCoreDataRefused(path, reason)
         try expectImportRefused(path, reason)
     }
@@ -186,17 +241,21 @@ struct HostileImportFileTests {
         try Data("the user's secret".utf8).write(to: elsewhere.appendingPathComponent("photo"))
         let support = directory.url.appendingPathComponent(".Hostile_SUPPORT")
         try FileManager.default.createDirectory(at: support, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: support.appendingPathComponent("_EXTERNAL_DATA"), withDestinationURL: elsewhere)
+        try FileManager.default.createSymbolicLink(
+            at: support.appendingPathComponent("_EXTERNAL_DATA"), withDestinationURL: elsewhere)
         let path = try storeWithExternalPhoto(Array("photo".utf8))
-        let reason = #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is reached through a symbolic link (\#(support.path)/_EXTERNAL_DATA), which is refused"#
+        let reason =
+            #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is reached through a symbolic link (\#(support.path)/_EXTERNAL_DATA), which is refused"#
         expectCoreDataRefused(path, reason)
     }
 
     @Test func anExternalPhotoThatIsAFolderIsRefused() throws {
         let folder = try externalDataFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photo"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("photo"), withIntermediateDirectories: true)
         let path = try storeWithExternalPhoto(Array("photo".utf8))
-        expectCoreDataRefused(path, #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is not a regular file"#)
+        expectCoreDataRefused(
+            path, #"ZITEM row 12, column ZPHOTO: the photo's external file "photo" is not a regular file"#)
     }
 
     @Test func aPlainExternalPhotoIsRead() throws {
@@ -212,14 +271,19 @@ struct HostileImportFileTests {
     /// A file's name, its bytes (valid text around invalid bytes), and the offset of the first invalid one.
     static let notUTF8: [(name: String, bytes: [UInt8], offset: Int)] = [
         ("bad.csv", Array("kind,name\nitem,Fl".utf8) + [0xFF] + Array("our\n".utf8), 17),
-        ("bad.json", Array(#"{"format":"grocery-dude","version":1,"items":[{"name":""#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8), 55),
+        (
+            "bad.json",
+            Array(#"{"format":"grocery-dude","version":1,"items":[{"name":""#.utf8) + [0xC3, 0x28]
+                + Array(#""}]}"#.utf8), 55
+        ),
         ("bad.xml", Array(#"<items><item name=""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""/></items>"#.utf8), 19),
         ("overlong.csv", Array("name\n".utf8) + [0xC0, 0xAF] + Array("\n".utf8), 5),
     ]
 
     @Test(arguments: notUTF8)
     func invalidUTF8IsAnErrorSayingWhere(_ bad: (name: String, bytes: [UInt8], offset: Int)) throws {
-        try expectImportRefused(try file(bad.name, Data(bad.bytes)), "the file is not valid UTF-8 (byte offset \(bad.offset))")
+        try expectImportRefused(
+            try file(bad.name, Data(bad.bytes)), "the file is not valid UTF-8 (byte offset \(bad.offset))")
     }
 
     /// A name of a million characters is refused in a line a terminal shows, in every format:
@@ -227,11 +291,12 @@ struct HostileImportFileTests {
     @Test(arguments: ["csv", "json", "xml"])
     func aHugeNameIsRefusedInAShortLine(_ format: String) throws {
         let name = "Lemon" + String(repeating: "a", count: 1_000_000)
-        let text = switch format {
-        case "csv": "kind,name\nitem,\(name)\n"
-        case "json": #"{"format":"grocery-dude","version":1,"items":[{"name":"\#(name)"}]}"#
-        default: #"<items><item name="\#(name)"/></items>"#
-        }
+        let text =
+            switch format {
+            case "csv": "kind,name\nitem,\(name)\n"
+            case "json": #"{"format":"grocery-dude","version":1,"items":[{"name":"\#(name)"}]}"#
+            default: #"<items><item name="\#(name)"/></items>"#
+            }
         let path = try file("huge.\(format)", Data(text.utf8))
         let store = try GroceryStore.temporary(in: directory, name: "huge-\(format)")
         do {
@@ -239,15 +304,18 @@ struct HostileImportFileTests {
             Issue.record("imported")
         } catch {
             let message = "\(error)"
-            #expect(message.count < 400 && message.contains("Lemonaaaa") && message.contains("…"), "\(message.prefix(300))")
+            #expect(
+                message.count < 400 && message.contains("Lemonaaaa") && message.contains("…"), "\(message.prefix(300))")
         }
         #expect(try store.items().isEmpty)
     }
 
     // MARK: - CSV: numbers and dates
 
-    @Test(arguments: ["0x10", "1e5", "1E5", "inf", "nan", "Infinity", " 1", "1 ", "1.", ".5", "1.2.3", "--1", "+-1", "1,5",
-                      "+", "-", "٣", "1_000", "0b1", "1" + String(repeating: "0", count: 400)])
+    @Test(arguments: [
+        "0x10", "1e5", "1E5", "inf", "nan", "Infinity", " 1", "1 ", "1.", ".5", "1.2.3", "--1", "+-1", "1,5",
+        "+", "-", "٣", "1_000", "0b1", "1" + String(repeating: "0", count: 400),
+    ])
     func aCSVQuantityOutsideTheRuleIsRefused(_ text: String) throws {
         let path = try file("quantity.csv", Data("kind,name,quantity\nitem,Milk,\"\(text)\"\n".utf8))
         try expectImportRefused(path, "line 2: quantity \(text.debugDescription) is not a plain decimal number")
@@ -261,7 +329,10 @@ struct HostileImportFileTests {
         #expect(PlainDecimal.parse("0.00001") == 0.00001)
     }
 
-    @Test(arguments: [0.00001, 1.2345e-7, 0.1, 1.25, 99_999.999_99, 1.000_000_000_000_000_2, 5e-324, 123_456_789_012_345_680_000.0, -0.5, 3])
+    @Test(arguments: [
+        0.00001, 1.2345e-7, 0.1, 1.25, 99_999.999_99, 1.000_000_000_000_000_2, 5e-324, 123_456_789_012_345_680_000.0,
+        -0.5, 3,
+    ])
     func quantitiesAreWrittenUnderTheRuleAndReadBackExactly(_ value: Double) {
         let text = PlainDecimal.string(value)
         #expect(!text.contains("e") && PlainDecimal.parse(text) == value, "\(value) written as \(text)")
@@ -298,8 +369,10 @@ struct HostileImportFileTests {
     // MARK: - JSON: depth, numbers, dates
 
     @Test func deeplyNestedJSONIsRefused() throws {
-        let path = try file("deep.json", Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8))
-        try expectImportRefused(path, "arrays and objects nest more than 32 levels deep (byte offset 32): not a Grocery Dude file")
+        let path = try file(
+            "deep.json", Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8))
+        try expectImportRefused(
+            path, "arrays and objects nest more than 32 levels deep (byte offset 32): not a Grocery Dude file")
     }
 
     @Test func bracketsInsideJSONStringsAreNotNesting() throws {
@@ -310,8 +383,14 @@ struct HostileImportFileTests {
 
     /// The body of a JSON file (after its format and version) and the error it gives.
     static let badJSON: [(body: String, reason: String)] = [
-        (#""items":[{"name":"Milk","modified":"0001-01-01T00:00:00Z"}]"#, #"items[0].modified: "0001-01-01T00:00:00Z" is not a date from 1970 to 9999"#),
-        (#""units":[{"name":"kg","modified":"1969-07-20T20:17:00Z"}]"#, #"units[0].modified: "1969-07-20T20:17:00Z" is not a date from 1970 to 9999"#),
+        (
+            #""items":[{"name":"Milk","modified":"0001-01-01T00:00:00Z"}]"#,
+            #"items[0].modified: "0001-01-01T00:00:00Z" is not a date from 1970 to 9999"#
+        ),
+        (
+            #""units":[{"name":"kg","modified":"1969-07-20T20:17:00Z"}]"#,
+            #"units[0].modified: "1969-07-20T20:17:00Z" is not a date from 1970 to 9999"#
+        ),
         (#""items":[{"name":"Milk","quantity":1e400}]"#, "not valid JSON"),
         (#""items":[{"name":"Milk","quantity":NaN}]"#, "not valid JSON"),
         (#""items":[{"name":"Milk","listed":1e30}]"#, "items[0].listed should be Bool"),
@@ -327,10 +406,14 @@ struct HostileImportFileTests {
 
     /// XML files of another shape than the book's, and the error each gives.
     static let otherShapes: [(name: String, text: String, reason: String)] = [
-        ("deep.xml", String(repeating: "<items>", count: 100_000) + String(repeating: "</items>", count: 100_000),
-         "line 1: unexpected element <items>: not the book's XML format"),
-        ("nested.xml", #"<items><item name="a"><item name="b"/></item></items>"#,
-         "line 1: unexpected element <item>: not the book's XML format"),
+        (
+            "deep.xml", String(repeating: "<items>", count: 100_000) + String(repeating: "</items>", count: 100_000),
+            "line 1: unexpected element <items>: not the book's XML format"
+        ),
+        (
+            "nested.xml", #"<items><item name="a"><item name="b"/></item></items>"#,
+            "line 1: unexpected element <item>: not the book's XML format"
+        ),
         ("root.xml", #"<item name="a"/>"#, "line 1: unexpected element <item>: not the book's XML format"),
     ]
 
@@ -342,10 +425,13 @@ struct HostileImportFileTests {
     /// Refused at its declaration: no entity is ever defined, so none expands.
     @Test func anExpandingEntityIsRefused() throws {
         var entities = #"<!ENTITY a0 "lol">"#
-        for level in 1...9 { entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
+        for level in 1...9 {
+            entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
+        }
         let text = #"<?xml version="1.0"?><!DOCTYPE items [\#(entities)]><items><item name="&a9;"/></items>"#
-        try expectImportRefused(try file("laughs.xml", Data(text.utf8)),
-                                "line 1: a document type declaration (<!DOCTYPE …>) is not read: a file of this format has none")
+        try expectImportRefused(
+            try file("laughs.xml", Data(text.utf8)),
+            "line 1: a document type declaration (<!DOCTYPE …>) is not read: a file of this format has none")
     }
 
     // MARK: - Through the real binary
@@ -353,13 +439,19 @@ struct HostileImportFileTests {
     @Test func theCommandLineRefusesAHostileStoreWithOneLineAndLeavesNoTempCopy() throws {
         let path = try coreDataStore("UPDATE ZITEM SET ZQUANTITY = 'abc'")
         let temporary = TemporaryDirectory("hostile-cli-tmp")
-        let runner = CommandRunner(dataDirectory: directory.url.appendingPathComponent("cli").path, environment: ["TMPDIR": temporary.path])
+        let runner = CommandRunner(
+            dataDirectory: directory.url.appendingPathComponent("cli").path, environment: ["TMPDIR": temporary.path])
         let result = try runner.run(["--no-default-data", "import", path])
         #expect(result.status != 0 && result.status != 132 && result.status != 134, "exit status \(result.status)")
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].contains(#"ZITEM row 12, column ZQUANTITY: "abc" is not a number"#), "\(result.stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("grocery-dude-import-") }
+        #expect(
+            lines.count == 1 && lines[0].contains(#"ZITEM row 12, column ZQUANTITY: "abc" is not a number"#),
+            "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+            $0.hasPrefix("grocery-dude-import-")
+        }
         #expect(left.isEmpty, "temp copies left behind: \(left)")
-        #expect(try runner.run(["item", "ls", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(
+            try runner.run(["item", "ls", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 }

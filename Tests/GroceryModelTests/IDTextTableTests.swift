@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 @Suite("Values found by an ID's stored text")
@@ -12,8 +13,14 @@ struct IDTextTableTests {
     @Test func eachTextFindsItsOwnValueAndNoOtherDoes() {
         var table = IDTextTable<Int>()
         var random = SeededRandom(seed: 3)
-        let ids = (0..<300).map { _ in UUID(uuid: (UInt8.random(in: 0...255, using: &random), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                                                   UInt8.random(in: 0...255, using: &random))).uuidString.lowercased() }
+        let ids = (0..<300).map { _ in
+            UUID(
+                uuid: (
+                    UInt8.random(in: 0...255, using: &random), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                    UInt8.random(in: 0...255, using: &random)
+                )
+            ).uuidString.lowercased()
+        }
         let distinct = Array(Set(ids))
         for (index, id) in distinct.enumerated() { table.insert(id, index) }
         for (index, id) in distinct.enumerated() { #expect(value(table, id) == index) }

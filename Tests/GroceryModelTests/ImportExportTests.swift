@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 @Suite("Import and export with fixtures of our own")
@@ -58,13 +59,15 @@ struct ImportExportTests {
 
     @Test func theBookXMLFormatIsRead() throws {
         let file = directory.file("small.xml")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <items>
                 <item name="Apples" unit="kg" locationathome="Fruit Bowl" locationatshop="Produce"/>
                 <item name="Fish &amp; Chips" unit="" locationathome="" locationatshop="Frozen"/>
             </items>
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let store = try GroceryStore.temporary(in: directory)
         try store.importFile(path: file.path)
         let rows = try store.items()
@@ -77,18 +80,19 @@ struct ImportExportTests {
         let path = directory.file("Grocery-Dude.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                INSERT INTO Z_PRIMARYKEY VALUES (1,'Item',0,2),(2,'Item_Photo',0,1),(3,'Location',0,2),(4,'LocationAtHome',3,0),(5,'LocationAtShop',3,0),(6,'Unit',0,1);
-                CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMODIFIED TIMESTAMP, ZNAME VARCHAR);
-                INSERT INTO ZUNIT VALUES (1, 6, 1, 700000000, 'kg');
-                CREATE TABLE ZLOCATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMODIFIED TIMESTAMP, ZSUMMARY VARCHAR, ZSTOREDIN VARCHAR, ZAISLE VARCHAR);
-                INSERT INTO ZLOCATION VALUES (1, 4, 1, 700000000, NULL, 'Pantry', NULL), (2, 5, 1, 700000000, NULL, NULL, 'Aisle 2');
-                CREATE TABLE ZITEM_PHOTO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZITEM INTEGER, ZDATA BLOB);
-                INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 1, X'01FFD8FFE0');
-                CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOLLECTED INTEGER, ZLISTED INTEGER, ZLOCATIONATHOME INTEGER, ZLOCATIONATSHOP INTEGER, ZPHOTO INTEGER, ZUNIT INTEGER, ZMODIFIED TIMESTAMP, ZQUANTITY FLOAT, ZNAME VARCHAR, ZTHUMBNAIL BLOB);
-                INSERT INTO ZITEM VALUES (1, 1, 1, 1, 1, 1, 2, 1, 1, 700000000.5, 1.5, 'Flour', NULL), (2, 1, 1, 0, 0, NULL, NULL, NULL, NULL, 700000001, 3, 'Candles', NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1,'Item',0,2),(2,'Item_Photo',0,1),(3,'Location',0,2),(4,'LocationAtHome',3,0),(5,'LocationAtShop',3,0),(6,'Unit',0,1);
+                    CREATE TABLE ZUNIT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMODIFIED TIMESTAMP, ZNAME VARCHAR);
+                    INSERT INTO ZUNIT VALUES (1, 6, 1, 700000000, 'kg');
+                    CREATE TABLE ZLOCATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMODIFIED TIMESTAMP, ZSUMMARY VARCHAR, ZSTOREDIN VARCHAR, ZAISLE VARCHAR);
+                    INSERT INTO ZLOCATION VALUES (1, 4, 1, 700000000, NULL, 'Pantry', NULL), (2, 5, 1, 700000000, NULL, NULL, 'Aisle 2');
+                    CREATE TABLE ZITEM_PHOTO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZITEM INTEGER, ZDATA BLOB);
+                    INSERT INTO ZITEM_PHOTO VALUES (1, 2, 1, 1, X'01FFD8FFE0');
+                    CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOLLECTED INTEGER, ZLISTED INTEGER, ZLOCATIONATHOME INTEGER, ZLOCATIONATSHOP INTEGER, ZPHOTO INTEGER, ZUNIT INTEGER, ZMODIFIED TIMESTAMP, ZQUANTITY FLOAT, ZNAME VARCHAR, ZTHUMBNAIL BLOB);
+                    INSERT INTO ZITEM VALUES (1, 1, 1, 1, 1, 1, 2, 1, 1, 700000000.5, 1.5, 'Flour', NULL), (2, 1, 1, 0, 0, NULL, NULL, NULL, NULL, 700000001, 3, 'Candles', NULL);
+                    """)
         }
         try queue.close()
         let store = try GroceryStore.temporary(in: directory)
@@ -149,8 +153,10 @@ struct ImportExportTests {
         let store = try GroceryStore.temporary(in: directory)
         let url = directory.file("late.csv")
         try Data("kind,name,quantity,unit\nitem,Milk,1,L\nitem,Eggs,12,\nitem,Bad,-3,\n".utf8).write(to: url)
-        #expect(throws: GroceryError.importFailed(
-            file: url.path, reason: "item 3 (\"Bad\"): invalid quantity: -3 is negative")) {
+        #expect(
+            throws: GroceryError.importFailed(
+                file: url.path, reason: "item 3 (\"Bad\"): invalid quantity: -3 is negative")
+        ) {
             try store.importFile(path: url.path)
         }
         #expect(try store.counts() == [0, 0, 0, 0])
@@ -158,7 +164,9 @@ struct ImportExportTests {
     }
 
     @Test func anUnknownExtensionAsksForAFormat() throws {
-        #expect(throws: GroceryError.unknownFormat(file: "groceries.txt")) { try ArchiveFormat.detect(path: "groceries.txt") }
+        #expect(throws: GroceryError.unknownFormat(file: "groceries.txt")) {
+            try ArchiveFormat.detect(path: "groceries.txt")
+        }
     }
 
     @Test func importingKeepsWhatTheFileLeavesOut() throws {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 @Suite("Items and the shopping list")
@@ -133,7 +134,9 @@ struct ItemTests {
         eggs.listed = false
         let dangling = try store.addItem(eggs)
         try store.objects.write { db in
-            try db.execute(sql: "UPDATE item SET unit = ? WHERE id = ?", arguments: [GlobalID(UUID()).description, dangling.id.description])
+            try db.execute(
+                sql: "UPDATE item SET unit = ? WHERE id = ?",
+                arguments: [GlobalID(UUID()).description, dangling.id.description])
             // A row whose ID is not one (a store edited by hand): no item can point at it.
             try db.execute(sql: "INSERT INTO unit (id, name, modified) VALUES ('not-an-id', 'crate', 0)")
         }
@@ -142,7 +145,10 @@ struct ItemTests {
         #expect(all.map(\.name) == ["Bread", "Cake", "Eggs", "Milk"])
         #expect(all == Array(try store.itemRows(all.map(\.id)).values).sorted { $0.name < $1.name })
         #expect(all.first { $0.name == "Cake" }?.photoSize == 4 && all.first { $0.name == "Cake" }?.unitName == "pk")
-        #expect(all.first { $0.name == "Milk" }.map { [$0.unitName, $0.homeLocationName, $0.shopLocationName] } == ["L", "Fridge", "Dairy"])
+        #expect(
+            all.first { $0.name == "Milk" }.map { [$0.unitName, $0.homeLocationName, $0.shopLocationName] } == [
+                "L", "Fridge", "Dairy",
+            ])
         #expect(all.first { $0.name == "Eggs" }?.unitName == nil, "its unit is gone")
         #expect(try store.items(listedOnly: true).map(\.name) == ["Bread", "Cake", "Milk"])
 
@@ -154,8 +160,13 @@ struct ItemTests {
             try db.execute(sql: "UPDATE item SET unit = 'not-an-id', locationAtShop = 7 WHERE name = 'Cake'")
         }
         let changed = try store.items()
-        #expect(changed.first { $0.name == "Bread" }.map { [$0.item.unit?.description, $0.unitName] } == [pack.description, "pk"])
-        #expect(changed.first { $0.name == "Cake" }.map { [$0.item.unit?.description, $0.unitName, $0.shopLocationName] } == [nil, nil, nil])
+        #expect(
+            changed.first { $0.name == "Bread" }.map { [$0.item.unit?.description, $0.unitName] } == [
+                pack.description, "pk",
+            ])
+        #expect(
+            changed.first { $0.name == "Cake" }.map { [$0.item.unit?.description, $0.unitName, $0.shopLocationName] }
+                == [nil, nil, nil])
         #expect(changed.first { $0.name == "Milk" } == all.first { $0.name == "Milk" })
     }
 
@@ -174,7 +185,10 @@ struct ItemTests {
             try db.execute(sql: "UPDATE item SET unit = upper(?) WHERE name = 'Bread'", arguments: [pack.description])
             try db.execute(sql: "UPDATE item SET id = upper(id), locationAtShop = 7 WHERE name = 'eclair'")
             try db.execute(sql: "UPDATE item SET name = CAST(X'C3412D78' AS TEXT), note = '' WHERE name = 'Zucchini 🥒'")
-            try db.execute(sql: "UPDATE item SET name = CAST(X'4E554C00616674' AS TEXT), note = CAST(X'6E6F74650078' AS TEXT) WHERE name = 'Milk'")
+            try db.execute(
+                sql:
+                    "UPDATE item SET name = CAST(X'4E554C00616674' AS TEXT), note = CAST(X'6E6F74650078' AS TEXT) WHERE name = 'Milk'"
+            )
         }
         for listedOnly in [false, true] {
             let rows = try store.items(listedOnly: listedOnly)
@@ -186,7 +200,8 @@ struct ItemTests {
                 #expect(listing.note(index).map(Array.init) == row.item.note.map { Array($0.utf8) })
                 #expect(listing.quantity(index) == row.item.quantity && listing.modified(index) == row.item.modified)
                 #expect(listing.listed(index) == row.item.listed && listing.collected(index) == row.item.collected)
-                #expect([listing.unitName(index), listing.homeLocationName(index), listing.shopLocationName(index)]
+                #expect(
+                    [listing.unitName(index), listing.homeLocationName(index), listing.shopLocationName(index)]
                         == [row.unitName, row.homeLocationName, row.shopLocationName])
                 #expect(listing.photoSize(index) == row.photoSize)
             }
@@ -233,7 +248,9 @@ struct ItemTests {
         let store = try GroceryStore.temporary(in: directory)
         _ = try milk(store)
         _ = try store.addItem(ItemDraft(name: "Eggs"))
-        #expect(throws: GroceryError.alreadyExists(kind: "item", name: "Milk")) { try store.addItem(ItemDraft(name: "milk  ")) }
+        #expect(throws: GroceryError.alreadyExists(kind: "item", name: "Milk")) {
+            try store.addItem(ItemDraft(name: "milk  "))
+        }
         var rename = ItemChanges()
         rename.name = "MILK"
         #expect(throws: GroceryError.alreadyExists(kind: "item", name: "Milk")) { try store.editItem("Eggs", rename) }

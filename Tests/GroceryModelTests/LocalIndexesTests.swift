@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 /// The indexes a store keeps are those its queries read: names found through the index of their
@@ -14,7 +15,9 @@ struct LocalIndexesTests {
 
     func indexes(_ store: GroceryStore) throws -> Set<String> {
         try store.objects.read { db in
-            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'item'")
+            try String.fetchSet(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'item'"
+            )
         }
     }
 
@@ -22,25 +25,35 @@ struct LocalIndexesTests {
         try store.objects.read { db in
             let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
             let arguments = StatementArguments(Array(repeating: "x", count: sql.filter { $0 == "?" }.count))
-            return try Row.fetchAll(statement, arguments: arguments).map { $0["detail"] as String }.joined(separator: "; ")
+            return try Row.fetchAll(statement, arguments: arguments).map { $0["detail"] as String }.joined(
+                separator: "; ")
         }
     }
 
     @Test func everyQueryOfItemsReadsAnIndexAndNoIndexIsLeftUnread() throws {
         let store = try GroceryStore.temporary(in: directory)
-        #expect(try indexes(store) == [
-            "item_list_order", "ubiquity_key_nfc_casefold_covering_item",
-            "item_on_unit", "item_on_locationAtHome", "item_on_locationAtShop", "item_photo_given",
-        ])
-        #expect(try plan(store, ReferenceResolver.namedSQL(table: "item", nameColumn: "name")).contains("INDEX ubiquity_key_nfc_casefold_covering_item"))
+        #expect(
+            try indexes(store) == [
+                "item_list_order", "ubiquity_key_nfc_casefold_covering_item",
+                "item_on_unit", "item_on_locationAtHome", "item_on_locationAtShop", "item_photo_given",
+            ])
+        #expect(
+            try plan(store, ReferenceResolver.namedSQL(table: "item", nameColumn: "name")).contains(
+                "INDEX ubiquity_key_nfc_casefold_covering_item"))
         for filter in ["", " WHERE item.listed"] {
             let listing = try plan(store, "SELECT id FROM item\(filter) ORDER BY item.name COLLATE NOCASE, item.id")
             #expect(listing.contains("INDEX item_list_order") && !listing.contains("TEMP B-TREE"), "\(listing)")
         }
-        for (relationship, index) in ["unit": "item_on_unit", "locationAtHome": "item_on_locationAtHome",
-                                      "locationAtShop": "item_on_locationAtShop", "photo": "item_photo_given"] {
-            #expect(try plan(store, "SELECT id FROM item WHERE \(relationship) = ?").contains("INDEX \(index)"), "\(relationship)")
-            #expect(try plan(store, "SELECT count(*) FROM item WHERE \(relationship) = ?").contains("INDEX \(index)"), "\(relationship)")
+        for (relationship, index) in [
+            "unit": "item_on_unit", "locationAtHome": "item_on_locationAtHome",
+            "locationAtShop": "item_on_locationAtShop", "photo": "item_photo_given",
+        ] {
+            #expect(
+                try plan(store, "SELECT id FROM item WHERE \(relationship) = ?").contains("INDEX \(index)"),
+                "\(relationship)")
+            #expect(
+                try plan(store, "SELECT count(*) FROM item WHERE \(relationship) = ?").contains("INDEX \(index)"),
+                "\(relationship)")
         }
     }
 
@@ -50,29 +63,35 @@ struct LocalIndexesTests {
         var store: GroceryStore? = try GroceryStore.temporary(in: directory, defaultData: true)
         let before = try store!.exportArchive()
         try store!.objects.write { db in
-            try db.execute(sql: """
-                DROP INDEX item_list_order; DROP INDEX item_photo_given; CREATE INDEX item_on_photo ON item(photo);
-                CREATE INDEX item_on_name ON item(name); CREATE INDEX item_on_listed ON item(listed);
-                CREATE INDEX unit_on_name ON unit(name); CREATE INDEX locationAtHome_on_storedIn ON locationAtHome(storedIn);
-                CREATE INDEX locationAtShop_on_aisle ON locationAtShop(aisle);
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX item_list_order; DROP INDEX item_photo_given; CREATE INDEX item_on_photo ON item(photo);
+                    CREATE INDEX item_on_name ON item(name); CREATE INDEX item_on_listed ON item(listed);
+                    CREATE INDEX unit_on_name ON unit(name); CREATE INDEX locationAtHome_on_storedIn ON locationAtHome(storedIn);
+                    CREATE INDEX locationAtShop_on_aisle ON locationAtShop(aisle);
+                    """)
         }
         try store!.close()
         store = nil
 
         let reopened = try GroceryStore.temporary(in: directory, defaultData: true)
-        let all = try reopened.objects.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        let all = try reopened.objects.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
         #expect(all.isDisjoint(with: LocalIndexes.unread))
         #expect(all.isSuperset(of: ["item_list_order", "item_photo_given"]))
         #expect(try reopened.exportArchive() == before)
         try reopened.close()
-        let schemaVersion = try DatabaseQueue(path: directory.file("store.sqlite").path).read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
+        let schemaVersion = try DatabaseQueue(path: directory.file("store.sqlite").path).read { db in
+            try Int.fetchOne(db, sql: "PRAGMA schema_version")
+        }
 
         // One connection, as a command opens it: a pool of connections makes and drops a table
         // of its own (GRDB) whenever the write-ahead log is missing.
         let again = try GroceryStore(path: directory.file("store.sqlite").path, connections: .single)
-        #expect(try again.objects.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") } == schemaVersion,
-                "an open with every index in place makes and drops nothing")
+        #expect(
+            try again.objects.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") } == schemaVersion,
+            "an open with every index in place makes and drops nothing")
     }
 }
 
@@ -85,7 +104,10 @@ extension LocalIndexesTests {
         var store: GroceryStore? = try GroceryStore(path: path, defaultData: true, connections: .single)
         let before = try store!.exportArchive()
         try store!.objects.write { db in
-            try db.execute(sql: "DROP INDEX item_photo_given; CREATE INDEX item_on_photo ON item(photo); CREATE INDEX item_on_name ON item(name)")
+            try db.execute(
+                sql:
+                    "DROP INDEX item_photo_given; CREATE INDEX item_on_photo ON item(photo); CREATE INDEX item_on_name ON item(name)"
+            )
         }
         try store!.close()
         store = nil
@@ -93,13 +115,17 @@ extension LocalIndexesTests {
         try disk.fill(leaving: 40 * 1024)
         let full = try GroceryStore(path: path, defaultData: true, connections: .single)
         #expect(try full.exportArchive() == before)
-        let indexes = try full.objects.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        let indexes = try full.objects.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
         #expect(indexes.isSuperset(of: ["item_on_photo", "item_on_name"]), "nothing could be written")
         try full.close()
 
         try disk.empty()
         let roomy = try GroceryStore(path: path, defaultData: true, connections: .single)
-        let after = try roomy.objects.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        let after = try roomy.objects.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
         #expect(after.isDisjoint(with: LocalIndexes.unread) && after.contains("item_photo_given"))
         #expect(try roomy.exportArchive() == before)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 @Suite("Model versions of the grocery store")
@@ -25,7 +26,8 @@ struct MigrationTests {
 
         // Another process: IDs of its own (sequential ones from 1 again would repeat the first
         // process's transaction IDs, which random ones never do).
-        let new = try GroceryStore.temporary(in: directory, modelVersion: 2, defaultData: true, ids: SequentialIDs(prefix: "00000002"))
+        let new = try GroceryStore.temporary(
+            in: directory, modelVersion: 2, defaultData: true, ids: SequentialIDs(prefix: "00000002"))
         #expect(new.modelVersion == 2)
         #expect(try new.exportArchive() == before)
         var changes = ItemChanges()
@@ -41,7 +43,9 @@ struct MigrationTests {
     @Test func recordsCarryTheirModelVersion() throws {
         let store = try GroceryStore.temporary(in: directory, modelVersion: 1)
         _ = try store.addItem(ItemDraft(name: "Tea"))
-        let version = try store.objects.read { db in try Int.fetchOne(db, sql: "SELECT modelVersion FROM ubiquity_outbox") }
+        let version = try store.objects.read { db in
+            try Int.fetchOne(db, sql: "SELECT modelVersion FROM ubiquity_outbox")
+        }
         #expect(version == 1)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import GroceryModel
 import GRDB
-import Ubiquity
+import TestSupport
+import Testing
 import TextAndFiles
+import Ubiquity
+
+@testable import GroceryModel
 
 /// Lists read in alphabetical order as a person reads it: accents and case do not send a name
 /// after "Z".
@@ -16,7 +17,9 @@ struct NameOrderTests {
     /// Finder and GNOME Files; items keep their order by name.
     @Test func numbersInCatalogNamesSortAsNumbers() throws {
         let store = try GroceryStore.temporary(in: directory)
-        for (name, aisle) in [("Rice", "Aisle 10"), ("Soap", "Aisle 2"), ("Tea", "aisle 1"), ("Oil", "Aisle 02"), ("Salt", "Aisle")] {
+        for (name, aisle) in [
+            ("Rice", "Aisle 10"), ("Soap", "Aisle 2"), ("Tea", "aisle 1"), ("Oil", "Aisle 02"), ("Salt", "Aisle"),
+        ] {
             var draft = ItemDraft(name: name)
             draft.shopLocation = aisle
             try store.addItem(draft)
@@ -24,8 +27,10 @@ struct NameOrderTests {
         let expected = ["Aisle", "aisle 1", "Aisle 2", "Aisle 02", "Aisle 10"]
         #expect(try store.entries(.shop).map(\.name) == expected)
         #expect(try store.itemIndex(ItemListQuery(grouping: .shopAisle)).sections.map(\.title) == expected)
-        for (a, b) in [("Item 9", "Item 10"), ("x2y", "x10y"), ("2", "a"), ("Été 3", "ete 20"), ("Week 1", "Week 1 b")] {
-            #expect(NaturalOrder.areInIncreasingOrder(a, b) && !NaturalOrder.areInIncreasingOrder(b, a), "\(a) before \(b)")
+        for (a, b) in [("Item 9", "Item 10"), ("x2y", "x10y"), ("2", "a"), ("Été 3", "ete 20"), ("Week 1", "Week 1 b")]
+        {
+            #expect(
+                NaturalOrder.areInIncreasingOrder(a, b) && !NaturalOrder.areInIncreasingOrder(b, a), "\(a) before \(b)")
         }
     }
 
@@ -43,7 +48,10 @@ struct NameOrderTests {
         let index = try store.itemIndex(ItemListQuery(grouping: .homeLocation))
         #expect(index.sections.map(\.title) == ["Attic", "\u{C9}tag\u{E8}re", "Zinc shelf"])
         let rows = try store.itemRows(index.ids)
-        #expect(index.ids.compactMap { rows[$0]?.name } == ["banana", "Dates", "\u{C9}clair", "Eggs", "\u{C9}picerie fine", "Zucchini", "apple"])
+        #expect(
+            index.ids.compactMap { rows[$0]?.name } == [
+                "banana", "Dates", "\u{C9}clair", "Eggs", "\u{C9}picerie fine", "Zucchini", "apple",
+            ])
         #expect(try store.entries(.home).map(\.name) == ["Attic", "\u{C9}tag\u{E8}re", "Zinc shelf"])
     }
 
@@ -52,23 +60,31 @@ struct NameOrderTests {
     /// name order; a location without items has no section.
     @Test func linksToNoLocationHereAreUnknownInNameOrder() throws {
         let store = try GroceryStore.temporary(in: directory)
-        for (name, home) in [("Apple", "Pantry"), ("Bread", "Attic"), ("Cheese", nil), ("Dates", "Fridge"), ("Eggs", "Fridge")] {
+        for (name, home) in [
+            ("Apple", "Pantry"), ("Bread", "Attic"), ("Cheese", nil), ("Dates", "Fridge"), ("Eggs", "Fridge"),
+        ] {
             var draft = ItemDraft(name: name)
             draft.homeLocation = home
             try store.addItem(draft)
         }
         let fridge = try #require(try store.items().first { $0.name == "Dates" }?.item.locationAtHome)
         try store.objects.write { db in
-            try db.execute(sql: "UPDATE item SET locationAtHome = ? WHERE name = 'Bread'", arguments: [GlobalID(UUID()).description])
-            try db.execute(sql: "UPDATE item SET locationAtHome = upper(?) WHERE name = 'Eggs'", arguments: [fridge.description])
+            try db.execute(
+                sql: "UPDATE item SET locationAtHome = ? WHERE name = 'Bread'",
+                arguments: [GlobalID(UUID()).description])
+            try db.execute(
+                sql: "UPDATE item SET locationAtHome = upper(?) WHERE name = 'Eggs'", arguments: [fridge.description])
         }
         for order in [ItemListQuery.Order.byLocation, .byName] {
             let index = try store.itemIndex(ItemListQuery(grouping: .homeLocation, order: order))
             let rows = try store.itemRows(index.ids)
             let titles = index.sections.map(\.title)
-            let names = index.sections.map { section in index.ids[section.start..<section.start + section.count].compactMap { rows[$0]?.name } }
+            let names = index.sections.map { section in
+                index.ids[section.start..<section.start + section.count].compactMap { rows[$0]?.name }
+            }
             if order == .byName {
-                #expect(titles == [ItemListIndex.byNameTitle] && names == [["Apple", "Bread", "Cheese", "Dates", "Eggs"]])
+                #expect(
+                    titles == [ItemListIndex.byNameTitle] && names == [["Apple", "Bread", "Cheese", "Dates", "Eggs"]])
             } else {
                 #expect(titles == ["Fridge", "Pantry", ItemListIndex.unknownLocation])
                 #expect(names == [["Dates"], ["Apple"], ["Bread", "Cheese", "Eggs"]])
@@ -79,6 +95,7 @@ struct NameOrderTests {
     @Test func asciiNamesKeepTheOrderTheStoreGivesThem() throws {
         let rows = ["apple", "Banana", "cherry"]
         #expect(NameOrder.sorted(rows) { $0 } == rows)
-        #expect(NameOrder.sorted(["b", "\u{E1}", "a"]) { $0 } == ["\u{E1}", "a", "b"], "equal keys keep the store's order")
+        #expect(
+            NameOrder.sorted(["b", "\u{E1}", "a"]) { $0 } == ["\u{E1}", "a", "b"], "equal keys keep the store's order")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 /// The original app's files from `../shared/data/original-grocery-dude` (skipped when absent).
@@ -12,21 +13,31 @@ struct RealFileImportTests {
 
     /// name → (unit, home, shop) as the Core Data store holds them, read with plain SQL.
     func expectedFromSQLite() throws -> [String: [String?]] {
-        let queue = try DatabaseQueue(path: folder.appendingPathComponent("DefaultData.sqlite").path,
-                                      configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try DatabaseQueue(
+            path: folder.appendingPathComponent("DefaultData.sqlite").path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
         return try queue.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT i.ZNAME AS name, u.ZNAME AS unit, h.ZSTOREDIN AS home, s.ZAISLE AS shop FROM ZITEM i
-                LEFT JOIN ZUNIT u ON u.Z_PK = i.ZUNIT
-                LEFT JOIN ZLOCATION h ON h.Z_PK = i.ZLOCATIONATHOME
-                LEFT JOIN ZLOCATION s ON s.Z_PK = i.ZLOCATIONATSHOP
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.ZNAME AS name, u.ZNAME AS unit, h.ZSTOREDIN AS home, s.ZAISLE AS shop FROM ZITEM i
+                    LEFT JOIN ZUNIT u ON u.Z_PK = i.ZUNIT
+                    LEFT JOIN ZLOCATION h ON h.Z_PK = i.ZLOCATIONATHOME
+                    LEFT JOIN ZLOCATION s ON s.Z_PK = i.ZLOCATIONATSHOP
+                    """)
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"], [$0["unit"], $0["home"], $0["shop"]]) })
         }
     }
 
     func imported(_ store: GroceryStore) throws -> [String: [String?]] {
-        Dictionary(uniqueKeysWithValues: try store.items().map { ($0.name, [$0.unitName, $0.homeLocationName, $0.shopLocationName]) })
+        Dictionary(
+            uniqueKeysWithValues: try store.items().map {
+                ($0.name, [$0.unitName, $0.homeLocationName, $0.shopLocationName])
+            })
     }
 
     @Test func theCoreDataStoreImportsExactlyWhatItHolds() throws {

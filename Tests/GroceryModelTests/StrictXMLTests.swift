@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 /// The book's XML as XML allows it to be written, and what XML does not allow, line by line.
@@ -42,36 +43,75 @@ struct StrictXMLTests {
         #expect(read.map(\.name) == ["a b c d\ne éé\"'>"])
     }
 
-    @Test(arguments: [
-        ("<items>\n<item name=\"a\"/>\n<!DOCTYPE items>", "line 3: not well-formed XML: a declaration (<!…) inside an element"),
-        ("<!DOCTYPE items SYSTEM \"file:///etc/passwd\"><items/>",
-         "line 1: a document type declaration (<!DOCTYPE …>) is not read: a file of this format has none"),
-        ("<items>\n<item name=\"&xxe;\"/></items>", "line 2: not well-formed XML: the entity &xxe; is not defined (a file of this format defines none)"),
-        ("<items><item name=\"R&D\"/></items>", "line 1: not well-formed XML: a & that starts no reference (write &amp;)"),
-        ("<items><item name=\"a<b\"/></items>", "line 1: not well-formed XML: a < in the value of name (write &lt;)"),
-        ("<items><item name=a/></items>", "line 1: not well-formed XML: the value of name is not quoted"),
-        ("<items><item name=\"a\" name=\"b\"/></items>", "line 1: not well-formed XML: <item> has the attribute name twice"),
-        ("<items><item name=\"a\"unit=\"kg\"/></items>", "line 1: not well-formed XML: a bad attribute in <item> (no space before it)"),
-        ("<items>\n\n<item name=\"a\">\n</items>", "line 4: not well-formed XML: </items> closes <item>"),
-        ("<items>\n<item name=\"a\"/>", "line 2: not well-formed XML: the file ends before </items> (cut off?)"),
-        ("<items><item name=\"a", "line 1: not well-formed XML: the file ends inside the value of name"),
-        ("<items/><items/>", "line 1: not well-formed XML: content after the last element is closed"),
-        ("<items><item name=\"a\u{1}\"/></items>", "line 1: not well-formed XML: a control character (U+0001)"),
-        ("<items><!-- a -- b --></items>", "line 1: not well-formed XML: -- inside a comment"),
-        ("<items/>\n<?xml version=\"1.0\"?>", "line 2: not well-formed XML: an XML declaration (<?xml …?>) after the file's start"),
-        ("<items><item name=\"&#0;\"/></items>", "line 1: not well-formed XML: &#…; is not a character XML allows"),
-        ("<items><item name=\"&#xD800;\"/></items>", "line 1: not well-formed XML: &#x…; is not a character XML allows"),
-        ("<items><item name=\"&#x110000000000000000;\"/></items>", "line 1: not well-formed XML: &#x…; is not a character XML allows"),
-        ("<items><item name=\"&#;\"/></items>", "line 1: not well-formed XML: a bad character reference (&#…;)"),
-        ("hello <items/>", "line 1: not well-formed XML: something other than an element before the first element"),
-        ("<items>a ]]> b</items>", "line 1: not well-formed XML: ]]> in text"),
-        ("<items><item name=\"\u{FFFE}\"/></items>", "line 1: not well-formed XML: U+FFFE, which is not a character"),
-        ("<items><item name=\"a\"/><![CDATA[ cut", "line 1: not well-formed XML: the file ends inside a CDATA section"),
-        ("<items><item name=\"a\"/><recipe/></items>", "line 1: unexpected element <recipe>: not the book's XML format"),
-        ("<items>\n<item unit=\"kg\"/></items>", "line 2: an <item> has no name attribute"),
-        ("", "no <items> element: not the book's XML format"),
-        ("<!-- nothing -->", "no <items> element: not the book's XML format"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            (
+                "<items>\n<item name=\"a\"/>\n<!DOCTYPE items>",
+                "line 3: not well-formed XML: a declaration (<!…) inside an element"
+            ),
+            (
+                "<!DOCTYPE items SYSTEM \"file:///etc/passwd\"><items/>",
+                "line 1: a document type declaration (<!DOCTYPE …>) is not read: a file of this format has none"
+            ),
+            (
+                "<items>\n<item name=\"&xxe;\"/></items>",
+                "line 2: not well-formed XML: the entity &xxe; is not defined (a file of this format defines none)"
+            ),
+            (
+                "<items><item name=\"R&D\"/></items>",
+                "line 1: not well-formed XML: a & that starts no reference (write &amp;)"
+            ),
+            (
+                "<items><item name=\"a<b\"/></items>",
+                "line 1: not well-formed XML: a < in the value of name (write &lt;)"
+            ),
+            ("<items><item name=a/></items>", "line 1: not well-formed XML: the value of name is not quoted"),
+            (
+                "<items><item name=\"a\" name=\"b\"/></items>",
+                "line 1: not well-formed XML: <item> has the attribute name twice"
+            ),
+            (
+                "<items><item name=\"a\"unit=\"kg\"/></items>",
+                "line 1: not well-formed XML: a bad attribute in <item> (no space before it)"
+            ),
+            ("<items>\n\n<item name=\"a\">\n</items>", "line 4: not well-formed XML: </items> closes <item>"),
+            ("<items>\n<item name=\"a\"/>", "line 2: not well-formed XML: the file ends before </items> (cut off?)"),
+            ("<items><item name=\"a", "line 1: not well-formed XML: the file ends inside the value of name"),
+            ("<items/><items/>", "line 1: not well-formed XML: content after the last element is closed"),
+            ("<items><item name=\"a\u{1}\"/></items>", "line 1: not well-formed XML: a control character (U+0001)"),
+            ("<items><!-- a -- b --></items>", "line 1: not well-formed XML: -- inside a comment"),
+            (
+                "<items/>\n<?xml version=\"1.0\"?>",
+                "line 2: not well-formed XML: an XML declaration (<?xml …?>) after the file's start"
+            ),
+            ("<items><item name=\"&#0;\"/></items>", "line 1: not well-formed XML: &#…; is not a character XML allows"),
+            (
+                "<items><item name=\"&#xD800;\"/></items>",
+                "line 1: not well-formed XML: &#x…; is not a character XML allows"
+            ),
+            (
+                "<items><item name=\"&#x110000000000000000;\"/></items>",
+                "line 1: not well-formed XML: &#x…; is not a character XML allows"
+            ),
+            ("<items><item name=\"&#;\"/></items>", "line 1: not well-formed XML: a bad character reference (&#…;)"),
+            ("hello <items/>", "line 1: not well-formed XML: something other than an element before the first element"),
+            ("<items>a ]]> b</items>", "line 1: not well-formed XML: ]]> in text"),
+            (
+                "<items><item name=\"\u{FFFE}\"/></items>",
+                "line 1: not well-formed XML: U+FFFE, which is not a character"
+            ),
+            (
+                "<items><item name=\"a\"/><![CDATA[ cut",
+                "line 1: not well-formed XML: the file ends inside a CDATA section"
+            ),
+            (
+                "<items><item name=\"a\"/><recipe/></items>",
+                "line 1: unexpected element <recipe>: not the book's XML format"
+            ),
+            ("<items>\n<item unit=\"kg\"/></items>", "line 2: an <item> has no name attribute"),
+            ("", "no <items> element: not the book's XML format"),
+            ("<!-- nothing -->", "no <items> element: not the book's XML format"),
+        ] as [(String, String)])
     func whatXMLDoesNotAllowIsRefusedSayingWhereAndWhat(_ bad: (text: String, reason: String)) {
         #expect(refusal(bad.text) == bad.reason)
     }
@@ -88,10 +128,13 @@ struct StrictXMLTests {
     /// Thousands of damaged copies of a valid file (bytes replaced, cut, repeated, dropped,
     /// taken from XML's syntax): each reads, or is refused in one line; none stops the process.
     @Test func damagedFilesAreReadOrRefusedInOneLine() {
-        let valid = Array("<?xml version=\"1.0\"?>\n<!-- c --><items>\n<item name=\"Fish &amp; Chips\" unit='kg'/>\n<item name=\"&#233;t&#xE9;\"><![CDATA[x]]></item>\n</items>\n".utf8)
+        let valid = Array(
+            "<?xml version=\"1.0\"?>\n<!-- c --><items>\n<item name=\"Fish &amp; Chips\" unit='kg'/>\n<item name=\"&#233;t&#xE9;\"><![CDATA[x]]></item>\n</items>\n"
+                .utf8)
         let syntax = Array("<>/=\"'&#;x!-?[]CDATA \n\r\tü".utf8)
         var random = SeededRandom(seed: 125)
-        var read = 0, refused = 0
+        var read = 0
+        var refused = 0
         for _ in 0..<3_000 {
             var bytes = valid
             for _ in 0..<Int.random(in: 1...4, using: &random) {

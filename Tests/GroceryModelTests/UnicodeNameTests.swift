@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import GroceryModel
 
 /// "Café" typed on two keyboards — a composed "é" (U+00E9) or "e" and a combining accent
@@ -19,7 +20,10 @@ struct UnicodeNameTests {
 
     /// An item saved as an older build or a peer would have: its name exactly as given.
     func insertAsIs(_ store: GroceryStore, _ name: String) throws -> ItemID {
-        ItemID(try store.objects.save(author: "peer") { try $0.insert(GrocerySchema.Entity.item, values: ["name": .string(name), "quantity": .double(1)]) })
+        ItemID(
+            try store.objects.save(author: "peer") {
+                try $0.insert(GrocerySchema.Entity.item, values: ["name": .string(name), "quantity": .double(1)])
+            })
     }
 
     @Test func namesAreStoredComposedWhateverTheKeyboardSent() throws {
@@ -62,7 +66,8 @@ struct UnicodeNameTests {
         changes.quantity = 3
         let edited = try store.editItem(Self.composed, changes)
         #expect(edited.item.quantity == 3)
-        #expect(scalars(edited.name) == scalars(Self.decomposed), "an edit of another property does not rewrite the name")
+        #expect(
+            scalars(edited.name) == scalars(Self.decomposed), "an edit of another property does not rewrite the name")
         #expect(throws: GroceryError.alreadyExists(kind: "item", name: Self.decomposed)) {
             try store.addItem(ItemDraft(name: Self.composed))
         }
@@ -101,7 +106,9 @@ struct UnicodeNameTests {
         let store = try GroceryStore.temporary(in: directory)
         _ = try insertAsIs(store, Self.decomposed)
         _ = try insertAsIs(store, "\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}")  // 한글 as jamo
-        func found(_ search: String) throws -> Int { try store.itemIndex(ItemListQuery(grouping: .homeLocation, search: search)).ids.count }
+        func found(_ search: String) throws -> Int {
+            try store.itemIndex(ItemListQuery(grouping: .homeLocation, search: search)).ids.count
+        }
         #expect(try found(Self.composed) == 1)
         #expect(try found("caf") == 1)
         #expect(try found("\u{D55C}\u{AE00}") == 1, "the composed syllables find the jamo")
@@ -118,8 +125,10 @@ struct UnicodeNameTests {
             let rows = try ReferenceResolver.matches("strasse MIX", table: "item", nameColumn: "name", db: db)
             #expect(rows.map { ItemID($0.id) } == [first, second], "both spellings, in the table's order")
             for (table, column) in [("item", "name")] + CatalogKind.allCases.map({ ($0.table, $0.nameAttribute) }) {
-                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + ReferenceResolver.namedSQL(table: table, nameColumn: column),
-                                            arguments: ["x"]).map { $0["detail"] as String }.joined(separator: " ")
+                let plan = try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN " + ReferenceResolver.namedSQL(table: table, nameColumn: column),
+                    arguments: ["x"]
+                ).map { $0["detail"] as String }.joined(separator: " ")
                 #expect(plan.contains("INDEX ubiquity_key_"), "\(table): \(plan)")
             }
         }

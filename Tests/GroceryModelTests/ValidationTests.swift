@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import GroceryModel
 
 @Suite("Bad input changes nothing")
@@ -59,8 +60,11 @@ struct ValidationTests {
         let said = ["item", "unit", "home location", "shop aisle", "aisle", "user"].map {
             GroceryError.alreadyExists(kind: $0, name: "X").description
         }
-        #expect(said == ["an item named \"X\" exists already", "a unit named \"X\" exists already",
-                         "a home location named \"X\" exists already", "a shop aisle named \"X\" exists already",
-                         "an aisle named \"X\" exists already", "a user named \"X\" exists already"])
+        #expect(
+            said == [
+                "an item named \"X\" exists already", "a unit named \"X\" exists already",
+                "a home location named \"X\" exists already", "a shop aisle named \"X\" exists already",
+                "an aisle named \"X\" exists already", "a user named \"X\" exists already",
+            ])
     }
 }

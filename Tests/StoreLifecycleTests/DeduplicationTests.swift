@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
 
 /// The deduplicator on Grocery Dude's model: which copy survives, how it is spelled, what it
@@ -12,7 +12,9 @@ import Ubiquity
 struct DeduplicationTests {
     let directory = TemporaryDirectory("dedupe")
 
-    func id(_ n: Int) -> GlobalID { GlobalID("00000000-0000-0000-0000-\(String(repeating: "0", count: 12 - String(n).count))\(n)")! }
+    func id(_ n: Int) -> GlobalID {
+        GlobalID("00000000-0000-0000-0000-\(String(repeating: "0", count: 12 - String(n).count))\(n)")!
+    }
 
     func insert(_ store: GroceryStore, _ entity: String, id: GlobalID, _ values: [String: PropertyValue]) throws {
         _ = try store.objects.save(author: "test") { try $0.insert(entity, id: id, values: values) }
@@ -51,7 +53,9 @@ struct DeduplicationTests {
         let store = try GroceryStore.temporary(in: directory)
         try insert(store, "Unit", id: id(1), ["name": .string("kg")])
         try insert(store, "Unit", id: id(2), ["name": .string("KG")])
-        for n in 10..<13 { try insert(store, "Item", id: id(n), ["name": .string("Item \(n)"), "unit": .reference(id(1))]) }
+        for n in 10..<13 {
+            try insert(store, "Item", id: id(n), ["name": .string("Item \(n)"), "unit": .reference(id(1))])
+        }
         try insert(store, "Item", id: id(13), ["name": .string("Item 13"), "unit": .reference(id(2))])
         // Used by no item: the newest spelling.
         try insert(store, "LocationAtShop", id: id(20), ["aisle": .string("dairy")])
@@ -69,7 +73,9 @@ struct DeduplicationTests {
         #expect(try store.entries(.shop).map(\.name) == ["Dairy"])
         for n in [10, 11, 12, 13] { #expect(try store.item(id: ItemID(id(n)))?.unitName == "kg") }
         for n in 30...36 { #expect(try store.item(id: ItemID(id(n)))?.unitName == "TIN") }
-        let units = try store.objects.read { db in try GlobalID.fetchAll(db, sql: "SELECT DISTINCT unit FROM item ORDER BY unit") }
+        let units = try store.objects.read { db in
+            try GlobalID.fetchAll(db, sql: "SELECT DISTINCT unit FROM item ORDER BY unit")
+        }
         #expect(units == [id(1), id(3)], "every item points at a survivor")
     }
 
@@ -80,8 +86,12 @@ struct DeduplicationTests {
         try insert(store, "ItemPhoto", id: id(3), ["data": .data(Data([1, 2, 3]))])
         // The copy merged away has the photo, the note and the unit; the survivor, made later,
         // has none: nulls an object was made with are nobody's edit.
-        try insert(store, "Item", id: id(5), ["name": .string("flour"), "note": .string("plain"),
-                                             "photo": .reference(id(3)), "unit": .reference(id(1))])
+        try insert(
+            store, "Item", id: id(5),
+            [
+                "name": .string("flour"), "note": .string("plain"),
+                "photo": .reference(id(3)), "unit": .reference(id(1)),
+            ])
         try insert(store, "Item", id: id(4), ["name": .string("Flour")])
         try insert(store, "Item", id: id(6), ["name": .string("Sugar"), "unit": .reference(id(2))])
         try insert(store, "Item", id: id(7), ["name": .string("Salt"), "unit": .reference(id(1))])
@@ -90,7 +100,9 @@ struct DeduplicationTests {
         let flour = try #require(try store.item(id: ItemID(id(4))))
         #expect(flour.item.note == "plain")
         #expect(flour.unitName == "kg", "its unit, via the surviving unit")
-        let photo = try store.objects.read { db in try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [id(3).description]) }
+        let photo = try store.objects.read { db in
+            try Data.fetchOne(db, sql: "SELECT data FROM itemPhoto WHERE id = ?", arguments: [id(3).description])
+        }
         #expect(photo == Data([1, 2, 3]), "the photo went to the survivor, not with the duplicate")
         #expect(flour.item.photo == PhotoID(id(3)))
         #expect(try store.item(id: ItemID(id(6)))?.unitName == "kg", "Sugar used Kg and now uses kg")
@@ -111,8 +123,9 @@ struct DeduplicationTests {
         #expect(try survivors(store, "item") == [id(1).description])
         #expect(try survivors(store, "unit") == [id(3).description])
         let survivor = try #require(try store.item(id: ItemID(id(1))))
-        #expect(survivor.name.unicodeScalars.map(\.value) == "CAFE\u{301} ".unicodeScalars.map(\.value),
-                "the newest spelling, as it was stored: every peer merges to the same value")
+        #expect(
+            survivor.name.unicodeScalars.map(\.value) == "CAFE\u{301} ".unicodeScalars.map(\.value),
+            "the newest spelling, as it was stored: every peer merges to the same value")
         #expect(survivor.item.note == "decaf")
     }
 
@@ -121,23 +134,29 @@ struct DeduplicationTests {
     @Test func aPlainStoreWithoutReadingsIsDeduplicatedToo() throws {
         let synced = try GroceryStore.temporary(in: directory)
         try insert(synced, "Item", id: id(1), ["name": .string("Milk")])
-        try insert(synced, "Item", id: id(2), ["name": .string("MILK"), "note": .string("oat"), "quantity": .double(2)])
+        try insert(
+            synced, "Item", id: id(2), ["name": .string("MILK"), "note": .string("oat"), "quantity": .double(2)])
         let copy = directory.file("plain.sqlite")
         try synced.writePlainCopy(to: copy)
         let plain = try GroceryStore(path: copy.path, defaultData: false)
         #expect(try Deduplicator(store: plain.objects).run().mergedCount == 1)
         let milk = try #require(try plain.item(id: ItemID(id(1))))
-        #expect(milk.item.note == "oat" && milk.name == "Milk" && milk.item.quantity == 1, "what it lacked, and nothing else")
+        #expect(
+            milk.item.note == "oat" && milk.name == "Milk" && milk.item.quantity == 1,
+            "what it lacked, and nothing else")
     }
 
     @Test func twoPeersDeduplicatingAtOnceConvergeWithNothingLost() throws {
         let cloud = TemporaryDirectory("dedupe-cloud")
         func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
-            let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
-            let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+            let store = try GroceryStore(
+                path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+            let layout = try CloudLayout(
+                cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
             return (store, CloudSync(store: store.objects, layout: layout, device: name))
         }
-        let (a, syncA) = try peer("a"), (b, syncB) = try peer("b")
+        let (a, syncA) = try peer("a")
+        let (b, syncB) = try peer("b")
         for (store, unit) in [(a, "kg"), (b, "Kg")] {
             for name in ["Milk", "Eggs", "Flour"] {
                 var draft = ItemDraft(name: name)
@@ -157,7 +176,10 @@ struct DeduplicationTests {
         #expect(try Deduplicator(store: a.objects).run().merges.isEmpty)
         let names = try a.items().map(\.name)
         #expect(names == ["Eggs", "Flour", "Milk", "Only On B"])
-        #expect(try a.items().filter { $0.name != "Only On B" }.allSatisfy { $0.unitName != nil && $0.homeLocationName == "Pantry" })
+        #expect(
+            try a.items().filter { $0.name != "Only On B" }.allSatisfy {
+                $0.unitName != nil && $0.homeLocationName == "Pantry"
+            })
         #expect(try a.exportArchive() == b.exportArchive())
     }
 
@@ -169,8 +191,11 @@ struct DeduplicationTests {
         let firstStore = try GroceryStore(path: first.cloudStoreURL(account: "default").path, defaultData: false)
         let shipped = try firstStore.items().count
         #expect(shipped == 138)
-        _ = try CloudSync(store: firstStore.objects, layout: first.layout(account: "default"), device: "first").exportPending()
-        let flag = KeyValueStore(cloud: cloud, account: "default", peer: "anyone", format: StoreCoordinator.keyValueFormat).value(forKey: StoreCoordinator.seededDataKey)
+        _ = try CloudSync(store: firstStore.objects, layout: first.layout(account: "default"), device: "first")
+            .exportPending()
+        let flag = KeyValueStore(
+            cloud: cloud, account: "default", peer: "anyone", format: StoreCoordinator.keyValueFormat
+        ).value(forKey: StoreCoordinator.seededDataKey)
         #expect(flag?.hasPrefix("first ") == true)
 
         #expect(try CloudSetup.run(second, account: "default"))
@@ -186,8 +211,9 @@ struct DeduplicationTests {
         let earlier = try GroceryStore.temporary(in: directory, name: "earlier")
         try earlier.importArchive(try DefaultData.archive(), source: "default data")
         // Listed on another device, after the earlier build loaded its copy.
-        let local = try GroceryStore.temporary(in: directory, name: "local", defaultData: true,
-                                               clock: TestClock(Date(timeIntervalSince1970: 1_800_000_060)))
+        let local = try GroceryStore.temporary(
+            in: directory, name: "local", defaultData: true,
+            clock: TestClock(Date(timeIntervalSince1970: 1_800_000_060)))
         _ = try local.setListed("Aluminium Foil", true)
 
         let counts = try StoreSeeder(source: local.objects, target: earlier.objects).run()

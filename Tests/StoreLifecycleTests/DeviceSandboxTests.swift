@@ -1,7 +1,7 @@
 import Foundation
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import TextAndFiles
 import Ubiquity
 

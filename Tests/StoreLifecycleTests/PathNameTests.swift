@@ -1,7 +1,8 @@
 import Foundation
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Device, account and store names typed in either Unicode form become one folder; a folder an
@@ -32,9 +33,11 @@ struct PathNameTests {
         #expect(bytes(one.storeFolder.deletingLastPathComponent()) == Array(Self.composed.utf8))
         #expect(Array(other.storeName.utf8) == Array("R\u{E9}serve".utf8))
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
-        #expect(sandbox.cloudStoreURL(account: Self.decomposed, storeName: "x").path
+        #expect(
+            sandbox.cloudStoreURL(account: Self.decomposed, storeName: "x").path
                 == sandbox.cloudStoreURL(account: Self.composed, storeName: "x").path)
-        #expect(KeyValueStore(cloud: cloud, account: Self.decomposed, peer: "p", format: "notes-kv").folder.path
+        #expect(
+            KeyValueStore(cloud: cloud, account: Self.decomposed, peer: "p", format: "notes-kv").folder.path
                 == KeyValueStore(cloud: cloud, account: Self.composed, peer: "p", format: "notes-kv").folder.path)
     }
 
@@ -46,7 +49,8 @@ struct PathNameTests {
         #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8))
 
         let devices = directory.file("devices")
-        try FileManager.default.createDirectory(at: devices.appendingPathComponent("Cuisine\u{301}"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: devices.appendingPathComponent("Cuisine\u{301}"), withIntermediateDirectories: true)
         let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "Cuisin\u{E9}")
         #expect(bytes(sandbox.root) == Array("Cuisine\u{301}".utf8))
         try FileManager.default.createDirectory(at: sandbox.localStoreDirectory, withIntermediateDirectories: true)
@@ -54,7 +58,8 @@ struct PathNameTests {
         #expect(bytes(sandbox.localStoreURL(storeName: "R\u{E9}serve")) == Array("Re\u{301}serve.sqlite".utf8))
 
         // Once the NFC folder exists, it is the one.
-        try FileManager.default.createDirectory(at: cloud.appendingPathComponent(Self.composed), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: cloud.appendingPathComponent(Self.composed), withIntermediateDirectories: true)
         let again = try CloudLayout(cloud: cloud, account: Self.decomposed, storeName: "GroceryDude", modelVersion: 2)
         #expect(bytes(again.storeFolder.deletingLastPathComponent()) == Array(Self.composed.utf8))
     }
@@ -63,17 +68,22 @@ struct PathNameTests {
         let cloud = directory.file("Cloud")  // not mounted yet
         let layout = try CloudLayout(cloud: cloud, account: Self.composed, storeName: "GroceryDude", modelVersion: 2)
         #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.composed.utf8))
-        try FileManager.default.createDirectory(at: cloud.appendingPathComponent(Self.decomposed), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: cloud.appendingPathComponent(Self.decomposed), withIntermediateDirectories: true)
         #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8))
-        try FileManager.default.createDirectory(at: cloud.appendingPathComponent(Self.composed), withIntermediateDirectories: true)
-        #expect(bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8), "found once, then kept")
+        try FileManager.default.createDirectory(
+            at: cloud.appendingPathComponent(Self.composed), withIntermediateDirectories: true)
+        #expect(
+            bytes(layout.storeFolder.deletingLastPathComponent()) == Array(Self.decomposed.utf8),
+            "found once, then kept")
     }
 
     @Test func limitsCountTheBytesOfTheNormalizedName() throws {
         // U+0958 is 3 bytes; its NFC form (U+0915 U+093C) is 6: 22 of them are 132 bytes on disk.
         let name = String(repeating: "\u{958}", count: 22)
         #expect(name.utf8.count == 66)
-        #expect(throws: SandboxError.invalidDeviceName(name, reason: "it is 132 bytes long in UTF-8; the limit is 128")) {
+        #expect(throws: SandboxError.invalidDeviceName(name, reason: "it is 132 bytes long in UTF-8; the limit is 128"))
+        {
             _ = try DeviceSandbox(dataDirectory: directory.url, device: name)
         }
         #expect(throws: CloudError.invalidAccountName(name)) { _ = try CloudLayout.checkedAccountName(name) }
@@ -83,7 +93,9 @@ struct PathNameTests {
 
     @Test func aSlashOrPeriodWithAnAccentOnItIsStillASlashOrPeriod() throws {
         #expect(throws: SandboxError.self) { _ = try DeviceSandbox(dataDirectory: directory.url, device: "a/\u{301}b") }
-        #expect(throws: SandboxError.self) { _ = try DeviceSandbox(dataDirectory: directory.url, device: ".\u{301}hidden") }
+        #expect(throws: SandboxError.self) {
+            _ = try DeviceSandbox(dataDirectory: directory.url, device: ".\u{301}hidden")
+        }
         #expect(throws: CloudError.self) { _ = try CloudLayout.checkedAccountName("../\u{301}x") }
         #expect(throws: CloudError.self) { _ = try CloudLayout.checkedStoreName("Grocery.\u{301}Dude") }
     }

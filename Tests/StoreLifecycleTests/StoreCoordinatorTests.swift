@@ -1,9 +1,9 @@
 import Foundation
+import GRDB
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
-import GRDB
+import Testing
 import Ubiquity
 
 /// The coordinator in one process: which store it opens, the notifications around each
@@ -62,7 +62,10 @@ struct StoreCoordinatorTests {
         }
         #expect(try CloudSetup.run(config, account: "default"))
         #expect(try coordinator.finishSetup())
-        #expect(recorder.kinds == ["will initialImportCompleted", "will initialImportCompleted", "did initialImportCompleted"])
+        #expect(
+            recorder.kinds == [
+                "will initialImportCompleted", "will initialImportCompleted", "did initialImportCompleted",
+            ])
         #expect(coordinator.current.role == .cloud)
         #expect(!coordinator.current.usingLocalStorage)
         #expect(try coordinator.current.store.items().map(\.name) == ["Edit One", "Edit Two", "Made On The Fallback"])
@@ -110,7 +113,10 @@ struct StoreCoordinatorTests {
         try setSettings(config) { $0.account = "work" }
         #expect(try coordinator.poll())
         #expect(recorder.kinds == ["will accountChanged", "did accountChanged"])
-        guard case .storesDidChange(let change) = recorder.notifications.last else { Issue.record("no did-change"); return }
+        guard case .storesDidChange(let change) = recorder.notifications.last else {
+            Issue.record("no did-change")
+            return
+        }
         #expect(change.removed.map(\.description) == ["cloud store of account \"default\""])
         #expect(change.added.map(\.description) == ["cloud store of account \"work\""])
         #expect(coordinator.current.account == "work")
@@ -125,7 +131,8 @@ struct StoreCoordinatorTests {
         try coordinator.poll()
         #expect(recorder.kinds.suffix(2) == ["will accountAdded", "did accountAdded"])
         #expect(try coordinator.current.store.items().map(\.name) == ["Default Thing"])
-        #expect(coordinator.transitions.map(\.transition).prefix(3) == ["accountAdded", "accountRemoved", "accountChanged"])
+        #expect(
+            coordinator.transitions.map(\.transition).prefix(3) == ["accountAdded", "accountRemoved", "accountChanged"])
     }
 
     @Test func transitionsFollowFromSettings() {
@@ -149,9 +156,11 @@ struct StoreCoordinatorTests {
         try setSettings(config) { $0.cloudEnabled = true }
         try CloudSetup.run(config, account: "default")
         let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true })
-        for name in ["Milk", "Eggs"] { var draft = ItemDraft(name: name)
+        for name in ["Milk", "Eggs"] {
+            var draft = ItemDraft(name: name)
             draft.unit = "dozen"
-            try coordinator.current.store.addItem(draft) }
+            try coordinator.current.store.addItem(draft)
+        }
         let result = try coordinator.disable()
         #expect(result.items == 2)
         #expect(coordinator.current.role == .local)
@@ -160,8 +169,11 @@ struct StoreCoordinatorTests {
         #expect(try objects.metadata("initialImportCompleted") == nil)
         #expect(try objects.metadata("epoch") == nil)
         for table in ["item", "unit", "locationAtHome", "locationAtShop", "itemPhoto"] {
-            #expect(try objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL") } == 0,
-                    "\(table)")
+            #expect(
+                try objects.read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL")
+                } == 0,
+                "\(table)")
         }
         #expect(try objects.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ubiquity_peer_state") } == 0)
         #expect(try coordinator.current.store.items().map(\.name) == ["Eggs", "Milk"])

@@ -1,8 +1,8 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 
 /// The coordinator's one stream of messages: a transition's will and did on the thread that
 /// runs it, in order, before it returns; an import in the background as one message with its
@@ -64,7 +64,8 @@ struct StoreMessageTests {
         #expect(polled.changed)
         #expect(received.all.count == 2)
         guard case .storesWillChange(let will) = received.all.first?.message,
-              case .storesDidChange(let did) = received.all.last?.message else {
+            case .storesDidChange(let did) = received.all.last?.message
+        else {
             Issue.record("expected will change, then did change: \(received.all.map(\.message))")
             return
         }
@@ -75,7 +76,8 @@ struct StoreMessageTests {
     }
 
     @Test func anImportInTheBackgroundArrivesAsOneMessageWithItsCountsAndDevices() throws {
-        let kitchen = try cloudDevice("kitchen"), phone = try cloudDevice("phone")
+        let kitchen = try cloudDevice("kitchen")
+        let phone = try cloudDevice("phone")
         let phoneStore = phone.current.store
         let milk = try phoneStore.addItem(ItemDraft(name: "Milk"))
         try phoneStore.addItem(ItemDraft(name: "Eggs"))
@@ -106,7 +108,8 @@ struct StoreMessageTests {
         #expect(done.summary == "3 changes from phone")
         #expect(done.updatedItems == [milk.id])
         #expect(done.otherEntities == [GrocerySchema.Entity.item], "items added and deleted: the list's order may move")
-        let before = try #require(done.tokenBefore), after = try #require(done.tokenAfter)
+        let before = try #require(done.tokenBefore)
+        let after = try #require(done.tokenAfter)
         #expect(after > before, "no save came between the readings: the import is the only change")
         #expect(received.all.allSatisfy { $0.thread !== Thread.current }, "on the background's thread")
         #expect(try Set(kitchen.current.store.items().map(\.name)) == ["Bread", "Milk"])

@@ -1,8 +1,9 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
 import ViewModels
+
 @testable import TerminalUI
 
 /// Keys a long-time terminal user expects (issue 16): the messages in full, a word on a key that
@@ -22,7 +23,9 @@ extension AppScreenTests {
         let small = AppScreen.frame(controller, width: 40, height: 10, message: message)
         let cut = small.lines[8].replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         #expect(cut.hasSuffix(AppScreen.fullTextKey), "a cut message ends with where the rest is: \(cut)")
-        #expect(!AppScreen.frame(controller, width: 80, height: 24, message: "Listed Milk").lines[22].contains(AppScreen.fullTextKey))
+        #expect(
+            !AppScreen.frame(controller, width: 80, height: 24, message: "Listed Milk").lines[22].contains(
+                AppScreen.fullTextKey))
 
         controller.handle(.character("6"))
         controller.handle(.character("c"))
@@ -34,9 +37,12 @@ extension AppScreenTests {
         let joined = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(joined.contains("Added \(name)"), "the message in full:\n\(lines.joined(separator: "\n"))")
         #expect(joined.contains("Using local storage: 1"), "the status line in full")
-        #expect(joined.contains("\(transition.transition): \(transition.detail)".split(separator: " ").joined(separator: " ")),
-                "the transition in full:\n\(lines.joined(separator: "\n"))")
-        #expect(lines.allSatisfy { TextWidth.columns(of: $0) <= ScrollingBox.width(screen: 40) - 4 }, "wrapped, never cut")
+        #expect(
+            joined.contains(
+                "\(transition.transition): \(transition.detail)".split(separator: " ").joined(separator: " ")),
+            "the transition in full:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.allSatisfy { TextWidth.columns(of: $0) <= ScrollingBox.width(screen: 40) - 4 }, "wrapped, never cut")
         controller.screenWidth = 40
         controller.screenHeight = 10
         controller.handle(.character("G"))
@@ -76,7 +82,8 @@ extension AppScreenTests {
     @Test func prepareSortsByNameAndShowsOnlyWhatIsListedForTheSession() throws {
         let controller = try controller()
         let prepare = controller.app.prepare
-        #expect(AppScreen.hints(controller.app).contains("o sort") && AppScreen.hints(controller.app).contains("f listed"))
+        #expect(
+            AppScreen.hints(controller.app).contains("o sort") && AppScreen.hints(controller.app).contains("f listed"))
         controller.handle(.character("o"))
         #expect(prepare.order == .byName)
         var screen = AppScreen.frame(controller, width: 80, height: 24)
@@ -96,7 +103,8 @@ extension AppScreenTests {
         #expect(prepare.allNames == ["Milk"])
         controller.handle(.character(" "))
         #expect(prepare.allNames.isEmpty)
-        #expect(text(AppScreen.frame(controller, width: 80, height: 24)).contains("Nothing is listed. f shows every item."))
+        #expect(
+            text(AppScreen.frame(controller, width: 80, height: 24)).contains("Nothing is listed. f shows every item."))
         controller.handle(.character("f"))
         controller.handle(.character("o"))
         #expect(prepare.namesBySection.count == 4, "by home location again")
@@ -155,7 +163,8 @@ extension AppScreenTests {
 
     /// The README's key table is the help's, word for word.
     @Test func theReadmesKeyTableIsTheHelp() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         #expect(text.contains(HelpView.markdownTable()), "README.md's key table must be:\n\(HelpView.markdownTable())")
         #expect(text.components(separatedBy: "| keys | what they do |").count == 2, "one key table")

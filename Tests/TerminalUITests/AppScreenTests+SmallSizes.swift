@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ViewModels
+
 @testable import TerminalUI
 
 /// Every size usable: the item editor and long dialogs scroll so that nothing is out of reach,
@@ -21,8 +22,11 @@ extension AppScreenTests {
             while controller.ui.editorRow > 0 { controller.handle(.up) }
             for (index, label) in labels.enumerated() {
                 let screen = AppScreen.frame(controller, width: width, height: height)
-                let line = try #require(selectedEditorLine(screen), "a field is selected at \(width)×\(height), row \(index)")
-                #expect(line.hasPrefix(" " + label), "\(label) shows selected at \(width)×\(height):\n\(screen.lines.joined(separator: "\n"))")
+                let line = try #require(
+                    selectedEditorLine(screen), "a field is selected at \(width)×\(height), row \(index)")
+                #expect(
+                    line.hasPrefix(" " + label),
+                    "\(label) shows selected at \(width)×\(height):\n\(screen.lines.joined(separator: "\n"))")
                 controller.handle(.down)
             }
         }
@@ -48,7 +52,8 @@ extension AppScreenTests {
         controller.screenHeight = 10
         var screen = AppScreen.frame(controller, width: 40, height: 10)
         var text = screen.lines.joined(separator: "\n")
-        #expect(text.contains("for every device."), "the warning shows as far as \"for every device\" at 40×10:\n\(text)")
+        #expect(
+            text.contains("for every device."), "the warning shows as far as \"for every device\" at 40×10:\n\(text)")
         #expect(text.contains("↓ more"), "and says there is more:\n\(text)")
         try expectSnapshot("dialog-start-over-scroll-top-40x10", screen)
         var seen = ""
@@ -62,11 +67,15 @@ extension AppScreenTests {
         try expectSnapshot("dialog-start-over-scroll-end-40x10", screen)
         let words = message.split(separator: " ").map(String.init)
         #expect(words.allSatisfy { seen.contains($0) }, "every word of the warning can be read")
-        #expect(controller.app.dialog != nil && controller.ui.dialogField.text.isEmpty, "scrolling answers nothing, types nothing")
+        #expect(
+            controller.app.dialog != nil && controller.ui.dialogField.text.isEmpty,
+            "scrolling answers nothing, types nothing")
         controller.handle(.pageUp)
         #expect(controller.ui.dialogScroll == 0)
         let large = AppScreen.frame(controller, width: 100, height: 30).lines.joined(separator: "\n")
-        #expect(large.contains("Type \"start over\" to go on.") && !large.contains("more "), "at 100×30 it fits whole:\n\(large)")
+        #expect(
+            large.contains("Type \"start over\" to go on.") && !large.contains("more "),
+            "at 100×30 it fits whole:\n\(large)")
         controller.handle(.escape)
         #expect(controller.app.dialog == nil)
         #expect(controller.app.coordinator.current.role == .fallback, "nothing was started over")
@@ -82,10 +91,14 @@ extension AppScreenTests {
             controller.screenHeight = height
             let screen = AppScreen.frame(controller, width: width, height: height)
             let text = screen.lines.joined(separator: "\n")
-            #expect(text.contains("Clear Entire Shopping List?") && text.contains("[y] Clear") && text.contains("[n] Cancel"),
-                    "whole at \(width)×\(height):\n\(text)")
-            #expect(screen.lines.filter { $0.contains("┌") }.count == 1 && screen.lines.filter { $0.contains("┘") }.count == 1,
-                    "one box, drawn once at \(width)×\(height)")
+            #expect(
+                text.contains("Clear Entire Shopping List?") && text.contains("[y] Clear")
+                    && text.contains("[n] Cancel"),
+                "whole at \(width)×\(height):\n\(text)")
+            #expect(
+                screen.lines.filter { $0.contains("┌") }.count == 1
+                    && screen.lines.filter { $0.contains("┘") }.count == 1,
+                "one box, drawn once at \(width)×\(height)")
         }
         controller.screenWidth = 39
         controller.screenHeight = 9

@@ -1,11 +1,12 @@
 import Foundation
 import GroceryModel
-@testable import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
-@testable import ViewModels
+
+@testable import StoreLifecycle
 @testable import TerminalUI
+@testable import ViewModels
 
 /// Snapshots of every screen and dialog at 80×24 and 40×10: the frame `AppScreen.frame` makes
 /// from the view models' state alone — the one the app's loop hands its terminal backend
@@ -44,20 +45,29 @@ struct AppScreenTests {
 
     /// Compares the screen with `Snapshots/<name>.txt`: its text, after masking what differs per
     /// run (peer IDs, times), then its styles, a letter per cell, and the letters' legend.
-    func expectSnapshot(_ name: String, _ screen: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(screen.lines.allSatisfy { TextWidth.columns(of: $0) == screen.width }, "every line fills the width",
-                sourceLocation: sourceLocation)
-        var text = screen.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+    func expectSnapshot(_ name: String, _ screen: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        #expect(
+            screen.lines.allSatisfy { TextWidth.columns(of: $0) == screen.width }, "every line fills the width",
+            sourceLocation: sourceLocation)
+        var text =
+            screen.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(
+                separator: "\n") + "\n"
         // Peer IDs, dates and times; "20[0-9]{2}-" also catches a date a dialog cuts off.
-        for pattern in ["[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f-]*", "[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:]{5,8}",
-                        "[0-9]{2}:[0-9]{2}:[0-9]{2}", "20[0-9]{2}-[0-9-]*"] {
+        for pattern in [
+            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f-]*", "[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:]{5,8}",
+            "[0-9]{2}:[0-9]{2}:[0-9]{2}", "20[0-9]{2}-[0-9-]*",
+        ] {
             text = text.replacingOccurrences(of: pattern, with: "#", options: .regularExpression)
         }
         text += Self.stylesHeading + "\n" + screen.styleLines.joined(separator: "\n") + "\n"
         text += screen.styleLegend.map { $0 + "\n" }.joined()
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Snapshots/\(name).txt")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: file, atomically: true, encoding: .utf8)
             return
         }
@@ -96,7 +106,8 @@ struct AppScreenTests {
         var narrow = summary
         narrow.refusedFiles = 2
         let short = AppScreen.statusText(narrow, width: 40)
-        #expect(TextWidth.columns(of: short) <= 40 && short.contains("offline") && short.contains("refused"), "\(short)")
+        #expect(
+            TextWidth.columns(of: short) <= 40 && short.contains("offline") && short.contains("refused"), "\(short)")
         #expect(!short.contains("Using local storage"), "\(short)")
         summary.otherCloudFolder = true
         #expect(AppScreen.statusText(summary).contains("offline: not the synced cloud folder (share not mounted?)"))
@@ -138,7 +149,8 @@ struct AppScreenTests {
             controller.screenHeight = height
             controller.screenWidth = width
             var text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
-            #expect(text.contains("Cloud") && text.contains("cloud sync"), "the Cloud screen's keys come first:\n\(text)")
+            #expect(
+                text.contains("Cloud") && text.contains("cloud sync"), "the Cloud screen's keys come first:\n\(text)")
             controller.handle(.character("G"))
             text = AppScreen.frame(controller, width: width, height: height).lines.joined(separator: "\n")
             #expect(text.contains("done, canc"), "the last line shows at \(width)×\(height):\n\(text)")
@@ -149,7 +161,7 @@ struct AppScreenTests {
         controller.screenHeight = 10
         controller.screenWidth = 40
         for _ in 0..<150 {
-            AppScreen.frame(controller, width: 40, height: 10).lines.forEach { seen.insert($0) }
+            for line in AppScreen.frame(controller, width: 40, height: 10).lines { seen.insert(line) }
             controller.handle(.down)
         }
         for key in ["switch screen", "attach, remo", "add, rename", "cut to end"] {
@@ -183,7 +195,8 @@ struct AppScreenTests {
         controller.handle(.escape)
         for size in [(80, 24), (40, 10)] {
             var screen = ScreenBuffer(width: size.0, height: size.1)
-            DialogView.draw(.progress(title: "Starting over", done: 50, total: 200), focus: 0, field: TextField(), into: &screen)
+            DialogView.draw(
+                .progress(title: "Starting over", done: 50, total: 200), focus: 0, field: TextField(), into: &screen)
             try expectSnapshot("dialog-progress-start-over-\(size.0)x\(size.1)", screen)
             screen = ScreenBuffer(width: size.0, height: size.1)
             AppScreen.drawNotice("Switching account…", into: &screen)
@@ -196,7 +209,9 @@ struct AppScreenTests {
         controller.handle(.character("2"))
         try expectSnapshot("all-shop-80x24", AppScreen.frame(controller, width: 80, height: 24))
         controller.handle(.character("1"))
-        for key in [Key.character("/"), .character("c"), .character("r"), .character("e"), .character("m")] { controller.handle(key) }
+        for key in [Key.character("/"), .character("c"), .character("r"), .character("e"), .character("m")] {
+            controller.handle(key)
+        }
         #expect(controller.app.prepare.rowCount == 1, "creme finds Crème fraîche")
         try expectSnapshot("prepare-search-40x10", AppScreen.frame(controller, width: 40, height: 10))
         // The terminal grows: the list re-lays out, the selection stays visible.
@@ -247,15 +262,17 @@ struct AppScreenTests {
         let sync = try #require(phone.coordinator.current.sync)
         let url = sync.layout.logURL(peer: sync.peer, seq: 1)
         let log = try LogFile.read(at: url, expecting: sync.layout, peer: sync.peer, seq: 1).record
-        let ahead = TransactionRecord(transactionID: log.transactionID, timestamp: log.timestamp.addingTimeInterval(3650 * 86_400),
-                                      author: log.author, inserted: log.inserted, updated: log.updated, deleted: log.deleted, clock: log.clock)
+        let ahead = TransactionRecord(
+            transactionID: log.transactionID, timestamp: log.timestamp.addingTimeInterval(3650 * 86_400),
+            author: log.author, inserted: log.inserted, updated: log.updated, deleted: log.deleted, clock: log.clock)
         try LogFile.encode(ahead, layout: sync.layout, peer: sync.peer, device: "phone", seq: 1).write(to: url)
 
         kitchen.coordinator.current.importPending()
         kitchen.show(.cloud)
         kitchen.cloud.refresh(force: true)
         let screen = AppScreen.frame(AppController(app: kitchen), width: 120, height: 30)
-        let line = try #require(screen.lines.first { $0.contains("Clock ahead") }, "\(screen.lines.joined(separator: "\n"))")
+        let line = try #require(
+            screen.lines.first { $0.contains("Clock ahead") }, "\(screen.lines.joined(separator: "\n"))")
         #expect(line.contains("device \"phone\"'s clock was about 10 years ahead of this one's (log 1)"), "\(line)")
         #expect(screen.cells[screen.lines.firstIndex(of: line)!].contains { $0.style.color == .warning })
     }
@@ -289,7 +306,9 @@ struct AppScreenTests {
         #expect(controller.app.cloud.message == "Not confirmed; nothing was deleted")
 
         var screen = ScreenBuffer(width: 40, height: 10)
-        DialogView.draw(.progress(title: "Merging with the Cloud", done: 30, total: 120), focus: 0, field: TextField(), into: &screen)
+        DialogView.draw(
+            .progress(title: "Merging with the Cloud", done: 30, total: 120), focus: 0, field: TextField(),
+            into: &screen)
         try expectSnapshot("dialog-progress-40x10", screen)
         screen = ScreenBuffer(width: 40, height: 10)
         AppScreen.drawNotice("Updating from the cloud…", into: &screen)

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import ViewModels
+
 @testable import TerminalUI
 
 /// Text on screen is measured, cut and padded by grapheme clusters and terminal columns: a
@@ -27,7 +28,8 @@ struct GraphemeClusterTests {
         let ascii = String(decoding: (0x20..<0x7F).map { UInt8($0) }, as: UTF8.self)
         #expect(TextWidth.columns(of: ascii) == ascii.reduce(0) { $0 + TextWidth.columns(of: $1) })
         #expect(TextWidth.columns(of: "a\tb\r\nc") == "a\tb\r\nc".reduce(0) { $0 + TextWidth.columns(of: $1) })
-        #expect(scalars(TextWidth.truncate(Self.family + Self.family + "x", to: 4)) == scalars(Self.family + "\u{2026}"))
+        #expect(
+            scalars(TextWidth.truncate(Self.family + Self.family + "x", to: 4)) == scalars(Self.family + "\u{2026}"))
         #expect(scalars(TextWidth.truncate("Cafe\u{301}s", to: 4, ellipsis: false)) == scalars("Cafe\u{301}"))
         #expect(scalars(TextWidth.pad(Self.flag, to: 5)) == scalars(Self.flag + "   "))
         #expect(TextWidth.pad("too wide", to: 3) == "too wide", "padding never cuts")
@@ -50,7 +52,8 @@ struct GraphemeClusterTests {
         #expect(controller.app.editor?.picker != nil)
         let screen = AppScreen.frame(controller, width: 80, height: 24)
         // The box is 36 columns wide from column 22; its rows start with a space, then the label.
-        let row = try #require((0..<24).first { screen.cells[$0][24].character == "a" && screen.cells[$0][25].character == "b" })
+        let row = try #require(
+            (0..<24).first { screen.cells[$0][24].character == "a" && screen.cells[$0][25].character == "b" })
         #expect(screen.lines[row].unicodeScalars.map(\.value).contains(scalars(label)), "\(screen.lines[row])")
         // "(clear)", the unit, "new…": the right border is at column 57 on each.
         for y in (row - 1)...(row + 1) {

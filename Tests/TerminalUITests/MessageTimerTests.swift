@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import ViewModels
+
 @testable import TerminalUI
 
 /// A message belongs to the moment it was made: the newest shows, it fades a few seconds after
@@ -41,7 +42,8 @@ struct MessageTimerTests {
 
     @Test func anOlderMessageNeverComesBackAndTheNewestReplacesIt() {
         var timer = MessageTimer()
-        let first = Message("Added Tea", made: 10), second = Message("3 changes from phone", made: 11)
+        let first = Message("Added Tea", made: 10)
+        let second = Message("3 changes from phone", made: 11)
         timer.update(first, now: 10)
         timer.update(second, now: 11)
         #expect(timer.visible == "3 changes from phone")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 @Suite("The in-memory screen")
@@ -27,11 +28,23 @@ struct ScreenBufferTests {
         screen.put("Tab", row: 0, column: 0, style: CellStyle(bold: true, reverse: true, color: .title))
         screen.put("牛x", row: 1, column: 2, style: CellStyle(reverse: true))
         screen.put("odd", row: 2, column: 0, style: CellStyle(dim: true, color: .hint))
-        #expect(screen.styleLines == ["TTT", "  rrr", "\(CellStyle(dim: true, color: .hint).letter)" + String(repeating: CellStyle(dim: true, color: .hint).letter, count: 2)])
-        #expect(screen.styleLegend == ["r = reverse", "T = bold reverse title", "\(CellStyle(dim: true, color: .hint).letter) = dim hint"])
-        let letters = Set((0..<56).map { code in
-            CellStyle(bold: code & 4 != 0, reverse: code & 2 != 0, dim: code & 1 != 0, color: ColorRole(rawValue: code / 8)!).letter
-        })
+        #expect(
+            screen.styleLines == [
+                "TTT", "  rrr",
+                "\(CellStyle(dim: true, color: .hint).letter)"
+                    + String(repeating: CellStyle(dim: true, color: .hint).letter, count: 2),
+            ])
+        #expect(
+            screen.styleLegend == [
+                "r = reverse", "T = bold reverse title", "\(CellStyle(dim: true, color: .hint).letter) = dim hint",
+            ])
+        let letters = Set(
+            (0..<56).map { code in
+                CellStyle(
+                    bold: code & 4 != 0, reverse: code & 2 != 0, dim: code & 1 != 0,
+                    color: ColorRole(rawValue: code / 8)!
+                ).letter
+            })
         #expect(letters.count == 56, "every style has a letter of its own")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TerminalUI
 
 /// The part of a row a search matches stands out, found as the search finds it.

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
 import Logging
-import Testing
 import TestSupport
+import Testing
 import ViewModels
+
 @testable import TerminalUI
 
 /// The app's real loop (`TerminalApp.run`) on the in-memory ``TestBackend``: keys in, frames
@@ -40,7 +41,10 @@ struct TerminalAppTests {
     @Test func anImportInTheMailboxIsDrawnReadingOnlyItsRow() throws {
         let app = try screens.controller().app
         let deadline = Date().addingTimeInterval(60)
-        while app.prepare.isDeduplicating, Date() < deadline { app.update(); usleep(5_000) }  // Prepare's appearance
+        while app.prepare.isDeduplicating, Date() < deadline {
+            app.update()
+            usleep(5_000)
+        }  // Prepare's appearance
         let store = app.coordinator.current.store
         let milk = try #require(app.prepare.row(at: 1))
         #expect(milk.name == "Milk")
@@ -48,9 +52,11 @@ struct TerminalAppTests {
         var changes = ItemChanges()
         changes.quantity = 5
         try store.editItem(milk.id.description, changes)
-        let known = StoreChanges(updatedItems: [milk.id], tokenBefore: before, tokenAfter: try store.objects.changeToken())
+        let known = StoreChanges(
+            updatedItems: [milk.id], tokenBefore: before, tokenAfter: try store.objects.changeToken())
         app.mailbox.post(.imported(count: 1, devices: ["phone"], changes: known))
-        let fetches = app.prepare.indexFetches, rendered = app.prepare.rowsRead
+        let fetches = app.prepare.indexFetches
+        let rendered = app.prepare.rowsRead
 
         let backend = TestBackend(width: 80, height: 24, keys: [.down])
         TerminalApp.run(app: app, logger: .silent, backend: backend)

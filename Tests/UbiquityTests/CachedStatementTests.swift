@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Testing
+
 @testable import Ubiquity
 
 /// The engine's hot statements bind their values and read their answers through SQLite
@@ -12,15 +13,21 @@ struct CachedStatementTests {
 
     init() throws {
         queue = try DatabaseQueue()
-        try queue.write { db in try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB)") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB)")
+        }
     }
 
     static let insert = "INSERT INTO t (id, i, d, s, b) VALUES (?, ?, ?, ?, ?)"
 
     @Test func everyKindOfValueIsWrittenAsBoundAndNothingCarriesOverToTheNextRun() throws {
         try queue.write { db in
-            try db.executeCached(Self.insert, binding: ["a".databaseValue, (-7).databaseValue, 2.5.databaseValue,
-                                                        "Crème brûlée 🍮".databaseValue, Data([0, 1, 255]).databaseValue])
+            try db.executeCached(
+                Self.insert,
+                binding: [
+                    "a".databaseValue, (-7).databaseValue, 2.5.databaseValue,
+                    "Crème brûlée 🍮".databaseValue, Data([0, 1, 255]).databaseValue,
+                ])
             // The same cached statement again, with nulls where the first run had values.
             try db.executeCached(Self.insert, binding: ["b".databaseValue, .null, .null, .null, .null])
         }
@@ -48,10 +55,12 @@ struct CachedStatementTests {
             }
         }
         let stored = try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, typeof(b) || quote(b) || typeof(s) || quote(s) || typeof(d) || quote(d) || typeof(i) || quote(i) AS v
-                FROM t
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, typeof(b) || quote(b) || typeof(s) || quote(s) || typeof(d) || quote(d) || typeof(i) || quote(i) AS v
+                    FROM t
+                    """)
         }
         let byID = Dictionary(uniqueKeysWithValues: stored.map { ($0["id"] as String, $0["v"] as String) })
         #expect(byID.count == 2 * cases.count)
@@ -86,8 +95,10 @@ struct CachedStatementTests {
 
     @Test func aReadAnswersTheFirstValueOrNilForNoRowOrNullAndLeavesNothingOpen() throws {
         try queue.write { db in
-            try db.executeCached(Self.insert, binding: ["a".databaseValue, 1.databaseValue, .null, "x".databaseValue, .null])
-            try db.executeCached(Self.insert, binding: ["b".databaseValue, 2.databaseValue, .null, "y".databaseValue, .null])
+            try db.executeCached(
+                Self.insert, binding: ["a".databaseValue, 1.databaseValue, .null, "x".databaseValue, .null])
+            try db.executeCached(
+                Self.insert, binding: ["b".databaseValue, 2.databaseValue, .null, "y".databaseValue, .null])
         }
         try queue.inDatabase { (db: Database) throws in
             let many = "SELECT s FROM t ORDER BY id"

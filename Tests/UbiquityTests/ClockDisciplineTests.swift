@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Clocks that are wrong by years: readings still order edits alike everywhere, but a clock far
@@ -36,11 +37,15 @@ struct ClockDisciplineTests {
         let after9999 = try #require(HLC.next(after: nil, now: Date(timeIntervalSince1970: 1e15), peer: "p"))
         #expect(after9999.wall == HLC.maximumWall)
         let full = HLC(wall: 5, counter: .max, peer: "q")
-        #expect(HLC.next(after: full, now: Date(timeIntervalSince1970: 0), peer: "p") == HLC(wall: 6, counter: 0, peer: "p"))
-        #expect(HLC.next(after: HLC(wall: HLC.maximumWall, counter: .max, peer: "q"), now: Date(), peer: "p") == nil,
-                "nothing comes after the last reading there can be")
+        #expect(
+            HLC.next(after: full, now: Date(timeIntervalSince1970: 0), peer: "p") == HLC(wall: 6, counter: 0, peer: "p")
+        )
+        #expect(
+            HLC.next(after: HLC(wall: HLC.maximumWall, counter: .max, peer: "q"), now: Date(), peer: "p") == nil,
+            "nothing comes after the last reading there can be")
         #expect(LocalClock.readable(Date(timeIntervalSince1970: -1)) == Date(timeIntervalSince1970: 0))
-        #expect(ValueRule.dateRange.contains(LocalClock.readable(Date(timeIntervalSince1970: 1e15)).timeIntervalSince1970))
+        #expect(
+            ValueRule.dateRange.contains(LocalClock.readable(Date(timeIntervalSince1970: 1e15)).timeIntervalSince1970))
     }
 
     // MARK: - A clock ten years fast
@@ -55,7 +60,9 @@ struct ClockDisciplineTests {
         try honest.sync.sync()
 
         // The honest device's clock stays at its wall time: a save elsewhere is stamped now.
-        #expect(try storeClock(of: honest).map { $0.wall } ?? 0 <= Int64(Self.start.timeIntervalSince1970 * 1000) + 86_400_000)
+        #expect(
+            try storeClock(of: honest).map { $0.wall } ?? 0 <= Int64(Self.start.timeIntervalSince1970 * 1000)
+                + 86_400_000)
         try honest.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
         #expect(try lastReading(of: honest).wall == Int64(Self.start.timeIntervalSince1970 * 1000))
 
@@ -64,8 +71,9 @@ struct ClockDisciplineTests {
         try honest.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(2)]) }
         let edit = try lastReading(of: honest)
         #expect(edit.wall >= Int64((Self.start + Self.tenYears).timeIntervalSince1970 * 1000))
-        #expect(try storeClock(of: honest).map { $0.wall } ?? 0 < Int64((Self.start + 86_400).timeIntervalSince1970 * 1000),
-                "the edit's reading does not move the device's clock")
+        #expect(
+            try storeClock(of: honest).map { $0.wall } ?? 0 < Int64((Self.start + 86_400).timeIntervalSince1970 * 1000),
+            "the edit's reading does not move the device's clock")
         try honest.sync.sync()
         try future.sync.sync()
         #expect(try note(milk, on: future)?.count == 2)
@@ -83,7 +91,8 @@ struct ClockDisciplineTests {
         // Three replicas of the cloud folder: the fast device's insert reaches `later` only after
         // an edit that followed it.
         let folders = (0..<3).map { _ in TemporaryDirectory("replica") }
-        let future = try TestPeer(name: "future", prefix: "ffffffff", cloud: folders[0].url, clock: TestClock(Self.start + Self.tenYears))
+        let future = try TestPeer(
+            name: "future", prefix: "ffffffff", cloud: folders[0].url, clock: TestClock(Self.start + Self.tenYears))
         let seen = try TestPeer(name: "seen", prefix: "aaaaaaaa", cloud: folders[1].url, clock: TestClock(Self.start))
         let later = try TestPeer(name: "later", prefix: "bbbbbbbb", cloud: folders[2].url, clock: TestClock(Self.start))
         func deliver(_ from: TestPeer, to: TestPeer) throws {
@@ -92,7 +101,9 @@ struct ClockDisciplineTests {
             try to.sync.layout.makeFolder(to.sync.layout.logsFolder)
             try FileManager.default.copyItem(at: from.sync.layout.peerFolder(from.store.peer), to: target)
         }
-        let milk = try future.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)]) }
+        let milk = try future.store.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)])
+        }
         try future.sync.exportPending()
         try deliver(future, to: seen)
         _ = try seen.sync.importPending()
@@ -138,9 +149,12 @@ struct ClockDisciplineTests {
         let flagged = try honest.sync.clocksAhead()
         #expect(flagged.map(\.device) == ["future"])
         #expect(flagged.first.map { ClockAhead.about($0.ahead) } == "about 10 years")
-        #expect(flagged.first?.summary.contains("its clock was about 10 years ahead of this device's (log 1 said 2037-") == true,
-                "\(flagged.first?.summary ?? "")")
-        #expect(try future.sync.clocksAhead().isEmpty, "a clock behind is nothing to flag: a late file is no sign of it")
+        #expect(
+            flagged.first?.summary.contains("its clock was about 10 years ahead of this device's (log 1 said 2037-")
+                == true,
+            "\(flagged.first?.summary ?? "")")
+        #expect(
+            try future.sync.clocksAhead().isEmpty, "a clock behind is nothing to flag: a late file is no sign of it")
 
         // Its clock set right, its next log clears the flag.
         futureClock.advance(by: -Self.tenYears)
@@ -189,17 +203,21 @@ struct ClockDisciplineTests {
         let attachment = ObjectID(entity: "Attachment", id: GlobalID(UUID()))
         // Two peers set the same photo, neither file has arrived; x's reading is the later one,
         // though its text sorts first ("…1000000." before "…999999.").
-        for (writer, counter, hash) in [("peer-x", Int32(1_000_000), String(repeating: "a", count: 64)),
-                                        ("peer-y", Int32(999_999), String(repeating: "b", count: 64))] {
+        for (writer, counter, hash) in [
+            ("peer-x", Int32(1_000_000), String(repeating: "a", count: 64)),
+            ("peer-y", Int32(999_999), String(repeating: "b", count: 64)),
+        ] {
             let record = TransactionRecord(
                 transactionID: GlobalID(UUID()), timestamp: Self.start, author: "photo",
                 inserted: [ObjectChange(object: attachment, values: ["bytes": .blob(hash)])], updated: [], deleted: [],
                 clock: HLC(wall: 1_800_000_000_000, counter: counter, peer: writer))
             try layout.makeFolder(layout.peerFolder(writer))
-            try LogFile.encode(record, layout: layout, peer: writer, device: writer, seq: 1).write(to: layout.logURL(peer: writer, seq: 1))
+            try LogFile.encode(record, layout: layout, peer: writer, device: writer, seq: 1).write(
+                to: layout.logURL(peer: writer, seq: 1))
         }
         #expect(try peer.sync.importPending().refused.isEmpty)
-        let waiting = try peer.store.read { db in try String.fetchAll(db, sql: "SELECT hash FROM ubiquity_pending_blob") }
+        let waiting = try peer.store.read { db in try String.fetchAll(db, sql: "SELECT hash FROM ubiquity_pending_blob")
+        }
         #expect(waiting == [String(repeating: "a", count: 64)])
     }
 
@@ -210,11 +228,13 @@ struct ClockDisciplineTests {
         let id = GlobalID(UUID())
         let record = TransactionRecord(
             transactionID: GlobalID(UUID()), timestamp: Self.start, author: "evil",
-            inserted: [ObjectChange(object: ObjectID(entity: "Note", id: id), values: ["title": .string("Stuck")])], updated: [], deleted: [],
+            inserted: [ObjectChange(object: ObjectID(entity: "Note", id: id), values: ["title": .string("Stuck")])],
+            updated: [], deleted: [],
             clock: HLC(wall: HLC.maximumWall, counter: .max, peer: "peer-x"))
         let layout = peer.sync.layout
         try layout.makeFolder(layout.peerFolder("peer-x"))
-        try LogFile.encode(record, layout: layout, peer: "peer-x", device: "evil", seq: 1).write(to: layout.logURL(peer: "peer-x", seq: 1))
+        try LogFile.encode(record, layout: layout, peer: "peer-x", device: "evil", seq: 1).write(
+            to: layout.logURL(peer: "peer-x", seq: 1))
         #expect(try peer.sync.importPending().refused.isEmpty)
 
         #expect(throws: StoreError.self) {
@@ -222,7 +242,8 @@ struct ClockDisciplineTests {
         }
         #expect(try peer.titles() == ["Stuck"])
         try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Fine")]) }
-        #expect(try lastReading(of: peer).wall == Int64(Self.start.timeIntervalSince1970 * 1000),
-                "the last reading there can be does not move the device's clock")
+        #expect(
+            try lastReading(of: peer).wall == Int64(Self.start.timeIntervalSince1970 * 1000),
+            "the last reading there can be does not move the device's clock")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Property clocks are a column of the object's row (`ubiquity-v7`), not a row of a table of
@@ -20,10 +21,13 @@ struct ClocksInRowsTests {
     /// rows, a note without one (a plain store's row), and a clock row whose object no table holds.
     @Test func anOlderStoresClocksMoveIntoTheRowsAndNothingElseIsLost() throws {
         let path = directory.file("store.sqlite").path
-        let note = GlobalID("01234567-89ab-cdef-0123-456789abcdef")!, folder = GlobalID("11234567-89ab-cdef-0123-456789abcdef")!
-        let plain = GlobalID("21234567-89ab-cdef-0123-456789abcdef")!, orphan = GlobalID("31234567-89ab-cdef-0123-456789abcdef")!
+        let note = GlobalID("01234567-89ab-cdef-0123-456789abcdef")!
+        let folder = GlobalID("11234567-89ab-cdef-0123-456789abcdef")!
+        let plain = GlobalID("21234567-89ab-cdef-0123-456789abcdef")!
+        let orphan = GlobalID("31234567-89ab-cdef-0123-456789abcdef")!
         let old = HLC(wall: 1_700_000_000_000, counter: 2, peer: "peer-old")
-        let noteClocks = "\(old):count,pinned,title", folderClocks = "name=\(old)"
+        let noteClocks = "\(old):count,pinned,title"
+        let folderClocks = "name=\(old)"
         let queue = try DatabaseQueue(path: path)
         try TestModel.definition.migrator(upTo: 2).migrate(queue, upTo: "ubiquity-v6")
         try queue.write { db in
@@ -31,11 +35,14 @@ struct ClocksInRowsTests {
             for table in ["note", "folder", "attachment"] {
                 try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN ubiquity_clocks")
             }
-            try db.execute(sql: "INSERT INTO note (id, title, count, pinned) VALUES (?, 'Milk', 2, 0)", arguments: [note])
-            try db.execute(sql: "INSERT INTO note (id, title, count, pinned) VALUES (?, 'Eggs', 1, 0)", arguments: [plain])
+            try db.execute(
+                sql: "INSERT INTO note (id, title, count, pinned) VALUES (?, 'Milk', 2, 0)", arguments: [note])
+            try db.execute(
+                sql: "INSERT INTO note (id, title, count, pinned) VALUES (?, 'Eggs', 1, 0)", arguments: [plain])
             try db.execute(sql: "INSERT INTO folder (id, name) VALUES (?, 'Home')", arguments: [folder])
             for (id, clocks) in [(note, noteClocks), (folder, folderClocks), (orphan, "\(old):title")] {
-                try db.execute(sql: "INSERT INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)", arguments: [id, clocks])
+                try db.execute(
+                    sql: "INSERT INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)", arguments: [id, clocks])
             }
         }
         try queue.close()
@@ -45,17 +52,23 @@ struct ClocksInRowsTests {
             #expect(try Self.clocksColumn("note", note, db) == noteClocks, "moved as it was written")
             #expect(try Self.clocksColumn("folder", folder, db) == folderClocks)
             #expect(try Self.clocksColumn("note", plain, db) == nil)
-            #expect(try String.fetchAll(db, sql: "SELECT objectID FROM ubiquity_unheld_clocks") == [orphan.description],
-                    "what no table holds stays")
+            #expect(
+                try String.fetchAll(db, sql: "SELECT objectID FROM ubiquity_unheld_clocks") == [orphan.description],
+                "what no table holds stays")
             let noteEntity = try #require(store.schema.entity(named: "Note"))
-            #expect(try PropertyClocks.clockRow(of: note, in: noteEntity, db) == ["count": old, "pinned": old, "title": old])
+            #expect(
+                try PropertyClocks.clockRow(of: note, in: noteEntity, db) == [
+                    "count": old, "pinned": old, "title": old,
+                ])
             #expect(try PropertyClocks.clockRow(of: plain, in: noteEntity, db) == [:], "a row without clocks exists")
             #expect(try PropertyClocks.clockRow(of: orphan, in: noteEntity, db) == nil)
             #expect(try PropertyClocks.clockRow(of: folder, in: noteEntity, db) == nil, "a folder is no note")
         }
         // A save goes on from the moved readings.
         _ = try store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
-        let clocks = try store.read { db in try PropertyClocks.clocks(of: note, in: store.schema.entity(named: "Note")!, db) }
+        let clocks = try store.read { db in
+            try PropertyClocks.clocks(of: note, in: store.schema.entity(named: "Note")!, db)
+        }
         #expect(clocks["title"] == old && clocks["count"].map { $0 > old } == true)
     }
 
@@ -74,8 +87,9 @@ struct ClocksInRowsTests {
         #expect(throws: DatabaseError.self) {
             try older.write { db in
                 try db.execute(sql: "INSERT INTO ubiquity_metadata (key, value) VALUES ('older', 'saved')")
-                try db.execute(sql: "INSERT OR REPLACE INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)",
-                               arguments: [note, "0001700000000000.000000.peer-old:title"])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO ubiquity_object_clock (objectID, clocks) VALUES (?, ?)",
+                    arguments: [note, "0001700000000000.000000.peer-old:title"])
             }
         }
         #expect(try store.metadata("older") == nil, "nothing of the save stays")
@@ -85,10 +99,12 @@ struct ClocksInRowsTests {
     /// A build before `ubiquity-v7` reads clocks from their own table: it would find none and
     /// let every imported value win. It knows every migration but this one, and refuses the store.
     @Test func aBuildWithoutTheMigrationRefusesTheStore() throws {
-        let store = try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2, clock: clock)
+        let store = try ObjectStore(
+            path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2, clock: clock)
         var older = DatabaseMigrator()
         for identifier in ["ubiquity-v1"] + TestModel.definition.versions.map(\.migrationIdentifier)
-            + ["ubiquity-v2", "ubiquity-v3", "ubiquity-v4", "ubiquity-v5", "ubiquity-v6"] {
+            + ["ubiquity-v2", "ubiquity-v3", "ubiquity-v4", "ubiquity-v5", "ubiquity-v6"]
+        {
             older.registerMigration(identifier) { _ in }
         }
         #expect(try store.read { db in try older.hasBeenSuperseded(db) })
@@ -98,16 +114,22 @@ struct ClocksInRowsTests {
     /// A table that a later model version creates gets the column too, whether the store was
     /// made before or after `ubiquity-v7`.
     @Test func aTableOfALaterModelVersionHoldsItsClocks() throws {
-        let later = ModelDefinition(versions: TestModel.definition.versions + [
-            ModelVersion(schema: Schema(version: 3, entities: TestModel.schema(version: 2).entities + [
-                EntityDescription(name: "Tag", table: "tag", attributes: [AttributeDescription("label", .string)]),
-            ])) { db in
-                try db.create(table: "tag") { t in
-                    t.primaryKey("id", .text)
-                    t.column("label", .text)
+        let later = ModelDefinition(
+            versions: TestModel.definition.versions + [
+                ModelVersion(
+                    schema: Schema(
+                        version: 3,
+                        entities: TestModel.schema(version: 2).entities + [
+                            EntityDescription(
+                                name: "Tag", table: "tag", attributes: [AttributeDescription("label", .string)])
+                        ])
+                ) { db in
+                    try db.create(table: "tag") { t in
+                        t.primaryKey("id", .text)
+                        t.column("label", .text)
+                    }
                 }
-            },
-        ])
+            ])
         let path = directory.file("store.sqlite").path
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2, clock: clock)
         let note = try store.save(author: "t") { try $0.insert("Note", values: ["title": .string("Milk")]) }
@@ -131,8 +153,10 @@ struct ClocksInRowsTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let (note, gone) = try a.store.save(author: "t") { context in
-            (try context.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]),
-             try context.insert("Note", values: ["title": .string("Bread")]))
+            (
+                try context.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]),
+                try context.insert("Note", values: ["title": .string("Bread")])
+            )
         }
         for _ in 0..<2 { for peer in [a, b] { try peer.sync.sync() } }
         for peer in [a, b] {
@@ -142,7 +166,9 @@ struct ClocksInRowsTests {
             }
         }
         // b's row loses its readings (as a plain store's has none); a's later edit still lands.
-        try b.store.write { db in try db.execute(sql: "UPDATE note SET ubiquity_clocks = NULL WHERE id = ?", arguments: [note]) }
+        try b.store.write { db in
+            try db.execute(sql: "UPDATE note SET ubiquity_clocks = NULL WHERE id = ?", arguments: [note])
+        }
         clock.advance(by: 1)
         try a.store.save(author: "t") { context in
             _ = try context.update("Note", id: note, values: ["count": .integer(5)])

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Baselines in the compact format (`GDBASE 2`): names and readings in tables, read back exactly;
@@ -23,23 +24,30 @@ struct CompactBaselineTests {
         var tombstones: [Baseline.Tombstone] = []
         for n in 0..<count {
             let reading = HLC(wall: 1_800_000_000_000 + Int64(n / 50) * 7, counter: Int32(n % 3), peer: peers[n % 2])
-            let values: [String: PropertyValue] = ["name": .string("Item \(n)"), "quantity": .double(Double(n % 7) + 0.5),
-                                                   "listed": .bool(n % 3 == 0), "modified": .date(Date(timeIntervalSince1970: 1_800_000_000.25))]
+            let values: [String: PropertyValue] = [
+                "name": .string("Item \(n)"), "quantity": .double(Double(n % 7) + 0.5),
+                "listed": .bool(n % 3 == 0), "modified": .date(Date(timeIntervalSince1970: 1_800_000_000.25)),
+            ]
             var clocks = values.mapValues { _ in reading }
             if n % 5 == 0 { clocks["modified"] = nil }  // a value stored before readings existed
             objects.append(.init(object: ObjectID(entity: "Item", id: id(n)), values: values, clocks: clocks))
             if n % 10 == 0 {
-                tombstones.append(.init(object: ObjectID(entity: n % 20 == 0 ? "Item" : "List", id: id(100_000 + n)), clock: reading,
-                                        mergedInto: n % 20 == 0 ? id(n) : nil))
+                tombstones.append(
+                    .init(
+                        object: ObjectID(entity: n % 20 == 0 ? "Item" : "List", id: id(100_000 + n)), clock: reading,
+                        mergedInto: n % 20 == 0 ? id(n) : nil))
             }
         }
-        return Baseline(covers: [peers[0]: 40, peers[1]: 3], created: Date(timeIntervalSinceReferenceDate: 785_000_000.5),
-                        objects: objects, tombstones: tombstones)
+        return Baseline(
+            covers: [peers[0]: 40, peers[1]: 3], created: Date(timeIntervalSinceReferenceDate: 785_000_000.5),
+            objects: objects, tombstones: tombstones)
     }
 
     @Test func everyKindOfValueReadsBackExactly() throws {
-        for baseline in [BaselineJSONTests.baseline(doubles: BaselineJSONTests.awkward), Self.items(300),
-                         Baseline(covers: [:], created: Date(timeIntervalSinceReferenceDate: -0.5), objects: [], tombstones: [])] {
+        for baseline in [
+            BaselineJSONTests.baseline(doubles: BaselineJSONTests.awkward), Self.items(300),
+            Baseline(covers: [:], created: Date(timeIntervalSinceReferenceDate: -0.5), objects: [], tombstones: []),
+        ] {
             let read = try #require(Baseline(compactData: try baseline.compactData()))
             #expect(read == baseline)
             #expect(BaselineJSONTests.bits(read) == BaselineJSONTests.bits(baseline))
@@ -67,14 +75,19 @@ struct CompactBaselineTests {
     static let unreadable: [String] = [
         "",
         #"{"covers":{},"created":0,"entities":[],"peers":[],"readings":[],"objects":[]}"#,  // no tombstones
-        #"{"created":0,"covers":{},"entities":[],"peers":[],"readings":[],"objects":[],"tombstones":[]}"#,  // out of order
+        // Out of order:
+        #"{"created":0,"covers":{},"entities":[],"peers":[],"readings":[],"objects":[],"tombstones":[]}"#,
         #"{"covers":{},"created":0,"entities":[],"peers":[],"readings":[],"objects":[],"tombstones":[],"later":1}"#,
         #"{"covers":{"p":1,"p":2},"created":0,"entities":[],"peers":[],"readings":[],"objects":[],"tombstones":[]}"#,
         #"{"covers":{},"created":1e999,"entities":[],"peers":[],"readings":[],"objects":[],"tombstones":[]}"#,
-        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[1,0],"objects":[],"tombstones":[]}"#,  // not triples
-        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[1,0,1],"objects":[],"tombstones":[]}"#,  // no such peer
-        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[5,0,0,-1,0,0],"objects":[],"tombstones":[]}"#,  // descending
-        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[253402300800000,0,0],"objects":[],"tombstones":[]}"#,  // after 9999
+        // Not triples:
+        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[1,0],"objects":[],"tombstones":[]}"#,
+        // No such peer:
+        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[1,0,1],"objects":[],"tombstones":[]}"#,
+        // Descending:
+        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[5,0,0,-1,0,0],"objects":[],"tombstones":[]}"#,
+        // After 9999:
+        #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[253402300800000,0,0],"objects":[],"tombstones":[]}"#,
         #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[9223372036854775807,0,0,9223372036854775807,0,0],"objects":[],"tombstones":[]}"#,
         #"{"covers":{},"created":0,"entities":[],"peers":["p"],"readings":[1,2147483648,0],"objects":[],"tombstones":[]}"#,
         #"{"covers":{},"created":0,"entities":[["E",["a"]]],"peers":["p"],"readings":[1,0,0],"objects":[["00000000-0000-4000-8000-000000000001",1,[]]],"tombstones":[]}"#,
@@ -96,21 +109,33 @@ struct CompactBaselineTests {
     }
 
     @Test func theSmallestPayloadsReadAsWhatTheySay() throws {
-        let text = #"{"covers":{"p":2},"created":1.5,"entities":[["E",["a","b"]]],"peers":["p","q"],"readings":[10,0,1,0,3,0],"#
+        let text =
+            #"{"covers":{"p":2},"created":1.5,"entities":[["E",["a","b"]]],"peers":["p","q"],"readings":[10,0,1,0,3,0],"#
             + #""objects":[["00000000-0000-4000-8000-000000000001",0,[1,null,null,0,{"i":-4},1]]],"tombstones":[["00000000-0000-4000-8000-000000000002",0,0,"00000000-0000-4000-8000-000000000001"]]}"#
         let read = try #require(Baseline(compactData: Data(text.utf8)))
-        #expect(read == Baseline(covers: ["p": 2], created: Date(timeIntervalSinceReferenceDate: 1.5),
-                                 objects: [.init(object: ObjectID(entity: "E", id: Self.id(1)), values: ["a": .integer(-4), "b": .null],
-                                                 clocks: ["a": HLC(wall: 10, counter: 3, peer: "p")])],
-                                 tombstones: [.init(object: ObjectID(entity: "E", id: Self.id(2)), clock: HLC(wall: 10, counter: 0, peer: "q"),
-                                                    mergedInto: Self.id(1))]))
+        #expect(
+            read
+                == Baseline(
+                    covers: ["p": 2], created: Date(timeIntervalSinceReferenceDate: 1.5),
+                    objects: [
+                        .init(
+                            object: ObjectID(entity: "E", id: Self.id(1)), values: ["a": .integer(-4), "b": .null],
+                            clocks: ["a": HLC(wall: 10, counter: 3, peer: "p")])
+                    ],
+                    tombstones: [
+                        .init(
+                            object: ObjectID(entity: "E", id: Self.id(2)), clock: HLC(wall: 10, counter: 0, peer: "q"),
+                            mergedInto: Self.id(1))
+                    ]))
     }
 
     /// A written baseline mutated at random: never a crash, and what is read is a baseline that
     /// writes and reads back to itself.
     @Test func mutatedPayloadsAreReadWholeOrNotAtAll() throws {
         let base = try Self.items(30).compactData()
-        let numbers = ["-1", "0", "7", "2147483648", "9223372036854775807", "253402300799999", "1e3", "0.5", "null", "\"x\""]
+        let numbers = [
+            "-1", "0", "7", "2147483648", "9223372036854775807", "253402300799999", "1e3", "0.5", "null", "\"x\"",
+        ]
         var read = 0
         for seed in UInt64(1)...2000 {
             var random = SeededRandom(seed: seed)
@@ -138,7 +163,8 @@ struct CompactBaselineTests {
             try $0.insert("Note", values: ["title": .string("two")])
         }
         try a.store.save(author: "delete") { context in
-            let id = try #require(try a.store.read { db in try GlobalID.fetchOne(db, sql: "SELECT id FROM note WHERE title = 'two'") })
+            let id = try #require(
+                try a.store.read { db in try GlobalID.fetchOne(db, sql: "SELECT id FROM note WHERE title = 'two'") })
             try context.delete("Note", id: id)
         }
         try a.sync.exportPending()
@@ -151,7 +177,8 @@ struct CompactBaselineTests {
         let report = try c.sync.importPending()
         #expect(report.loadedBaselines == 1 && report.refused.isEmpty, "\(report.refused)")
         #expect(try c.titles() == ["one"])
-        #expect(try c.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.tombstone)") } == 1)
+        #expect(
+            try c.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.tombstone)") } == 1)
         #expect(try c.sync.watermark(of: "peer-a") == exported, "the logs it covers are not waited for")
     }
 
@@ -159,11 +186,14 @@ struct CompactBaselineTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from an older build")]) }
         let url = try #require(try a.sync.writeBaseline())
-        let (_, payload) = try LogFile.open(try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
+        let (_, payload) = try LogFile.open(
+            try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
         let baseline = try #require(Baseline(compactData: payload))
         // What builds before the compact format wrote: `JSONEncoder`'s bytes, sorted keys.
-        try LogFile.seal(try BaselineJSONTests.foundationBytes(baseline), magic: Baseline.firstFormatMagic, layout: a.sync.layout,
-                         peer: "peer-a", device: "a", seq: 1).write(to: url)
+        try LogFile.seal(
+            try BaselineJSONTests.foundationBytes(baseline), magic: Baseline.firstFormatMagic, layout: a.sync.layout,
+            peer: "peer-a", device: "a", seq: 1
+        ).write(to: url)
         try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
@@ -186,10 +216,11 @@ struct CompactBaselineTests {
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()
         #expect(report.loadedBaselines == 0)
-        #expect(Set(report.refused.map(\.reason)) == [
-            "it is in a format this build does not read (GDBASE 3): update this device to read it",
-            "it is in a format this build does not read (GDLOG 12): update this device to read it",
-        ])
+        #expect(
+            Set(report.refused.map(\.reason)) == [
+                "it is in a format this build does not read (GDBASE 3): update this device to read it",
+                "it is in a format this build does not read (GDLOG 12): update this device to read it",
+            ])
         #expect(try c.titles().isEmpty)
         #expect(EnvelopeFile.isLaterFormat("GDBASE 1", of: [Baseline.magic]))
         #expect(!EnvelopeFile.isLaterFormat("GDBASE ", of: [Baseline.magic]))
@@ -201,9 +232,12 @@ struct CompactBaselineTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
-        let payload = #"{"covers":{"peer-a":1},"created":0,"entities":[["Note",["title"]]],"peers":["peer-a"],"readings":[1,0,0],"#
+        let payload =
+            #"{"covers":{"peer-a":1},"created":0,"entities":[["Note",["title"]]],"peers":["peer-a"],"readings":[1,0,0],"#
             + #""objects":[["00000000-0000-4000-8000-000000000001",0,[0,{"s":"ok"},5]]],"tombstones":[]}"#
-        try LogFile.seal(Data(payload.utf8), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 1).write(to: url)
+        try LogFile.seal(
+            Data(payload.utf8), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 1
+        ).write(to: url)
         try a.removeOwnLogs()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
@@ -229,25 +263,36 @@ struct CompactBaselineTests {
         }
         try c.store.write { db in
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [merged.description])
-            try PropertyClocks.tombstone(ObjectID(entity: "Note", id: merged), clock: HLC(wall: 1_800_000_000_000, counter: 0, peer: "peer-c"),
-                                         mergedInto: survivor, db)
+            try PropertyClocks.tombstone(
+                ObjectID(entity: "Note", id: merged), clock: HLC(wall: 1_800_000_000_000, counter: 0, peer: "peer-c"),
+                mergedInto: survivor, db)
         }
         let reading = HLC(wall: 1_800_000_000_500, counter: 0, peer: "peer-a")
         func note(_ id: GlobalID, _ title: String) -> Baseline.Object {
-            .init(object: ObjectID(entity: "Note", id: id), values: ["title": .string(title)], clocks: ["title": reading])
+            .init(
+                object: ObjectID(entity: "Note", id: id), values: ["title": .string(title)], clocks: ["title": reading])
         }
-        let baseline = Baseline(covers: ["peer-a": 1], created: clock.now(),
-                                objects: [note(twice, "listed and deleted"), note(survivor, "copy, live in the baseline"), note(plain, "plain")],
-                                tombstones: [.init(object: ObjectID(entity: "Note", id: twice), clock: reading),
-                                             .init(object: ObjectID(entity: "Note", id: merged), clock: reading)])
-        try LogFile.seal(try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 1)
-            .write(to: url)
+        let baseline = Baseline(
+            covers: ["peer-a": 1], created: clock.now(),
+            objects: [
+                note(twice, "listed and deleted"), note(survivor, "copy, live in the baseline"), note(plain, "plain"),
+            ],
+            tombstones: [
+                .init(object: ObjectID(entity: "Note", id: twice), clock: reading),
+                .init(object: ObjectID(entity: "Note", id: merged), clock: reading),
+            ])
+        try LogFile.seal(
+            try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout, peer: "peer-a", device: "a",
+            seq: 1
+        )
+        .write(to: url)
 
         let report = try c.sync.importPending()
         #expect(report.loadedBaselines == 1 && report.refused.isEmpty, "\(report.refused)")
         #expect(try c.titles() == ["plain"])
-        let deleted = try c.store.read { db in try String.fetchSet(db, sql: "SELECT objectID FROM \(EngineTables.tombstone)") }
+        let deleted = try c.store.read { db in
+            try String.fetchSet(db, sql: "SELECT objectID FROM \(EngineTables.tombstone)")
+        }
         #expect(deleted == Set([twice, merged, survivor].map(\.description)))
     }
 }
-

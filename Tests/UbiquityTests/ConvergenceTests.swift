@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import TextAndFiles
+
 @testable import Ubiquity
 
 /// Property-based: random operations on 3 peers, each with its own replica of the cloud folder;
@@ -44,7 +45,9 @@ struct ConvergenceTests {
         let clocks = skews.map { TestClock(start + $0) }
         let replicas = (0..<3).map { _ in TemporaryDirectory("replica") }
         let peers = try (0..<3).map { index in
-            try TestPeer(name: "p\(index)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url, clock: clocks[index])
+            try TestPeer(
+                name: "p\(index)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url,
+                clock: clocks[index])
         }
 
         for _ in 0..<Self.steps {
@@ -60,18 +63,23 @@ struct ConvergenceTests {
             for _ in 0..<Int.random(in: 0...2, using: &random) {
                 let from = Int.random(in: 0..<3, using: &random)
                 let to = Int.random(in: 0..<3, using: &random)
-                if from != to { try deliverSome(from: replicas[from].url, to: replicas[to].url, halfCopies: harsh, using: &random) }
+                if from != to {
+                    try deliverSome(from: replicas[from].url, to: replicas[to].url, halfCopies: harsh, using: &random)
+                }
             }
             let importer = peers[Int.random(in: 0..<3, using: &random)]
             _ = try importer.sync.importPending()
-            if Int.random(in: 0..<20, using: &random) == 0 { try peers[Int.random(in: 0..<3, using: &random)].restart() }
+            if Int.random(in: 0..<20, using: &random) == 0 {
+                try peers[Int.random(in: 0..<3, using: &random)].restart()
+            }
         }
 
         // Deliver everything everywhere, then let every peer catch up.
         for peer in peers { try peer.sync.exportPending() }
         for from in replicas { for to in replicas where from !== to { try deliverAll(from: from.url, to: to.url) } }
         for peer in peers { _ = try peer.sync.importPending() }
-        if harsh { for peer in peers { _ = try peer.sync.importPending() } }  // baselines first, then what they did not cover
+        // Baselines first, then what they did not cover.
+        if harsh { for peer in peers { _ = try peer.sync.importPending() } }
 
         let reference = try peers[0].contents()
         for peer in peers.dropFirst() {
@@ -83,7 +91,9 @@ struct ConvergenceTests {
         // And they prove it: the same applied logs, the same digest.
         let digests = try peers.map { try #require($0.sync.publishDigest(force: true).digest) }
         for (peer, digest) in zip(peers, digests).dropFirst() {
-            #expect(digest.applied == digests[0].applied && digest.top == digests[0].top, "seed \(seed): \(peer.name)'s digest differs from p0's")
+            #expect(
+                digest.applied == digests[0].applied && digest.top == digests[0].top,
+                "seed \(seed): \(peer.name)'s digest differs from p0's")
         }
     }
 
@@ -99,27 +109,46 @@ struct ConvergenceTests {
         try peer.store.save(author: "random") { context in
             switch Int.random(in: 0..<10, using: &random) {
             case 0...2:
-                var values: [String: PropertyValue] = ["title": .string(["Milk", "Eggs", "Tea", "milk", "TEA"].randomElement(using: &random)!)]
-                if let folder = folders.randomElement(using: &random), Bool.random(using: &random) { values["folder"] = .reference(folder) }
+                var values: [String: PropertyValue] = [
+                    "title": .string(["Milk", "Eggs", "Tea", "milk", "TEA"].randomElement(using: &random)!)
+                ]
+                if let folder = folders.randomElement(using: &random), Bool.random(using: &random) {
+                    values["folder"] = .reference(folder)
+                }
                 try context.insert("Note", values: values)
             case 3...5:
                 guard let note = notes.randomElement(using: &random) else { return }
-                let values: [String: PropertyValue] = switch Int.random(in: 0..<4, using: &random) {
-                case 0: ["title": .string(["T", "t"].randomElement(using: &random)! + "\(Int.random(in: 0..<5, using: &random))")]
-                case 1: ["count": .integer(Int64.random(in: 0..<100, using: &random))]
-                case 2: ["pinned": .bool(Bool.random(using: &random))]
-                default: ["folder": folders.randomElement(using: &random).map(PropertyValue.reference) ?? .null]
-                }
+                let values: [String: PropertyValue] =
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0:
+                        [
+                            "title": .string(
+                                ["T", "t"].randomElement(using: &random)! + "\(Int.random(in: 0..<5, using: &random))")
+                        ]
+                    case 1: ["count": .integer(Int64.random(in: 0..<100, using: &random))]
+                    case 2: ["pinned": .bool(Bool.random(using: &random))]
+                    default: ["folder": folders.randomElement(using: &random).map(PropertyValue.reference) ?? .null]
+                    }
                 try context.update("Note", id: note, values: values)
             case 6:
                 guard let note = notes.randomElement(using: &random) else { return }
                 try context.delete("Note", id: note)
             case 7, 8:
-                try context.insert("Folder", values: ["name": .string(["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")])
+                try context.insert(
+                    "Folder",
+                    values: [
+                        "name": .string(
+                            ["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")
+                    ])
             default:
                 guard let folder = folders.randomElement(using: &random) else { return }
                 if Bool.random(using: &random) {
-                    try context.update("Folder", id: folder, values: ["name": .string(["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")])
+                    try context.update(
+                        "Folder", id: folder,
+                        values: [
+                            "name": .string(
+                                ["F", "f"].randomElement(using: &random)! + "\(Int.random(in: 0..<3, using: &random))")
+                        ])
                 } else {
                     try context.delete("Folder", id: folder)
                 }
@@ -132,7 +161,8 @@ struct ConvergenceTests {
     func logFiles(in cloud: URL) -> [String] {
         let root = cloud.path
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
-        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".gdlog") || $0.hasSuffix(".gdbase") }.sorted()
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".gdlog") || $0.hasSuffix(".gdbase") }
+            .sorted()
     }
 
     /// Copies a random subset of one replica's logs (and baselines) to another, in random
@@ -158,7 +188,8 @@ struct ConvergenceTests {
             let source = half ? data.count / 2 : data.count
             guard source > existing.count || (overwrite && source == existing.count) else { return }
         }
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(half ? data.prefix(data.count / 2) : data, to: target)
     }
 }

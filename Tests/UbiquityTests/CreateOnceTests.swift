@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TextAndFiles
 @testable import Ubiquity
 
@@ -17,7 +18,9 @@ struct CreateOnceTests {
 
         func create(_ data: Data, at url: URL) throws -> Bool {
             switch self {
-            case .unnamed: try #require(try AtomicFile.createUnnamed(data, at: url), "this folder's file system makes unnamed files")
+            case .unnamed:
+                try #require(
+                    try AtomicFile.createUnnamed(data, at: url), "this folder's file system makes unnamed files")
             case .throughTemporary: try AtomicFile.createThroughTemporary(data, at: url)
             case .eitherAsAvailable: try AtomicFile.create(data, at: url)
             }
@@ -32,7 +35,9 @@ struct CreateOnceTests {
             var indexes: [Int] = []
         }
         let winners = Winners()
-        @Sendable func contents(_ index: Int) -> Data { Data("creator \(index)\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: 64 * 1024) }
+        @Sendable func contents(_ index: Int) -> Data {
+            Data("creator \(index)\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        }
         DispatchQueue.concurrentPerform(iterations: 16) { index in
             if (try? method.create(contents(index), at: target)) == true {
                 winners.lock.withLock { winners.indexes.append(index) }
@@ -41,10 +46,13 @@ struct CreateOnceTests {
         #expect(winners.indexes.count == 1)
         let written = try Data(contentsOf: target)
         #expect(written == contents(try #require(winners.indexes.first)), "the winner's file, whole")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["device.json"], "no temp file left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["device.json"], "no temp file left")
         #expect(try method.create(Data("later".utf8), at: target) == false)
         #expect(try Data(contentsOf: target) == written, "a later creator never replaces it")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["device.json"], "nothing left by the later one")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["device.json"],
+            "nothing left by the later one")
     }
 
     @Test func anUnnamedFileIsMadeReadableAndWholeAndAMissingFolderIsNamed() throws {
@@ -52,8 +60,12 @@ struct CreateOnceTests {
         #expect(try AtomicFile.createUnnamed(Data("a log".utf8), at: target) == true)
         #expect(try Data(contentsOf: target) == Data("a log".utf8))
         let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
-        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o444 } == 0o444, "readable by the file-sync engine and other users, as before")
-        #expect(try AtomicFile.create(Data("empty".utf8).prefix(0), at: directory.file("empty")) == true, "an empty file too")
+        #expect(
+            (attributes[.posixPermissions] as? Int).map { $0 & 0o444 } == 0o444,
+            "readable by the file-sync engine and other users, as before")
+        #expect(
+            try AtomicFile.create(Data("empty".utf8).prefix(0), at: directory.file("empty")) == true,
+            "an empty file too")
         #expect(try Data(contentsOf: directory.file("empty")).isEmpty)
         let elsewhere = directory.file("gone/0000000001.gdlog")
         #expect {
@@ -67,7 +79,9 @@ struct CreateOnceTests {
     @Test func withoutProcTheFileIsMadeTheOtherWayAndNothingIsLeft() throws {
         let target = directory.file("0000000002.gdlog")
         #expect(try AtomicFile.createUnnamed(Data("a log".utf8), at: target, descriptors: "/no-proc/self/fd") == nil)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing published, nothing left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty,
+            "nothing published, nothing left")
         #expect(try AtomicFile.createThroughTemporary(Data("a log".utf8), at: target) == true)
         #expect(try Data(contentsOf: target) == Data("a log".utf8))
     }

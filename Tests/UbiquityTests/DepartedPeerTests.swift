@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Folders of departed peers are not listed again while they stay the same; a folder that
@@ -20,7 +21,9 @@ struct DepartedPeerTests {
     func logData(_ seq: Int64, peer: String, title: String, layout: CloudLayout) throws -> Data {
         let record = TransactionRecord(
             transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "departed",
-            inserted: [ObjectChange(object: ObjectID(entity: "Note", id: GlobalID(UUID())), values: ["title": .string(title)])],
+            inserted: [
+                ObjectChange(object: ObjectID(entity: "Note", id: GlobalID(UUID())), values: ["title": .string(title)])
+            ],
             updated: [], deleted: [], clock: HLC(wall: 1_800_000_000_000 + seq, counter: 0, peer: peer))
         return try LogFile.encode(record, layout: layout, peer: peer, device: "gone-\(peer)", seq: seq)
     }
@@ -84,7 +87,8 @@ struct DepartedPeerTests {
         for peer in peers { try writeLog(1, peer: peer, title: peer, into: layout) }
         _ = try b.sync.importPending()
         let quiet = try b.sync.survey()
-        #expect(quiet.logs.isAsRecorded && quiet.logs.bucketsToRead.isEmpty, "nothing read: every digest is as recorded")
+        #expect(
+            quiet.logs.isAsRecorded && quiet.logs.bucketsToRead.isEmpty, "nothing read: every digest is as recorded")
         try writeLog(2, peer: peers[11], title: "more", into: layout)
         let survey = try b.sync.survey()
         #expect(survey.logs.bucketsToRead == [PeerFolders.bucket(of: peers[11])])
@@ -120,7 +124,8 @@ struct DepartedPeerTests {
         let b = try importer()
         let baselines = b.sync.layout.epochFolder.appendingPathComponent("baselines", isDirectory: true)
         for name in ["\u{E9}", "e\u{301}", "\u{212A}", "K"] {
-            try FileManager.default.createDirectory(at: baselines.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: baselines.appendingPathComponent(name), withIntermediateDirectories: true)
         }
         _ = try b.sync.importPending()
         _ = try b.sync.importPending()
@@ -155,7 +160,9 @@ struct DepartedPeerTests {
         try Data("x".utf8).write(to: folder)
         let report = try b.sync.importPending()
         #expect(report.refused.map(\.kind) == [.folder])
-        #expect(report.rejected.first?.contains("\(peers[1]): cannot be listed (Not a directory)") == true, "\(report.rejected)")
+        #expect(
+            report.rejected.first?.contains("\(peers[1]): cannot be listed (Not a directory)") == true,
+            "\(report.rejected)")
         #expect(try b.sync.refusedFiles().map(\.kind) == [.folder])
         #expect(try b.sync.importPending().refused.map(\.kind) == [.folder], "reported at every import")
     }
@@ -171,8 +178,9 @@ struct DepartedPeerTests {
         let stamp = try #require(FolderStamp.of(layout.peerFolder("peer-x").path))
         func remember(scannedAt: Double) throws {
             try b.store.write { db in
-                try FolderScans.save([(.logs, "peer-x", FolderScan(stamp: stamp, user: geteuid(), newest: 1, scannedAt: scannedAt))],
-                                     folder: layout.watermarkFolder, db)
+                try FolderScans.save(
+                    [(.logs, "peer-x", FolderScan(stamp: stamp, user: geteuid(), newest: 1, scannedAt: scannedAt))],
+                    folder: layout.watermarkFolder, db)
             }
         }
         // A listing made as the folder changed (or a second after) is not trusted: log 2 is read.
@@ -186,9 +194,16 @@ struct DepartedPeerTests {
         try writeLog(3, peer: "peer-x", title: "three", into: layout)
         let later = try #require(FolderStamp.of(layout.peerFolder("peer-x").path))
         try b.store.write { db in
-            try FolderScans.save([(.logs, "peer-x", FolderScan(stamp: later, user: geteuid(), newest: 2,
-                                                               scannedAt: Double(later.modified) / 1e9 + 3))],
-                                 folder: layout.watermarkFolder, db)
+            try FolderScans.save(
+                [
+                    (
+                        .logs, "peer-x",
+                        FolderScan(
+                            stamp: later, user: geteuid(), newest: 2,
+                            scannedAt: Double(later.modified) / 1e9 + 3)
+                    )
+                ],
+                folder: layout.watermarkFolder, db)
         }
         #expect(try b.sync.importPending().appliedLogs == 0)
         #expect(b.sync.listingsAtLastImport == (0, 1))
@@ -244,15 +259,17 @@ struct DepartedPeerTests {
         let remembered = try b.store.read { db in try FolderScans.all(folder: layout.watermarkFolder, kind: .logs, db) }
         let recorded = try b.store.read { db in try FolderDigest.all(folder: layout.watermarkFolder, db) }[.logs] ?? [:]
         #expect(remembered.count == 2)
-        var other = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
-                                scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(layout.epochFolder.path),
-                                user: geteuid() + 1)
+        var other = PeerFolders(
+            .logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
+            scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(layout.epochFolder.path),
+            user: geteuid() + 1)
         #expect(!other.isAsRecorded)
         other.compare(with: remembered)
         #expect(other.changed.count == 2)
         // No trusted file system: nothing is skipped.
-        var untrusted = PeerFolders(.logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
-                                    scanStart: b.sync.folderClock(), device: nil)
+        var untrusted = PeerFolders(
+            .logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
+            scanStart: b.sync.folderClock(), device: nil)
         #expect(!untrusted.isAsRecorded)
         untrusted.compare(with: remembered)
         #expect(untrusted.changed.count == 2)

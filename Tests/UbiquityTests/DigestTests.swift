@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Peers publish digests of their data and prove they agree, or name what differs.
@@ -11,7 +12,9 @@ struct DigestTests {
     let clock = TestClock()
 
     func peers(_ names: [String]) throws -> [TestPeer] {
-        try names.map { try TestPeer(name: $0, prefix: String(repeating: $0, count: 8), cloud: cloud.url, clock: clock) }
+        try names.map {
+            try TestPeer(name: $0, prefix: String(repeating: $0, count: 8), cloud: cloud.url, clock: clock)
+        }
     }
 
     /// Syncs every peer twice: everyone then holds every log, and published at that point.
@@ -26,7 +29,9 @@ struct DigestTests {
     @Test func peersThatAppliedTheSameLogsAgree() throws {
         let all = try peers(["a", "b", "c"])
         let (a, b, c) = (all[0], all[1], all[2])
-        let note = try a.store.save(author: "t") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]) }
+        let note = try a.store.save(author: "t") {
+            try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)])
+        }
         try b.store.save(author: "t") { _ = try $0.insert("Folder", values: ["name": .string("Home")]) }
         try c.store.save(author: "t") { _ = try $0.insert("Attachment", values: ["bytes": .data(Data([1, 2, 3]))]) }
         try syncAll(all)
@@ -37,7 +42,9 @@ struct DigestTests {
 
         for peer in all {
             let report = try peer.sync.verify()
-            #expect(report.diverging.isEmpty && report.badFiles.isEmpty && report.notComparable.isEmpty, "\(peer.name): \(report)")
+            #expect(
+                report.diverging.isEmpty && report.badFiles.isEmpty && report.notComparable.isEmpty,
+                "\(peer.name): \(report)")
             #expect(Set(report.agreeing.map(\.device)) == Set(all.map(\.name)).subtracting([peer.name]), "\(peer.name)")
             #expect(report.logs == 5)
         }
@@ -58,7 +65,9 @@ struct DigestTests {
     @Test func publishesOnlyWhenSomethingChangedAndKeepsAFewFiles() throws {
         let all = try peers(["a", "b"])
         let (a, b) = (all[0], all[1])
-        func ownDigests() -> [Int64] { a.sync.layout.digestNumbers(of: a.store.peer, extension: DigestFiles.digestExtension) }
+        func ownDigests() -> [Int64] {
+            a.sync.layout.digestNumbers(of: a.store.peer, extension: DigestFiles.digestExtension)
+        }
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("One")]) }
         try a.sync.sync()
         #expect(ownDigests() == [1])
@@ -96,14 +105,21 @@ struct DigestTests {
         // b's detail is also a request: a answers it on its next sync, at the same applied logs.
         try a.sync.sync()
         #expect(a.sync.layout.digestNumbers(of: a.store.peer, extension: DigestFiles.detailExtension) == [1])
-        #expect(try b.sync.verify().diverging.first?.objects == [.init(entity: "Note", id: milk.description, label: "X", kind: .differs)])
+        #expect(
+            try b.sync.verify().diverging.first?.objects == [
+                .init(entity: "Note", id: milk.description, label: "X", kind: .differs)
+            ])
         // And a, reading b's detail, names exactly the object too.
         let onA = try a.sync.verify()
-        #expect(onA.diverging.first?.objects == [.init(entity: "Note", id: milk.description, label: "Milk", kind: .differs)])
+        #expect(
+            onA.diverging.first?.objects == [.init(entity: "Note", id: milk.description, label: "Milk", kind: .differs)]
+        )
 
         // Rebuild b from the cloud folder: the digests agree again.
         try b.store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: b.directory.file("store.sqlite" + suffix)) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: b.directory.file("store.sqlite" + suffix))
+        }
         try b.restart()
         _ = try b.sync.importPending()
         #expect(try b.sync.verify().agreeing.map(\.device) == ["a"])
@@ -119,19 +135,25 @@ struct DigestTests {
         let layout = a.sync.layout
         func put(_ data: Data, peer: String, number: Int64, ext: String = DigestFiles.digestExtension) throws {
             let url = layout.digestURL(peer: peer, number: number, extension: ext)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
         try put(Data("GDDIGEST 1\n{not json\n".utf8), peer: "peer-garbage", number: 1)
         try put(Data(repeating: 65, count: DigestFiles.maxSize + 1), peer: "peer-huge", number: 1)
-        let whole = try DigestFiles.encode(DigestFiles.Published(created: 0, applied: [:], top: String(repeating: "0", count: 64), buckets: [:]),
-                                           magic: DigestFiles.digestMagic, layout: layout, peer: "peer-cut", device: "c", number: 1)
+        let whole = try DigestFiles.encode(
+            DigestFiles.Published(created: 0, applied: [:], top: String(repeating: "0", count: 64), buckets: [:]),
+            magic: DigestFiles.digestMagic, layout: layout, peer: "peer-cut", device: "c", number: 1)
         try put(whole.prefix(whole.count - 10), peer: "peer-cut", number: 1)
         try put(Data("GDDETAIL 1\n{}\n".utf8), peer: "peer-garbage", number: 1, ext: DigestFiles.detailExtension)
         // A well-formed digest whose top hash does not add up.
-        let forged = DigestFiles.Published(created: 0, applied: ["x": 1], top: String(repeating: "0", count: 64), buckets: ["aa": String(repeating: "1", count: 64)])
-        try put(try DigestFiles.encode(forged, magic: DigestFiles.digestMagic, layout: layout, peer: "peer-forged", device: "f", number: 1),
-                peer: "peer-forged", number: 1)
+        let forged = DigestFiles.Published(
+            created: 0, applied: ["x": 1], top: String(repeating: "0", count: 64),
+            buckets: ["aa": String(repeating: "1", count: 64)])
+        try put(
+            try DigestFiles.encode(
+                forged, magic: DigestFiles.digestMagic, layout: layout, peer: "peer-forged", device: "f", number: 1),
+            peer: "peer-forged", number: 1)
 
         try b.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Jam")]) }
         try syncAll(all)  // does not throw
@@ -152,7 +174,8 @@ struct DigestTests {
             try peer.store.read { db in try Digest.compute(schema: peer.store.schema, applied: [:], db) }
         }
         let note = try a.store.save(author: "t") {
-            try $0.insert("Note", values: ["title": .string("Milk"), "modified": .date(Date(timeIntervalSince1970: 1.5))])
+            try $0.insert(
+                "Note", values: ["title": .string("Milk"), "modified": .date(Date(timeIntervalSince1970: 1.5))])
         }
         let before = try digest(a)
         try a.store.write { db in try db.execute(sql: "UPDATE note SET modified = 1.501") }
@@ -161,8 +184,9 @@ struct DigestTests {
         try a.store.write { db in try db.execute(sql: "UPDATE note SET modified = 1.5") }
         #expect(try digest(a).top == before.top, "the same data, the same digest")
         try a.store.write { db in
-            try db.execute(sql: "UPDATE note SET ubiquity_clocks = replace(ubiquity_clocks, '.000000.', '.000001.') WHERE id = ?",
-                           arguments: [note])
+            try db.execute(
+                sql: "UPDATE note SET ubiquity_clocks = replace(ubiquity_clocks, '.000000.', '.000001.') WHERE id = ?",
+                arguments: [note])
             #expect(db.changesCount == 1)
         }
         #expect(try digest(a).top != before.top, "a clock reading alone counts")
@@ -174,7 +198,8 @@ struct DigestTests {
         let a = all[0]
         try a.store.save(author: "bulk") { context in
             for index in 0..<10_000 {
-                _ = try context.insert("Note", values: ["title": .string("Item \(index)"), "count": .integer(Int64(index % 1000))])
+                _ = try context.insert(
+                    "Note", values: ["title": .string("Item \(index)"), "count": .integer(Int64(index % 1000))])
             }
         }
         var tops: Set<String> = []

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TextAndFiles
+
 @testable import Ubiquity
 
 /// Outcomes of reading bytes, comparable: the value read or the message given.
@@ -22,17 +23,24 @@ struct ScannedRecordTests {
         return TransactionRecord(
             transactionID: GlobalID("00000000-0000-4000-8000-000000000001")!,
             timestamp: Date(timeIntervalSince1970: 1_800_000_000.123), author: "tést \"author\"",
-            inserted: [ObjectChange(object: note, values: RecordJSONTests.sampleValues(quote: "say \"hi\"\n\t\\ \u{1} é \u{1F35E} /")),
-                       ObjectChange(object: other, values: [:])],
+            inserted: [
+                ObjectChange(
+                    object: note, values: RecordJSONTests.sampleValues(quote: "say \"hi\"\n\t\\ \u{1} é \u{1F35E} /")),
+                ObjectChange(object: other, values: [:]),
+            ],
             updated: [ObjectChange(object: note, values: ["p1": .bool(false), "p0": .null, "n": .double(-0.0)])],
             deleted: [note, other],
-            merged: [ObjectMerge(object: other, into: note.id, chosen: ["title": .string("Milk")], reading: reading),
-                     ObjectMerge(object: note, into: other.id)],
+            merged: [
+                ObjectMerge(object: other, into: note.id, chosen: ["title": .string("Milk")], reading: reading),
+                ObjectMerge(object: note, into: other.id),
+            ],
             clock: reading)
     }
 
     /// Both readings of `data`: the record or the message, the same from each.
-    static func expectSameReading(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSameReading(
+        _ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let direct = outcome { try TransactionRecord(jsonData: data) }
         let tree = outcome { try TransactionRecord(parsing: data) }
         #expect(direct == tree, comment, sourceLocation: sourceLocation)
@@ -44,7 +52,9 @@ struct ScannedRecordTests {
         sorted.outputFormatting = .sortedKeys
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
-        for data in [record.jsonData(), try sorted.encode(record), try JSONEncoder().encode(record), try pretty.encode(record)] {
+        for data in [
+            record.jsonData(), try sorted.encode(record), try JSONEncoder().encode(record), try pretty.encode(record),
+        ] {
             #expect(TransactionRecord.scanned(data) == record)
             #expect(try TransactionRecord(parsing: data) == record)
         }
@@ -55,37 +65,63 @@ struct ScannedRecordTests {
 
     @Test func randomRecordsReadAsTheTreeReadsThem() throws {
         var random = SeededRandom(seed: 91)
-        func id() -> GlobalID { GlobalID(UUID(uuid: (UInt8.random(in: 0...255, using: &random), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                                                     UInt8.random(in: 0...255, using: &random)))) }
+        func id() -> GlobalID {
+            GlobalID(
+                UUID(
+                    uuid: (
+                        UInt8.random(in: 0...255, using: &random), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                        UInt8.random(in: 0...255, using: &random)
+                    )))
+        }
         func value() -> PropertyValue {
             switch Int.random(in: 0..<10, using: &random) {
-            case 0: .double(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &random) ? 1 : -1))
+            case 0:
+                .double(
+                    Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &random) ? 1 : -1))
             case 1: .integer(Int64(bitPattern: random.next()) >> Int64.random(in: 0...63, using: &random))
-            case 2: .string(String((0..<Int.random(in: 0...12, using: &random)).map { _ in
-                    Character(Unicode.Scalar(UInt32.random(in: 1...0x2FFFF, using: &random)) ?? "x") }))
+            case 2:
+                .string(
+                    String(
+                        (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                            Character(Unicode.Scalar(UInt32.random(in: 1...0x2FFFF, using: &random)) ?? "x")
+                        }))
             case 3: .date(Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &random)))
             case 4: .string("🍞\u{1F}\"\\\u{7F}é/")
             case 5: .null
-            case 6: .data(Data((0..<Int.random(in: 0...9, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            case 6:
+                .data(
+                    Data(
+                        (0..<Int.random(in: 0...9, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random)
+                        }))
             case 7: .reference(id())
-            case 8: .double([0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308][Int.random(in: 0..<7, using: &random)])
+            case 8:
+                .double(
+                    [0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308][
+                        Int.random(in: 0..<7, using: &random)])
             default: .bool(Bool.random(using: &random))
             }
         }
         func change() -> ObjectChange {
-            ObjectChange(object: ObjectID(entity: ["Note", "Folder", "É"][Int.random(in: 0..<3, using: &random)], id: id()),
-                         values: Dictionary(uniqueKeysWithValues: (0..<Int.random(in: 0...6, using: &random)).map { ("p\($0)", value()) }))
+            ObjectChange(
+                object: ObjectID(entity: ["Note", "Folder", "É"][Int.random(in: 0..<3, using: &random)], id: id()),
+                values: Dictionary(
+                    uniqueKeysWithValues: (0..<Int.random(in: 0...6, using: &random)).map { ("p\($0)", value()) }))
         }
         for _ in 0..<400 {
-            let reading = Bool.random(using: &random) ? HLC(wall: Int64.random(in: 0...1 << 50, using: &random), counter: 3, peer: "p") : nil
+            let reading =
+                Bool.random(using: &random)
+                ? HLC(wall: Int64.random(in: 0...1 << 50, using: &random), counter: 3, peer: "p") : nil
             let record = TransactionRecord(
-                transactionID: id(), timestamp: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...4e9, using: &random)),
+                transactionID: id(),
+                timestamp: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...4e9, using: &random)),
                 author: ["random", "", "a \"b\""][Int.random(in: 0..<3, using: &random)],
                 inserted: (0..<Int.random(in: 0...3, using: &random)).map { _ in change() },
                 updated: (0..<Int.random(in: 0...3, using: &random)).map { _ in change() },
                 deleted: (0..<Int.random(in: 0...2, using: &random)).map { _ in ObjectID(entity: "Note", id: id()) },
                 merged: (0..<Int.random(in: 0...2, using: &random)).map { _ in
-                    ObjectMerge(object: ObjectID(entity: "Note", id: id()), into: id(), chosen: reading == nil ? [:] : ["title": value()], reading: reading)
+                    ObjectMerge(
+                        object: ObjectID(entity: "Note", id: id()), into: id(),
+                        chosen: reading == nil ? [:] : ["title": value()], reading: reading)
                 },
                 clock: reading)
             let data = record.jsonData()
@@ -137,18 +173,30 @@ struct ScannedRecordTests {
         ("{", #"not a transaction record: expected " at byte 1"#),
         (#"{"author":1}"#, "not a transaction record: no deleted list"),
         (#"{"a":"\ud800"}"#, #"not a transaction record: expected \u at byte 12"#),
-        (#"{"deleted":[],"author":"a","timestamp":1,"transactionID":"x","inserted":[],"updated":[]}"#,
-         "not a transaction record: an id is not a UUID"),
-        (#"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[{"object":\#(reference),"values":{"a":{"s":"x","i":1}}}],"updated":[]}"#,
-         "not a transaction record: a property value has exactly one tag"),
-        (#"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[],"x":[1,]}"#,
-         "not a transaction record: unexpected character at byte 130"),
-        (#"{"deleted":[],"author":"a","timestamp":1e999,"transactionID":"\#(id)","inserted":[],"updated":[]}"#,
-         "not a transaction record: the timestamp is not a number"),
-        (#"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[],"merged":null}"#,
-         "not a transaction record: the merge list is not an array"),
-        (#"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[]} x"#,
-         "not a transaction record: text after the document at byte 124"),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"x","inserted":[],"updated":[]}"#,
+            "not a transaction record: an id is not a UUID"
+        ),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[{"object":\#(reference),"values":{"a":{"s":"x","i":1}}}],"updated":[]}"#,
+            "not a transaction record: a property value has exactly one tag"
+        ),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[],"x":[1,]}"#,
+            "not a transaction record: unexpected character at byte 130"
+        ),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1e999,"transactionID":"\#(id)","inserted":[],"updated":[]}"#,
+            "not a transaction record: the timestamp is not a number"
+        ),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[],"merged":null}"#,
+            "not a transaction record: the merge list is not an array"
+        ),
+        (
+            #"{"deleted":[],"author":"a","timestamp":1,"transactionID":"\#(id)","inserted":[],"updated":[]} x"#,
+            "not a transaction record: text after the document at byte 124"
+        ),
         (String(repeating: "[", count: 70), "not a transaction record: nested too deeply at byte 64"),
     ]
 
@@ -167,7 +215,8 @@ struct ScannedRecordTests {
     @Test func mutatedRecordsAreReadOrRefusedAsTheTreeDoes() throws {
         let cloud = TemporaryDirectory("scan-fuzz-cloud")
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: TestClock())
-        let payloads = try LogMutationFuzzTests.realPayloads(from: a) + [Self.rich.jsonData()] + Self.unusual.map { Data($0.utf8) }
+        let payloads =
+            try LogMutationFuzzTests.realPayloads(from: a) + [Self.rich.jsonData()] + Self.unusual.map { Data($0.utf8) }
         var read = 0
         for seed in UInt64(1)...3000 {
             var random = SeededRandom(seed: seed)
@@ -175,7 +224,10 @@ struct ScannedRecordTests {
             var data = LogMutationFuzzTests.mutate(base, using: &random)
             // Bytes the tree mutations never make: an escape, white space, a digit or a quote put in.
             if Int.random(in: 0..<3, using: &random) == 0, !data.isEmpty {
-                let insert: [UInt8] = Array([#"\"#, " ", "1", #"""#, "-", "e", #"\u"#, ",", "}", "]", "\u{0}"][Int.random(in: 0..<11, using: &random)].utf8)
+                let insert: [UInt8] = Array(
+                    [#"\"#, " ", "1", #"""#, "-", "e", #"\u"#, ",", "}", "]", "\u{0}"][
+                        Int.random(in: 0..<11, using: &random)
+                    ].utf8)
                 data.insert(contentsOf: insert, at: Int.random(in: 0...data.count, using: &random))
             }
             Self.expectSameReading(data, "seed \(seed)")
@@ -187,10 +239,14 @@ struct ScannedRecordTests {
 
 @Suite("Baselines read straight from their bytes; doubles exact in both formats")
 struct BaselineJSONTests {
-    static let awkward: [Double] = [0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308,
-                                    -0.0, 0, 1, -2.5, 9_007_199_254_740_993, 1e21, 1 / 3, 2.225_073_858_507_201_4e-308]
+    static let awkward: [Double] = [
+        0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308,
+        -0.0, 0, 1, -2.5, 9_007_199_254_740_993, 1e21, 1 / 3, 2.225_073_858_507_201_4e-308,
+    ]
 
-    static func baseline(doubles: [Double], strings: [String] = ["Milk", "Crème brûlée 🍮", "say \"hi\"\n\t\\ \u{1} /"]) -> Baseline {
+    static func baseline(doubles: [Double], strings: [String] = ["Milk", "Crème brûlée 🍮", "say \"hi\"\n\t\\ \u{1} /"])
+        -> Baseline
+    {
         let id = { (n: Int) in GlobalID("00000000-0000-4000-8000-" + String(n).leftPadded(to: 12))! }
         var values: [String: PropertyValue] = [:]
         for (index, double) in doubles.enumerated() {
@@ -205,13 +261,23 @@ struct BaselineJSONTests {
         values["x"] = .data(Data([0, 255, 7]))
         values["r"] = .reference(id(9))
         values["h"] = .blob(String(repeating: "ab", count: 32))
-        let clocks = Dictionary(uniqueKeysWithValues: values.keys.map { ($0, HLC(wall: 1_800_000_000_123, counter: 2, peer: "peer-a")) })
+        let clocks = Dictionary(
+            uniqueKeysWithValues: values.keys.map { ($0, HLC(wall: 1_800_000_000_123, counter: 2, peer: "peer-a")) })
         return Baseline(
-            covers: ["peer-a": 12, "peer-b": Int64.max, "peer-c": 0], created: Date(timeIntervalSinceReferenceDate: doubles.first ?? 785_000_000.123),
-            objects: [Baseline.Object(object: ObjectID(entity: "Item", id: id(1)), values: values, clocks: clocks),
-                      Baseline.Object(object: ObjectID(entity: "List", id: id(2)), values: [:], clocks: [:])],
-            tombstones: [Baseline.Tombstone(object: ObjectID(entity: "Item", id: id(3)), clock: HLC(wall: 5, counter: 0, peer: "peer-b"), mergedInto: nil),
-                         Baseline.Tombstone(object: ObjectID(entity: "Item", id: id(4)), clock: HLC(wall: 6, counter: 1, peer: "peer-b"), mergedInto: id(1))])
+            covers: ["peer-a": 12, "peer-b": Int64.max, "peer-c": 0],
+            created: Date(timeIntervalSinceReferenceDate: doubles.first ?? 785_000_000.123),
+            objects: [
+                Baseline.Object(object: ObjectID(entity: "Item", id: id(1)), values: values, clocks: clocks),
+                Baseline.Object(object: ObjectID(entity: "List", id: id(2)), values: [:], clocks: [:]),
+            ],
+            tombstones: [
+                Baseline.Tombstone(
+                    object: ObjectID(entity: "Item", id: id(3)), clock: HLC(wall: 5, counter: 0, peer: "peer-b"),
+                    mergedInto: nil),
+                Baseline.Tombstone(
+                    object: ObjectID(entity: "Item", id: id(4)), clock: HLC(wall: 6, counter: 1, peer: "peer-b"),
+                    mergedInto: id(1)),
+            ])
     }
 
     /// Every double in the baseline, bit for bit (`==` takes -0 for 0).
@@ -244,7 +310,9 @@ struct BaselineJSONTests {
     @Test func randomDoublesRoundTripBothWays() throws {
         var random = SeededRandom(seed: 91)
         for _ in 0..<50 {
-            let doubles = (0..<20).map { _ in Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &random) ? 1 : -1) }
+            let doubles = (0..<20).map { _ in
+                Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &random) ? 1 : -1)
+            }
             let baseline = Self.baseline(doubles: doubles)
             let compact = try #require(Baseline(compactData: try baseline.compactData()))
             #expect(Self.bits(compact) == Self.bits(baseline))
@@ -288,14 +356,20 @@ struct BaselineJSONTests {
     @Test func invalidUTF8IsLeftToFoundation() {
         var data = Data(#"{"covers":{"p":1},"created":2,"objects":[],"tombstones":[{"object":{"entity":"E"#.utf8)
         data.append(0xFF)
-        data.append(contentsOf: Data(#"","id":"00000000-0000-4000-8000-000000000001"},"clock":"0000000000000001.000000.p"}]}"#.utf8))
+        data.append(
+            contentsOf: Data(
+                #"","id":"00000000-0000-4000-8000-000000000001"},"clock":"0000000000000001.000000.p"}]}"#.utf8))
         #expect(Baseline.scanned(data) == nil)
         #expect((try? Baseline(jsonData: data)) == (try? JSONDecoder().decode(Baseline.self, from: data)))
     }
 
     @Test func aMinimalBaselineWithNullAndAbsentTargetsIsReadStraight() throws {
-        #expect(Baseline.scanned(Data(Self.minimal.utf8)) == Baseline(covers: ["p": 1], created: Date(timeIntervalSinceReferenceDate: 2), objects: [], tombstones: []))
-        let text = #"{"tombstones":[{"object":{"id":"00000000-0000-4000-8000-000000000001","entity":"E"},"mergedInto":null,"clock":"0000000000000001.000000.p"}],"objects":[],"created":-0.5,"covers":{}}"#
+        #expect(
+            Baseline.scanned(Data(Self.minimal.utf8))
+                == Baseline(
+                    covers: ["p": 1], created: Date(timeIntervalSinceReferenceDate: 2), objects: [], tombstones: []))
+        let text =
+            #"{"tombstones":[{"object":{"id":"00000000-0000-4000-8000-000000000001","entity":"E"},"mergedInto":null,"clock":"0000000000000001.000000.p"}],"objects":[],"created":-0.5,"covers":{}}"#
         let data = Data(text.utf8)
         let scanned = try #require(Baseline.scanned(data))
         #expect(scanned == (try JSONDecoder().decode(Baseline.self, from: data)))
@@ -320,9 +394,12 @@ struct BaselineJSONTests {
 @Suite("Clock readings read from their bytes")
 struct ClockReadingBytesTests {
     static let texts = [
-        "0001800000000123.000007.peer-a", "1.2.p", "1.2.p.q.r", "0.0.x", "999999999999999999.999999999.p", "1000000000000000000.1.p",
-        "1.1234567890.p", "-1.2.p", "+1.2.p", "1.-2.p", "1.2.", "1.2", "1..p", ".1.p", "", "1.2.pé", "1.2.p\u{301}", "١.2.p",
-        "12a.3.p", "9223372036854775807.0.p", "1.2147483647.p", "1. 2.p", "0001800000000123.000007.00000000-0000-4000-8000-000000000001",
+        "0001800000000123.000007.peer-a", "1.2.p", "1.2.p.q.r", "0.0.x", "999999999999999999.999999999.p",
+        "1000000000000000000.1.p",
+        "1.1234567890.p", "-1.2.p", "+1.2.p", "1.-2.p", "1.2.", "1.2", "1..p", ".1.p", "", "1.2.pé", "1.2.p\u{301}",
+        "١.2.p",
+        "12a.3.p", "9223372036854775807.0.p", "1.2147483647.p", "1. 2.p",
+        "0001800000000123.000007.00000000-0000-4000-8000-000000000001",
     ]
 
     @Test(arguments: texts)
@@ -333,8 +410,10 @@ struct ClockReadingBytesTests {
         #expect(HLC(stored: text) == HLC(text), "a store's reading is read as its text is")
         // Every reading a clock makes (wall and counter not negative, of at most 18 and 9 digits,
         // an ASCII peer) is read from the bytes of its text.
-        if let reading = HLC(text), (0..<1_000_000_000_000_000_000).contains(reading.wall), (0..<1_000_000_000).contains(reading.counter),
-           reading.peer.utf8.allSatisfy({ $0 < 0x80 }) {
+        if let reading = HLC(text), (0..<1_000_000_000_000_000_000).contains(reading.wall),
+            (0..<1_000_000_000).contains(reading.counter),
+            reading.peer.utf8.allSatisfy({ $0 < 0x80 })
+        {
             var written = reading.description
             #expect(written.withUTF8 { HLC(asciiBytes: $0) } == reading)
         }
@@ -344,20 +423,29 @@ struct ClockReadingBytesTests {
     /// least 6, zeros in front, as the first builds wrote it.
     @Test func aReadingIsWrittenPaddedAsEver() {
         func padded(_ reading: HLC) -> String {
-            let wall = String(reading.wall), counter = String(reading.counter)
+            let wall = String(reading.wall)
+            let counter = String(reading.counter)
             return String(repeating: "0", count: max(0, 16 - wall.count)) + wall + "."
                 + String(repeating: "0", count: max(0, 6 - counter.count)) + counter + "." + reading.peer
         }
         var random = SeededRandom(seed: 5)
-        var readings = [HLC(wall: 0, counter: 0, peer: "p"), HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a"),
-                        HLC(wall: 9_999_999_999_999_999, counter: 999_999, peer: "pé"), HLC(wall: 10_000_000_000_000_000, counter: 1_000_000, peer: "x"),
-                        HLC(wall: .max, counter: .max, peer: "00000000-0000-4000-8000-000000000001"), HLC(wall: -5, counter: -1, peer: "hostile"),
-                        HLC(wall: .min, counter: .min, peer: "")]
+        var readings = [
+            HLC(wall: 0, counter: 0, peer: "p"), HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a"),
+            HLC(wall: 9_999_999_999_999_999, counter: 999_999, peer: "pé"),
+            HLC(wall: 10_000_000_000_000_000, counter: 1_000_000, peer: "x"),
+            HLC(wall: .max, counter: .max, peer: "00000000-0000-4000-8000-000000000001"),
+            HLC(wall: -5, counter: -1, peer: "hostile"),
+            HLC(wall: .min, counter: .min, peer: ""),
+        ]
         for _ in 0..<500 {
-            readings.append(HLC(wall: Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random),
-                                counter: Int32.random(in: 0...Int32.max, using: &random) >> Int32.random(in: 0...30, using: &random), peer: "peer"))
+            readings.append(
+                HLC(
+                    wall: Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random),
+                    counter: Int32.random(in: 0...Int32.max, using: &random)
+                        >> Int32.random(in: 0...30, using: &random), peer: "peer"))
         }
         for reading in readings { #expect(reading.description == padded(reading)) }
-        #expect(HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a").description == "0001800000000123.000007.peer-a")
+        #expect(
+            HLC(wall: 1_800_000_000_123, counter: 7, peer: "peer-a").description == "0001800000000123.000007.peer-a")
     }
 }

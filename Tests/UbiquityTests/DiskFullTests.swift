@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// A full disk reads as one: "the disk that holds … is full", never SQLite's "disk I/O error",
@@ -11,7 +12,8 @@ struct DiskFullTests {
     static let store = "/data/devices/a/local/GroceryDude.sqlite"
 
     @Test func sqliteSayingTheDiskIsFullIsADiskFull() {
-        let error = DiskFull.translated(DatabaseError(resultCode: .SQLITE_FULL), storePath: Self.store, freeBytes: { _ in 1 << 40 })
+        let error = DiskFull.translated(
+            DatabaseError(resultCode: .SQLITE_FULL), storePath: Self.store, freeBytes: { _ in 1 << 40 })
         #expect(error as? StoreError == .diskFull(folder: "/data/devices/a/local"))
         #expect("\(error)".contains("the disk that holds /data/devices/a/local is full: nothing was changed"))
     }
@@ -28,7 +30,8 @@ struct DiskFullTests {
     }
 
     @Test func otherErrorsAreLeftAsTheyAre() {
-        let constraint = DiskFull.translated(DatabaseError(resultCode: .SQLITE_CONSTRAINT), storePath: Self.store, freeBytes: { _ in 0 })
+        let constraint = DiskFull.translated(
+            DatabaseError(resultCode: .SQLITE_CONSTRAINT), storePath: Self.store, freeBytes: { _ in 0 })
         #expect((constraint as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
         let other = DiskFull.translated(StoreError.unknownEntity("X"), storePath: Self.store, freeBytes: { _ in 0 })
         #expect(other as? StoreError == .unknownEntity("X"))
@@ -40,7 +43,8 @@ struct DiskFullTests {
         let disk = try #require(SmallDisk(bytes: 4 << 20), Comment(rawValue: SmallDisk.needsRoot))
         let path = disk.url.appendingPathComponent("store.sqlite").path
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
-        try store.save(author: "test") { context in _ = try context.insert("Note", values: ["title": .string("Before")]) }
+        try store.save(author: "test") { context in _ = try context.insert("Note", values: ["title": .string("Before")])
+        }
         store.checkpoint()
 
         try disk.fill(leaving: 16 * 1024)
@@ -53,7 +57,8 @@ struct DiskFullTests {
         }
 
         try disk.empty()
-        try store.save(author: "test") { context in _ = try context.insert("Note", values: ["title": .string("After")]) }
+        try store.save(author: "test") { context in _ = try context.insert("Note", values: ["title": .string("After")])
+        }
         let titles = try store.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY title") }
         #expect(titles == ["After", "Before"])
         #expect(try store.outbox().count == 2, "no record of the refused save")

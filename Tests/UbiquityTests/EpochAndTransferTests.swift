@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Epoch markers, and moving a store's content elsewhere.
@@ -57,13 +58,23 @@ struct EpochAndTransferTests {
         let plain = try ObjectStore(path: url.path, model: TestModel.definition, version: 2)
         #expect(try plain.allObjects().map(\.values) == (try a.store.allObjects().map(\.values)))
         for table in ["ubiquity_outbox", "ubiquity_unheld_clocks", "ubiquity_tombstone", "ubiquity_peer_state"] {
-            #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
+            #expect(
+                try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table)")
         }
-        #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == ["createdAtVersion"])
+        #expect(
+            try plain.read { db in try String.fetchAll(db, sql: "SELECT key FROM ubiquity_metadata") } == [
+                "createdAtVersion"
+            ])
         // No property clocks: they are a column of every row.
-        #expect(try a.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE ubiquity_clocks IS NOT NULL") } == 1)
+        #expect(
+            try a.store.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE ubiquity_clocks IS NOT NULL")
+            } == 1)
         for table in ["note", "folder", "attachment"] {
-            #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL") } == 0)
+            #expect(
+                try plain.read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE ubiquity_clocks IS NOT NULL")
+                } == 0)
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import TextAndFiles
+
 @testable import Ubiquity
 
 /// The hand-written fast paths give exactly what the plain forms they replace gave.
@@ -20,9 +21,11 @@ struct FastPathTests {
     @Test("IDs are checked byte by byte: UUIDs of any case, nothing else")
     func idParsing() {
         #expect(GlobalID("0A1B2C3D-4E5F-6789-ABCD-EF0123456789")?.description == "0a1b2c3d-4e5f-6789-abcd-ef0123456789")
-        for text in ["", "0a1b2c3d-4e5f-6789-abcd-ef012345678", "0a1b2c3d-4e5f-6789-abcd-ef01234567890",
-                     "0a1b2c3d_4e5f-6789-abcd-ef0123456789", "0a1b2c3d-4e5f-6789-abcd-ef012345678g",
-                     "0a1b2c3d-4e5f-6789-abcd-ef012345678é"] {
+        for text in [
+            "", "0a1b2c3d-4e5f-6789-abcd-ef012345678", "0a1b2c3d-4e5f-6789-abcd-ef01234567890",
+            "0a1b2c3d_4e5f-6789-abcd-ef0123456789", "0a1b2c3d-4e5f-6789-abcd-ef012345678g",
+            "0a1b2c3d-4e5f-6789-abcd-ef012345678é",
+        ] {
             #expect(GlobalID(text) == nil, "\(text)")
         }
     }
@@ -32,10 +35,13 @@ struct FastPathTests {
         #expect(CloudLayout.seq(ofLogNamed: "0000000017.gdlog") == 17)
         #expect(CloudLayout.seq(ofLogNamed: "9999999999.gdlog") == 9_999_999_999)
         #expect(CloudLayout.seq(ofLogNamed: CloudLayout.logName(1234)) == 1234)
-        #expect(CloudLayout.baselineNumbers(in: ["0000000002.gdbase", "0000000001.gdbase", "0000000003.gdlog"]) == [1, 2])
-        for name in ["000000017.gdlog", "00000000017.gdlog", "0000000017.gdlo", "0000000017.gdlogx", "0000000017gdlog",
-                     "0000000017.GDLOG", "000000001x.gdlog", "00000000١٧.gdlog", "0000000017.gdbase", ".0000000017.gdlog",
-                     "0000000017.sync-conflict-20261121-120000-ABCDEFG.gdlog", "0000000017.gdlog.partial", "", "é"] {
+        #expect(
+            CloudLayout.baselineNumbers(in: ["0000000002.gdbase", "0000000001.gdbase", "0000000003.gdlog"]) == [1, 2])
+        for name in [
+            "000000017.gdlog", "00000000017.gdlog", "0000000017.gdlo", "0000000017.gdlogx", "0000000017gdlog",
+            "0000000017.GDLOG", "000000001x.gdlog", "00000000١٧.gdlog", "0000000017.gdbase", ".0000000017.gdlog",
+            "0000000017.sync-conflict-20261121-120000-ABCDEFG.gdlog", "0000000017.gdlog.partial", "", "é",
+        ] {
             #expect(CloudLayout.seq(ofLogNamed: name) == nil, "\(name)")
         }
     }
@@ -43,11 +49,14 @@ struct FastPathTests {
     @Test("a folder's numbered files are read from its entries' bytes as from their names")
     func numberedFolderEntries() throws {
         let folder = TemporaryDirectory("numbered-entries")
-        let names = ["0000000001.gdlog", "0000000017.gdlog", "0000000003.gdbase", ".0000000004.gdlog.123.tmp",
-                     "0000000005.sync-conflict-20261121-120000-ABCDEFG.gdlog", "00000000é6.gdlog", "notes.txt",
-                     String(repeating: "7", count: 240) + ".gdlog", "9999999999.gdlog"]
+        let names = [
+            "0000000001.gdlog", "0000000017.gdlog", "0000000003.gdbase", ".0000000004.gdlog.123.tmp",
+            "0000000005.sync-conflict-20261121-120000-ABCDEFG.gdlog", "00000000é6.gdlog", "notes.txt",
+            String(repeating: "7", count: 240) + ".gdlog", "9999999999.gdlog",
+        ]
         for name in names { try Data().write(to: folder.file(name)) }
-        try FileManager.default.createDirectory(at: folder.file("0000000008.gdlog.d"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: folder.file("0000000008.gdlog.d"), withIntermediateDirectories: false)
         let listed = try #require(numberedEntries(folder.path, extension: CloudLayout.logExtension))
         #expect(listed.sorted() == [1, 17, 9_999_999_999])
         #expect(listed.sorted() == (folderEntries(folder.path) ?? []).compactMap(CloudLayout.seq(ofLogNamed:)).sorted())
@@ -87,13 +96,15 @@ struct FastPathTests {
             (Array(#""Crème fraîche 👨‍👩‍👧""#.utf8), "Crème fraîche 👨‍👩‍👧"),
             (Array(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#.utf8), "a\"b\\c/d\né😀"),
             (Array(#""plain then \t escaped""#.utf8), "plain then \t escaped"),
-            ([0x22, 0x61, 0xFF, 0x62, 0x22], "a\u{FFFD}b"),          // bad UTF-8 is repaired alike
-            ([0x22, 0x61, 0xFF, 0x5C, 0x6E, 0x22], "a\u{FFFD}\n"),   // on either path
+            ([0x22, 0x61, 0xFF, 0x62, 0x22], "a\u{FFFD}b"),  // bad UTF-8 is repaired alike
+            ([0x22, 0x61, 0xFF, 0x5C, 0x6E, 0x22], "a\u{FFFD}\n"),  // on either path
         ]
         for (json, text) in cases {
             #expect(try JSONValue.parse(Data(json)) == .string(text), "\(json)")
         }
-        for bad in [[0x22, 0x61, 0x0A, 0x22], [0x22, 0x61, 0x62], [0x22, 0x5C, 0x71, 0x22], [0x22, 0x61, 0x5C]] as [[UInt8]] {
+        for bad in [[0x22, 0x61, 0x0A, 0x22], [0x22, 0x61, 0x62], [0x22, 0x5C, 0x71, 0x22], [0x22, 0x61, 0x5C]]
+            as [[UInt8]]
+        {
             #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(bad)) }
         }
     }
@@ -104,12 +115,14 @@ struct FastPathTests {
         for count in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4099] {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
             #expect(CRC32.checksum(Data(bytes)) == CRC32.checksum(bytes))
-            #expect(CRC32.update(CRC32.update(CRC32.initial, Data(bytes.prefix(3))), Data(bytes.dropFirst(3)))
+            #expect(
+                CRC32.update(CRC32.update(CRC32.initial, Data(bytes.prefix(3))), Data(bytes.dropFirst(3)))
                     == CRC32.update(CRC32.initial, bytes))
             // From every alignment: the eight-byte loads are unaligned ones.
             bytes.withUnsafeBytes { buffer in
                 for start in 0..<min(8, count) {
-                    #expect(CRC32.update(CRC32.initial, UnsafeRawBufferPointer(rebasing: buffer[start...]))
+                    #expect(
+                        CRC32.update(CRC32.initial, UnsafeRawBufferPointer(rebasing: buffer[start...]))
                             == CRC32.update(CRC32.initial, bytes[start...]), "\(count) bytes from \(start)")
                 }
             }
@@ -123,9 +136,11 @@ struct FastPathTests {
         let folder = TemporaryDirectory("stored-entities")
         let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
         let (note, folderID, gone) = try store.save(author: "test") { context in
-            (try context.insert("Note", values: ["title": .string("a note")]),
-             try context.insert("Folder", values: ["name": .string("a folder")]),
-             try context.insert("Folder", values: ["name": .string("deleted")]))
+            (
+                try context.insert("Note", values: ["title": .string("a note")]),
+                try context.insert("Folder", values: ["name": .string("a folder")]),
+                try context.insert("Folder", values: ["name": .string("deleted")])
+            )
         }
         try store.save(author: "test") { try $0.delete("Folder", id: gone) }
         // A row under two entities (a store edited by hand): the expected one, else the first.
@@ -147,7 +162,8 @@ struct FastPathTests {
             #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
             // Without a tombstone an ID stands for itself; one not read is not known to.
             for id in ids {
-                let standsForItself = try MergedCopies.survivor(of: id, db) == MergedCopies.Survivor(id: id, deleted: false)
+                let standsForItself =
+                    try MergedCopies.survivor(of: id, db) == MergedCopies.Survivor(id: id, deleted: false)
                 #expect(stored.hasNoTombstone(id) == standsForItself, "\(id)")
             }
             #expect(!stored.hasNoTombstone(gone))
@@ -162,7 +178,8 @@ struct FastPathTests {
                     #expect(stored.hadNoRow(id, in: entity) == (clockRow == nil), "\(id) as \(entity.name)")
                 }
             }
-            let folderEntity = try #require(store.schema.entity(named: "Folder")), noteEntity = try #require(store.schema.entity(named: "Note"))
+            let folderEntity = try #require(store.schema.entity(named: "Folder"))
+            let noteEntity = try #require(store.schema.entity(named: "Note"))
             #expect(!stored.hadNoRow(both, in: folderEntity) && stored.hadNoRow(both, in: noteEntity))
             #expect(!stored.hadNoRow(note, in: noteEntity) && stored.hadNoRow(unknown, in: noteEntity))
             // Not read: not known to have no row.
@@ -175,14 +192,18 @@ struct FastPathTests {
         let folder = TemporaryDirectory("stored-entities-wide")
         let store = try ObjectStore(path: folder.file("store.sqlite").path, model: TestModel.definition, version: 2)
         let (note, gone) = try store.save(author: "test") { context in
-            (try context.insert("Note", values: ["title": .string("a note")]),
-             try context.insert("Folder", values: ["name": .string("deleted")]))
+            (
+                try context.insert("Note", values: ["title": .string("a note")]),
+                try context.insert("Folder", values: ["name": .string("deleted")])
+            )
         }
         try store.save(author: "test") { try $0.delete("Folder", id: gone) }
         // 120 more entities: three statements' worth of joins.
         let extras = (0..<120).map { EntityDescription(name: "Extra\($0)", table: "extra\($0)", attributes: []) }
         let wide = Schema(version: 2, entities: store.schema.entities + extras)
-        let late = GlobalID(UUID()), middle = GlobalID(UUID()), unknown = GlobalID(UUID())
+        let late = GlobalID(UUID())
+        let middle = GlobalID(UUID())
+        let unknown = GlobalID(UUID())
         try store.write { db in
             for extra in extras { try db.execute(sql: "CREATE TABLE \(extra.table) (id TEXT PRIMARY KEY)") }
             try db.execute(sql: "INSERT INTO extra119 (id) VALUES (?)", arguments: [late.description])
@@ -198,8 +219,11 @@ struct FastPathTests {
             #expect(stored.entity(holding: gone, expected: "Note") == "Folder")
             #expect(stored.entity(holding: unknown, expected: "Note") == nil)
             #expect(!stored.hasNoTombstone(gone) && stored.hasNoTombstone(late))
-            let noteEntity = try #require(wide.entity(named: "Note")), last = try #require(wide.entity(named: "Extra119"))
-            #expect(!stored.hadNoRow(note, in: noteEntity) && !stored.hadNoRow(late, in: last) && stored.hadNoRow(unknown, in: last))
+            let noteEntity = try #require(wide.entity(named: "Note"))
+            let last = try #require(wide.entity(named: "Extra119"))
+            #expect(
+                !stored.hadNoRow(note, in: noteEntity) && !stored.hadNoRow(late, in: last)
+                    && stored.hadNoRow(unknown, in: last))
         }
     }
 
@@ -208,14 +232,21 @@ struct FastPathTests {
     static func entity(holding id: GlobalID, expected: String, _ schema: Schema, _ db: Database) throws -> String? {
         let key = id.description
         if let table = schema.entity(named: expected)?.table,
-           try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key]) == true {
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key])
+                == true
+        {
             return expected
         }
-        if let deleted = try String.fetchOne(db, sql: "SELECT entity FROM \(EngineTables.tombstone) WHERE objectID = ?", arguments: [key]) {
+        if let deleted = try String.fetchOne(
+            db, sql: "SELECT entity FROM \(EngineTables.tombstone) WHERE objectID = ?", arguments: [key])
+        {
             return deleted
         }
         for entity in schema.entities where entity.name != expected {
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key]) == true {
+            if try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [key])
+                == true
+            {
                 return entity.name
             }
         }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Files in the cloud folder written by a buggy or hostile peer: each is refused whole, holds
@@ -12,12 +13,16 @@ struct HostileCloudFileTests {
     let clock = TestClock()
 
     /// A log of peer `x` (device "evil"), written by hand and sealed with a correct checksum.
-    func writeLog(_ seq: Int64, peer: String = "peer-x", inserting values: [String: PropertyValue],
-                  entity: String = "Note", id: GlobalID = GlobalID(UUID()), clockPeer: String? = nil, wall: Int64 = 1_800_000_000_000,
-                  into layout: CloudLayout) throws {
+    func writeLog(
+        _ seq: Int64, peer: String = "peer-x", inserting values: [String: PropertyValue],
+        entity: String = "Note", id: GlobalID = GlobalID(UUID()), clockPeer: String? = nil,
+        wall: Int64 = 1_800_000_000_000,
+        into layout: CloudLayout
+    ) throws {
         let record = TransactionRecord(
             transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "evil",
-            inserted: [ObjectChange(object: ObjectID(entity: entity, id: id), values: values)], updated: [], deleted: [],
+            inserted: [ObjectChange(object: ObjectID(entity: entity, id: id), values: values)], updated: [],
+            deleted: [],
             clock: HLC(wall: wall, counter: 0, peer: clockPeer ?? peer))
         let data = try LogFile.encode(record, layout: layout, peer: peer, device: "evil", seq: seq)
         try layout.makeFolder(layout.peerFolder(peer))
@@ -85,7 +90,9 @@ struct HostileCloudFileTests {
         try a.sync.exportPending()
         // x links a new note's folder to a's note, and then re-inserts a's note as a Folder.
         try writeLog(1, inserting: ["title": .string("linked"), "folder": .reference(note)], into: a.sync.layout)
-        try writeLog(1, peer: "peer-y", inserting: ["name": .string("not a folder")], entity: "Folder", id: note, into: a.sync.layout)
+        try writeLog(
+            1, peer: "peer-y", inserting: ["name": .string("not a folder")], entity: "Folder", id: note,
+            into: a.sync.layout)
         let report = try b.sync.importPending()
         #expect(Set(report.refused.map(\.peer)) == ["peer-x", "peer-y"])
         #expect(report.refused.allSatisfy { $0.reason.contains("is a Note") || $0.reason.contains("points at a Note") })
@@ -118,8 +125,9 @@ struct HostileCloudFileTests {
         let log = try LogFile.read(at: url, expecting: a.sync.layout, peer: "peer-a", seq: 2)
         var change = log.record.inserted[0]
         change.values["count"] = .integer(-7)
-        let bad = TransactionRecord(transactionID: log.record.transactionID, timestamp: log.record.timestamp, author: "old build",
-                                    inserted: [change], updated: [], deleted: [], clock: log.record.clock)
+        let bad = TransactionRecord(
+            transactionID: log.record.transactionID, timestamp: log.record.timestamp, author: "old build",
+            inserted: [change], updated: [], deleted: [], clock: log.record.clock)
         try LogFile.encode(bad, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 2).write(to: url)
 
         #expect(try b.sync.importPending().refused.map(\.seq) == [2])
@@ -149,8 +157,9 @@ struct HostileCloudFileTests {
         for name in [".syncthing.\(next).tmp", "~syncthing~\(next).tmp"] {
             try whole.prefix(whole.count / 2).write(to: folder.appendingPathComponent(name))
         }
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent().appendingPathComponent(".stfolder"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.deletingLastPathComponent().appendingPathComponent(".stfolder"),
+            withIntermediateDirectories: true)
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let report = try c.sync.importPending()
@@ -186,11 +195,13 @@ struct HostileCloudFileTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("fine")]) }
         let url = try #require(try a.sync.writeBaseline())
-        let (_, payload) = try LogFile.open(try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
+        let (_, payload) = try LogFile.open(
+            try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
         var baseline = try #require(Baseline(compactData: payload))
         baseline.objects[0].values["title"] = .string("")
-        let sealed = try LogFile.seal(try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout,
-                                      peer: "peer-a", device: "a", seq: 1)
+        let sealed = try LogFile.seal(
+            try baseline.compactData(), magic: Baseline.magic, layout: a.sync.layout,
+            peer: "peer-a", device: "a", seq: 1)
         try sealed.write(to: url)
         try a.removeOwnLogs()
 
@@ -212,8 +223,11 @@ struct HostileCloudFileTests {
         try Data().write(to: layout.markerURL(epoch: 7, peer: "peer-x"))
         try FileManager.default.createDirectory(at: earlierName(8), withIntermediateDirectories: true)
         try Data("garbage".utf8).write(to: layout.markerURL(epoch: 9, peer: "peer-x"))
-        try Data("GDEPOCH 1\n{\"device\":\"x\",\"epoch\":4,\"peer\":\"peer-x\",\"started\":\"2026-01-01T00:00:00.000Z\"}\n0\n".utf8)
-            .write(to: earlierName(10))
+        try Data(
+            "GDEPOCH 1\n{\"device\":\"x\",\"epoch\":4,\"peer\":\"peer-x\",\"started\":\"2026-01-01T00:00:00.000Z\"}\n0\n"
+                .utf8
+        )
+        .write(to: earlierName(10))
         // A marker that checks out, under another peer's name.
         let body = "{\"device\":\"x\",\"epoch\":11,\"peer\":\"peer-x\",\"started\":\"2026-01-01T00:00:00.000Z\"}"
         try Data("GDEPOCH 1\n\(body)\n\(String(CRC32.checksum(Data(body.utf8)), radix: 16))\n".utf8)
@@ -233,7 +247,13 @@ struct HostileCloudFileTests {
         try layout.makeFolder(layout.peerFolder("peer-x"))
         // 3 GB without a header, and one whose header claims 200 MB: sparse files, so the test
         // itself stays cheap; reading either whole would take seconds and gigabytes.
-        for (seq, header) in [(Int64(1), ""), (2, "GDLOG 1\n{\"crc32\":\"0\",\"device\":\"evil\",\"epoch\":1,\"length\":200000000,\"modelVersion\":2,\"peer\":\"peer-y\",\"seq\":1,\"storeName\":\"Test\"}\n")] {
+        for (seq, header) in [
+            (Int64(1), ""),
+            (
+                2,
+                "GDLOG 1\n{\"crc32\":\"0\",\"device\":\"evil\",\"epoch\":1,\"length\":200000000,\"modelVersion\":2,\"peer\":\"peer-y\",\"seq\":1,\"storeName\":\"Test\"}\n"
+            ),
+        ] {
             let peer = seq == 1 ? "peer-x" : "peer-y"
             try layout.makeFolder(layout.peerFolder(peer))
             let url = layout.logURL(peer: peer, seq: 1)
@@ -266,12 +286,15 @@ struct HostileCloudFileTests {
         _ = try a.sync.importPending()
         #expect(!FileManager.default.fileExists(atPath: crashed.path))
         #expect(!FileManager.default.fileExists(atPath: deadWriter.path))
-        #expect(FileManager.default.fileExists(atPath: liveWriter.path), "a write under way in another process of this device")
+        #expect(
+            FileManager.default.fileExists(atPath: liveWriter.path),
+            "a write under way in another process of this device")
         #expect(FileManager.default.fileExists(atPath: othersTemp.path), "another peer's folder is never touched")
     }
 
     @Test func theKeyValueStoreReadsOnlySaneFiles() throws {
-        let values = KeyValueStore(cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
+        let values = KeyValueStore(
+            cloud: cloud.url, account: "default", peer: "peer-a", format: "notes-kv", clock: clock)
         try values.set("first", forKey: "SEEDED_DATA")
         let own = values.folder.appendingPathComponent("peer-a")
         // In this peer's own folder: the largest number (the next write would overflow), a
@@ -279,10 +302,14 @@ struct HostileCloudFileTests {
         let future = HLC(wall: 9_999_999_999_999_999, counter: 0, peer: "peer-a").description
         try Data("{\"format\":\"notes-kv\",\"number\":9223372036854775807,\"peer\":\"peer-a\",\"writes\":{}}".utf8)
             .write(to: own.appendingPathComponent("9223372036854775807.gdkv"))
-        try Data("{\"format\":\"notes-kv\",\"number\":5,\"peer\":\"peer-a\",\"writes\":{\"SEEDED_DATA\":{\"value\":\"forged\",\"clock\":\"\(future)\"}}}".utf8)
-            .write(to: own.appendingPathComponent("5.gdkv"))
+        try Data(
+            "{\"format\":\"notes-kv\",\"number\":5,\"peer\":\"peer-a\",\"writes\":{\"SEEDED_DATA\":{\"value\":\"forged\",\"clock\":\"\(future)\"}}}"
+                .utf8
+        )
+        .write(to: own.appendingPathComponent("5.gdkv"))
         try Data(count: 1 << 20).write(to: own.appendingPathComponent("6.gdkv"))
-        try FileManager.default.createSymbolicLink(atPath: own.appendingPathComponent("7.gdkv").path, withDestinationPath: "/etc/hostname")
+        try FileManager.default.createSymbolicLink(
+            atPath: own.appendingPathComponent("7.gdkv").path, withDestinationPath: "/etc/hostname")
         #expect(values.value(forKey: "SEEDED_DATA") == "first")
         try values.set("second", forKey: "SEEDED_DATA")
         #expect(values.value(forKey: "SEEDED_DATA") == "second")
@@ -293,10 +320,15 @@ struct HostileCloudFileTests {
         let layout = b.sync.layout
         try layout.makeFolder(layout.peerFolder("peer-x"))
         try layout.makeFolder(layout.peerFolder("peer-y"))
-        try FileManager.default.createSymbolicLink(atPath: layout.logURL(peer: "peer-x", seq: 1).path, withDestinationPath: "/etc/hostname")
-        try FileManager.default.createDirectory(at: layout.logURL(peer: "peer-y", seq: 1), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: layout.logURL(peer: "peer-x", seq: 1).path, withDestinationPath: "/etc/hostname")
+        try FileManager.default.createDirectory(
+            at: layout.logURL(peer: "peer-y", seq: 1), withIntermediateDirectories: true)
         let report = try b.sync.importPending()
-        #expect(report.refused.map(\.reason).sorted() == ["it is a folder or device, not a file", "it is a symbolic link, not a file"])
+        #expect(
+            report.refused.map(\.reason).sorted() == [
+                "it is a folder or device, not a file", "it is a symbolic link, not a file",
+            ])
     }
 }
 
@@ -304,8 +336,11 @@ extension TestPeer {
     /// Removes every log this peer wrote, as pruning does once a baseline covers them: what
     /// the peer holds then reaches others only through its baselines.
     func removeOwnLogs() throws {
-        let layout = sync.layout, peer = "peer-\(name)"
-        for seq in layout.sequenceNumbers(of: peer) { try FileManager.default.removeItem(at: layout.logURL(peer: peer, seq: seq)) }
+        let layout = sync.layout
+        let peer = "peer-\(name)"
+        for seq in layout.sequenceNumbers(of: peer) {
+            try FileManager.default.removeItem(at: layout.logURL(peer: peer, seq: seq))
+        }
     }
 
     /// The notes' titles, sorted.

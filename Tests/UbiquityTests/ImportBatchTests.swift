@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// An import round applies the first batch of every peer with new logs in one transaction, as
@@ -15,9 +16,12 @@ struct ImportBatchTests {
     /// Peers a, b and c save `count` notes each, one log per save.
     func peersWithLogs(_ count: Int) throws -> [TestPeer] {
         try ["a", "b", "c"].map { name in
-            let peer = try TestPeer(name: name, prefix: String(repeating: name, count: 8), cloud: cloud.url, clock: clock)
+            let peer = try TestPeer(
+                name: name, prefix: String(repeating: name, count: 8), cloud: cloud.url, clock: clock)
             for index in 1...count {
-                try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(name) \(index)")]) }
+                try peer.store.save(author: "add") {
+                    try $0.insert("Note", values: ["title": .string("\(name) \(index)")])
+                }
                 #expect(try peer.sync.exportPending() == 1)
             }
             return peer
@@ -45,7 +49,8 @@ struct ImportBatchTests {
     /// The peer batches an import applied, as the store counts them (one a peer and transaction).
     func importedBatches(_ peer: TestPeer) throws -> Int {
         try peer.store.read { db in
-            try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM ubiquity_metadata WHERE key = 'importedBatches'") ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT CAST(value AS INTEGER) FROM ubiquity_metadata WHERE key = 'importedBatches'") ?? 0
         }
     }
 
@@ -83,7 +88,9 @@ struct ImportBatchTests {
         // Room for three logs (they are alike in size): the first peer's three, then each peer's
         // rest in threes.
         let layout = peers[0].sync.layout
-        let length = try LogFile.read(at: layout.logURL(peer: "peer-a", seq: 1), expecting: layout, peer: "peer-a", seq: 1).header.length
+        let length = try LogFile.read(
+            at: layout.logURL(peer: "peer-a", seq: 1), expecting: layout, peer: "peer-a", seq: 1
+        ).header.length
         let some = try TestPeer(name: "f", prefix: "ffffffff", cloud: cloud.url, clock: clock)
         some.sync.batchBytes = 2 * length + 1
         let someCommits = try Commits(some)
@@ -134,7 +141,9 @@ struct ImportBatchTests {
         #expect(try d.sync.watermark(of: "peer-b") == 4)
     }
 
-    @Test("a refused log holds back its peer only; the others' logs in the same transaction stay applied", arguments: [2, 30])
+    @Test(
+        "a refused log holds back its peer only; the others' logs in the same transaction stay applied",
+        arguments: [2, 30])
     func refusalHoldsOnlyItsPeer(batchSize: Int) throws {
         let peers = try peersWithLogs(3)
         // Peer a's second log cut short: its checksum no longer matches.
@@ -165,21 +174,25 @@ extension ImportBatchTests {
         }
         #expect(try a.sync.exportPending() == 1)
         try d.store.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER poison BEFORE UPDATE ON note WHEN NEW.title = 'poison'
-                BEGIN SELECT RAISE(ABORT, 'poisoned'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER poison BEFORE UPDATE ON note WHEN NEW.title = 'poison'
+                    BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+                    """)
         }
     }
 
-    @Test("a log the store refuses part-way leaves nothing of itself; the logs before it and the other peers' stay applied",
-          arguments: [2, 30])
+    @Test(
+        "a log the store refuses part-way leaves nothing of itself; the logs before it and the other peers' stay applied",
+        arguments: [2, 30])
     func aLogRefusedPartWayIsUndoneWhole(batchSize: Int) throws {
         let peers = try peersWithLogs(2)
         let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
         try poisonedThirdLog(peers, into: d)
         for peer in peers[1...] {
-            try peer.store.save(author: "add") { _ = try $0.insert("Note", values: ["title": .string("\(peer.name) 3")]) }
+            try peer.store.save(author: "add") {
+                _ = try $0.insert("Note", values: ["title": .string("\(peer.name) 3")])
+            }
             #expect(try peer.sync.exportPending() == 1)
         }
         d.sync.batchSize = batchSize
@@ -194,7 +207,9 @@ extension ImportBatchTests {
         let titles = try d.store.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY title") }
         #expect(titles == ["a 1", "a 2", "b 1", "b 2", "b 3", "c 1", "c 2", "c 3"], "nothing of a's third log")
         #expect(report.changes.inserted.count == 8)
-        let remembered = try d.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.refusedFile)") }
+        let remembered = try d.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.refusedFile)")
+        }
         #expect(remembered == 1)
         #expect(notified == 8, "observers hear of what was committed only")
     }
@@ -210,29 +225,40 @@ struct ClocksReadOnceTests {
     /// A log of peer `x` holding `record`, sealed as a peer writes it.
     func write(_ record: TransactionRecord, seq: Int64, into layout: CloudLayout) throws {
         try layout.makeFolder(layout.peerFolder("peer-x"))
-        try LogFile.encode(record, layout: layout, peer: "peer-x", device: "x", seq: seq).write(to: layout.logURL(peer: "peer-x", seq: seq))
+        try LogFile.encode(record, layout: layout, peer: "peer-x", device: "x", seq: seq).write(
+            to: layout.logURL(peer: "peer-x", seq: seq))
     }
 
     func record(_ seconds: Int64, inserted: [ObjectChange], updated: [ObjectChange] = []) -> TransactionRecord {
-        TransactionRecord(transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "x",
-                          inserted: inserted, updated: updated, deleted: [],
-                          clock: HLC(wall: 1_800_000_000_000 + seconds * 1000, counter: 0, peer: "peer-x"))
+        TransactionRecord(
+            transactionID: GlobalID(UUID()), timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "x",
+            inserted: inserted, updated: updated, deleted: [],
+            clock: HLC(wall: 1_800_000_000_000 + seconds * 1000, counter: 0, peer: "peer-x"))
     }
 
     @Test func anObjectTwiceInOneLogAndAgainInTheNextIsOneRowWithEveryClock() throws {
         let d = try TestPeer(name: "d", prefix: "dddddddd", cloud: cloud.url, clock: clock)
-        let id = GlobalID("0000000a-0000-4000-8000-000000000001")!, note = ObjectID(entity: "Note", id: id)
+        let id = GlobalID("0000000a-0000-4000-8000-000000000001")!
+        let note = ObjectID(entity: "Note", id: id)
         // Inserted and updated in the same log: the update finds the clocks the insert wrote
         // (read as new before the log, the object is not new any more by then).
-        try write(record(1, inserted: [ObjectChange(object: note, values: ["title": .string("first")])],
-                         updated: [ObjectChange(object: note, values: ["count": .integer(3)])]), seq: 1, into: d.sync.layout)
+        try write(
+            record(
+                1, inserted: [ObjectChange(object: note, values: ["title": .string("first")])],
+                updated: [ObjectChange(object: note, values: ["count": .integer(3)])]), seq: 1, into: d.sync.layout)
         // The next log: the object has clocks now, and its later reading wins over them.
-        try write(record(2, inserted: [], updated: [ObjectChange(object: note, values: ["title": .string("second")])]), seq: 2, into: d.sync.layout)
+        try write(
+            record(2, inserted: [], updated: [ObjectChange(object: note, values: ["title": .string("second")])]),
+            seq: 2, into: d.sync.layout)
         let report = try d.sync.importPending()
         #expect(report.appliedLogs == 2 && report.rejected.isEmpty, "\(report.rejected)")
-        let row = try d.store.read { db in try Row.fetchOne(db, sql: "SELECT title, count FROM note WHERE id = ?", arguments: [id.description]) }
+        let row = try d.store.read { db in
+            try Row.fetchOne(db, sql: "SELECT title, count FROM note WHERE id = ?", arguments: [id.description])
+        }
         #expect(row.map { [$0[0] as String?, ($0[1] as Int?).map(String.init)] } == ["second", "3"])
-        let clocks = try d.store.read { db in try PropertyClocks.clocks(of: id, in: d.store.schema.entity(named: "Note")!, db) }
+        let clocks = try d.store.read { db in
+            try PropertyClocks.clocks(of: id, in: d.store.schema.entity(named: "Note")!, db)
+        }
         #expect(clocks["count"]?.wall == 1_800_000_001_000)
         #expect(clocks["title"]?.wall == 1_800_000_002_000)
         #expect(report.changes.inserted == [note])

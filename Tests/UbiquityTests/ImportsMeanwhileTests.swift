@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// An export may import first: a peer that has never exported but finds its own baselines or

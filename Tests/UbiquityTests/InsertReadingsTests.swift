@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// An inserted row is written with its readings in the same statement, at the reading its save
@@ -39,14 +40,18 @@ struct InsertReadingsTests {
         let writes = RowWrites()
         try a.store.write { db in db.add(transactionObserver: writes, extent: .observerLifetime) }
         let (milk, home) = try a.store.save(author: "t") { context in
-            (try context.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]),
-             try context.insert("Folder", values: ["name": .string("Home")]))
+            (
+                try context.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]),
+                try context.insert("Folder", values: ["name": .string("Home")])
+            )
         }
         #expect(writes.inserts["note"] == 1 && writes.inserts["folder"] == 1)
         #expect(writes.updates["note"] == nil && writes.updates["folder"] == nil, "\(writes.updates)")
         let record = try #require(try a.store.outbox().last)
         let reading = try #require(record.clock)
-        #expect(try Self.readings(a.store, "Note", milk) == Dictionary(uniqueKeysWithValues: ["title", "count", "modified", "pinned"].map { ($0, reading) }))
+        #expect(
+            try Self.readings(a.store, "Note", milk)
+                == Dictionary(uniqueKeysWithValues: ["title", "count", "modified", "pinned"].map { ($0, reading) }))
         #expect(try Self.readings(a.store, "Folder", home) == ["name": reading])
         // The next save's inserts come after it.
         let bread = try a.store.save(author: "t") { try $0.insert("Note", values: ["title": .string("Bread")]) }
@@ -61,9 +66,11 @@ struct InsertReadingsTests {
     @Test func anInsertTakesTheReadingOfTheSaveEvenWhenAnUpdateMovesItOn() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let ahead = try a.store.save(author: "t") { try $0.insert("Note", values: ["title": .string("Milk")]) }
-        let future = HLC(wall: Int64(clock.now().timeIntervalSince1970 * 1000) + 30 * 86_400_000, counter: 7, peer: "peer-b")
+        let future = HLC(
+            wall: Int64(clock.now().timeIntervalSince1970 * 1000) + 30 * 86_400_000, counter: 7, peer: "peer-b")
         try a.store.write { db in
-            try db.execute(sql: "UPDATE note SET ubiquity_clocks = ? WHERE id = ?", arguments: ["\(future):count,title", ahead])
+            try db.execute(
+                sql: "UPDATE note SET ubiquity_clocks = ? WHERE id = ?", arguments: ["\(future):count,title", ahead])
         }
         let eggs = try a.store.save(author: "t") { context in
             let eggs = try context.insert("Note", values: ["title": .string("Eggs")])
@@ -90,7 +97,9 @@ struct InsertReadingsTests {
         let record = try #require(try a.store.outbox().last)
         let reading = try #require(record.clock)
         #expect(Set(try #require(record.inserted.first { $0.object.id == note }).values.keys).contains("folder"))
-        #expect(try Self.readings(a.store, "Note", note)
-                == Dictionary(uniqueKeysWithValues: ["title", "count", "modified", "pinned", "folder"].map { ($0, reading) }))
+        #expect(
+            try Self.readings(a.store, "Note", note)
+                == Dictionary(
+                    uniqueKeysWithValues: ["title", "count", "modified", "pinned", "folder"].map { ($0, reading) }))
     }
 }

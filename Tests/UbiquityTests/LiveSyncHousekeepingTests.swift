@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// The live watcher writes baselines and compares digests (each reads or writes the whole
@@ -25,7 +26,8 @@ struct LiveSyncHousekeepingTests {
         #expect(live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + LiveSync.housekeepingDelay + 1))
         // A round after a quiet second does it at once and forgets the stream.
-        #expect(live.isTimeForHousekeeping(busy: false, now: start + LiveSync.housekeepingDelay + 1 + LiveSync.quietPeriod))
+        #expect(
+            live.isTimeForHousekeeping(busy: false, now: start + LiveSync.housekeepingDelay + 1 + LiveSync.quietPeriod))
         #expect(!live.isTimeForHousekeeping(busy: true, now: start + 41))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 import TextAndFiles
+
 @testable import Ubiquity
 
 /// Mutation fuzzing: real logs changed at random — bytes, values, structure — then sealed again
@@ -35,7 +36,8 @@ struct LogMutationFuzzTests {
             let seq = Int64(iteration + 1)
             let base = payloads[Int.random(in: 0..<payloads.count, using: &random)]
             let payload = Self.mutate(Self.owned(base, by: peer), using: &random)
-            let data = try LogFile.seal(payload, magic: LogFile.magic, layout: b.sync.layout, peer: peer, device: "fuzz", seq: seq)
+            let data = try LogFile.seal(
+                payload, magic: LogFile.magic, layout: b.sync.layout, peer: peer, device: "fuzz", seq: seq)
             try data.write(to: b.sync.layout.logURL(peer: peer, seq: seq))
 
             let before = try b.contents()
@@ -63,13 +65,20 @@ struct LogMutationFuzzTests {
         let folder = try a.store.save(author: "folder") { try $0.insert("Folder", values: ["name": .string("Home")]) }
         var notes: [GlobalID] = []
         for title in ["Milk", "Bread", "Tea"] {
-            notes.append(try a.store.save(author: "note") { context in
-                let attachment = try context.insert("Attachment", values: ["bytes": .data(Data(title.utf8))])
-                return try context.insert("Note", values: ["title": .string(title), "count": .integer(2),
-                                                           "folder": .reference(folder), "attachment": .reference(attachment)])
-            })
+            notes.append(
+                try a.store.save(author: "note") { context in
+                    let attachment = try context.insert("Attachment", values: ["bytes": .data(Data(title.utf8))])
+                    return try context.insert(
+                        "Note",
+                        values: [
+                            "title": .string(title), "count": .integer(2),
+                            "folder": .reference(folder), "attachment": .reference(attachment),
+                        ])
+                })
         }
-        try a.store.save(author: "edit") { try $0.update("Note", id: notes[0], values: ["count": .integer(5), "pinned": .bool(true)]) }
+        try a.store.save(author: "edit") {
+            try $0.update("Note", id: notes[0], values: ["count": .integer(5), "pinned": .bool(true)])
+        }
         try a.store.save(author: "delete") { try $0.delete("Note", id: notes[1]) }
         try a.store.save(author: "unlink") { try $0.update("Note", id: notes[2], values: ["folder": .null]) }
         return try a.store.outbox().map { $0.jsonData() }
@@ -77,7 +86,8 @@ struct LogMutationFuzzTests {
 
     /// The payload as another peer's: its clock reading carries that peer's name.
     static func owned(_ payload: Data, by peer: String) -> Data {
-        guard case .object(var fields)? = try? JSONValue.parse(payload), case .string(let clock)? = fields["clock"] else { return payload }
+        guard case .object(var fields)? = try? JSONValue.parse(payload), case .string(let clock)? = fields["clock"]
+        else { return payload }
         fields["clock"] = .string(clock.split(separator: ".").prefix(2).joined(separator: ".") + "." + peer)
         return Data(text(.object(fields)).utf8)
     }
@@ -88,12 +98,17 @@ struct LogMutationFuzzTests {
         switch Int.random(in: 0..<10, using: &random) {
         case 0:  // a byte changed
             var bytes = payload
-            if !bytes.isEmpty { bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
+            if !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
             return bytes
         case 1:  // cut short, or bytes added
             return Bool.random(using: &random)
                 ? payload.prefix(Int.random(in: 0...payload.count, using: &random))
-                : payload + Data((0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+                : payload
+                    + Data(
+                        (0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random)
+                        })
         default:  // a value, a key or a shape changed, as JSON
             guard let value = try? JSONValue.parse(payload) else { return payload }
             var tree = value
@@ -104,17 +119,22 @@ struct LogMutationFuzzTests {
 
     static let hostileValues: [JSONValue] = [
         .null, .bool(true), .number("-1"), .number("1e300"), .number("-1e300"), .number("9223372036854775807"),
-        .number("2147483648"), .number("0.1"), .string(""), .string("\u{FEFF}"), .string("\u{7}"), .string("a\u{202E}b"),
+        .number("2147483648"), .number("0.1"), .string(""), .string("\u{FEFF}"), .string("\u{7}"),
+        .string("a\u{202E}b"),
         .string(String(repeating: "x", count: 5000)), .string("not-a-uuid"), .string("0000000000000000.000000."),
         .string("9999999999999999.2147483647.fz"), .string("00000000-0000-4000-8000-000000000001"),
-        .array([]), .object([:]), .object(["s": .string("x")]), .object(["i": .number("-5")]), .object(["t": .number("1e300")]),
+        .array([]), .object([:]), .object(["s": .string("x")]), .object(["i": .number("-5")]),
+        .object(["t": .number("1e300")]),
         .object(["d": .number("-3")]), .object(["r": .string("00000000-0000-4000-8000-000000000001")]),
-        .object(["h": .string(String(repeating: "a", count: 64))]), .object(["x": .string("!!!")]), .object(["q": .null]),
+        .object(["h": .string(String(repeating: "a", count: 64))]), .object(["x": .string("!!!")]),
+        .object(["q": .null]),
         .object(["s": .string("x"), "i": .number("1")]),
     ]
 
-    static let keys = ["title", "count", "modified", "folder", "attachment", "pinned", "bytes", "name", "entity", "id",
-                       "clock", "timestamp", "inserted", "updated", "deleted", "values", "object", "colour"]
+    static let keys = [
+        "title", "count", "modified", "folder", "attachment", "pinned", "bytes", "name", "entity", "id",
+        "clock", "timestamp", "inserted", "updated", "deleted", "values", "object", "colour",
+    ]
 
     /// Changes one node somewhere in the tree: replaces it, removes or adds a key, renames an
     /// entity, wraps it, duplicates an array's element.
@@ -124,8 +144,12 @@ struct LogMutationFuzzTests {
             let key = fields.keys.sorted()[Int.random(in: 0..<fields.count, using: &random)]
             switch Int.random(in: 0..<6, using: &random) {
             case 0: fields[key] = nil
-            case 1: fields[keys[Int.random(in: 0..<keys.count, using: &random)]] = hostileValues[Int.random(in: 0..<hostileValues.count, using: &random)]
-            case 2 where key == "entity": fields[key] = .string(["Note", "Folder", "Attachment", "Nope", ""][Int.random(in: 0..<5, using: &random)])
+            case 1:
+                fields[keys[Int.random(in: 0..<keys.count, using: &random)]] =
+                    hostileValues[Int.random(in: 0..<hostileValues.count, using: &random)]
+            case 2 where key == "entity":
+                fields[key] = .string(
+                    ["Note", "Folder", "Attachment", "Nope", ""][Int.random(in: 0..<5, using: &random)])
             default: fields[key] = mutate(fields[key]!, using: &random)
             }
             return .object(fields)
@@ -151,7 +175,10 @@ struct LogMutationFuzzTests {
         case .number(let number): number
         case .string(let string): JSONText.quoted(string)
         case .array(let items): "[" + items.map(text).joined(separator: ",") + "]"
-        case .object(let fields): "{" + fields.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + text($0.value) }.joined(separator: ",") + "}"
+        case .object(let fields):
+            "{"
+                + fields.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + text($0.value) }.joined(
+                    separator: ",") + "}"
         }
     }
 }

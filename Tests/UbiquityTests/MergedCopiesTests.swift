@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Copies merged by a deduplication are one object on every peer, whatever order the merges,
@@ -15,7 +16,9 @@ struct MergedCopiesTests {
     /// Peers p1…pN with IDs 1111…, 2222…: an object made on p1 has a smaller ID than one made on p2.
     func peers(_ count: Int) throws -> [TestPeer] {
         try (0..<count).map { index in
-            try TestPeer(name: "p\(index + 1)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url, clock: clock)
+            try TestPeer(
+                name: "p\(index + 1)", prefix: String(repeating: "\(index + 1)", count: 8), cloud: replicas[index].url,
+                clock: clock)
         }
     }
 
@@ -27,7 +30,8 @@ struct MergedCopiesTests {
         where path.contains("/peer-\(writer.name)/") && (path.hasSuffix(".gdlog") || path.hasSuffix(".gdbase")) {
             let target = peer.cloud.appendingPathComponent(path)
             guard !FileManager.default.fileExists(atPath: target.path) else { continue }
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: writer.cloud.appendingPathComponent(path), to: target)
         }
         _ = try peer.sync.importPending()
@@ -55,14 +59,20 @@ struct MergedCopiesTests {
     func notes(_ peer: TestPeer) throws -> [Note] {
         try peer.store.read { db in
             try Row.fetchAll(db, sql: "SELECT id, title, count, pinned, folder FROM note ORDER BY id").map { row in
-                Note(id: row["id"], title: row["title"], count: row["count"], pinned: row["pinned"], folder: row["folder"])
+                Note(
+                    id: row["id"], title: row["title"], count: row["count"], pinned: row["pinned"],
+                    folder: row["folder"])
             }
         }
     }
 
     func expectConverged(_ peers: [TestPeer], _ comment: Comment? = nil) throws {
         let reference = try peers[0].contents()
-        for peer in peers.dropFirst() { #expect(try peer.contents() == reference, "\(peer.name) differs from \(peers[0].name) \(comment?.description ?? "")") }
+        for peer in peers.dropFirst() {
+            #expect(
+                try peer.contents() == reference,
+                "\(peer.name) differs from \(peers[0].name) \(comment?.description ?? "")")
+        }
         for peer in peers { try peer.sync.exportPending() }
         let digests = try peers.map { try #require($0.sync.publishDigest(force: true).digest).top }
         #expect(Set(digests).count == 1, "digests differ \(comment?.description ?? "")")
@@ -143,7 +153,8 @@ struct MergedCopiesTests {
         for n in 0..<2 { _ = try insert(p2, "Note", ["title": .string("On p2 \(n)"), "folder": .reference(kgUpper)]) }
         try update(p1, "Note", milk1, ["pinned": .bool(true), "folder": .reference(kg)])
         try update(p2, "Note", milk2, ["count": .integer(4)])
-        let one = try Deduplicator(store: p1.store).run(), two = try Deduplicator(store: p2.store).run()
+        let one = try Deduplicator(store: p1.store).run()
+        let two = try Deduplicator(store: p2.store).run()
         #expect(one.merges.map(\.winner).sorted() == [kg, milk1] && two.merges.map(\.winner).sorted() == [kg, milk1])
         #expect(one.merges.first { $0.entity == "Folder" }?.value == "kg")
         #expect(two.merges.first { $0.entity == "Folder" }?.value == "KG")
@@ -155,7 +166,9 @@ struct MergedCopiesTests {
             #expect(folders.count == 1 && folders.first?["id"] == kg.description, "\(peer.name): \(folders)")
             let rows = try notes(peer)
             #expect(rows.count == 6)
-            #expect(rows.allSatisfy { $0.folder == kg.description }, "\(peer.name): every note points at the one folder: \(rows)")
+            #expect(
+                rows.allSatisfy { $0.folder == kg.description },
+                "\(peer.name): every note points at the one folder: \(rows)")
             let milk = try #require(rows.first { $0.id == milk1.description })
             #expect(milk.pinned && milk.count == 4)
         }
@@ -176,7 +189,8 @@ struct MergedCopiesTests {
         #expect(try Deduplicator(store: p1.store).run().merges.first?.value == "kg")
         try deliverAll(all)
         for peer in all {
-            #expect(try peer.store.read { db in try String.fetchAll(db, sql: "SELECT name FROM folder") } == ["Kilograms"])
+            #expect(
+                try peer.store.read { db in try String.fetchAll(db, sql: "SELECT name FROM folder") } == ["Kilograms"])
         }
         try expectConverged(all)
     }
@@ -203,7 +217,9 @@ struct MergedCopiesTests {
         try deliverAll(Array(all.prefix(3)))
         for peer in all {
             let folders = try peer.store.read { db in try Row.fetchAll(db, sql: "SELECT id, name FROM folder") }
-            #expect(folders.map { $0["id"] as String } == [x.description] && folders.first?["name"] == "Larder", "\(peer.name): \(folders)")
+            #expect(
+                folders.map { $0["id"] as String } == [x.description] && folders.first?["name"] == "Larder",
+                "\(peer.name): \(folders)")
             #expect(try notes(peer).first { $0.id == note.description }?.folder == x.description, "\(peer.name)")
         }
         try expectConverged(all)
@@ -220,8 +236,10 @@ struct MergedCopiesTests {
         try Deduplicator(store: p1.store).run()
         clock.advance(by: 1)
         try p2.store.save(author: "rm") { try $0.delete("Note", id: merged) }
-        try deliver(p1, to: all[2]); try deliver(p2, to: all[2])
-        try deliver(p2, to: all[3]); try deliver(p1, to: all[3])
+        try deliver(p1, to: all[2])
+        try deliver(p2, to: all[2])
+        try deliver(p2, to: all[3])
+        try deliver(p1, to: all[3])
         try deliverAll([p1, p2])
         for peer in all { #expect(try notes(peer).isEmpty, "\(peer.name)") }
         try expectConverged(all)
@@ -242,7 +260,9 @@ struct MergedCopiesTests {
         try deliver(p1, to: newcomer)
         #expect(try notes(newcomer).map(\.id) == [kept.description])
         let tombstone = try newcomer.store.read { db in
-            try String.fetchOne(db, sql: "SELECT mergedInto FROM ubiquity_tombstone WHERE objectID = ?", arguments: [merged.description])
+            try String.fetchOne(
+                db, sql: "SELECT mergedInto FROM ubiquity_tombstone WHERE objectID = ?", arguments: [merged.description]
+            )
         }
         #expect(tombstone == kept.description)
         try deliver(p2, to: newcomer)
@@ -257,15 +277,18 @@ struct MergedCopiesTests {
         let object = ObjectID(entity: "Folder", id: GlobalID("22222222-0000-4000-8000-000000000001")!)
         let into = GlobalID("11111111-0000-4000-8000-000000000001")!
         let reading = HLC(wall: 1_800_000_000_000, counter: 3, peer: "peer-p1")
-        let record = TransactionRecord(transactionID: into, timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "dedupe",
-                                       inserted: [], updated: [], deleted: [object],
-                                       merged: [ObjectMerge(object: object, into: into, chosen: ["name": .string("kg")], reading: reading)],
-                                       clock: reading)
+        let record = TransactionRecord(
+            transactionID: into, timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "dedupe",
+            inserted: [], updated: [], deleted: [object],
+            merged: [ObjectMerge(object: object, into: into, chosen: ["name": .string("kg")], reading: reading)],
+            clock: reading)
         #expect(try TransactionRecord(jsonData: record.jsonData()) == record)
         #expect(try JSONDecoder().decode(TransactionRecord.self, from: record.jsonData()) == record)
-        let plain = TransactionRecord(transactionID: into, timestamp: record.timestamp, author: "rm", inserted: [], updated: [],
-                                      deleted: [object], clock: reading)
-        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("merged"), "written as before merges existed")
+        let plain = TransactionRecord(
+            transactionID: into, timestamp: record.timestamp, author: "rm", inserted: [], updated: [],
+            deleted: [object], clock: reading)
+        #expect(
+            !String(decoding: plain.jsonData(), as: UTF8.self).contains("merged"), "written as before merges existed")
         #expect(try TransactionRecord(jsonData: plain.jsonData()).merged.isEmpty)
     }
 
@@ -273,20 +296,29 @@ struct MergedCopiesTests {
     /// rules or come without a reading, an unknown entity — the log is refused.
     @Test func aMergeThatBreaksTheRulesIsRefused() throws {
         let schema = TestModel.schema(version: 2)
-        let a = GlobalID("11111111-0000-4000-8000-000000000001")!, b = GlobalID("22222222-0000-4000-8000-000000000001")!
+        let a = GlobalID("11111111-0000-4000-8000-000000000001")!
+        let b = GlobalID("22222222-0000-4000-8000-000000000001")!
         let reading = HLC(wall: 1_800_000_000_000, counter: 0, peer: "peer-p1")
         func record(_ merge: ObjectMerge) -> TransactionRecord {
-            TransactionRecord(transactionID: a, timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "dedupe",
-                              inserted: [], updated: [], deleted: [merge.object], merged: [merge], clock: reading)
+            TransactionRecord(
+                transactionID: a, timestamp: Date(timeIntervalSince1970: 1_800_000_000), author: "dedupe",
+                inserted: [], updated: [], deleted: [merge.object], merged: [merge], clock: reading)
         }
         let folder = ObjectID(entity: "Folder", id: b)
-        #expect(throws: Never.self) { try schema.check(record(ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")], reading: reading))) }
+        #expect(throws: Never.self) {
+            try schema.check(
+                record(ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")], reading: reading)))
+        }
         for (merge, reason) in [
             (ObjectMerge(object: folder, into: b), "into itself"),
             (ObjectMerge(object: folder, into: a, chosen: ["name": .integer(3)], reading: reading), "is not a string"),
             (ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")]), "without a reading"),
             (ObjectMerge(object: ObjectID(entity: "Shelf", id: b), into: a), "unknown entity"),
-            (ObjectMerge(object: folder, into: a, chosen: ["name": .string("kg")], reading: HLC(wall: -1, counter: 0, peer: "p")), "not a valid reading"),
+            (
+                ObjectMerge(
+                    object: folder, into: a, chosen: ["name": .string("kg")],
+                    reading: HLC(wall: -1, counter: 0, peer: "p")), "not a valid reading"
+            ),
         ] {
             let error = #expect(throws: RuleViolation.self, "\(reason)") { try schema.check(record(merge)) }
             #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "")")

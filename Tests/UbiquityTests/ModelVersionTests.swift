@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 @Suite("Model versions and migrations")
@@ -32,18 +33,22 @@ struct ModelVersionTests {
     /// version: refused, and said to be a newer engine format rather than "2, newer than 2".
     @Test func aStoreWithAnEngineMigrationThisBuildDoesNotKnowIsRefusedAsNewer() throws {
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
-        try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('ubiquity-v99')") }
+        try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('ubiquity-v99')")
+        }
         try store.close()
         let error = StoreError.newerModelVersion(store: 2, app: 2, path: path)
         #expect(throws: error) {
             _ = try ObjectStore(path: path, model: TestModel.definition, version: 2)
         }
         #expect(error.description.contains("newer engine format"))
-        #expect(StoreError.newerModelVersion(store: 2, app: 1, path: path).description.contains("newer than this app's version 1"))
+        #expect(
+            StoreError.newerModelVersion(store: 2, app: 1, path: path).description.contains(
+                "newer than this app's version 1"))
     }
 
     @Test func aFileThatIsNotADatabaseIsRefused() throws {
-        try Data("this is not sqlite, just text that is long enough to be a header".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("this is not sqlite, just text that is long enough to be a header".utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect(throws: StoreError.notAStore(path: path, reason: "the file is not an SQLite database")) {
             _ = try ObjectStore(path: path, model: TestModel.definition, version: 2)
         }

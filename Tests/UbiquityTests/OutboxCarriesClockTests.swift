@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// The device's clock is carried by the last outbox row when a save made it, and by the metadata
@@ -16,7 +17,8 @@ struct OutboxCarriesClockTests {
     }
 
     static func rowClocks(_ store: ObjectStore) throws -> [String?] {
-        try store.read { db in try Optional<String>.fetchAll(db, sql: "SELECT clock FROM ubiquity_outbox ORDER BY seq") }
+        try store.read { db in try Optional<String>.fetchAll(db, sql: "SELECT clock FROM ubiquity_outbox ORDER BY seq")
+        }
     }
 
     static func current(_ store: ObjectStore) throws -> HLC? {
@@ -78,7 +80,8 @@ struct OutboxCarriesClockTests {
     @Test func theClockIsReadWithoutThePayload() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let columns = try a.store.read { db in try db.columns(in: "ubiquity_outbox").map(\.name) }
-        let clock = try #require(columns.firstIndex(of: "clock")), payload = try #require(columns.firstIndex(of: "payload"))
+        let clock = try #require(columns.firstIndex(of: "clock"))
+        let payload = try #require(columns.firstIndex(of: "payload"))
         #expect(clock < payload, "\(columns)")
     }
 
@@ -102,14 +105,17 @@ struct OutboxCarriesClockTests {
         let older = HLC(wall: saved.wall + 5, counter: 0, peer: "peer-a")
         try a.store.write { db in
             try db.execute(sql: "UPDATE ubiquity_outbox SET clock = NULL")
-            try db.execute(sql: "INSERT INTO ubiquity_metadata (key, value) VALUES ('hlc', ?)", arguments: [older.description])
+            try db.execute(
+                sql: "INSERT INTO ubiquity_metadata (key, value) VALUES ('hlc', ?)", arguments: [older.description])
         }
         #expect(try Self.current(a.store) == older)
         try a.store.write { db in
-            try LocalClock.observe(HLC(wall: older.wall + 1, counter: 0, peer: "peer-b"), now: clock.now(), peer: "peer-a", db)
+            try LocalClock.observe(
+                HLC(wall: older.wall + 1, counter: 0, peer: "peer-b"), now: clock.now(), peer: "peer-a", db)
         }
-        #expect(try Self.metadataClock(a.store) == HLC(wall: older.wall + 1, counter: 0, peer: "peer-a").description,
-                "a row without a clock is not given one")
+        #expect(
+            try Self.metadataClock(a.store) == HLC(wall: older.wall + 1, counter: 0, peer: "peer-a").description,
+            "a row without a clock is not given one")
         #expect(try Self.rowClocks(a.store) == [nil])
     }
 }

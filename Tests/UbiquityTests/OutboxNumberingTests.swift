@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// IDs handed out from a list, in order: two saves may be given the same transaction ID.
@@ -23,7 +24,8 @@ struct OutboxNumberingTests {
     let clock = TestClock()
 
     func openStore(_ name: String = "store.sqlite", ids: any IDGenerator = SequentialIDs()) throws -> ObjectStore {
-        try ObjectStore(path: directory.file(name).path, model: TestModel.definition, version: 2, clock: clock, ids: ids)
+        try ObjectStore(
+            path: directory.file(name).path, model: TestModel.definition, version: 2, clock: clock, ids: ids)
     }
 
     static func sequences(_ store: ObjectStore) throws -> [Int64] {
@@ -39,11 +41,17 @@ struct OutboxNumberingTests {
         try queue.write { db in
             #expect(try Row.fetchAll(db, sql: "PRAGMA index_list(ubiquity_outbox)").count == 1)
             for record in records {
-                try db.execute(sql: "INSERT INTO ubiquity_outbox (transactionID, timestamp, modelVersion, payload) VALUES (?, ?, ?, ?)",
-                               arguments: [record.transactionID.description, record.timestamp.timeIntervalSince1970, 2, record.jsonData()])
+                try db.execute(
+                    sql:
+                        "INSERT INTO ubiquity_outbox (transactionID, timestamp, modelVersion, payload) VALUES (?, ?, ?, ?)",
+                    arguments: [
+                        record.transactionID.description, record.timestamp.timeIntervalSince1970, 2, record.jsonData(),
+                    ])
             }
             try db.execute(sql: "DELETE FROM ubiquity_outbox WHERE seq <= ?", arguments: [exported])
-            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'ubiquity_outbox'") == Int64(records.count))
+            #expect(
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'ubiquity_outbox'")
+                    == Int64(records.count))
         }
         try queue.close()
         return Array(records.dropFirst(exported))
@@ -53,7 +61,9 @@ struct OutboxNumberingTests {
     func records(_ count: Int) throws -> [TransactionRecord] {
         let scratch = try openStore("scratch.sqlite", ids: SequentialIDs(prefix: "5c5c5c5c"))
         for index in 0..<count {
-            _ = try scratch.save(author: "old build") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
+            _ = try scratch.save(author: "old build") {
+                try $0.insert("Note", values: ["title": .string("Note \(index)")])
+            }
         }
         return try scratch.outbox()
     }
@@ -67,9 +77,11 @@ struct OutboxNumberingTests {
         // The token counted five saves before the migration: it does not go back.
         #expect(try store.changeCounts().saves == 5)
         let (indexes, sequenceRows, definition) = try store.read { db in
-            (try Row.fetchAll(db, sql: "PRAGMA index_list(ubiquity_outbox)").count,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'ubiquity_outbox'"),
-             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'ubiquity_outbox'"))
+            (
+                try Row.fetchAll(db, sql: "PRAGMA index_list(ubiquity_outbox)").count,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'ubiquity_outbox'"),
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'ubiquity_outbox'")
+            )
         }
         #expect(indexes == 0)
         #expect(sequenceRows == 0)
@@ -103,7 +115,9 @@ struct OutboxNumberingTests {
         let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         var tokens = [try peer.store.changeToken()]
         for index in 0..<3 {
-            _ = try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
+            _ = try peer.store.save(author: "add") {
+                try $0.insert("Note", values: ["title": .string("Note \(index)")])
+            }
             tokens.append(try peer.store.changeToken())
         }
         #expect(try Self.sequences(peer.store) == [1, 2, 3])
@@ -132,8 +146,9 @@ struct OutboxNumberingTests {
     @Test func numbersGoOnWhateverCommitsBetweenTwoSaves() throws {
         let cloud = TemporaryDirectory("cloud")
         let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        let other = try ObjectStore(path: peer.store.path, model: TestModel.definition, version: 2, peer: "peer-a",
-                                    clock: clock, ids: SequentialIDs(prefix: "cccccccc"))
+        let other = try ObjectStore(
+            path: peer.store.path, model: TestModel.definition, version: 2, peer: "peer-a",
+            clock: clock, ids: SequentialIDs(prefix: "cccccccc"))
         var count = 0
         func save(_ store: ObjectStore) throws {
             count += 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ubiquity
 
 /// The IDs every real device gives its objects and saves.

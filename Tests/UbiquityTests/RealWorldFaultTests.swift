@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Faults nobody meant: a photo still in transit when a baseline is written, a folder that
@@ -28,7 +29,9 @@ struct RealWorldFaultTests {
         _ = try #require(try b.sync.writeBaseline())
         // Only the baseline is left of the history; a new peer starts from it.
         for peer in ["peer-a", "peer-b"] {
-            for seq in b.sync.layout.sequenceNumbers(of: peer) { try FileManager.default.removeItem(at: b.sync.layout.logURL(peer: peer, seq: seq)) }
+            for seq in b.sync.layout.sequenceNumbers(of: peer) {
+                try FileManager.default.removeItem(at: b.sync.layout.logURL(peer: peer, seq: seq))
+            }
         }
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         let first = try c.sync.importPending()
@@ -52,7 +55,9 @@ struct RealWorldFaultTests {
         try Data("x".utf8).write(to: layout.peerFolder("peer-x"))
         let report = try b.sync.importPending()
         #expect(report.refused.map(\.kind) == [.folder])
-        #expect(report.rejected.first?.contains("logs/peer-x: cannot be listed (Not a directory)") == true, "\(report.rejected)")
+        #expect(
+            report.rejected.first?.contains("logs/peer-x: cannot be listed (Not a directory)") == true,
+            "\(report.rejected)")
         #expect(try b.sync.refusedFiles().map(\.kind) == [.folder])
         try FileManager.default.removeItem(at: layout.peerFolder("peer-x"))
         #expect(try b.sync.refusedFiles().isEmpty)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// A save takes the device's clock from the save before it, in memory, only while nothing else
@@ -25,7 +26,9 @@ struct RememberedSaveTests {
         for index in 0..<10 {
             try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
             readings.append(try Self.reading(of: a.store))
-            #expect(try a.store.read { db in try PropertyClocks.current(db) } == readings.last, "the copy is what the store holds")
+            #expect(
+                try a.store.read { db in try PropertyClocks.current(db) } == readings.last,
+                "the copy is what the store holds")
         }
         #expect(a.store.rememberedSave.storeReads - before == 1)
         #expect(readings == readings.sorted() && Set(readings).count == 10)
@@ -35,8 +38,9 @@ struct RememberedSaveTests {
     /// connection) saving between two saves of this one: the second comes after it.
     @Test func aSaveThroughAnotherConnectionIsNotMissed() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        let other = try ObjectStore(path: a.store.path, model: TestModel.definition, version: 2, peer: "peer-a",
-                                    clock: clock, ids: SequentialIDs(prefix: "cccccccc"))
+        let other = try ObjectStore(
+            path: a.store.path, model: TestModel.definition, version: 2, peer: "peer-a",
+            clock: clock, ids: SequentialIDs(prefix: "cccccccc"))
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }
         let first = try Self.reading(of: a.store)
         try a.store.save(author: "t") { _ = try $0.insert("Note", values: ["title": .string("Eggs")]) }

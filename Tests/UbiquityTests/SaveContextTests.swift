@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 @Suite("Saves produce transaction records")
@@ -11,8 +12,9 @@ struct SaveContextTests {
     let ids = SequentialIDs()
 
     func openStore(version: Int = 2) throws -> ObjectStore {
-        try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition,
-                        version: version, clock: clock, ids: ids)
+        try ObjectStore(
+            path: directory.file("store.sqlite").path, model: TestModel.definition,
+            version: version, clock: clock, ids: ids)
     }
 
     @Test func insertRecordsEveryValueWithDefaultsAndModificationDateButNotTheNullsItStartsWith() throws {
@@ -26,10 +28,15 @@ struct SaveContextTests {
         #expect(record.updated.isEmpty && record.deleted.isEmpty)
         // A null it starts with (no folder, no attachment) is nobody's write: it must not win over
         // the value of a copy merged with it later.
-        #expect(record.inserted == [ObjectChange(object: ObjectID(entity: "Note", id: id), values: [
-            "title": .string("Milk"), "count": .integer(0), "modified": .date(clock.now()),
-            "pinned": .bool(false),
-        ])])
+        #expect(
+            record.inserted == [
+                ObjectChange(
+                    object: ObjectID(entity: "Note", id: id),
+                    values: [
+                        "title": .string("Milk"), "count": .integer(0), "modified": .date(clock.now()),
+                        "pinned": .bool(false),
+                    ])
+            ])
         let title = try store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") }
         #expect(title == "Milk")
     }
@@ -39,22 +46,32 @@ struct SaveContextTests {
         let given = Date(timeIntervalSince1970: 1_700_000_000)
         let (folder, id) = try store.save(author: "test") { context in
             let folder = try context.insert("Folder", values: ["name": .string("Home")])
-            let id = try context.insert("Note", values: [
-                "count": .integer(3), "modified": .date(given), "folder": .reference(folder), "attachment": .null,
-            ])
+            let id = try context.insert(
+                "Note",
+                values: [
+                    "count": .integer(3), "modified": .date(given), "folder": .reference(folder), "attachment": .null,
+                ])
             return (folder, id)
         }
         let record = try #require(try store.outbox().last)
         // A null given where the default is null is no write either; a date given is not replaced by now.
-        #expect(record.inserted.last == ObjectChange(object: ObjectID(entity: "Note", id: id), values: [
-            "title": .string("Untitled"), "count": .integer(3), "modified": .date(given),
-            "pinned": .bool(false), "folder": .reference(folder),
-        ]))
-        let row = try #require(try store.read { db in
-            try Row.fetchOne(db, sql: "SELECT title, count, modified, pinned, folder, attachment FROM note WHERE id = ?",
-                             arguments: [id.description])
-        })
-        #expect(row["title"] as String == "Untitled" && row["count"] as Int == 3 && row["modified"] as Double == 1_700_000_000)
+        #expect(
+            record.inserted.last
+                == ObjectChange(
+                    object: ObjectID(entity: "Note", id: id),
+                    values: [
+                        "title": .string("Untitled"), "count": .integer(3), "modified": .date(given),
+                        "pinned": .bool(false), "folder": .reference(folder),
+                    ]))
+        let row = try #require(
+            try store.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT title, count, modified, pinned, folder, attachment FROM note WHERE id = ?",
+                    arguments: [id.description])
+            })
+        #expect(
+            row["title"] as String == "Untitled" && row["count"] as Int == 3
+                && row["modified"] as Double == 1_700_000_000)
         #expect(row["pinned"] as Bool == false && row["folder"] as String == folder.description)
         #expect((row["attachment"] as DatabaseValue).isNull)
     }
@@ -64,7 +81,8 @@ struct SaveContextTests {
         let store = try openStore()
         let id = try store.save(author: "test") { try $0.insert("Folder", values: ["name": .string(name)]) }
         let stored = try store.read { db in
-            try Row.fetchOne(db, sql: "SELECT name, typeof(name) AS type FROM folder WHERE id = ?", arguments: [id.description])
+            try Row.fetchOne(
+                db, sql: "SELECT name, typeof(name) AS type FROM folder WHERE id = ?", arguments: [id.description])
         }
         #expect(stored?["type"] as String? == "text")
         #expect(stored?["name"] as String? == name)
@@ -72,7 +90,9 @@ struct SaveContextTests {
 
     @Test func updateRecordsOnlyChangedPropertiesAndTouchesModified() throws {
         let store = try openStore()
-        let id = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)]) }
+        let id = try store.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(1)])
+        }
         clock.advance(by: 60)
         let changed = try store.save(author: "edit") {
             try $0.update("Note", id: id, values: ["title": .string("Milk"), "count": .integer(2)])
@@ -80,14 +100,20 @@ struct SaveContextTests {
         #expect(changed)
         let record = try #require(try store.outbox().last)
         #expect(record.inserted.isEmpty)
-        #expect(record.updated == [ObjectChange(object: ObjectID(entity: "Note", id: id),
-                                                values: ["count": .integer(2), "modified": .date(clock.now())])])
+        #expect(
+            record.updated == [
+                ObjectChange(
+                    object: ObjectID(entity: "Note", id: id),
+                    values: ["count": .integer(2), "modified": .date(clock.now())])
+            ])
     }
 
     @Test func anUpdateThatChangesNothingRecordsNothing() throws {
         let store = try openStore()
         let id = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
-        let changed = try store.save(author: "edit") { try $0.update("Note", id: id, values: ["title": .string("Milk")]) }
+        let changed = try store.save(author: "edit") {
+            try $0.update("Note", id: id, values: ["title": .string("Milk")])
+        }
         #expect(!changed)
         #expect(try store.outbox().count == 1)
     }
@@ -97,9 +123,11 @@ struct SaveContextTests {
         let (note, folder, attachment) = try store.save(author: "add") { context in
             let folder = try context.insert("Folder", values: ["name": .string("Inbox")])
             let attachment = try context.insert("Attachment", values: ["bytes": .data(Data([1, 2, 3]))])
-            let note = try context.insert("Note", values: [
-                "title": .string("Milk"), "folder": .reference(folder), "attachment": .reference(attachment),
-            ])
+            let note = try context.insert(
+                "Note",
+                values: [
+                    "title": .string("Milk"), "folder": .reference(folder), "attachment": .reference(attachment),
+                ])
             return (note, folder, attachment)
         }
 
@@ -111,7 +139,8 @@ struct SaveContextTests {
 
         try store.save(author: "rm note") { try $0.delete("Note", id: note) }
         record = try #require(try store.outbox().last)
-        #expect(Set(record.deleted) == [ObjectID(entity: "Note", id: note), ObjectID(entity: "Attachment", id: attachment)])
+        #expect(
+            Set(record.deleted) == [ObjectID(entity: "Note", id: note), ObjectID(entity: "Attachment", id: attachment)])
         let remaining = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment") }
         #expect(remaining == 0)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Data shipped with an app: IDs derived from what an object is, and saves stamped with a fixed,
@@ -26,7 +27,9 @@ struct ShippedDataTests {
     }
 
     func note(_ title: String, in peer: TestPeer) throws -> Row? {
-        try peer.store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [Self.shippedID(title)]) }
+        try peer.store.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [Self.shippedID(title)])
+        }
     }
 
     // MARK: - Derived IDs
@@ -36,11 +39,14 @@ struct ShippedDataTests {
         // Computed apart from the engine (Python's hashlib and uuid), so the algorithm is pinned:
         // the first 16 bytes of SHA-256(namespace bytes, "Unit", 0, "kg", 0), version 8, variant 10.
         #expect(kg.description == "f21ef44b-5bbe-8ea7-8426-df9ae246a7d4")
-        #expect(GlobalID.derived(from: ["Item", "Aluminium Foil"], in: Self.namespace).description
+        #expect(
+            GlobalID.derived(from: ["Item", "Aluminium Foil"], in: Self.namespace).description
                 == "7899a5d7-6d44-8105-b2a6-25ba53e483d5")
         #expect(GlobalID.derived(from: ["Unit", "kg"], in: Self.namespace) == kg)
         #expect(GlobalID.derived(from: ["Item", "kg"], in: Self.namespace) != kg, "the entity is part of the name")
-        #expect(GlobalID.derived(from: ["ab", "c"], in: Self.namespace) != GlobalID.derived(from: ["a", "bc"], in: Self.namespace))
+        #expect(
+            GlobalID.derived(from: ["ab", "c"], in: Self.namespace)
+                != GlobalID.derived(from: ["a", "bc"], in: Self.namespace))
         #expect(GlobalID.derived(from: ["Unit", "kg"], in: GlobalID(UUID())) != kg, "another namespace, another ID")
     }
 
@@ -52,12 +58,17 @@ struct ShippedDataTests {
         let record = try #require(try a.store.outbox().first)
         #expect(record.clock == Self.shipped)
         #expect(record.inserted.map(\.object.id) == [Self.shippedID("Milk")])
-        let clocks = try a.store.read { db in try PropertyClocks.clocks(of: Self.shippedID("Milk"), in: a.store.schema.entity(named: "Note")!, db) }
+        let clocks = try a.store.read { db in
+            try PropertyClocks.clocks(of: Self.shippedID("Milk"), in: a.store.schema.entity(named: "Note")!, db)
+        }
         #expect(!clocks.isEmpty && clocks.values.allSatisfy { $0 == Self.shipped })
-        #expect(try a.store.read { db in try PropertyClocks.current(db) } == nil, "the device's clock did not follow it")
+        #expect(
+            try a.store.read { db in try PropertyClocks.current(db) } == nil, "the device's clock did not follow it")
 
         // An edit comes after it, whatever the device's clock says.
-        let edited = try a.store.save(author: "edit") { try $0.update("Note", id: Self.shippedID("Milk"), values: ["count": .integer(2)]) }
+        let edited = try a.store.save(author: "edit") {
+            try $0.update("Note", id: Self.shippedID("Milk"), values: ["count": .integer(2)])
+        }
         #expect(edited)
         #expect(try a.store.outbox().last?.clock.map { $0 > Self.shipped } == true)
     }
@@ -82,7 +93,9 @@ struct ShippedDataTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         try Self.ship("Milk", into: a.store)
         try Self.ship("Eggs", into: a.store)
-        try a.store.save(author: "edit") { try $0.update("Note", id: Self.shippedID("Milk"), values: ["count": .integer(7)]) }
+        try a.store.save(author: "edit") {
+            try $0.update("Note", id: Self.shippedID("Milk"), values: ["count": .integer(7)])
+        }
         try a.store.save(author: "delete") { try $0.delete("Note", id: Self.shippedID("Eggs")) }
         clock.advance(by: 3600)
         // b ships later, without having seen a's changes.

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// A command's store is one connection (`StoreConnections.single`); the app's a pool. Both on one

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// The seed ("Merge with Cloud?") on the test model: what a matched object takes from the
@@ -12,20 +13,26 @@ struct StoreSeederTests {
     let clock = TestClock()
 
     func store(_ name: String, peer: String) throws -> ObjectStore {
-        try ObjectStore(path: directory.file("\(name).sqlite").path, model: TestModel.definition, version: 2, peer: peer,
-                        clock: clock, ids: SequentialIDs(prefix: peer == "source" ? "11111111" : "22222222"))
+        try ObjectStore(
+            path: directory.file("\(name).sqlite").path, model: TestModel.definition, version: 2, peer: peer,
+            clock: clock, ids: SequentialIDs(prefix: peer == "source" ? "11111111" : "22222222"))
     }
 
     func values(_ title: String, in store: ObjectStore) throws -> Row? {
-        try store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [ShippedDataTests.shippedID(title)]) }
+        try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [ShippedDataTests.shippedID(title)])
+        }
     }
 
     func edit(_ store: ObjectStore, _ title: String, _ values: [String: PropertyValue]) throws {
-        _ = try store.save(author: "edit") { try $0.update("Note", id: ShippedDataTests.shippedID(title), values: values) }
+        _ = try store.save(author: "edit") {
+            try $0.update("Note", id: ShippedDataTests.shippedID(title), values: values)
+        }
     }
 
     @Test func aMatchTakesTheSourcesLaterValuesPropertyByProperty() throws {
-        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        let source = try store("local", peer: "source")
+        let target = try store("cloud", peer: "target")
         for store in [source, target] {
             try ShippedDataTests.ship("Milk", into: store)
             try ShippedDataTests.ship("Eggs", into: store)
@@ -51,17 +58,21 @@ struct StoreSeederTests {
     }
 
     @Test func aSourceWithoutReadingsOnlyFillsWhatTheMatchLacks() throws {
-        let original = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        let original = try store("local", peer: "source")
+        let target = try store("cloud", peer: "target")
         try ShippedDataTests.ship("Milk", into: original)
         try ShippedDataTests.ship("Milk", into: target)
         try original.save(author: "edit") { context in
             let folder = try context.insert("Folder", values: ["name": .string("Dairy")])
-            try context.update("Note", id: ShippedDataTests.shippedID("Milk"), values: ["count": .integer(5), "folder": .reference(folder)])
+            try context.update(
+                "Note", id: ShippedDataTests.shippedID("Milk"),
+                values: ["count": .integer(5), "folder": .reference(folder)])
         }
         // What `cloud disable` leaves: the same objects, no readings.
         let plain = directory.file("plain.sqlite")
         try original.writePlainCopy(to: plain)
-        let source = try ObjectStore(path: plain.path, model: TestModel.definition, version: 2, peer: "source", clock: clock)
+        let source = try ObjectStore(
+            path: plain.path, model: TestModel.definition, version: 2, peer: "source", clock: clock)
 
         let counts = try StoreSeeder(source: source, target: target).run()
         #expect(counts.inserted == 1 && counts.updated == 1, "the folder, and Milk")
@@ -71,7 +82,8 @@ struct StoreSeederTests {
     }
 
     @Test func anObjectTheTargetDeletedStaysDeleted() throws {
-        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        let source = try store("local", peer: "source")
+        let target = try store("cloud", peer: "target")
         try ShippedDataTests.ship("Milk", into: source)
         try ShippedDataTests.ship("Milk", into: target)
         try ShippedDataTests.ship("Eggs", into: target)
@@ -87,13 +99,15 @@ struct StoreSeederTests {
     }
 
     @Test func aLaterOwnedObjectReplacesTheMatchesWhichGoes() throws {
-        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
+        let source = try store("local", peer: "source")
+        let target = try store("cloud", peer: "target")
         try ShippedDataTests.ship("Milk", into: source)
         try ShippedDataTests.ship("Milk", into: target)
         func attach(_ bytes: [UInt8], to store: ObjectStore) throws -> GlobalID {
             try store.save(author: "attach") { context in
                 let attachment = try context.insert("Attachment", values: ["bytes": .data(Data(bytes))])
-                try context.update("Note", id: ShippedDataTests.shippedID("Milk"), values: ["attachment": .reference(attachment)])
+                try context.update(
+                    "Note", id: ShippedDataTests.shippedID("Milk"), values: ["attachment": .reference(attachment)])
                 return attachment
             }
         }
@@ -114,11 +128,17 @@ struct StoreSeederTests {
     /// copy's values, which have readings, replace the first's where they differ — as when a
     /// save wrote its rows' readings only at its end.
     @Test func aCopyMatchingOneTheSeedInsertedTakesItsValues() throws {
-        let source = try store("local", peer: "source"), target = try store("cloud", peer: "target")
-        let first = try source.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)]) }
+        let source = try store("local", peer: "source")
+        let target = try store("cloud", peer: "target")
+        let first = try source.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("Milk"), "count": .integer(2)])
+        }
         clock.advance(by: 60)
-        let second = try source.save(author: "add") { try $0.insert("Note", values: ["title": .string("milk"), "count": .integer(7)]) }
-        #expect(first < second, "the seed reads the source in ID order: the first copy is inserted, the second matches it")
+        let second = try source.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("milk"), "count": .integer(7)])
+        }
+        #expect(
+            first < second, "the seed reads the source in ID order: the first copy is inserted, the second matches it")
 
         let counts = try StoreSeeder(source: source, target: target).run()
         #expect(counts.inserted == 1 && counts.updated == 1)
@@ -127,7 +147,9 @@ struct StoreSeederTests {
         #expect(rows.first?["id"] == first.description)
         #expect(rows.first?["count"] == 7 && rows.first?["title"] == "milk", "the second copy's values: \(rows)")
         let reading = try #require(try target.outbox().last?.clock)
-        let readings = try target.read { db in try PropertyClocks.clocks(of: first, in: target.schema.entity(named: "Note")!, db) }
+        let readings = try target.read { db in
+            try PropertyClocks.clocks(of: first, in: target.schema.entity(named: "Note")!, db)
+        }
         #expect(Set(readings.values) == [reading], "the seed's reading, as every object a save inserts")
     }
 
@@ -140,14 +162,17 @@ struct StoreSeederTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud, clock: clock)
         // The merged-away list on two devices: the same note, edited on c while apart.
-        let fromA = try store("from-a", peer: "source"), fromC = try store("from-c", peer: "source")
+        let fromA = try store("from-a", peer: "source")
+        let fromC = try store("from-c", peer: "source")
         let milk = GlobalID("11111111-0000-0000-0000-0000000000aa")!
         for from in [fromA, fromC] {
             try from.saveShipped(author: "add", reading: HLC(wall: 1_000, counter: 0, peer: "source")) { context in
                 _ = try context.insert("Note", id: milk, values: ["title": .string("Milk"), "count": .integer(1)])
             }
         }
-        let eggs = try fromA.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs"), "count": .integer(2)]) }
+        let eggs = try fromA.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("Eggs"), "count": .integer(2)])
+        }
         clock.advance(by: 10)
         try fromC.save(author: "edit") { _ = try $0.update("Note", id: milk, values: ["count": .integer(7)]) }
         let edited = try #require(try fromC.outbox().last?.clock)
@@ -173,7 +198,9 @@ struct StoreSeederTests {
         let late = try StoreSeeder(source: fromC, target: a.store, keepsReadings: true).run(author: "lists merge")
         #expect(late.updated == 1 && late.unchanged == 0)
         func count(_ peer: TestPeer) throws -> Int? {
-            try peer.store.read { db in try Int.fetchOne(db, sql: "SELECT count FROM note WHERE id = ?", arguments: [milk.description]) }
+            try peer.store.read { db in
+                try Int.fetchOne(db, sql: "SELECT count FROM note WHERE id = ?", arguments: [milk.description])
+            }
         }
         #expect(try count(a) == 7)
         #expect(try a.store.read { db in try PropertyClocks.clocks(of: milk, in: note, db)["count"] } == edited)

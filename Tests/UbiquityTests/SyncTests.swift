@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// A peer of the test model: its own store and its own replica of the cloud folder.
@@ -24,9 +25,11 @@ final class TestPeer {
     }
 
     static func open(directory: TemporaryDirectory, cloud: URL, name: String, clock: TestClock, ids: SequentialIDs)
-        throws -> (ObjectStore, CloudSync) {
-        let store = try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2,
-                                    peer: "peer-\(name)", clock: clock, ids: ids)
+        throws -> (ObjectStore, CloudSync)
+    {
+        let store = try ObjectStore(
+            path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2,
+            peer: "peer-\(name)", clock: clock, ids: ids)
         let layout = try CloudLayout(cloud: cloud, account: "default", storeName: "Test", modelVersion: 2)
         return (store, CloudSync(store: store, layout: layout, device: name))
     }
@@ -42,7 +45,8 @@ final class TestPeer {
         try store.read { db in
             try ["note", "folder", "attachment"].flatMap { table in
                 let columns = try db.columns(in: table).map(\.name).filter { $0 != EngineTables.clockColumn }
-                return try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id").map { "\(table): \($0)" }
+                return try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id")
+                    .map { "\(table): \($0)" }
             }
         }
     }
@@ -109,7 +113,9 @@ struct SyncTests {
         try b.sync.sync()
 
         clock.advance(by: 1)
-        try a.store.save(author: "a") { try $0.update("Note", id: note, values: ["title": .string("Oat milk"), "count": .integer(1)]) }
+        try a.store.save(author: "a") {
+            try $0.update("Note", id: note, values: ["title": .string("Oat milk"), "count": .integer(1)])
+        }
         clock.advance(by: 1)
         try b.store.save(author: "b") { try $0.update("Note", id: note, values: ["title": .string("Soy milk")]) }
         try a.sync.sync()
@@ -135,7 +141,9 @@ struct SyncTests {
         let fast = TestClock(Date(timeIntervalSince1970: 1_800_000_000 + 3600))
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: fast)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
-        let note = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("From the future")]) }
+        let note = try a.store.save(author: "add") {
+            try $0.insert("Note", values: ["title": .string("From the future")])
+        }
         try a.sync.sync()
         try b.sync.sync()
         // B's clock is an hour behind, but having seen A's change it edits after it.
@@ -171,7 +179,14 @@ struct SyncTests {
 
     static let badFiles: [(String, @Sendable (Data) -> Data)] = [
         ("truncated", { $0.prefix($0.count - 10) }),
-        ("damaged", { var data = $0; data[data.count - 5] ^= 0x20; return data }),
+        (
+            "damaged",
+            {
+                var data = $0
+                data[data.count - 5] ^= 0x20
+                return data
+            }
+        ),
         ("empty", { _ in Data() }),
         ("foreign", { _ in Data("GDLOG 1\n{\"storeName\":\"Other\"}\n{}".utf8) }),
         ("garbage", { _ in Data("hello".utf8) }),
@@ -208,12 +223,15 @@ struct SyncTests {
         try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
         try a.sync.exportPending()
         let folder = a.sync.layout.peerFolder("peer-a")
-        for name in [".syncthing.0000000002.gdlog.tmp", "~syncthing~0000000002.gdlog.tmp",
-                     "0000000002.sync-conflict-20261121-120000-ABCDEFG.gdlog", ".0000000002.gdlog.partial", "notes.txt"] {
+        for name in [
+            ".syncthing.0000000002.gdlog.tmp", "~syncthing~0000000002.gdlog.tmp",
+            "0000000002.sync-conflict-20261121-120000-ABCDEFG.gdlog", ".0000000002.gdlog.partial", "notes.txt",
+        ] {
             try Data("junk".utf8).write(to: folder.appendingPathComponent(name))
         }
-        try FileManager.default.createDirectory(at: a.sync.layout.logsFolder.appendingPathComponent(".stfolder"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: a.sync.layout.logsFolder.appendingPathComponent(".stfolder"),
+            withIntermediateDirectories: true)
         let report = try b.sync.importPending()
         #expect(report.appliedLogs == 1 && report.rejected.isEmpty && report.waiting.isEmpty)
     }
@@ -258,7 +276,8 @@ struct BaselineTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         var notes: [GlobalID] = []
         for index in 1...50 {
-            notes.append(try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) })
+            notes.append(
+                try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) })
             clock.advance(by: 0.01)
         }
         for note in notes.prefix(10) { try a.store.save(author: "rm") { try $0.delete("Note", id: note) } }
@@ -267,7 +286,9 @@ struct BaselineTests {
         let baseline = try #require(try b.sync.writeBaseline())
         #expect(FileManager.default.fileExists(atPath: baseline.path))
 
-        for index in 51...55 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) } }
+        for index in 51...55 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
+        }
         try a.sync.exportPending()
 
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
@@ -283,7 +304,9 @@ struct BaselineTests {
 
     @Test func coveredLogsAreRemovedByTheirWriterAndNewPeersStillCatchUp() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        for index in 1...20 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("N\(index)")]) } }
+        for index in 1...20 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("N\(index)")]) }
+        }
         try #require(try a.sync.writeBaseline())
         #expect(try a.sync.pruneCoveredLogs(gracePeriod: 3600) == 0, "not before the grace period")
         #expect(try a.sync.pruneCoveredLogs(gracePeriod: 0) == 20)
@@ -354,8 +377,10 @@ struct KeyValueStoreTests {
         try Data("{\"format\":\"notes-kv\",".utf8).write(to: folder.appendingPathComponent("90.gdkv"))
         // A file in b's folder claiming to be a's write, sane in every other way (a later
         // reading of a's, which would remove the key): only its folder gives it away.
-        let later = HLC(wall: Int64(clock.now().timeIntervalSince1970 * 1000) + 60_000, counter: 0, peer: "peer-a").description
-        let forged = Data(#"{"format":"notes-kv","peer":"peer-a","number":91,"writes":{"SEEDED_DATA":{"clock":"\#(later)"}}}"#.utf8)
+        let later = HLC(wall: Int64(clock.now().timeIntervalSince1970 * 1000) + 60_000, counter: 0, peer: "peer-a")
+            .description
+        let forged = Data(
+            #"{"format":"notes-kv","peer":"peer-a","number":91,"writes":{"SEEDED_DATA":{"clock":"\#(later)"}}}"#.utf8)
         try forged.write(to: folder.appendingPathComponent("91.gdkv"))
         #expect(a.all() == ["SEEDED_DATA": "1", "owner": "kitchen"])
         #expect(b.all() == a.all())
@@ -424,7 +449,9 @@ struct ConcurrentExportTests {
         let exporters = [a.sync, CloudSync(store: a.store, layout: a.sync.layout, device: "a")]
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for index in 0..<25 {
-                _ = try? store.save(author: "w\(worker)") { try $0.insert("Note", values: ["title": .string("\(worker)-\(index)")]) }
+                _ = try? store.save(author: "w\(worker)") {
+                    try $0.insert("Note", values: ["title": .string("\(worker)-\(index)")])
+                }
                 _ = try? exporters[worker % 2].exportPending()
             }
         }
@@ -442,7 +469,9 @@ struct CoalescingTests {
         let cloud = TemporaryDirectory("coalesce")
         let clock = TestClock()
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        for index in 1...9 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) } }
+        for index in 1...9 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
+        }
         try a.sync.exportPending()
         #expect(try a.sync.coalesceHistoryIfDue(interval: 10) == nil)
         try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("10")]) }
@@ -464,7 +493,9 @@ struct ConcurrentImportTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let second = CloudSync(store: b.store, layout: b.sync.layout, device: "b")
-        for index in 1...600 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) } }
+        for index in 1...600 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
+        }
         try a.sync.exportPending()
         let importers = [b.sync, second]
         DispatchQueue.concurrentPerform(iterations: 2) { index in _ = try? importers[index].importPending() }
@@ -481,7 +512,9 @@ struct LostStoreTests {
         let clock = TestClock()
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
-        for index in 1...5 { try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A\(index)")]) } }
+        for index in 1...5 {
+            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A\(index)")]) }
+        }
         try a.sync.exportPending()
         if withBaseline {
             try #require(try a.sync.writeBaseline())

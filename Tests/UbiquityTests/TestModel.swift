@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 @testable import Ubiquity
 
 /// A small model of its own, to show the engine is generic: notes (unique by title) with a
@@ -9,21 +10,27 @@ enum TestModel {
     static func schema(version: Int) -> Schema {
         var noteAttributes = [
             AttributeDescription("title", .string, default: .string("Untitled"), rule: .name(maximumLength: 100)),
-            AttributeDescription("count", .integer, default: .integer(0), rule: ValueRule(optional: false, range: 0...1000)),
+            AttributeDescription(
+                "count", .integer, default: .integer(0), rule: ValueRule(optional: false, range: 0...1000)),
             AttributeDescription("modified", .date),
         ]
         if version >= 2 { noteAttributes.append(AttributeDescription("pinned", .bool, default: .bool(false))) }
-        return Schema(version: version, entities: [
-            EntityDescription(
-                name: "Note", table: "note", attributes: noteAttributes,
-                relationships: [
-                    RelationshipDescription("folder", to: "Folder"),
-                    RelationshipDescription("attachment", to: "Attachment", deleteRule: .cascade),
-                ],
-                uniqueAttribute: "title", modificationDateAttribute: "modified"),
-            EntityDescription(name: "Folder", table: "folder", attributes: [AttributeDescription("name", .string)], uniqueAttribute: "name"),
-            EntityDescription(name: "Attachment", table: "attachment", attributes: [AttributeDescription("bytes", .data)]),
-        ])
+        return Schema(
+            version: version,
+            entities: [
+                EntityDescription(
+                    name: "Note", table: "note", attributes: noteAttributes,
+                    relationships: [
+                        RelationshipDescription("folder", to: "Folder"),
+                        RelationshipDescription("attachment", to: "Attachment", deleteRule: .cascade),
+                    ],
+                    uniqueAttribute: "title", modificationDateAttribute: "modified"),
+                EntityDescription(
+                    name: "Folder", table: "folder", attributes: [AttributeDescription("name", .string)],
+                    uniqueAttribute: "name"),
+                EntityDescription(
+                    name: "Attachment", table: "attachment", attributes: [AttributeDescription("bytes", .data)]),
+            ])
     }
 
     static let definition = ModelDefinition(versions: [

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// Each unique attribute is indexed by its key, and deduplication reads that index alone.
@@ -11,19 +12,30 @@ struct UniqueKeyIndexTests {
     var path: String { directory.file("store.sqlite").path }
 
     func indexes(_ store: ObjectStore) throws -> Set<String> {
-        try store.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ubiquity_key_%'") }
+        try store.read { db in
+            try String.fetchSet(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ubiquity_key_%'")
+        }
     }
 
     @Test func deduplicationGroupsTheKeysFromTheIndexAlone() throws {
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
-        #expect(try indexes(store) == ["ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder"])
+        #expect(
+            try indexes(store) == [
+                "ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder",
+            ])
         let plan = try store.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Deduplicator.duplicatedKeys(table: "\"note\"", column: "\"title\""))
-                .map { $0["detail"] as String }
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + Deduplicator.duplicatedKeys(table: "\"note\"", column: "\"title\"")
+            )
+            .map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("USING COVERING INDEX ubiquity_key_nfc_casefold_covering_note") },
-                "the keys are computed from the index's own copy of the attribute, no row read: \(plan)")
-        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "the keys come in order from the index, not sorted again: \(plan)")
+        #expect(
+            plan.contains { $0.contains("USING COVERING INDEX ubiquity_key_nfc_casefold_covering_note") },
+            "the keys are computed from the index's own copy of the attribute, no row read: \(plan)")
+        #expect(
+            !plan.contains { $0.contains("TEMP B-TREE") },
+            "the keys come in order from the index, not sorted again: \(plan)")
 
         // The index follows every write: copies saved after it was made are found and merged.
         for title in ["Café", "CAFE\u{301}", " café "] {
@@ -39,7 +51,9 @@ struct UniqueKeyIndexTests {
         let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
         _ = try store.save(author: "test") { try $0.insert("Note", values: ["title": .string("Kept")]) }
         let tool = try DatabaseQueue(path: path)
-        #expect(throws: DatabaseError.self) { try tool.write { db in try db.execute(sql: "UPDATE note SET title = 'Changed'") } }
+        #expect(throws: DatabaseError.self) {
+            try tool.write { db in try db.execute(sql: "UPDATE note SET title = 'Changed'") }
+        }
         #expect(try tool.read { db in try String.fetchAll(db, sql: "SELECT title FROM note") } == ["Kept"])
         try tool.close()
 
@@ -47,10 +61,16 @@ struct UniqueKeyIndexTests {
         try store.writePlainCopy(to: copy)
         let plain = try DatabaseQueue(path: copy.path)
         try plain.write { db in try db.execute(sql: "UPDATE note SET title = 'Changed'") }
-        #expect(try plain.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'ubiquity_key_%'") } == [])
+        #expect(
+            try plain.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'ubiquity_key_%'")
+            } == [])
         try plain.close()
         let reopened = try ObjectStore(path: copy.path, model: TestModel.definition, version: 2)
-        #expect(try indexes(reopened) == ["ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder"])
+        #expect(
+            try indexes(reopened) == [
+                "ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder",
+            ])
     }
 
     /// A store made before the index, or with the index of another rule or shape, gets this
@@ -66,7 +86,10 @@ struct UniqueKeyIndexTests {
             try db.execute(sql: "CREATE INDEX ubiquity_key_nfc_casefold_folder ON folder(ubiquity_unique_key(name))")
         }
         let reopened = try ObjectStore(path: path, model: TestModel.definition, version: 2)
-        #expect(try indexes(reopened) == ["ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder"])
+        #expect(
+            try indexes(reopened) == [
+                "ubiquity_key_nfc_casefold_covering_note", "ubiquity_key_nfc_casefold_covering_folder",
+            ])
         #expect(try reopened.read { db in try String.fetchAll(db, sql: "SELECT title FROM note") } == ["Kept"])
     }
 }
@@ -79,21 +102,30 @@ struct UniqueKeySQLTests {
 
     @Test func textAndUTF8BlobsHaveSwiftsKeysOtherValuesNone() throws {
         let store = try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2)
-        let samples = ["Milk", "  milk  ", "MILK\tfresh\n", "a  b   c", "Café", "CAFE\u{301}", "Straße", " ", "", "ＡＢＣ",
-                       "Kelvin \u{212A}", String(repeating: "Long Name ", count: 500)]
+        let samples = [
+            "Milk", "  milk  ", "MILK\tfresh\n", "a  b   c", "Café", "CAFE\u{301}", "Straße", " ", "", "ＡＢＣ",
+            "Kelvin \u{212A}", String(repeating: "Long Name ", count: 500),
+        ]
         try store.read { db in
             for text in samples {
                 let key = try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [text])
                 #expect(key == UniqueKey.normalize(text), "\(text.debugDescription)")
-                let fromBlob = try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data(text.utf8)])
+                let fromBlob = try String.fetchOne(
+                    db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data(text.utf8)])
                 #expect(fromBlob == UniqueKey.normalize(text), "a blob of \(text.debugDescription)")
             }
             // Text up to its first NUL, as GRDB's wrapper read it; a blob whole.
             #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key('A' || char(0) || 'B') = 'a'") == "1")
-            #expect(try Data.fetchOne(db, sql: "SELECT CAST(ubiquity_unique_key(?) AS BLOB)", arguments: [Data("A\u{0}B".utf8)]) == Data("a\u{0}b".utf8))
+            #expect(
+                try Data.fetchOne(
+                    db, sql: "SELECT CAST(ubiquity_unique_key(?) AS BLOB)", arguments: [Data("A\u{0}B".utf8)])
+                    == Data("a\u{0}b".utf8))
             // Ill-formed UTF-8: repaired in text, no key for a blob.
-            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(CAST(X'C3FF41' AS TEXT))") == UniqueKey.normalize(String(decoding: [0xC3, 0xFF, 0x41], as: UTF8.self)))
-            #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data([0xFF, 0xFE])]) == nil)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(CAST(X'C3FF41' AS TEXT))")
+                    == UniqueKey.normalize(String(decoding: [0xC3, 0xFF, 0x41], as: UTF8.self)))
+            #expect(
+                try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(?)", arguments: [Data([0xFF, 0xFE])]) == nil)
             #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(42)") == nil)
             #expect(try String.fetchOne(db, sql: "SELECT ubiquity_unique_key(NULL)") == nil)
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ubiquity
 
 @Suite("What a value rule refuses in text")
@@ -20,6 +21,7 @@ struct ValueRuleTextTests {
         #expect(name.violation(of: .string("Mi\u{7}k")) == "\"Mi\\u{07}k\" contains a control character (U+7)")
         #expect(name.violation(of: .string("Mi\u{7F}k"))?.contains("control character (U+7F)") == true)
         #expect(name.violation(of: .string("Mi\u{2028}")) != nil, "a line separator")
-        #expect(ValueRule(maximumLength: 3).violation(of: .string("   ")) == nil, "blank is allowed where not asked for")
+        #expect(
+            ValueRule(maximumLength: 3).violation(of: .string("   ")) == nil, "blank is allowed where not asked for")
     }
 }

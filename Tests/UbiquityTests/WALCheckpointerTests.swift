@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ubiquity
 
 /// The write-ahead log is moved into the store file in the background (``WALCheckpointer``):
@@ -12,7 +13,8 @@ struct WALCheckpointerTests {
     let directory = TemporaryDirectory("checkpoints")
 
     func openStore() throws -> ObjectStore {
-        try ObjectStore(path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2, clock: TestClock())
+        try ObjectStore(
+            path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2, clock: TestClock())
     }
 
     /// The write-ahead log file's size. The log starts over from the file's start once a
@@ -27,8 +29,9 @@ struct WALCheckpointerTests {
         let value = String(repeating: "x", count: 40_000)
         for index in first..<(first + count) {
             try store.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO ubiquity_metadata (key, value) VALUES (?, ?)",
-                               arguments: ["filler-\(index % 50)", value + String(index)])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO ubiquity_metadata (key, value) VALUES (?, ?)",
+                    arguments: ["filler-\(index % 50)", value + String(index)])
             }
         }
     }
@@ -49,7 +52,8 @@ struct WALCheckpointerTests {
             commits += 1
         }
         // Without a checkpoint the log would keep every page written (SQLite's own is off).
-        #expect(walBytes() <= ObjectStore.walSizeLimit, "the log holds \(walBytes()) bytes after \(commits) more commits")
+        #expect(
+            walBytes() <= ObjectStore.walSizeLimit, "the log holds \(walBytes()) bytes after \(commits) more commits")
     }
 
     @Test("a store closed (and reopened) while checkpoints are due keeps every commit")
@@ -74,7 +78,8 @@ struct WALCheckpointerTests {
         let queue = try DatabaseQueue(path: directory.file("plain.sqlite").path)
         try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
         do {
-            let checkpointer = WALCheckpointer(path: directory.file("plain.sqlite").path, gate: UsageGate(path: "plain"))
+            let checkpointer = WALCheckpointer(
+                path: directory.file("plain.sqlite").path, gate: UsageGate(path: "plain"))
             try queue.inDatabase { db in checkpointer.install(on: db) }
         }
         let value = String(repeating: "y", count: 40_000)

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
-@testable import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
+@testable import StoreLifecycle
 @testable import ViewModels
 
 /// The whole app's state against a real coordinator and real stores: transitions reaching every
@@ -34,7 +35,8 @@ struct AppModelTests {
         var seen: [String] = []
         app.coordinator.subscribe { message in
             switch message {
-            case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
+            case .storesWillChange:
+                seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
             case .storesChangePostponed, .imported, .problem, .seedProgress, .otherListSynced, .listGone: break
             }
@@ -65,7 +67,10 @@ struct AppModelTests {
         app.openEditor(milk.id)
         try app.editor?.set(.name, "Eggs")  // taken: the save fails, the edit stays unsaved
         #expect(app.editor?.hasUnsavedChanges == true)
-        try config.changeSettings { $0.account = "bravo"; $0.cloudEnabled = true }
+        try config.changeSettings {
+            $0.account = "bravo"
+            $0.cloudEnabled = true
+        }
         app.update()
         #expect(app.coordinator.current.role == .local, "the transition waits rather than lose the edit")
         #expect(app.isInputEnabled, "input is back on, so the edit can be fixed")
@@ -142,7 +147,10 @@ struct AppModelTests {
 
     @Test func theStatusLineNamesTheAccountOnScreenWhileASwitchWaits() throws {
         let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
-        try config.changeSettings { $0.account = "alpha"; $0.cloudEnabled = true }
+        try config.changeSettings {
+            $0.account = "alpha"
+            $0.cloudEnabled = true
+        }
         let app = try app(config)
         app.refreshSummary(force: true)
         #expect(app.summary.account == "alpha")
@@ -187,7 +195,8 @@ struct AppModelTests {
         // Two "Milk"s, as two devices that each added one would have after syncing.
         _ = try store.objects.save(author: "test") { context in
             for quantity in [1.0, 2.0] {
-                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Milk"), "quantity": .double(quantity)])
+                try context.insert(
+                    GrocerySchema.Entity.item, values: ["name": .string("Milk"), "quantity": .double(quantity)])
             }
         }
         app.show(.prepare)
@@ -214,8 +223,11 @@ struct AppModelTests {
         defer { app.stop() }
         app.show(.cloud)
         app.cloud.requestEnable()
-        #expect(app.dialog == .choice(title: "Merge with Cloud?", message: CloudMessages.mergeExplanation,
-                                      decline: "Don't Merge", accept: "Merge"))
+        #expect(
+            app.dialog
+                == .choice(
+                    title: "Merge with Cloud?", message: CloudMessages.mergeExplanation,
+                    decline: "Don't Merge", accept: "Merge"))
         app.answerDialog(true)
         #expect(app.coordinator.current.role != .local)
         #expect(app.notice == nil, "the user's own change is no surprise")
@@ -224,14 +236,20 @@ struct AppModelTests {
         var progress: [Dialog] = []
         app.update(until: {
             if case .progress? = app.dialog, progress.last != app.dialog { progress.append(app.dialog!) }
-            return app.coordinator.current.role == .cloud && !app.cloud.isMerging && app.coordinator.pendingSeedSource == nil
+            return app.coordinator.current.role == .cloud && !app.cloud.isMerging
+                && app.coordinator.pendingSeedSource == nil
         })
         #expect(app.coordinator.current.role == .cloud)
-        #expect(progress.contains { if case .progress(_, let done, let total) = $0 { done > 0 && done <= total } else { false } })
+        #expect(
+            progress.contains {
+                if case .progress(_, let done, let total) = $0 { done > 0 && done <= total } else { false }
+            })
         #expect(app.dialog == nil)
         #expect(app.cloud.message?.hasPrefix("Merged with the cloud") == true)
         #expect(try app.coordinator.current.store.items().count == 1200)
-        #expect(!FileManager.default.fileExists(atPath: config.localStoreURL.path), "the local store was merged, then removed")
+        #expect(
+            !FileManager.default.fileExists(atPath: config.localStoreURL.path),
+            "the local store was merged, then removed")
         app.show(.prepare)
         #expect(app.prepare.rowCount == 1200)
     }
@@ -245,7 +263,10 @@ struct AppModelTests {
         #expect(app.coordinator.current.role == .fallback)
         #expect(app.dialog?.title == CloudMessages.mergeQuestion, "a cloud store loaded and local data exists")
         app.answerDialog(false)  // Don't Merge: the local data stays where it is
-        #expect(app.dialog == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation))
+        #expect(
+            app.dialog
+                == .message(title: CloudMessages.preferenceChanged, message: CloudMessages.preferenceChangedExplanation)
+        )
         app.answerDialog(true)
         #expect(app.dialog == nil)
         let local = try GroceryStore(path: config.localStoreURL.path, defaultData: false)

@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 /// A large list learns of a change made elsewhere on another thread: the UI thread keeps

@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 @Suite("Units and locations screens")
@@ -19,14 +20,19 @@ struct CatalogListViewModelTests {
         try units.add("g")
         #expect(units.entries.map(\.name) == ["g", "kg"])
         #expect(units.selectedEntry?.name == "g")
-        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "kg"), "a name in use is refused") { try units.add("KG") }
+        #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "kg"), "a name in use is refused") {
+            try units.add("KG")
+        }
         #expect(units.message == "Added g", "the refusal is the caller's to show, beside what was typed")
         units.moveSelection(by: 1)
         #expect(throws: GroceryError.alreadyExists(kind: "unit", name: "g")) { try units.renameSelected(to: "G") }
         try units.renameSelected(to: "kilogram")
         #expect(units.selectedEntry?.name == "kilogram", "the selection follows the entry")
         units.requestDeleteSelected()
-        #expect(units.dialog == .confirm(title: "Delete kilogram?", message: "1 item will lose it; the items are kept.", action: "Delete"))
+        #expect(
+            units.dialog
+                == .confirm(
+                    title: "Delete kilogram?", message: "1 item will lose it; the items are kept.", action: "Delete"))
         units.answerDialog(false)
         #expect(units.entries.count == 2)
         units.requestDeleteSelected()

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
-@testable import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
+@testable import StoreLifecycle
 @testable import ViewModels
 
 /// The Cloud screen's state and actions against real devices sharing a cloud folder.
@@ -21,7 +22,6 @@ struct CloudViewModelTests {
         }
         return AppModel(coordinator: coordinator)
     }
-
 
     @Test func theStatusShowsTheSettingStoreAndPendingLogs() throws {
         let app = try app("kitchen")
@@ -61,17 +61,22 @@ struct CloudViewModelTests {
         #expect(app.summary.offline && app.summary.otherCloudFolder)
         app.show(.cloud)
         app.cloud.refresh(force: true)
-        #expect(app.cloud.status?.cloud?.offlineReason?.contains("is not the one this device synced with (is the share mounted?)") == true)
+        #expect(
+            app.cloud.status?.cloud?.offlineReason?.contains(
+                "is not the one this device synced with (is the share mounted?)") == true)
         try app.coordinator.current.store.addItem(ItemDraft(name: "While unmounted"))
         #expect(app.coordinator.current.exportPending() == 0, "the save waits on the device")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cloud.path).isEmpty, "nothing is written into the mount point")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cloud.path).isEmpty,
+            "nothing is written into the mount point")
         // Mounted again: online, and the save goes out.
         try FileManager.default.removeItem(at: cloud)
         try FileManager.default.moveItem(at: away, to: cloud)
         app.update(until: { !app.summary.offline })
         #expect(!app.summary.otherCloudFolder)
         app.update(until: { (try? app.coordinator.current.cloudLink?.pendingExports()) == 0 })
-        #expect(try app.coordinator.current.cloudLink?.pendingExports() == 0, "the save went out once the share was back")
+        #expect(
+            try app.coordinator.current.cloudLink?.pendingExports() == 0, "the save went out once the share was back")
     }
 
     @Test func aRefusedLogIsShownAndSkippedOnlyAfterConfirming() throws {
@@ -85,8 +90,9 @@ struct CloudViewModelTests {
         let log = try LogFile.read(at: url, expecting: phoneSync.layout, peer: phoneSync.peer, seq: 1)
         var change = log.record.inserted[0]
         change.values["quantity"] = .double(-1)
-        let bad = TransactionRecord(transactionID: log.record.transactionID, timestamp: log.record.timestamp, author: "old build",
-                                    inserted: [change], updated: [], deleted: [], clock: log.record.clock)
+        let bad = TransactionRecord(
+            transactionID: log.record.transactionID, timestamp: log.record.timestamp, author: "old build",
+            inserted: [change], updated: [], deleted: [], clock: log.record.clock)
         try LogFile.encode(bad, layout: phoneSync.layout, peer: phoneSync.peer, device: "phone", seq: 1).write(to: url)
 
         kitchen.coordinator.current.importPending()
@@ -95,7 +101,10 @@ struct CloudViewModelTests {
         kitchen.refreshSummary(force: true)
         #expect(kitchen.summary.refusedFiles == 1)
         kitchen.cloud.requestRelease()
-        guard case .confirm(let title, let message?, _)? = kitchen.cloud.dialog else { Issue.record("no confirmation"); return }
+        guard case .confirm(let title, let message?, _)? = kitchen.cloud.dialog else {
+            Issue.record("no confirmation")
+            return
+        }
         #expect(title == "Skip the Refused Log?")
         #expect(message.contains("quantity: -1 is negative") && message.contains("1 new object"))
         kitchen.cloud.answerDialog(false)
@@ -122,7 +131,8 @@ struct CloudViewModelTests {
 
     @Test func startOverNeedsThePhraseTypedAndEmptiesTheOtherDevice() throws {
         let pacing = TestClock()
-        let kitchen = try app("kitchen"), phone = try app("phone", clock: pacing)
+        let kitchen = try app("kitchen")
+        let phone = try app("phone", clock: pacing)
         try kitchen.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
         kitchen.coordinator.current.exportPending()
         phone.coordinator.current.importPending()
@@ -149,7 +159,10 @@ struct CloudViewModelTests {
         kitchen.answerTyped("Start Over")
         #expect(kitchen.cloud.message?.hasPrefix("Started over: epoch 2") == true)
         #expect(progress.first == .progress(title: "Starting over", done: 0, total: 0))
-        #expect(progress.contains { if case .progress(_, let done, let total) = $0 { total > 0 && done == total } else { false } })
+        #expect(
+            progress.contains {
+                if case .progress(_, let done, let total) = $0 { total > 0 && done == total } else { false }
+            })
         #expect(try kitchen.coordinator.current.store.items().isEmpty)
 
         // The other device notices at its next poll: its store moves aside, Prepare empties.

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import ViewModels
 
 /// The item editor against two real stores that sync through a cloud folder.
@@ -13,18 +14,22 @@ struct ItemEditorViewModelTests {
     let cloud = TemporaryDirectory("editor-cloud")
 
     func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
-        let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
-        let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+        let store = try GroceryStore(
+            path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+        let layout = try CloudLayout(
+            cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
         return (store, CloudSync(store: store.objects, layout: layout, device: name))
     }
 
     @Test func aRemoteChangeUpdatesUntouchedFieldsAndKeepsEditedOnes() throws {
-        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let (here, hereSync) = try peer("here")
+        let (there, thereSync) = try peer("there")
         var draft = ItemDraft(name: "Milk")
         draft.unit = "L"
         draft.note = "skim"
         let milk = try here.addItem(draft)
-        try hereSync.sync(); try thereSync.sync()
+        try hereSync.sync()
+        try thereSync.sync()
 
         let editor = try ItemEditorViewModel(store: here, id: milk.id)
         #expect(editor.values[.unit] == "L")
@@ -34,7 +39,8 @@ struct ItemEditorViewModelTests {
         remote.quantity = 3
         remote.unit = "carton"
         try there.editItem(milk.id.description, remote)
-        try thereSync.sync(); try hereSync.sync()
+        try thereSync.sync()
+        try hereSync.sync()
 
         #expect(editor.refreshIfChanged())
         #expect(editor.values[.note] == "whole", "the user's edit is kept")
@@ -42,16 +48,19 @@ struct ItemEditorViewModelTests {
         editor.save()
         #expect(editor.message == "Saved Milk")
         let saved = try #require(try here.item(id: milk.id))
-        #expect(saved.item.note == "whole" && saved.item.quantity == 3 && saved.unitName == "carton",
-                "saving wrote only the edited field, not stale values over the imported ones")
+        #expect(
+            saved.item.note == "whole" && saved.item.quantity == 3 && saved.unitName == "carton",
+            "saving wrote only the edited field, not stale values over the imported ones")
     }
 
     /// Another device changes the field being edited: the editor marks it with who set what
     /// when, and `s` asks — keep yours, or take theirs; nothing is overwritten unseen.
     @Test func aRemoteChangeToTheFieldBeingEditedIsShownAndSavingAsks() throws {
-        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let (here, hereSync) = try peer("here")
+        let (there, thereSync) = try peer("there")
         let milk = try here.addItem(ItemDraft(name: "Milk"))
-        try hereSync.sync(); try thereSync.sync()
+        try hereSync.sync()
+        try thereSync.sync()
         for keepMine in [true, false] {
             let editor = try ItemEditorViewModel(store: here, id: milk.id)
             try editor.set(.quantity, "10")
@@ -59,7 +68,8 @@ struct ItemEditorViewModelTests {
             var remote = ItemChanges()
             remote.quantity = keepMine ? 2 : 4
             try there.editItem(milk.id.description, remote)
-            try thereSync.sync(); try hereSync.sync()
+            try thereSync.sync()
+            try hereSync.sync()
             editor.lastImportDevices = ["phone"]
             editor.refreshIfChanged()
             let mark = try #require(editor.remoteChanges[.quantity])
@@ -71,23 +81,29 @@ struct ItemEditorViewModelTests {
                 Issue.record("expected the question, got \(String(describing: editor.dialog))")
                 return
             }
-            #expect(title == "Changed on Another Device" && message.contains("yours is 10") && decline == "Theirs" && accept == "Yours")
+            #expect(
+                title == "Changed on Another Device" && message.contains("yours is 10") && decline == "Theirs"
+                    && accept == "Yours")
             #expect(try here.item(id: milk.id)?.item.quantity == (keepMine ? 2 : 4), "nothing saved while it asks")
             #expect(editor.answerRemoteChanges(keepMine: keepMine))
             let saved = try #require(try here.item(id: milk.id))
             #expect(saved.item.quantity == (keepMine ? 10 : 4) && saved.item.note == "mine", "\(saved.item)")
-            try hereSync.sync(); try thereSync.sync()
+            try hereSync.sync()
+            try thereSync.sync()
         }
     }
 
     @Test func aRemoteDeleteClosesTheEditor() throws {
-        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let (here, hereSync) = try peer("here")
+        let (there, thereSync) = try peer("there")
         let bread = try here.addItem(ItemDraft(name: "Bread"))
-        try hereSync.sync(); try thereSync.sync()
+        try hereSync.sync()
+        try thereSync.sync()
         let editor = try ItemEditorViewModel(store: here, id: bread.id)
         try editor.set(.name, "Rye Bread")
         try there.removeItem(bread.id.description)
-        try thereSync.sync(); try hereSync.sync()
+        try thereSync.sync()
+        try hereSync.sync()
         editor.refreshIfChanged()
         #expect(!editor.isOpen)
         #expect(editor.closedBecause == "Rye Bread was deleted on another device")
@@ -190,7 +206,9 @@ struct ItemEditorViewModelTests {
 
         // Each refusal says why, for the line the path was typed on.
         let missing = directory.file("missing.jpg").path
-        #expect(throws: PhotoFile.Refusal(description: "No such file: \(missing)")) { try editor.attachPhoto(fromFile: missing) }
+        #expect(throws: PhotoFile.Refusal(description: "No such file: \(missing)")) {
+            try editor.attachPhoto(fromFile: missing)
+        }
         #expect(throws: PhotoFile.Refusal(description: "\(directory.url.path) is a folder, not a photo")) {
             try editor.attachPhoto(fromFile: directory.url.path)
         }
@@ -248,15 +266,23 @@ struct ItemEditorViewModelTests {
         let tea = try store.addItem(ItemDraft(name: "Tea"))
         let editor = try ItemEditorViewModel(store: store, id: tea.id)
         typealias FieldError = ItemEditorViewModel.FieldError
-        #expect(throws: FieldError(field: .quantity, reason: "\"lots\" is not a number")) { try editor.set(.quantity, "lots") }
+        #expect(throws: FieldError(field: .quantity, reason: "\"lots\" is not a number")) {
+            try editor.set(.quantity, "lots")
+        }
         #expect(throws: FieldError(field: .quantity, reason: "-1 is negative")) { try editor.set(.quantity, "-1") }
         let long = String(repeating: "x", count: 207)
-        #expect(throws: FieldError(field: .name, reason: "it is 207 characters long; the limit is 200")) { try editor.set(.name, long) }
+        #expect(throws: FieldError(field: .name, reason: "it is 207 characters long; the limit is 200")) {
+            try editor.set(.name, long)
+        }
         #expect(throws: FieldError(field: .note, reason: "it is 201 characters long; the limit is 200")) {
             try editor.set(.note, String(repeating: "n", count: 201))
         }
-        #expect(FieldError(field: .quantity, reason: "\"lots\" is not a number").description == "Quantity: \"lots\" is not a number")
-        #expect(editor.values[.quantity] == "1" && editor.values[.name] == "Tea" && editor.touched.isEmpty, "nothing was taken")
+        #expect(
+            FieldError(field: .quantity, reason: "\"lots\" is not a number").description
+                == "Quantity: \"lots\" is not a number")
+        #expect(
+            editor.values[.quantity] == "1" && editor.values[.name] == "Tea" && editor.touched.isEmpty,
+            "nothing was taken")
         try editor.set(.quantity, "0,5")
         #expect(editor.save())
         #expect(try store.item(id: tea.id)?.item.quantity == 0.5, "the same parser as the command line's")
@@ -283,7 +309,9 @@ struct ItemEditorViewModelTests {
         #expect(error.field == .name)
         #expect(error.description == "Name: an item named \"Eggs\" exists already")
         #expect(editor.message == "Not saved: Name: an item named \"Eggs\" exists already")
-        #expect(editor.hasUnsavedChanges && editor.values[.name] == "eggs" && editor.values[.quantity] == "2", "the edits are kept")
+        #expect(
+            editor.hasUnsavedChanges && editor.values[.name] == "eggs" && editor.values[.quantity] == "2",
+            "the edits are kept")
         #expect(try store.item(id: milk.id)?.item.quantity == 1, "nothing was written")
 
         try editor.set(.quantity, "3")
@@ -305,16 +333,23 @@ struct ItemEditorViewModelTests {
         try editor.set(.quantity, "2")
         try editor.set(.name, "Oat Milk")
         editor.askBeforeLeaving()
-        #expect(editor.dialog == .choice(title: "Unsaved changes to Milk", message: "Changed: Name, Quantity. Esc goes back to editing.",
-                                         decline: "Discard", accept: "Save"))
+        #expect(
+            editor.dialog
+                == .choice(
+                    title: "Unsaved changes to Milk", message: "Changed: Name, Quantity. Esc goes back to editing.",
+                    decline: "Discard", accept: "Save"))
         editor.storeWillChange()
         #expect(editor.dialog == nil, "a transition saves the edits: nothing is left to ask about")
     }
 
     @Test func photoFilesAreKnownByTheirFirstBytes() {
         let ascii = { (text: String) in Data(text.utf8) }
-        for image in [Data([0xFF, 0xD8, 0xFF, 0xDB]), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), ascii("GIF89a..."),
-                      ascii("RIFF\0\0\0\0WEBPVP8 "), ascii("\0\0\0\u{18}ftypheic"), ascii("BM6\0"), Data([0x49, 0x49, 0x2A, 0x00, 8])] {
+        for image in [
+            Data([0xFF, 0xD8, 0xFF, 0xDB]), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]),
+            ascii("GIF89a..."),
+            ascii("RIFF\0\0\0\0WEBPVP8 "), ascii("\0\0\0\u{18}ftypheic"), ascii("BM6\0"),
+            Data([0x49, 0x49, 0x2A, 0x00, 8]),
+        ] {
             #expect(PhotoFile.isImage(image), "\([UInt8](image))")
         }
         for other in [ascii("%PDF-1.7"), ascii("\0\0\0\u{18}ftypisom"), ascii("hello"), Data([0xFF])] {

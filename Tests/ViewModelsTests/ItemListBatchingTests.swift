@@ -1,8 +1,9 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import ViewModels
 
 /// Lists read their order, then only the rows on screen, a batch at a time; refreshes change
@@ -60,13 +61,17 @@ struct ItemListBatchingTests {
     /// scroll position stay on the same item even though an item arrived above them.
     @Test func anImportChangesOnlyTheAffectedRowsAndKeepsSelectionAndScroll() throws {
         func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
-            let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
-            let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+            let store = try GroceryStore(
+                path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+            let layout = try CloudLayout(
+                cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
             return (store, CloudSync(store: store.objects, layout: layout, device: name))
         }
-        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let (here, hereSync) = try peer("here")
+        let (there, thereSync) = try peer("there")
         try here.fill(items: 200, locations: 1)
-        try hereSync.sync(); try thereSync.sync()
+        try hereSync.sync()
+        try thereSync.sync()
 
         let model = ItemListViewModel(store: here, device: "here")
         model.setViewport(height: 10)

@@ -1,4 +1,5 @@
 import GroceryModel
+
 @testable import ViewModels
 
 extension ItemListViewModel {

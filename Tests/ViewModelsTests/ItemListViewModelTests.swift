@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 @Suite("The simple item list's view model")

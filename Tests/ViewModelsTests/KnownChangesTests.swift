@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
-@testable import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
+@testable import StoreLifecycle
 @testable import ViewModels
 
 /// An import's changes (and a screen's own toggle) reach the lists as known changes: only the
@@ -17,13 +18,17 @@ struct KnownChangesTests {
     /// Two peers of one account: `here` (the app's store) and `there`.
     func peers() throws -> (here: GroceryStore, hereSync: CloudSync, there: GroceryStore, thereSync: CloudSync) {
         func peer(_ name: String) throws -> (GroceryStore, CloudSync) {
-            let store = try GroceryStore(path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
-            let layout = try CloudLayout(cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
+            let store = try GroceryStore(
+                path: directory.file("\(name).sqlite").path, defaultData: false, peer: "peer-\(name)")
+            let layout = try CloudLayout(
+                cloud: cloud.url, account: "default", storeName: "GroceryDude", modelVersion: store.modelVersion)
             return (store, CloudSync(store: store.objects, layout: layout, device: name))
         }
-        let (here, hereSync) = try peer("here"), (there, thereSync) = try peer("there")
+        let (here, hereSync) = try peer("here")
+        let (there, thereSync) = try peer("there")
         try here.fill(items: 200, locations: 4)
-        try hereSync.sync(); try thereSync.sync()
+        try hereSync.sync()
+        try thereSync.sync()
         return (here, hereSync, there, thereSync)
     }
 
@@ -42,14 +47,18 @@ struct KnownChangesTests {
     }
 
     /// What a list fetched from scratch shows: the lines a known change must leave behind.
-    func expectSameAsAFreshFetch(_ model: ItemListViewModel, _ store: GroceryStore,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectSameAsAFreshFetch(
+        _ model: ItemListViewModel, _ store: GroceryStore,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let fresh = ItemListViewModel(store: store, device: "here", screen: model.screen)
         fresh.setViewport(height: model.viewportHeight)
         fresh.refreshIfChanged()
         #expect(model.index == fresh.index, "the same order, sections and counts", sourceLocation: sourceLocation)
         for case (.row(let position), let row) in model.visibleLines {
-            #expect(row != nil && row == fresh.row(at: position), "row \(position) as the store has it", sourceLocation: sourceLocation)
+            #expect(
+                row != nil && row == fresh.row(at: position), "row \(position) as the store has it",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -68,7 +77,9 @@ struct KnownChangesTests {
         let imported = try importChanges(hereSync, into: here)
         #expect(imported.updatedItems == [edited.id, offScreen.id])
 
-        let fetches = model.indexFetches, selected = model.selectedID, top = model.scrollTop
+        let fetches = model.indexFetches
+        let selected = model.selectedID
+        let top = model.scrollTop
         #expect(model.apply(imported))
         #expect(model.indexFetches == fetches, "the order was not fetched again")
         #expect(model.inPlaceRefreshes == 1)
@@ -153,7 +164,8 @@ struct KnownChangesTests {
         try hereSync.sync()
         let shop = list(here, .shop)
         #expect(shop.rowCount == 3)
-        let first = try #require(shop.row(at: 0)), second = try #require(shop.row(at: 1))
+        let first = try #require(shop.row(at: 0))
+        let second = try #require(shop.row(at: 1))
         try there.setCollected(first.id, true)
         try thereSync.sync()
         var fetches = shop.indexFetches
@@ -199,7 +211,8 @@ struct KnownChangesTests {
         try there.renameEntry(.home, "Location 01", to: "Cellar")
         try thereSync.sync()
         let imported = try importChanges(hereSync, into: here)
-        let unitFetches = units.fetches, homeFetches = homes.fetches
+        let unitFetches = units.fetches
+        let homeFetches = homes.fetches
         units.apply(imported)
         homes.apply(imported)
         #expect(units.fetches == unitFetches, "a home location's rename does not touch units")
@@ -217,7 +230,8 @@ struct KnownChangesTests {
             try coordinator.finishSetup()
             return AppModel(coordinator: coordinator)
         }
-        let kitchen = try device("kitchen"), phone = try device("phone")
+        let kitchen = try device("kitchen")
+        let phone = try device("phone")
         let oats = try phone.coordinator.current.store.addItem(ItemDraft(name: "Porridge oats"))
         phone.coordinator.current.exportPending()
         kitchen.coordinator.current.importPending()
@@ -250,7 +264,8 @@ struct KnownChangesTests {
         var changes = ItemChanges()
         changes.quantity = 4
         try store.editItem(row.id.description, changes)
-        let known = StoreChanges(updatedItems: [row.id], tokenBefore: before, tokenAfter: try store.objects.changeToken())
+        let known = StoreChanges(
+            updatedItems: [row.id], tokenBefore: before, tokenAfter: try store.objects.changeToken())
         app.handle(.imported(count: 1, devices: ["phone"], changes: known))
         #expect(app.prepare.inPlaceRefreshes == 1)
         #expect(app.prepare.row(at: 0)?.item.quantity == 4)

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
-@testable import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
+@testable import StoreLifecycle
 @testable import ViewModels
 
 /// The app's list switcher against a real coordinator and real stores: a named list opens
@@ -12,13 +13,18 @@ import Ubiquity
 struct ListSwitcherTests {
     /// Two lists made apart under one name are shown apart: who made each, and its store.
     @Test func listsThatShareANameShowWhoMadeThemAndTheirStores() {
-        let lists = [NamedList(storeName: "GroceryDude", name: "Groceries"),
-                     NamedList(storeName: "Dinner-1a2b3c", name: "Dinner", createdBy: "kitchen"),
-                     NamedList(storeName: "dinner-4d5e6f", name: "dinner", createdBy: "phone"),
-                     NamedList(storeName: "Camping-0f0f0f", name: "Camping", createdBy: "kitchen")]
+        let lists = [
+            NamedList(storeName: "GroceryDude", name: "Groceries"),
+            NamedList(storeName: "Dinner-1a2b3c", name: "Dinner", createdBy: "kitchen"),
+            NamedList(storeName: "dinner-4d5e6f", name: "dinner", createdBy: "phone"),
+            NamedList(storeName: "Camping-0f0f0f", name: "Camping", createdBy: "kitchen"),
+        ]
         let switcher = ListSwitcher(lists: lists, current: "GroceryDude")
-        #expect(switcher.labels == ["Groceries", "Dinner (by kitchen, store Dinner-1a2b3c)", "dinner (by phone, store dinner-4d5e6f)",
-                                    "Camping", "new list…"])
+        #expect(
+            switcher.labels == [
+                "Groceries", "Dinner (by kitchen, store Dinner-1a2b3c)", "dinner (by phone, store dinner-4d5e6f)",
+                "Camping", "new list…",
+            ])
     }
 
     /// `+` offers to merge a list with the other of its name: the list on screen stays, as does
@@ -34,12 +40,20 @@ struct ListSwitcherTests {
             switcher.move(to: lists.firstIndex { $0.storeName == store }!)
             return switcher.offeredMerge.map { [$0.from.storeName, $0.into.storeName] }
         }
-        #expect(offered(current: kitchens.storeName, selecting: kitchens.storeName) == [phones.storeName, kitchens.storeName])
-        #expect(offered(current: kitchens.storeName, selecting: phones.storeName) == [phones.storeName, kitchens.storeName])
-        #expect(offered(current: "Camping-0f0f0f", selecting: phones.storeName) == [phones.storeName, kitchens.storeName],
-                "neither on screen: the selected list goes into the other")
-        #expect(offered(current: renamed.storeName, selecting: renamed.storeName) == [renamed.storeName, groceries.storeName],
-                "the default list is never merged away")
+        #expect(
+            offered(current: kitchens.storeName, selecting: kitchens.storeName) == [
+                phones.storeName, kitchens.storeName,
+            ])
+        #expect(
+            offered(current: kitchens.storeName, selecting: phones.storeName) == [phones.storeName, kitchens.storeName])
+        #expect(
+            offered(current: "Camping-0f0f0f", selecting: phones.storeName) == [phones.storeName, kitchens.storeName],
+            "neither on screen: the selected list goes into the other")
+        #expect(
+            offered(current: renamed.storeName, selecting: renamed.storeName) == [
+                renamed.storeName, groceries.storeName,
+            ],
+            "the default list is never merged away")
         #expect(offered(current: kitchens.storeName, selecting: "Camping-0f0f0f") == nil)
         var switcher = ListSwitcher(lists: lists, current: kitchens.storeName)
         switcher.move(to: Int.max)
@@ -68,7 +82,8 @@ struct ListSwitcherTests {
         var seen: [String] = []
         app.coordinator.subscribe { message in
             switch message {
-            case .storesWillChange: seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
+            case .storesWillChange:
+                seen.append("will: input \(app.isInputEnabled ? "on" : "off"), \(app.changingNotice ?? "")")
             case .storesDidChange: seen.append("did: input \(app.isInputEnabled ? "on" : "off")")
             case .storesChangePostponed, .imported, .problem, .seedProgress, .otherListSynced, .listGone: break
             }
@@ -105,7 +120,8 @@ struct ListSwitcherTests {
         #expect(app.chooseInListSwitcher() == true, "new list… asks for a name")
         #expect(throws: NamedListError.self) { try app.createList(named: "groceries") }
         #expect(throws: NamedListError.self) { try app.createList(named: "  ") }
-        #expect(app.coordinator.configuration.storeName == GroceryStore.defaultStoreName, "a refused name opens nothing")
+        #expect(
+            app.coordinator.configuration.storeName == GroceryStore.defaultStoreName, "a refused name opens nothing")
         #expect(app.listSwitcher != nil, "the switcher stays open")
         try app.createList(named: "Week-end at Anna's")
         #expect(app.listSwitcher == nil)

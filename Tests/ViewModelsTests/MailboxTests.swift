@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ViewModels
 
 @Suite("The UI thread's mailbox")

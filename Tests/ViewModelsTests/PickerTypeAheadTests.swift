@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 /// The editor's unit and location picker: letters jump to the first entry they spell.
@@ -22,7 +23,10 @@ struct PickerTypeAheadTests {
 
     @Test func lettersTypedTogetherSpellANameIgnoringCaseAndAccents() throws {
         let editor = try editor()
-        #expect(editor.picker?.options.map(\.label) == ["(clear)", "Crème Box", "cupboard", "Freezer", "Fridge", "Garage", "new…"])
+        #expect(
+            editor.picker?.options.map(\.label) == [
+                "(clear)", "Crème Box", "cupboard", "Freezer", "Fridge", "Garage", "new…",
+            ])
         #expect(editor.typeAheadInPicker("f", now: 100))
         #expect(selected(editor) == "Freezer", "the first that starts with f")
         #expect(editor.typeAheadInPicker("r", now: 100.3))
@@ -30,7 +34,9 @@ struct PickerTypeAheadTests {
         #expect(selected(editor) == "Fridge", "fri: case ignored")
         #expect(editor.typeAheadInPicker("c", now: 105))
         #expect(selected(editor) == "Crème Box", "after a pause a letter starts anew")
-        #expect(editor.typeAheadInPicker("r", now: 105.2) && editor.typeAheadInPicker("e", now: 105.4) && editor.typeAheadInPicker("m", now: 105.5))
+        #expect(
+            editor.typeAheadInPicker("r", now: 105.2) && editor.typeAheadInPicker("e", now: 105.4)
+                && editor.typeAheadInPicker("m", now: 105.5))
         #expect(selected(editor) == "Crème Box", "creme finds Crème, accents ignored")
         #expect(editor.typeAheadInPicker("u", now: 105.6))
         #expect(selected(editor) == "cupboard", "cremu matches nothing: u starts anew and finds cupboard")

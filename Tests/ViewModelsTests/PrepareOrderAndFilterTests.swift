@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 /// Prepare's sort order (by home location, or by name) and its "only listed" filter.
@@ -11,8 +12,10 @@ struct PrepareOrderAndFilterTests {
 
     func model() throws -> (ItemListViewModel, GroceryStore) {
         let store = try GroceryStore.temporary(in: directory)
-        for (name, home, listed) in [("Milk", "Fridge", true), ("apples", "Fruit Bowl", false), ("Butter", "Fridge", false),
-                                     ("Candles", nil, true), ("Éclair", "Fridge", false)] {
+        for (name, home, listed) in [
+            ("Milk", "Fridge", true), ("apples", "Fruit Bowl", false), ("Butter", "Fridge", false),
+            ("Candles", nil, true), ("Éclair", "Fridge", false),
+        ] {
             var draft = ItemDraft(name: name)
             draft.homeLocation = home
             draft.listed = listed
@@ -47,7 +50,8 @@ struct PrepareOrderAndFilterTests {
         let apples = try #require(try store.items().first { $0.name == "apples" })
         _ = try store.setListed(apples.id.description, true)
         #expect(model.refreshIfChanged())
-        #expect(model.allNames == ["apples", "Candles", "Milk"], "a newly listed item shows; the filter and order stay")
+        #expect(
+            model.allNames == ["apples", "Candles", "Milk"], "a newly listed item shows; the filter and order stay")
         model.onlyListed = false
         #expect(model.allNames.count == 5)
     }

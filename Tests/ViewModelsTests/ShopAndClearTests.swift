@@ -1,7 +1,8 @@
 import Foundation
 import GroceryModel
-import Testing
 import TestSupport
+import Testing
+
 @testable import ViewModels
 
 /// Shop, search, and both Clear actions with the book's messages, against a real store.
@@ -22,7 +23,9 @@ struct ShopAndClearTests {
     }
 
     @Test func shopShowsTheListedItemsByAisleAndTogglingCollects() throws {
-        let store = try store([("Milk", "Dairy", true), ("Bread", "Bakery", true), ("Tea", "Drinks", false), ("Salt", nil, true)])
+        let store = try store([
+            ("Milk", "Dairy", true), ("Bread", "Bakery", true), ("Tea", "Drinks", false), ("Salt", nil, true),
+        ])
         let shop = ItemListViewModel(store: store, device: "kitchen", screen: .shop)
         shop.refreshIfChanged()
         #expect(shop.sections.map(\.title) == ["Bakery", "Dairy", "Unknown location"])
@@ -34,7 +37,9 @@ struct ShopAndClearTests {
     }
 
     @Test func searchIgnoresCaseAndDiacriticsAndKeepsTheGrouping() throws {
-        let store = try store([("Crème fraîche", "Dairy", true), ("Cream", "Dairy", false), ("Ice cream", "Frozen", false)])
+        let store = try store([
+            ("Crème fraîche", "Dairy", true), ("Cream", "Dairy", false), ("Ice cream", "Frozen", false),
+        ])
         let prepare = ItemListViewModel(store: store, device: "kitchen")
         prepare.searchText = "creme"
         #expect(prepare.allNames == ["Crème fraîche"])

@@ -1,9 +1,10 @@
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import Testing
 import TestSupport
+import Testing
 import Ubiquity
+
 @testable import ViewModels
 
 /// `u` undoes the last toggle, edit, delete or clear made on this device.
@@ -12,8 +13,10 @@ struct UndoTests {
     let directory = TemporaryDirectory("undo")
 
     @Test func toggleEditDeleteAndClearAreUndoneInTurn() throws {
-        let app = AppModel(coordinator: try StoreCoordinator(
-            configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }))
+        let app = AppModel(
+            coordinator: try StoreCoordinator(
+                configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }
+            ))
         let store = app.coordinator.current.store
         var draft = ItemDraft(name: "Milk")
         draft.unit = "L"
@@ -45,8 +48,9 @@ struct UndoTests {
         // every other way, and the earlier changes' undo follows it there.
         let back = try #require(try store.items().first { $0.name == "Milk" })
         #expect(back.id != milk.id)
-        #expect(back.unitName == "L" && back.homeLocationName == "Fridge" && back.photoSize == 3 && back.item.quantity == 3,
-                "the item comes back with its links and photo")
+        #expect(
+            back.unitName == "L" && back.homeLocationName == "Fridge" && back.photoSize == 3 && back.item.quantity == 3,
+            "the item comes back with its links and photo")
         app.undo()
         #expect(try store.item(id: back.id)?.item.quantity == 1)
         app.undo()
@@ -59,8 +63,10 @@ struct UndoTests {
     }
 
     @Test func redoPutsBackWhatUndoTookAwayUntilANewChange() throws {
-        let app = AppModel(coordinator: try StoreCoordinator(
-            configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }))
+        let app = AppModel(
+            coordinator: try StoreCoordinator(
+                configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }
+            ))
         let store = app.coordinator.current.store
         var draft = ItemDraft(name: "Milk")
         draft.listed = false
@@ -98,8 +104,10 @@ struct UndoTests {
     }
 
     @Test func plusAndMinusChangeTheQuantityNeverBelowZeroAndUndo() throws {
-        let app = AppModel(coordinator: try StoreCoordinator(
-            configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }))
+        let app = AppModel(
+            coordinator: try StoreCoordinator(
+                configuration: try StoreConfiguration.temporary(in: directory, device: "kitchen"), claimDevice: { true }
+            ))
         let store = app.coordinator.current.store
         let milk = try store.addItem(ItemDraft(name: "Milk"))
         app.show(.shop)
@@ -123,7 +131,8 @@ struct UndoTests {
             try app.coordinator.prepareForCommand()
             return app
         }
-        let kitchen = try device("kitchen"), phone = try device("phone")
+        let kitchen = try device("kitchen")
+        let phone = try device("phone")
         let milk = try kitchen.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
         try phone.coordinator.prepareForCommand()
         #expect(try phone.coordinator.current.store.items().map(\.name) == ["Milk"])
@@ -138,6 +147,8 @@ struct UndoTests {
         kitchen.undo()
         try phone.coordinator.prepareForCommand()
         #expect(try phone.coordinator.current.store.items().map(\.name) == ["Milk"], "the phone sees it back too")
-        #expect(try kitchen.coordinator.current.store.items().map(\.id) == (try phone.coordinator.current.store.items().map(\.id)))
+        #expect(
+            try kitchen.coordinator.current.store.items().map(\.id)
+                == (try phone.coordinator.current.store.items().map(\.id)))
     }
 }

@@ -42,7 +42,8 @@ public enum BookXMLReader {
                 item.shopLocation = catalog(.shop, element.attributes["locationatshop"])
                 archive.items.append(item)
             default:
-                throw StrictXML.Failure(line: element.line, reason: "unexpected element <\(element.name)>: not the book's XML format")
+                throw StrictXML.Failure(
+                    line: element.line, reason: "unexpected element <\(element.name)>: not the book's XML format")
             }
         }
 

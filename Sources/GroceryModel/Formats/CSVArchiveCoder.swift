@@ -12,15 +12,21 @@ import Foundation
 /// Empty cells are absent values; photos are base64; quantities follow ``PlainDecimal``'s rule;
 /// dates are ISO 8601 from 1970 to 9999 (``FileDate``). The file must be UTF-8.
 public enum CSVArchiveCoder {
-    static let columns = ["kind", "name", "quantity", "unit", "homeLocation", "shopLocation",
-                          "listed", "collected", "modified", "note", "photo"]
-    static let catalogKinds: [(String, CatalogKind)] = [("unit", .unit), ("homeLocation", .home), ("shopLocation", .shop)]
+    static let columns = [
+        "kind", "name", "quantity", "unit", "homeLocation", "shopLocation",
+        "listed", "collected", "modified", "note", "photo",
+    ]
+    static let catalogKinds: [(String, CatalogKind)] = [
+        ("unit", .unit), ("homeLocation", .home), ("shopLocation", .shop),
+    ]
 
     public static func encode(_ archive: GroceryArchive) -> Data {
         var rows = [columns]
         for (label, kind) in catalogKinds {
             for record in archive.records(kind) {
-                rows.append([label, record.name, "", "", "", "", "", "", record.modified.map(Timestamp.string) ?? "", "", ""])
+                rows.append([
+                    label, record.name, "", "", "", "", "", "", record.modified.map(Timestamp.string) ?? "", "", "",
+                ])
             }
         }
         for item in archive.items {
@@ -43,7 +49,8 @@ public enum CSVArchiveCoder {
             throw ArchiveError.malformed("line 1: the header has no \"name\" column")
         }
         if let unknown = names.first(where: { !columns.contains($0) }) {
-            throw ArchiveError.malformed("line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
+            throw ArchiveError.malformed(
+                "line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
         }
         if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw ArchiveError.malformed("line 1: the column \(twice.debugDescription) appears twice")
@@ -64,7 +71,8 @@ public enum CSVArchiveCoder {
                     throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not an ISO 8601 date")
                 }
                 guard FileDate.isValid(date) else {
-                    throw ArchiveError.malformed("line \(line): \(text.debugDescription) is not a date \(FileDate.range)")
+                    throw ArchiveError.malformed(
+                        "line \(line): \(text.debugDescription) is not a date \(FileDate.range)")
                 }
                 return date
             }
@@ -79,7 +87,8 @@ public enum CSVArchiveCoder {
             var item = ItemRecord(name: name)
             if let text = cell["quantity"] {
                 guard let quantity = PlainDecimal.parse(text) else {
-                    throw ArchiveError.malformed("line \(line): quantity \(text.debugDescription) is not a plain decimal number")
+                    throw ArchiveError.malformed(
+                        "line \(line): quantity \(text.debugDescription) is not a plain decimal number")
                 }
                 item.quantity = quantity
             }

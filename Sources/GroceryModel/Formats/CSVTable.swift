@@ -71,7 +71,9 @@ public enum CSVTable {
                 field.unicodeScalars.append(scalar)
             }
         }
-        if inQuotes { throw ArchiveError.malformed("line \(quoteLine): a quoted field is never closed (truncated file?)") }
+        if inQuotes {
+            throw ArchiveError.malformed("line \(quoteLine): a quoted field is never closed (truncated file?)")
+        }
         if !field.isEmpty || !row.isEmpty || afterQuote { endRow() }
         return rows
     }
@@ -82,7 +84,8 @@ public enum CSVTable {
     }
 
     static func quote(_ field: String) -> String {
-        let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        let needsQuotes =
+            field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             || field.hasPrefix(" ") || field.hasSuffix(" ")
         guard needsQuotes else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -32,23 +32,32 @@ enum CoreDataPhoto {
 
     /// The file an external reference names, checked as the type's documentation says.
     static func externalFile(_ reference: Data, supportDirectory: URL, row: CoreDataRow) throws -> URL {
-        let folder = "\(supportDirectory.deletingLastPathComponent().lastPathComponent)/\(supportDirectory.lastPathComponent)"
+        let folder =
+            "\(supportDirectory.deletingLastPathComponent().lastPathComponent)/\(supportDirectory.lastPathComponent)"
         var bytes = reference
         if bytes.last == 0 { bytes.removeLast() }
         guard let name = String(validating: bytes, as: UTF8.self) else {
             throw row.problem("ZPHOTO", "the photo's external file name is not valid UTF-8")
         }
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not a plain file name in \(folder)")
+            throw row.problem(
+                "ZPHOTO", "the photo's external file \(name.debugDescription) is not a plain file name in \(folder)")
         }
         let file = supportDirectory.appendingPathComponent(name, isDirectory: false)
-        for path in [supportDirectory.deletingLastPathComponent(), supportDirectory, file].map(\.path) where fileType(at: path) == .typeSymbolicLink {
-            throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is reached through a symbolic link (\(path)), which is refused")
+        for path in [supportDirectory.deletingLastPathComponent(), supportDirectory, file].map(\.path)
+        where fileType(at: path) == .typeSymbolicLink {
+            throw row.problem(
+                "ZPHOTO",
+                "the photo's external file \(name.debugDescription) is reached through a symbolic link (\(path)), which is refused"
+            )
         }
         if let type = fileType(at: file.path), type != .typeRegular {
             throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not a regular file")
         }
-        guard file.resolvingSymlinksInPath().deletingLastPathComponent().path == supportDirectory.resolvingSymlinksInPath().path else {
+        guard
+            file.resolvingSymlinksInPath().deletingLastPathComponent().path
+                == supportDirectory.resolvingSymlinksInPath().path
+        else {
             throw row.problem("ZPHOTO", "the photo's external file \(name.debugDescription) is not inside \(folder)")
         }
         return file

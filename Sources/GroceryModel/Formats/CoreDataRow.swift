@@ -57,7 +57,9 @@ struct CoreDataRow {
     func date(_ column: String) throws -> Date? {
         guard let seconds = try number(column) else { return nil }
         let date = Date(timeIntervalSinceReferenceDate: seconds)
-        guard FileDate.isValid(date) else { throw problem(column, "\(seconds) seconds since 2001 is not a date \(FileDate.range)") }
+        guard FileDate.isValid(date) else {
+            throw problem(column, "\(seconds) seconds since 2001 is not a date \(FileDate.range)")
+        }
         return date
     }
 
@@ -70,7 +72,8 @@ struct CoreDataRow {
             return try row.withUnsafeData(named: column) { bytes in
                 let bytes = bytes ?? Data()
                 if let text = String(validating: bytes, as: UTF8.self) { return text }
-                throw problem(column, "the text is not valid UTF-8 (byte offset \(UTF8Text.invalidOffset(in: bytes) ?? 0))")
+                throw problem(
+                    column, "the text is not valid UTF-8 (byte offset \(UTF8Text.invalidOffset(in: bytes) ?? 0))")
             }
         case .int64(let number): throw problem(column, "the number \(number) is not text")
         case .double(let number): throw problem(column, "the number \(number) is not text")

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a Core Data SQLite store of the original Grocery Dude app: `ZITEM`, `ZUNIT`,
@@ -15,13 +16,17 @@ import Glibc
 public enum CoreDataStoreReader {
     /// - Parameter temporaryDirectory: where to put the copy.
     /// - Throws: ``ArchiveError`` saying what is wrong with the store.
-    public static func read(path: String, temporaryDirectory: URL = FileManager.default.temporaryDirectory) throws -> GroceryArchive {
+    public static func read(path: String, temporaryDirectory: URL = FileManager.default.temporaryDirectory) throws
+        -> GroceryArchive
+    {
         let source = URL(fileURLWithPath: path)
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, FileManager.default.isReadableFile(atPath: path) else {
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, FileManager.default.isReadableFile(atPath: path)
+        else {
             throw ArchiveError.malformed("cannot read the file (not a readable regular file)")
         }
-        let copy = temporaryDirectory.appendingPathComponent("grocery-dude-import-\(UUID().uuidString)", isDirectory: true)
+        let copy = temporaryDirectory.appendingPathComponent(
+            "grocery-dude-import-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: copy) }
         let database = copy.appendingPathComponent("store.sqlite")
         do {
@@ -109,7 +114,9 @@ public enum CoreDataStoreReader {
     }
 
     /// Calls `body` with each row of `table`, in the order of its `key`.
-    private static func forEachRow(_ db: Database, table: String, key: String = "Z_PK", _ body: (CoreDataRow) throws -> Void) throws {
+    private static func forEachRow(
+        _ db: Database, table: String, key: String = "Z_PK", _ body: (CoreDataRow) throws -> Void
+    ) throws {
         let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(key)")
         var position = 0
         while let row = try cursor.next() {

@@ -24,10 +24,12 @@ public enum JSONArchiveCoder {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = Timestamp.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text.debugDescription) is not an ISO 8601 date")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(text.debugDescription) is not an ISO 8601 date")
             }
             guard FileDate.isValid(date) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text.debugDescription) is not a date \(FileDate.range)")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(text.debugDescription) is not a date \(FileDate.range)")
             }
             return date
         }

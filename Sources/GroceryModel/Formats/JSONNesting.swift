@@ -31,7 +31,9 @@ enum JSONNesting {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth > limit {
-                    throw ArchiveError.malformed("arrays and objects nest more than \(limit) levels deep (byte offset \(offset)): not a Grocery Dude file")
+                    throw ArchiveError.malformed(
+                        "arrays and objects nest more than \(limit) levels deep (byte offset \(offset)): not a Grocery Dude file"
+                    )
                 }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1

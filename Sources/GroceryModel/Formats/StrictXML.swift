@@ -125,7 +125,9 @@ private struct Reader {
         var attributes: [String: String] = [:]
         while true {
             let spaced = skipSpaces()
-            guard position < bytes.count else { throw failure("not well-formed XML: the file ends inside the tag <\(name)>") }
+            guard position < bytes.count else {
+                throw failure("not well-formed XML: the file ends inside the tag <\(name)>")
+            }
             if starts(with: "/>") {
                 position += 2
                 try element(StrictXML.Element(name: name, attributes: attributes, depth: depth, line: line))
@@ -136,7 +138,9 @@ private struct Reader {
                 try element(StrictXML.Element(name: name, attributes: attributes, depth: depth, line: line))
                 return (name, false)
             }
-            guard spaced else { throw failure("not well-formed XML: a bad attribute in <\(name)> (no space before it)") }
+            guard spaced else {
+                throw failure("not well-formed XML: a bad attribute in <\(name)> (no space before it)")
+            }
             let attribute = try self.name(what: "an attribute of <\(name)>")
             skipSpaces()
             try expect("=", what: "the attribute \(attribute) of <\(name)>")
@@ -150,14 +154,17 @@ private struct Reader {
 
     /// A quoted value, its references replaced and its white space made spaces, as XML says.
     private mutating func attributeValue(of attribute: String) throws -> String {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+        else {
             throw failure("not well-formed XML: the value of \(attribute) is not quoted")
         }
         let quote = bytes[position]
         position += 1
         var value: [UInt8] = []
         while true {
-            guard position < bytes.count else { throw failure("not well-formed XML: the file ends inside the value of \(attribute)") }
+            guard position < bytes.count else {
+                throw failure("not well-formed XML: the file ends inside the value of \(attribute)")
+            }
             let byte = bytes[position]
             switch byte {
             case quote:
@@ -206,7 +213,8 @@ private struct Reader {
             position += 1
             let hex = position < bytes.count && bytes[position] == UInt8(ascii: "x")
             if hex { position += 1 }
-            var code: UInt32 = 0, digits = 0
+            var code: UInt32 = 0
+            var digits = 0
             while position < bytes.count, let digit = Self.digit(bytes[position], hex: hex) {
                 code = min(code * (hex ? 16 : 10) + digit, 0x11_0000)  // past Unicode stays past it
                 digits += 1
@@ -222,7 +230,9 @@ private struct Reader {
             return scalar
         }
         let start = position
-        while position < bytes.count, position - start < 8, Self.isNameByte(bytes[position], first: position == start) { position += 1 }
+        while position < bytes.count, position - start < 8, Self.isNameByte(bytes[position], first: position == start) {
+            position += 1
+        }
         let name = String(decoding: bytes[start..<position], as: UTF8.self)
         guard position < bytes.count, bytes[position] == UInt8(ascii: ";") else {
             throw failure("not well-formed XML: a & that starts no reference (write &amp;)")
@@ -234,7 +244,9 @@ private struct Reader {
         case "amp": return "&"
         case "quot": return "\""
         case "apos": return "'"
-        default: throw failure("not well-formed XML: the entity &\(name); is not defined (a file of this format defines none)")
+        default:
+            throw failure(
+                "not well-formed XML: the entity &\(name); is not defined (a file of this format defines none)")
         }
     }
 
@@ -290,7 +302,8 @@ private struct Reader {
             throw failure("not well-formed XML: a control character (U+\(String(format: "%04X", byte)))")
         }
         if byte == 0xEF, position + 2 < bytes.count, bytes[position + 1] == 0xBF, bytes[position + 2] >= 0xBE {
-            throw failure("not well-formed XML: U+FFF\(bytes[position + 2] == 0xBE ? "E" : "F"), which is not a character")
+            throw failure(
+                "not well-formed XML: U+FFF\(bytes[position + 2] == 0xBE ? "E" : "F"), which is not a character")
         }
     }
 
@@ -302,7 +315,9 @@ private struct Reader {
     }
 
     private mutating func expect(_ text: String, what: String) throws {
-        guard starts(with: text) else { throw failure("not well-formed XML: \(what) is not closed as it should be (\(text) expected)") }
+        guard starts(with: text) else {
+            throw failure("not well-formed XML: \(what) is not closed as it should be (\(text) expected)")
+        }
         position += text.utf8.count
     }
 
@@ -336,7 +351,8 @@ private struct Reader {
     /// or any byte of a character past ASCII.
     private static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...:
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), 0x80...:
             true
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
             !first

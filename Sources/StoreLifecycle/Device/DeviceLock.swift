@@ -1,8 +1,9 @@
 import Foundation
 import TextAndFiles
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An exclusive claim on a device, held by the running app for as long as it runs, so that two

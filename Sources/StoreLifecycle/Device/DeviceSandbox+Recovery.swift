@@ -11,7 +11,9 @@ extension DeviceSandbox {
     var storeFiles: [URL] {
         let manager = FileManager.default
         func entries(_ folder: URL) -> [URL] {
-            ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map { folder.appendingPathComponent($0) }
+            ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map {
+                folder.appendingPathComponent($0)
+            }
         }
         var files = entries(localStoreDirectory).filter { $0.pathExtension == "sqlite" }
         for account in entries(ubiquityFolder) {
@@ -37,7 +39,10 @@ extension DeviceSandbox {
         }
         for file in storeFiles {
             if let reading = SQLiteFile.metadata("hlc", in: file),
-               let peer = reading.split(separator: ".").last.flatMap({ GlobalID(String($0)) }) { return peer }
+                let peer = reading.split(separator: ".").last.flatMap({ GlobalID(String($0)) })
+            {
+                return peer
+            }
         }
         return nil
     }
@@ -49,7 +54,8 @@ extension DeviceSandbox {
     /// - Returns: where the copy is.
     func keepCopy(of damaged: Data, for url: URL, at date: Date = Date()) throws -> URL {
         let stamp = ISO8601DateFormatter().string(from: date).replacingOccurrences(of: ":", with: "")
-        let kept = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).damaged-\(stamp)-\(getpid())")
+        let kept = url.deletingLastPathComponent().appendingPathComponent(
+            "\(url.lastPathComponent).damaged-\(stamp)-\(getpid())")
         try AtomicFile.write(damaged, to: kept)
         return kept
     }

@@ -34,7 +34,8 @@ public struct DeviceSandbox: Sendable {
         let name = PathName.normalized(device)
         if let reason = Self.problem(withName: name) { throw SandboxError.invalidDeviceName(device, reason: reason) }
         self.device = name
-        self.root = PathName.url(of: name, in: dataDirectory.appendingPathComponent("devices", isDirectory: true), isDirectory: true)
+        self.root = PathName.url(
+            of: name, in: dataDirectory.appendingPathComponent("devices", isDirectory: true), isDirectory: true)
     }
 
     static func problem(withName name: String) -> String? {
@@ -132,7 +133,8 @@ public struct DeviceSandbox: Sendable {
     /// else the host name) and the folder's path. A copy on another machine or at another
     /// path differs; the same folder restored in place does not. Names no path in the files.
     public var instance: String {
-        let machine = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
+        let machine =
+            (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ProcessInfo.processInfo.hostName
         let path = root.resolvingSymlinksInPath().standardizedFileURL.path
         return String(SHA256.hex(Array("\(machine)\n\(path)".utf8)).prefix(16))

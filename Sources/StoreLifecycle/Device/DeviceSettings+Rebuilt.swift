@@ -13,7 +13,10 @@ extension DeviceSettings {
         let accounts = ((try? manager.contentsOfDirectory(atPath: sandbox.ubiquityFolder.path)) ?? []).sorted()
         func account(named description: String) -> String? {
             accounts.first { name in
-                ["cloud store of account \(name.debugDescription)", "fallback store of account \(name.debugDescription)"].contains(description)
+                [
+                    "cloud store of account \(name.debugDescription)",
+                    "fallback store of account \(name.debugDescription)",
+                ].contains(description)
             }
         }
         var settings = DeviceSettings()
@@ -28,8 +31,11 @@ extension DeviceSettings {
                 if added == "local store" {
                     settings.cloudEnabled = false
                     // Signed out, or still signed in to the account whose store it left.
-                    settings.account = entry.transition == StoreTransition.accountRemoved.rawValue ? nil
-                        : entries[index...].lazy.flatMap { $0.removed + $0.added }.compactMap(account(named:)).first ?? defaultAccount
+                    settings.account =
+                        entry.transition == StoreTransition.accountRemoved.rawValue
+                        ? nil
+                        : entries[index...].lazy.flatMap { $0.removed + $0.added }.compactMap(account(named:)).first
+                            ?? defaultAccount
                     decided = true
                     break history
                 }
@@ -38,18 +44,27 @@ extension DeviceSettings {
         if !decided {
             // No history: the account whose cloud store changed last, if any.
             let used = accounts.compactMap { name -> (String, Date)? in
-                let stores = sandbox.storeFiles.filter { $0.path.hasPrefix(sandbox.ubiquityFolder.appendingPathComponent(name).path + "/") }
-                let dates = stores.compactMap { (try? manager.attributesOfItem(atPath: $0.path)[.modificationDate]) as? Date }
+                let stores = sandbox.storeFiles.filter {
+                    $0.path.hasPrefix(sandbox.ubiquityFolder.appendingPathComponent(name).path + "/")
+                }
+                let dates = stores.compactMap {
+                    (try? manager.attributesOfItem(atPath: $0.path)[.modificationDate]) as? Date
+                }
                 return dates.max().map { (name, $0) }
             }
-            if let latest = used.max(by: { $0.1 < $1.1 }) { (settings.cloudEnabled, settings.account) = (true, latest.0) }
+            if let latest = used.max(by: { $0.1 < $1.1 }) {
+                (settings.cloudEnabled, settings.account) = (true, latest.0)
+            }
         }
         for name in accounts {
             let folder = sandbox.ubiquityFolder.appendingPathComponent(name).path + "/"
             var ids: Set<String> = []
             for store in sandbox.storeFiles where store.path.hasPrefix(folder) {
                 if let text = SQLiteFile.metadata(CloudFolderIdentity.metadataKey, in: store),
-                   let remembered = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) { ids.formUnion(remembered) }
+                    let remembered = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+                {
+                    ids.formUnion(remembered)
+                }
             }
             if !ids.isEmpty { settings.cloudFolderIDs[name] = ids.sorted() }
         }

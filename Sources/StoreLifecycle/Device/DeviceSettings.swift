@@ -46,7 +46,8 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         let account = settings.account.map { "account \($0.debugDescription)" } ?? "signed out"
         try? TransitionJournal(sandbox: sandbox).record(
             event: "settingsRebuilt",
-            detail: "the settings file was damaged: kept at \(kept.path); rebuilt from the stores and the history (\(account), \(cloud))",
+            detail:
+                "the settings file was damaged: kept at \(kept.path); rebuilt from the stores and the history (\(account), \(cloud))",
             by: "grocery-dude")
         return settings
     }
@@ -64,7 +65,8 @@ extension DeviceSandbox {
     /// The device's store for an account's cloud content: `ubiquity/<account>/<store>/store.sqlite`.
     /// Both names are found as ``PathName`` says: typed in either Unicode form, one folder.
     public func cloudStoreURL(account: String, storeName: String) -> URL {
-        let accountFolder = PathName.url(of: account, in: root.appendingPathComponent("ubiquity", isDirectory: true), isDirectory: true)
+        let accountFolder = PathName.url(
+            of: account, in: root.appendingPathComponent("ubiquity", isDirectory: true), isDirectory: true)
         return PathName.url(of: storeName, in: accountFolder, isDirectory: true).appendingPathComponent("store.sqlite")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import TextAndFiles
 import Ubiquity
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every store transition a device went through, one JSON line each, in
@@ -30,9 +31,11 @@ public struct TransitionJournal: Sendable {
     /// Appends one entry with a single `write` on an `O_APPEND` file: two processes recording at
     /// once never interleave their lines.
     public func record(_ change: StoreChange, detail: String, by: String, at date: Date = Date()) throws {
-        try append(Entry(at: Self.format(date), transition: change.transition.rawValue,
-                         removed: change.removed.map(\.description), added: change.added.map(\.description),
-                         detail: detail, by: by))
+        try append(
+            Entry(
+                at: Self.format(date), transition: change.transition.rawValue,
+                removed: change.removed.map(\.description), added: change.added.map(\.description),
+                detail: detail, by: by))
     }
 
     /// Records a decision that changed what the store holds without changing stores
@@ -50,7 +53,9 @@ public struct TransitionJournal: Sendable {
         guard fd >= 0 else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        guard written == line.count else {
+            throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// The most recent entries first; lines that do not parse (a damaged file) are skipped.

@@ -24,7 +24,9 @@ public enum AppScreen {
     }
 
     /// Lays out, then renders: what the app and the snapshot tests call.
-    public static func frame(_ controller: AppController, width: Int, height: Int, message: String? = nil) -> ScreenBuffer {
+    public static func frame(_ controller: AppController, width: Int, height: Int, message: String? = nil)
+        -> ScreenBuffer
+    {
         layout(controller, width: width, height: height)
         controller.syncDialogFocus()
         return render(controller, width: width, height: height, message: message)
@@ -34,29 +36,49 @@ public enum AppScreen {
     public static func render(_ controller: AppController, width: Int, height: Int, message: String?) -> ScreenBuffer {
         var screen = ScreenBuffer(width: width, height: height)
         guard width >= minimumSize.width, height >= minimumSize.height else {
-            let notice = "Terminal too small", need = "need \(minimumSize.width)×\(minimumSize.height)"
-            screen.put(TextWidth.truncate(notice, to: width), row: max(0, height / 2 - 1), column: max(0, (width - TextWidth.columns(of: notice)) / 2))
-            screen.put(TextWidth.truncate(need, to: width), row: height / 2, column: max(0, (width - TextWidth.columns(of: need)) / 2))
+            let notice = "Terminal too small"
+            let need = "need \(minimumSize.width)×\(minimumSize.height)"
+            screen.put(
+                TextWidth.truncate(notice, to: width), row: max(0, height / 2 - 1),
+                column: max(0, (width - TextWidth.columns(of: notice)) / 2))
+            screen.put(
+                TextWidth.truncate(need, to: width), row: height / 2,
+                column: max(0, (width - TextWidth.columns(of: need)) / 2))
             return screen
         }
-        let app = controller.app, ui = controller.ui
+        let app = controller.app
+        let ui = controller.ui
         drawTabBar(app, into: &screen)
-        let top = 1, contentHeight = height - chrome
+        let top = 1
+        let contentHeight = height - chrome
         if let editor = app.editor {
-            EditorView.draw(editor, selected: ui.editorRow, editing: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen,
-                            top: top, height: contentHeight)
+            EditorView.draw(
+                editor, selected: ui.editorRow, editing: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen,
+                top: top, height: contentHeight)
         } else {
             switch app.tab {
             case .prepare: ItemListView.draw(app.prepare, into: &screen, top: top, height: contentHeight)
             case .shop: ItemListView.draw(app.shop, into: &screen, top: top, height: contentHeight)
-            case .units: CatalogView.draw(app.units, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
-            case .homeLocations: CatalogView.draw(app.homeLocations, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
-            case .shopAisles: CatalogView.draw(app.shopAisles, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top, height: contentHeight)
-            case .cloud: CloudView.draw(app.cloud, into: &screen, top: top, height: contentHeight, scroll: controller.ui.cloudScroll)
+            case .units:
+                CatalogView.draw(
+                    app.units, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top,
+                    height: contentHeight)
+            case .homeLocations:
+                CatalogView.draw(
+                    app.homeLocations, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top,
+                    height: contentHeight)
+            case .shopAisles:
+                CatalogView.draw(
+                    app.shopAisles, renaming: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen, top: top,
+                    height: contentHeight)
+            case .cloud:
+                CloudView.draw(
+                    app.cloud, into: &screen, top: top, height: contentHeight, scroll: controller.ui.cloudScroll)
             }
             if let switcher = app.listSwitcher {
-                screen.pickerBox(title: "Lists", labels: switcher.labels, selection: switcher.selection,
-                                 dimmed: { switcher.options[$0] == .new }, top: top, height: contentHeight)
+                screen.pickerBox(
+                    title: "Lists", labels: switcher.labels, selection: switcher.selection,
+                    dimmed: { switcher.options[$0] == .new }, top: top, height: contentHeight)
             }
         }
         drawHintLine(controller, message: message, into: &screen)
@@ -64,9 +86,12 @@ public enum AppScreen {
         if let notice = app.changingNotice {
             drawNotice(notice, into: &screen)
         } else if let dialog = app.dialog {
-            DialogView.draw(dialog, focus: ui.dialogFocus, field: ui.dialogField, scroll: ui.dialogScroll, into: &screen)
+            DialogView.draw(
+                dialog, focus: ui.dialogFocus, field: ui.dialogField, scroll: ui.dialogScroll, into: &screen)
         } else if ui.helpVisible {
-            HelpView.draw(into: &screen, current: HelpView.section(for: app.tab, editing: app.editor != nil), scroll: ui.helpScroll)
+            HelpView.draw(
+                into: &screen, current: HelpView.section(for: app.tab, editing: app.editor != nil),
+                scroll: ui.helpScroll)
         } else if ui.fullTextVisible {
             FullTextView.draw(controller, scroll: ui.fullTextScroll, into: &screen)
         }
@@ -78,7 +103,9 @@ public enum AppScreen {
     /// The tabs' labels on a screen `width` wide, with the column each begins at.
     static func tabLabels(_ app: AppModel, width: Int) -> [(tab: AppModel.Tab, label: String, column: Int)] {
         let full = AppModel.Tab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
-        let compact = AppModel.Tab.allCases.map { $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) " }
+        let compact = AppModel.Tab.allCases.map {
+            $0 == app.tab ? " \($0.rawValue + 1) \($0.title) " : " \($0.rawValue + 1) "
+        }
         let labels = TextWidth.columns(of: full.joined()) + 14 <= width ? full : compact
         var x = width >= 70 ? TextWidth.columns(of: " Grocery Dude ") : 0
         return zip(AppModel.Tab.allCases, labels).map { tab, label in
@@ -99,11 +126,17 @@ public enum AppScreen {
         if screen.width >= 70 { x += screen.put(" Grocery Dude ", row: 0, column: 0, style: bar) }
         for (tab, label, column) in tabLabels(app, width: screen.width) {
             let current = tab == app.tab && app.editor == nil
-            x = column + screen.put(label, row: 0, column: column, style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
+            x =
+                column
+                + screen.put(
+                    label, row: 0, column: column,
+                    style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
         }
         if let list = app.currentList, app.editor == nil {
             let counts = "\(counted(list.rowCount, "item")), \(list.listedCount) listed "
-            if x + TextWidth.columns(of: counts) + 2 <= screen.width { screen.putRight(counts, row: 0, margin: 0, style: bar) }
+            if x + TextWidth.columns(of: counts) + 2 <= screen.width {
+                screen.putRight(counts, row: 0, margin: 0, style: bar)
+            }
         }
     }
 
@@ -111,8 +144,9 @@ public enum AppScreen {
         let row = screen.height - 2
         if let prompt = controller.ui.prompt, controller.ui.editsInPlace {
             // The field is typed where it is shown: this line says how it ends.
-            screen.put(TextWidth.truncate(" \(prompt.label) Enter keeps it  Esc cancels  Ctrl-U clears", to: screen.width - 1),
-                       row: row, column: 0, style: CellStyle(color: .hint))
+            screen.put(
+                TextWidth.truncate(" \(prompt.label) Enter keeps it  Esc cancels  Ctrl-U clears", to: screen.width - 1),
+                row: row, column: 0, style: CellStyle(color: .hint))
             if let error = prompt.error { drawPromptError(error, above: row, into: &screen) }
             return
         }
@@ -120,18 +154,22 @@ public enum AppScreen {
             let label = prompt.label + " "
             screen.put(label, row: row, column: 1, style: CellStyle(bold: true))
             let column = 1 + TextWidth.columns(of: label)
-            DialogView.drawField(prompt.field, into: &screen, row: row, column: column, width: screen.width - column - 1)
+            DialogView.drawField(
+                prompt.field, into: &screen, row: row, column: column, width: screen.width - column - 1)
             if let error = prompt.error { drawPromptError(error, above: row, into: &screen) }
             return
         }
         if let message, !message.isEmpty {
             // A message cut short says where the rest is.
             let fits = TextWidth.columns(of: message) <= screen.width - 2
-            let shown = fits ? message : TextWidth.truncate(message, to: screen.width - 2 - fullTextKey.count) + fullTextKey
+            let shown =
+                fits ? message : TextWidth.truncate(message, to: screen.width - 2 - fullTextKey.count) + fullTextKey
             screen.put(" " + shown, row: row, column: 0, style: CellStyle(bold: true))
             return
         }
-        screen.put(TextWidth.truncate(hints(controller.app), to: screen.width - 1), row: row, column: 0, style: CellStyle(color: .hint))
+        screen.put(
+            TextWidth.truncate(hints(controller.app), to: screen.width - 1), row: row, column: 0,
+            style: CellStyle(color: .hint))
     }
 
     /// Ends a message the line cuts short: `m` shows it in full.
@@ -144,7 +182,8 @@ public enum AppScreen {
         for (index, line) in lines.enumerated() {
             let y = row - lines.count + index
             screen.put(String(repeating: " ", count: screen.width), row: y, column: 0)
-            screen.put((index == 0 ? " ! " : "   ") + line, row: y, column: 0, style: CellStyle(bold: true, color: .warning))
+            screen.put(
+                (index == 0 ? " ! " : "   ") + line, row: y, column: 0, style: CellStyle(bold: true, color: .warning))
         }
     }
 
@@ -158,7 +197,9 @@ public enum AppScreen {
         if app.editor != nil { return " ↑↓ field  Enter edit  p photo  s save  q Esc leave (asks if unsaved)  ? help" }
         switch app.tab {
         // What the screen is for first, then help: a narrow terminal cuts the end of the line.
-        case .prepare: return " Space list  ? help  a add  e edit  d del  o sort  f listed  +- qty  / search  C clear  u undo  q quit"
+        case .prepare:
+            return
+                " Space list  ? help  a add  e edit  d del  o sort  f listed  +- qty  / search  C clear  u undo  q quit"
         case .shop: return " Space collected  ? help  a add  e edit  d del  +- qty  / search  C clear  u undo  q quit"
         case .units, .homeLocations, .shopAisles: return " a add  r rename  d delete  Tab next  ? help  q quit"
         case .cloud: return " c on/off  s sync  o offline  i account  ? help  M merge kept  R rebuild  X start over"
@@ -169,7 +210,9 @@ public enum AppScreen {
         let row = screen.height - 1
         let style = CellStyle(reverse: true, color: .status)
         screen.fill(row: row, style: style)
-        screen.put(TextWidth.truncate(" " + statusText(summary, width: screen.width - 2), to: screen.width - 1), row: row, column: 0, style: style)
+        screen.put(
+            TextWidth.truncate(" " + statusText(summary, width: screen.width - 2), to: screen.width - 1), row: row,
+            column: 0, style: style)
     }
 
     /// The status line's words: the device, the list, the account, cloud on or off, "Using local
@@ -180,12 +223,16 @@ public enum AppScreen {
         // Each part with how long it stays: the higher, the longer.
         var parts: [(text: String, keep: Int)] = [(summary.device, 9)]
         if let list = summary.list { parts.append(("list \(list)", 5)) }
-        parts += [(summary.account ?? "signed out", 4), (summary.cloudOn ? "cloud on" : "cloud off", 3),
-                  ("Using local storage: \(summary.usingLocalStorage ? 1 : 0)", 1)]
+        parts += [
+            (summary.account ?? "signed out", 4), (summary.cloudOn ? "cloud on" : "cloud off", 3),
+            ("Using local storage: \(summary.usingLocalStorage ? 1 : 0)", 1),
+        ]
         // What matters most, with the few words it says on a narrow terminal.
         var shortened: [Int: String] = [:]
         if summary.offline {
-            parts.append((summary.otherCloudFolder ? "offline: not the synced cloud folder (share not mounted?)" : "offline", 10))
+            parts.append(
+                (summary.otherCloudFolder ? "offline: not the synced cloud folder (share not mounted?)" : "offline", 10)
+            )
             if summary.otherCloudFolder { shortened[parts.count - 1] = "offline: share not mounted?" }
         }
         if summary.cloudOn { parts.append(("synced " + (summary.lastSync.map(CloudView.time) ?? "never"), 6)) }
@@ -197,7 +244,8 @@ public enum AppScreen {
         guard TextWidth.columns(of: text()) > width else { return text() }
         for (index, short) in shortened { parts[index].text = short }
         while TextWidth.columns(of: text()) > width, parts.count > 1,
-              let least = parts.indices.min(by: { parts[$0].keep < parts[$1].keep }) {
+            let least = parts.indices.min(by: { parts[$0].keep < parts[$1].keep })
+        {
             parts.remove(at: least)
         }
         return text()
@@ -207,7 +255,8 @@ public enum AppScreen {
     static func drawNotice(_ notice: String, into screen: inout ScreenBuffer) {
         let width = min(screen.width - 4, max(30, TextWidth.columns(of: notice) + 6))
         let lines = TextWrap.lines(notice, width: width - 4) + ["", "Input waits until it is done."]
-        let top = (screen.height - lines.count - 2) / 2, left = (screen.width - width) / 2
+        let top = (screen.height - lines.count - 2) / 2
+        let left = (screen.width - width) / 2
         screen.box(top: top, left: left, width: width, height: lines.count + 2, style: CellStyle(color: .warning))
         for (index, line) in lines.enumerated() {
             screen.put(line, row: top + 1 + index, column: left + 2, style: CellStyle(bold: index == 0, dim: index > 0))

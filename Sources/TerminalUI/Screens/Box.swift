@@ -3,23 +3,33 @@ import Foundation
 /// Drawing helpers the screens share: boxes, wrapped text, right-aligned text.
 extension ScreenBuffer {
     /// Draws a framed box and clears its inside.
-    public mutating func box(top: Int, left: Int, width: Int, height: Int, title: String? = nil, style: CellStyle = .plain) {
+    public mutating func box(
+        top: Int, left: Int, width: Int, height: Int, title: String? = nil, style: CellStyle = .plain
+    ) {
         guard width >= 2, height >= 2 else { return }
         for y in top..<(top + height) {
             let line: String
-            if y == top { line = "┌" + String(repeating: "─", count: width - 2) + "┐" }
-            else if y == top + height - 1 { line = "└" + String(repeating: "─", count: width - 2) + "┘" }
-            else { line = "│" + String(repeating: " ", count: width - 2) + "│" }
+            if y == top {
+                line = "┌" + String(repeating: "─", count: width - 2) + "┐"
+            } else if y == top + height - 1 {
+                line = "└" + String(repeating: "─", count: width - 2) + "┘"
+            } else {
+                line = "│" + String(repeating: " ", count: width - 2) + "│"
+            }
             put(line, row: y, column: left, style: style)
         }
         if let title, width > 6 {
-            put(" " + TextWidth.truncate(title, to: width - 6) + " ", row: top, column: left + 2, style: CellStyle(bold: true))
+            put(
+                " " + TextWidth.truncate(title, to: width - 6) + " ", row: top, column: left + 2,
+                style: CellStyle(bold: true))
         }
     }
 
     /// A picker: a framed list of `labels` centred in the rows from `top` (`height` of them), the
     /// `selection` reversed and kept in view; `dimmed` labels (such as "new…") drawn dim.
-    public mutating func pickerBox(title: String, labels: [String], selection: Int, dimmed: (Int) -> Bool, top: Int, height: Int) {
+    public mutating func pickerBox(
+        title: String, labels: [String], selection: Int, dimmed: (Int) -> Bool, top: Int, height: Int
+    ) {
         let width = min(self.width - 4, 36)
         let rows = min(labels.count, max(1, height - 2))
         let left = (self.width - width) / 2
@@ -29,7 +39,8 @@ extension ScreenBuffer {
         for (offset, label) in labels[first..<(first + rows)].enumerated() {
             let index = first + offset
             let style = CellStyle(reverse: index == selection, dim: dimmed(index))
-            put(" " + TextWidth.pad(TextWidth.truncate(label, to: width - 4), to: width - 4) + " ",
+            put(
+                " " + TextWidth.pad(TextWidth.truncate(label, to: width - 4), to: width - 4) + " ",
                 row: boxTop + 1 + offset, column: left + 1, style: style)
         }
     }
@@ -57,7 +68,9 @@ enum TextWrap {
                     line = candidate
                 } else {
                     if !line.isEmpty { lines.append(line) }
-                    line = TextWidth.columns(of: String(word)) > width ? TextWidth.truncate(String(word), to: width) : String(word)
+                    line =
+                        TextWidth.columns(of: String(word)) > width
+                        ? TextWidth.truncate(String(word), to: width) : String(word)
                 }
             }
             lines.append(line)

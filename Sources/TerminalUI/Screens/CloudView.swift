@@ -20,7 +20,8 @@ enum CloudView {
     /// The setting, and what `c` does with it; signed out, what to do first.
     static func enableLine(_ status: CloudStatus) -> String {
         guard status.account != nil else {
-            return status.enabled ? "on, but signed out: nothing syncs  (i signs in)" : "off  (i signs in, then c turns it on)"
+            return status.enabled
+                ? "on, but signed out: nothing syncs  (i signs in)" : "off  (i signs in, then c turns it on)"
         }
         return status.enabled ? "on   (c turns it off)" : "off  (c turns it on)"
     }
@@ -41,31 +42,51 @@ enum CloudView {
             ("Enable cloud sync", Self.enableLine(status), CellStyle(bold: true)),
             ("Account", status.account ?? "(signed out)   (i sign in)", .plain),
             ("Device", status.device, .plain),
-            ("Using local storage", Self.usingLocalStorage(status), status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain),
+            (
+                "Using local storage", Self.usingLocalStorage(status),
+                status.usingLocalStorage && status.enabled ? CellStyle(color: .warning) : .plain
+            ),
             ("Store", status.store, .plain),
             ("Peer ID", status.peerID, .plain),
             ("Model version", "\(status.modelVersion)", .plain),
         ]
         if let cloud = status.cloud {
             lines += [
-                ("Offline", cloud.offlineReason.map { "yes (\($0))" } ?? "no", cloud.offline ? CellStyle(color: .warning) : .plain),
+                (
+                    "Offline", cloud.offlineReason.map { "yes (\($0))" } ?? "no",
+                    cloud.offline ? CellStyle(color: .warning) : .plain
+                ),
                 ("Last sync", cloud.lastSync.map(Self.time) ?? "never", .plain),
                 ("Pending", "\(cloud.pendingExport) to export, \(cloud.pendingImport) to import", .plain),
                 ("Cloud folder", cloud.folder, .plain),
             ]
             if let verify = cloud.lastVerify {
-                lines.append(("Peers agree?", verify.diverged.isEmpty
-                    ? (verify.agreed.isEmpty ? "nothing to compare yet" : "yes, with " + verify.agreed.joined(separator: ", "))
-                    : "NO: data differs from " + verify.diverged.joined(separator: ", ") + " (grocery-dude cloud verify)",
-                    verify.diverged.isEmpty ? .plain : CellStyle(color: .warning)))
+                lines.append(
+                    (
+                        "Peers agree?",
+                        verify.diverged.isEmpty
+                            ? (verify.agreed.isEmpty
+                                ? "nothing to compare yet" : "yes, with " + verify.agreed.joined(separator: ", "))
+                            : "NO: data differs from " + verify.diverged.joined(separator: ", ")
+                                + " (grocery-dude cloud verify)",
+                        verify.diverged.isEmpty ? .plain : CellStyle(color: .warning)
+                    ))
             }
             for clock in cloud.clocksAhead {
                 let who = clock.device.map { "device \($0.debugDescription)" } ?? "peer \(clock.peer)"
-                lines.append(("Clock ahead", "\(who)'s clock was \(DurationText.about(clock.ahead)) ahead of this one's (\(clock.file)): "
-                    + "its edits win over concurrent ones until it is set right", CellStyle(color: .warning)))
+                lines.append(
+                    (
+                        "Clock ahead",
+                        "\(who)'s clock was \(DurationText.about(clock.ahead)) ahead of this one's (\(clock.file)): "
+                            + "its edits win over concurrent ones until it is set right", CellStyle(color: .warning)
+                    ))
             }
             for file in cloud.refused {
-                lines.append(("Refused", file.summary + (file.holdsDeviceBack ? " — its later logs wait (K skips it)" : ""), CellStyle(color: .warning)))
+                lines.append(
+                    (
+                        "Refused", file.summary + (file.holdsDeviceBack ? " — its later logs wait (K skips it)" : ""),
+                        CellStyle(color: .warning)
+                    ))
             }
         }
         var rows = lines.map { Row.field($0.0, $0.1, $0.2) }
@@ -73,18 +94,27 @@ enum CloudView {
             rows += [.blank, .title("Kept aside on this device", "(M merges the newest back, asks)")]
             for kept in status.kept {
                 let items = kept.items.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "unreadable"
-                rows.append(.text("  \(Self.time(kept.kept))  \(kept.label): \(items)  \(kept.fileName)", CellStyle(color: .warning)))
+                rows.append(
+                    .text(
+                        "  \(Self.time(kept.kept))  \(kept.label): \(items)  \(kept.fileName)",
+                        CellStyle(color: .warning)))
             }
         }
         rows += [.blank, .title("Recent transitions", "(m: in full)")]
         for entry in status.transitions.prefix(3) {
-            rows.append(.text("  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)", .plain))
+            rows.append(
+                .text(
+                    "  \(entry.at.prefix(19).replacingOccurrences(of: "T", with: " "))  \(entry.transition): \(entry.detail)",
+                    .plain))
         }
         if status.transitions.isEmpty { rows.append(.text("  none", CellStyle(dim: true))) }
         if !model.recentImports.isEmpty {
             rows += [.blank, .title("Recent imports", "")]
             for note in model.recentImports.prefix(3) {
-                rows.append(.text("  \(time(note.at))  \(BackgroundImport.summary(count: note.changes, devices: note.devices.sorted()))", .plain))
+                rows.append(
+                    .text(
+                        "  \(time(note.at))  \(BackgroundImport.summary(count: note.changes, devices: note.devices.sorted()))",
+                        .plain))
             }
         }
         return rows
@@ -104,11 +134,16 @@ enum CloudView {
             let y = top + offset
             switch row {
             case .field(let label, let value, let style):
-                screen.put(" " + TextWidth.truncate(label, to: labelWidth - 2), row: y, column: 0, style: CellStyle(dim: true))
-                screen.put(TextWidth.truncate(value, to: width - labelWidth - 1), row: y, column: labelWidth, style: style)
+                screen.put(
+                    " " + TextWidth.truncate(label, to: labelWidth - 2), row: y, column: 0, style: CellStyle(dim: true))
+                screen.put(
+                    TextWidth.truncate(value, to: width - labelWidth - 1), row: y, column: labelWidth, style: style)
             case .title(let title, let note):
                 screen.put(" " + title, row: y, column: 0, style: CellStyle(bold: true, color: .section))
-                if !note.isEmpty { screen.put("  " + note, row: y, column: 1 + TextWidth.columns(of: title), style: CellStyle(dim: true)) }
+                if !note.isEmpty {
+                    screen.put(
+                        "  " + note, row: y, column: 1 + TextWidth.columns(of: title), style: CellStyle(dim: true))
+                }
             case .text(let text, let style):
                 screen.put(TextWidth.truncate(text, to: width - 1), row: y, column: 0, style: style)
             case .blank:
@@ -117,7 +152,9 @@ enum CloudView {
         }
         // More above or below: said on the screen's edge, as a long dialog does.
         if first > 0 { screen.put(" ↑ more ", row: top, column: max(0, width - 9), style: CellStyle(bold: true)) }
-        if first + height < all.count { screen.put(" ↓ more ", row: top + height - 1, column: max(0, width - 9), style: CellStyle(bold: true)) }
+        if first + height < all.count {
+            screen.put(" ↓ more ", row: top + height - 1, column: max(0, width - 9), style: CellStyle(bold: true))
+        }
     }
 
     static func time(_ date: Date) -> String {

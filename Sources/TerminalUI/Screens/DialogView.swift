@@ -48,11 +48,13 @@ enum DialogView {
         let body = Array(whole.dropFirst(first).prefix(visibleBodyCount(dialog, screenHeight: screen.height)))
         let buttons = DialogButton.buttons(for: dialog).buttons
         let height = body.count + extra + (buttons.isEmpty ? 2 : 4)
-        let top = max(0, (screen.height - height) / 2), left = max(0, (screen.width - width) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        let left = max(0, (screen.width - width) / 2)
         screen.box(top: top, left: left, width: width, height: height, title: dialog.title)
         for (index, line) in body.enumerated() { screen.put(line, row: top + 1 + index, column: left + 2) }
         if body.count < whole.count {
-            let above = first > 0, below = first + body.count < whole.count
+            let above = first > 0
+            let below = first + body.count < whole.count
             let more = " " + (above && below ? "↑↓" : below ? "↓" : "↑") + " more "
             screen.put(more, row: top + height - 1, column: left + 2, style: CellStyle(bold: true))
         }
@@ -62,21 +64,26 @@ enum DialogView {
             y += 1
             let prompt = "Type \"\(phrase)\": "
             screen.put(prompt, row: y, column: left + 2, style: CellStyle(bold: true))
-            drawField(field, into: &screen, row: y, column: left + 2 + TextWidth.columns(of: prompt), width: inner - TextWidth.columns(of: prompt))
+            drawField(
+                field, into: &screen, row: y, column: left + 2 + TextWidth.columns(of: prompt),
+                width: inner - TextWidth.columns(of: prompt))
         case .progress(_, let done, let total):
             y += 1
             let label = total > 0 ? " \(done)/\(total)" : " …"
             let barWidth = max(4, inner - TextWidth.columns(of: label))
             let filled = total > 0 ? min(barWidth, barWidth * done / max(total, 1)) : 0
-            screen.put(String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + label,
-                       row: y, column: left + 2)
+            screen.put(
+                String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + label,
+                row: y, column: left + 2)
         default: break
         }
         guard !buttons.isEmpty else { return }
         let captions = buttons.map { " \($0.caption) " }
         var x = left + width - 2 - captions.reduce(0) { $0 + TextWidth.columns(of: $1) + 1 }
         for (index, caption) in captions.enumerated() {
-            screen.put(caption, row: top + height - 2, column: max(left + 1, x), style: CellStyle(bold: index == focus, reverse: index == focus))
+            screen.put(
+                caption, row: top + height - 2, column: max(left + 1, x),
+                style: CellStyle(bold: index == focus, reverse: index == focus))
             x += TextWidth.columns(of: caption) + 1
         }
     }
@@ -93,7 +100,9 @@ enum DialogView {
             let character: Character = index < characters.count ? characters[index] : " "
             let columns = max(1, TextWidth.columns(of: character))
             if x + columns > column + width { break }
-            screen.put(String(character), row: row, column: x, style: CellStyle(reverse: index == field.cursor, color: .normal))
+            screen.put(
+                String(character), row: row, column: x, style: CellStyle(reverse: index == field.cursor, color: .normal)
+            )
             if index == field.cursor { screen.cursor = (row, x) }
             x += columns
         }

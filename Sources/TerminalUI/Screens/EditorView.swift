@@ -17,20 +17,27 @@ public enum EditorView {
     }
 
     /// - Parameter editing: the text being typed into the selected field, edited in place.
-    static func draw(_ editor: ItemEditorViewModel, selected: Int, editing: TextField? = nil, into screen: inout ScreenBuffer,
-                     top: Int, height: Int) {
+    static func draw(
+        _ editor: ItemEditorViewModel, selected: Int, editing: TextField? = nil, into screen: inout ScreenBuffer,
+        top: Int, height: Int
+    ) {
         let width = screen.width
-        screen.put(" Edit item" + (editor.hasUnsavedChanges ? " (edited)" : ""), row: top, column: 0, style: CellStyle(bold: true, color: .section))
+        screen.put(
+            " Edit item" + (editor.hasUnsavedChanges ? " (edited)" : ""), row: top, column: 0,
+            style: CellStyle(bold: true, color: .section))
         if let error = editor.fieldError {
-            screen.put(" ! " + TextWidth.truncate(error.description, to: width - 4), row: top + 1, column: 0, style: CellStyle(bold: true, color: .warning))
+            screen.put(
+                " ! " + TextWidth.truncate(error.description, to: width - 4), row: top + 1, column: 0,
+                style: CellStyle(bold: true, color: .warning))
         }
         let labelWidth = width >= 60 ? 16 : 10
         let rows = rows(of: editor)
         let visible = max(1, height - 2)
         let first = firstShownRow(selected: selected, count: rows.count, visible: visible)
         if rows.count > visible, editor.picker == nil {
-            screen.putRight("\(selected + 1)/\(rows.count) \(first > 0 ? "↑" : " ")\(first + visible < rows.count ? "↓" : " ")",
-                            row: top, style: CellStyle(dim: true))
+            screen.putRight(
+                "\(selected + 1)/\(rows.count) \(first > 0 ? "↑" : " ")\(first + visible < rows.count ? "↓" : " ")",
+                row: top, style: CellStyle(dim: true))
         }
         for (offset, row) in rows.dropFirst(first).prefix(visible).enumerated() {
             let index = first + offset
@@ -38,27 +45,37 @@ public enum EditorView {
             let isSelected = index == selected
             let style = CellStyle(reverse: isSelected)
             if isSelected { screen.fill(row: y, style: style) }
-            let label: String, value: String
+            let label: String
+            let value: String
             var isWrong = false
             switch row {
             case .field(let field):
                 isWrong = editor.fieldError?.field == field
                 label = field.label + (isWrong ? "!" : editor.touched.contains(field) ? "*" : "")
                 let text = editor.values[field] ?? ""
-                value = (text.isEmpty ? (ItemEditorViewModel.kind(of: field) != nil ? "(none) ▸" : "") : text + (ItemEditorViewModel.kind(of: field) != nil ? " ▸" : ""))
+                value =
+                    (text.isEmpty
+                        ? (ItemEditorViewModel.kind(of: field) != nil ? "(none) ▸" : "")
+                        : text + (ItemEditorViewModel.kind(of: field) != nil ? " ▸" : ""))
                     + (editor.remoteChanges[field].map { "   ≠ \($0.summary)" } ?? "")
             case .photo:
                 label = "Photo"
                 value = editor.photoDescription + (width >= 60 ? "   (Enter/p attach, x remove)" : "")
             }
-            let labelStyle = isWrong ? CellStyle(bold: true, reverse: isSelected, color: .warning) : CellStyle(reverse: isSelected, dim: !isSelected)
+            let labelStyle =
+                isWrong
+                ? CellStyle(bold: true, reverse: isSelected, color: .warning)
+                : CellStyle(reverse: isSelected, dim: !isSelected)
             screen.put(" " + TextWidth.truncate(label, to: labelWidth - 1), row: y, column: 0, style: labelStyle)
             if isSelected, let editing, case .field = row {
                 // Typed where it is shown, with the terminal's cursor in it.
-                screen.put(String(repeating: " ", count: max(0, width - labelWidth - 1)), row: y, column: labelWidth + 1)
-                DialogView.drawField(editing, into: &screen, row: y, column: labelWidth + 1, width: width - labelWidth - 2)
+                screen.put(
+                    String(repeating: " ", count: max(0, width - labelWidth - 1)), row: y, column: labelWidth + 1)
+                DialogView.drawField(
+                    editing, into: &screen, row: y, column: labelWidth + 1, width: width - labelWidth - 2)
             } else {
-                screen.put(TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
+                screen.put(
+                    TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
             }
         }
         if let picker = editor.picker { drawPicker(picker, into: &screen, top: top, height: height) }
@@ -76,7 +93,8 @@ public enum EditorView {
     }
 
     static func drawPicker(_ picker: CatalogPicker, into screen: inout ScreenBuffer, top: Int, height: Int) {
-        screen.pickerBox(title: picker.field.label, labels: picker.options.map(\.label), selection: picker.selection,
-                         dimmed: { picker.options[$0] == .clear || picker.options[$0] == .new }, top: top, height: height)
+        screen.pickerBox(
+            title: picker.field.label, labels: picker.options.map(\.label), selection: picker.selection,
+            dimmed: { picker.options[$0] == .clear || picker.options[$0] == .new }, top: top, height: height)
     }
 }

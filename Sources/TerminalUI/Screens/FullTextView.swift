@@ -25,7 +25,9 @@ enum FullTextView {
         lines.append(("Recent transitions", CellStyle(bold: true, color: .section)))
         let transitions = controller.app.cloud.status?.transitions ?? []
         for entry in transitions.prefix(10) {
-            add(entry.at.prefix(19).replacingOccurrences(of: "T", with: " ") + "  ", "\(entry.transition): \(entry.detail)")
+            add(
+                entry.at.prefix(19).replacingOccurrences(of: "T", with: " ") + "  ",
+                "\(entry.transition): \(entry.detail)")
         }
         if transitions.isEmpty { lines.append(("none", CellStyle(dim: true))) }
         lines.append(("", .plain))

@@ -13,8 +13,10 @@ enum ItemListView {
             y += 1
         }
         if model.rowCount == 0 {
-            let text = model.searchText.isEmpty
-                ? (model.screen == .shop ? "Nothing on the list. Add items on Prepare (Space)."
+            let text =
+                model.searchText.isEmpty
+                ? (model.screen == .shop
+                    ? "Nothing on the list. Add items on Prepare (Space)."
                     : model.onlyListed ? "Nothing is listed. f shows every item." : "No items. Press a to add one.")
                 : "No item matches."
             screen.put(TextWidth.truncate(text, to: width - 4), row: y + 1, column: 2, style: CellStyle(dim: true))
@@ -24,15 +26,20 @@ enum ItemListView {
             switch entry.line {
             case .header(let section):
                 let count = " \(section.count)"
-                screen.put(TextWidth.truncate(section.title, to: width - 2 - TextWidth.columns(of: count)), row: y, column: 1, style: CellStyle(bold: true, color: .section))
+                screen.put(
+                    TextWidth.truncate(section.title, to: width - 2 - TextWidth.columns(of: count)), row: y, column: 1,
+                    style: CellStyle(bold: true, color: .section))
                 screen.putRight(count, row: y, style: CellStyle(dim: true))
             case .row(let position):
                 guard let row = entry.row else { break }
                 let selected = position == model.selection
                 let done = model.screen == .shop && row.item.collected
-                let style = CellStyle(reverse: selected, dim: done && !selected, color: row.item.listed && model.screen == .prepare ? .listed : .normal)
+                let style = CellStyle(
+                    reverse: selected, dim: done && !selected,
+                    color: row.item.listed && model.screen == .prepare ? .listed : .normal)
                 if selected { screen.fill(row: y, style: style) }
-                let mark = model.screen == .prepare ? (row.item.listed ? "[x]" : "[ ]") : (row.item.collected ? "[✓]" : "[ ]")
+                let mark =
+                    model.screen == .prepare ? (row.item.listed ? "[x]" : "[ ]") : (row.item.collected ? "[✓]" : "[ ]")
                 var text = "  \(mark) \(row.summary)"
                 if row.photoSize != nil { text += " ▣" }
                 let shown = TextWidth.truncate(text, to: width - 1)
@@ -40,7 +47,8 @@ enum ItemListView {
                 if let match = SearchMatch.range(of: model.searchText, in: String(text.dropFirst(6))) {
                     // The search's match, in the name or summary (after the mark), stands out.
                     let characters = Array(shown)
-                    let start = min(characters.count, 6 + match.lowerBound), end = min(characters.count, 6 + match.upperBound)
+                    let start = min(characters.count, 6 + match.lowerBound)
+                    let end = min(characters.count, 6 + match.upperBound)
                     let column = TextWidth.columns(of: String(characters[..<start]))
                     var highlight = style
                     highlight.bold = true
@@ -55,7 +63,9 @@ enum ItemListView {
     /// What narrows the list, a line each above it: the search, Prepare's "only listed".
     static func filterLines(_ model: ItemListViewModel) -> [String] {
         var lines: [String] = []
-        if !model.searchText.isEmpty { lines.append(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)") }
+        if !model.searchText.isEmpty {
+            lines.append(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)")
+        }
         if model.onlyListed { lines.append(" Only listed items  (f shows every item)") }
         return lines
     }

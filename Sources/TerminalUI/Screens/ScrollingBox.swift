@@ -19,7 +19,8 @@ enum ScrollingBox {
     static func draw(title: String, lines: [(String, CellStyle)], scroll: Int, into screen: inout ScreenBuffer) {
         let width = width(screen: screen.width)
         let height = min(screen.height - 2, lines.count + 3)
-        let top = max(0, (screen.height - height) / 2), left = max(0, (screen.width - width) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        let left = max(0, (screen.width - width) / 2)
         let shown = visibleLineCount(height: screen.height, total: lines.count)
         let first = min(max(0, scroll), maximumScroll(height: screen.height, total: lines.count))
         screen.box(top: top, left: left, width: width, height: height, title: title)
@@ -27,8 +28,11 @@ enum ScrollingBox {
             screen.put(TextWidth.truncate(line.0, to: width - 4), row: top + 1 + index, column: left + 2, style: line.1)
         }
         let more = first + shown < lines.count
-        let footer = first > 0 || more ? (more ? "↓ more  " : "") + (first > 0 ? "↑ back  " : "") + "q closes" : "any key closes"
+        let footer =
+            first > 0 || more ? (more ? "↓ more  " : "") + (first > 0 ? "↑ back  " : "") + "q closes" : "any key closes"
         let fitted = TextWidth.truncate(footer, to: max(1, width - 4))
-        screen.put(fitted, row: top + height - 2, column: max(left + 2, left + width - 2 - TextWidth.columns(of: fitted)), style: CellStyle(dim: true))
+        screen.put(
+            fitted, row: top + height - 2, column: max(left + 2, left + width - 2 - TextWidth.columns(of: fitted)),
+            style: CellStyle(dim: true))
     }
 }

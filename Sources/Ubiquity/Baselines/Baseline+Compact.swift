@@ -87,7 +87,8 @@ extension Baseline {
             // to 9999; one that held others would throw here rather than trap.
             let (difference, overflow) = reading.wall.subtractingReportingOverflow(wall)
             guard !overflow else {
-                throw EncodingError.invalidValue(reading.wall, .init(codingPath: [], debugDescription: "a baseline holds a reading out of range"))
+                throw EncodingError.invalidValue(
+                    reading.wall, .init(codingPath: [], debugDescription: "a baseline holds a reading out of range"))
             }
             text(String(difference) + "," + String(reading.counter) + "," + String(peerIndex[reading.peer]!))
             wall = reading.wall
@@ -110,8 +111,9 @@ extension Baseline {
         text("],\"tombstones\":[")
         for (index, tombstone) in tombstones.enumerated() {
             if index > 0 { comma() }
-            text("[\"" + tombstone.object.id.description + "\"," + String(entityIndex[tombstone.object.entity]!) + ","
-                 + String(readingIndex[tombstone.clock]!))
+            text(
+                "[\"" + tombstone.object.id.description + "\"," + String(entityIndex[tombstone.object.entity]!) + ","
+                    + String(readingIndex[tombstone.clock]!))
             if let target = tombstone.mergedInto { text(",\"" + target.description + "\"") }
             text("]")
         }
@@ -122,7 +124,8 @@ extension Baseline {
     /// Reads the payload ``compactData()`` writes; `nil` for anything that is not in that form,
     /// strict JSON (names, values and readings are checked afterwards like any baseline's).
     init?(compactData data: Data) {
-        guard let baseline = JSONScanner.read(data, dialect: .foundation, { scanner in Self.scannedCompact(&scanner) }) else {
+        guard let baseline = JSONScanner.read(data, dialect: .foundation, { scanner in Self.scannedCompact(&scanner) })
+        else {
             return nil
         }
         self = baseline
@@ -133,49 +136,63 @@ extension Baseline {
         // covers
         guard scanner.key("covers") else { return nil }
         var covers: [String: Int64] = [:]
-        guard scanner.object({ scanner, peer in
-            guard let seq = scanner.int64() else { return false }
-            return covers.updateValue(seq, forKey: peer) == nil
-        }) else { return nil }
+        guard
+            scanner.object({ scanner, peer in
+                guard let seq = scanner.int64() else { return false }
+                return covers.updateValue(seq, forKey: peer) == nil
+            })
+        else { return nil }
         // created
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("created"), let created = scanner.double() else { return nil }
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("created"), let created = scanner.double() else {
+            return nil
+        }
         // entities
         var entities: [(name: String, properties: [String])] = []
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("entities"), scanner.array({ scanner in
-            guard scanner.take(UInt8(ascii: "[")), let name = scanner.string(), scanner.take(UInt8(ascii: ",")) else { return false }
-            var properties: [String] = []
-            guard scanner.array({ scanner in
-                guard let property = scanner.string() else { return false }
-                properties.append(property)
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("entities"),
+            scanner.array({ scanner in
+                guard scanner.take(UInt8(ascii: "[")), let name = scanner.string(), scanner.take(UInt8(ascii: ","))
+                else { return false }
+                var properties: [String] = []
+                guard
+                    scanner.array({ scanner in
+                        guard let property = scanner.string() else { return false }
+                        properties.append(property)
+                        return true
+                    }), scanner.take(UInt8(ascii: "]"))
+                else { return false }
+                entities.append((name, properties))
                 return true
-            }), scanner.take(UInt8(ascii: "]")) else { return false }
-            entities.append((name, properties))
-            return true
-        }) else { return nil }
+            })
+        else { return nil }
         // peers
         var peers: [String] = []
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("peers"), scanner.array({ scanner in
-            guard let peer = scanner.string() else { return false }
-            peers.append(peer)
-            return true
-        }) else { return nil }
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("peers"),
+            scanner.array({ scanner in
+                guard let peer = scanner.string() else { return false }
+                peers.append(peer)
+                return true
+            })
+        else { return nil }
         // readings: triples of wall difference, counter, peer index, read as they come
         var readings: [HLC] = []
         var triple: [Int64] = []
         triple.reserveCapacity(3)
         var wall: Int64 = 0
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("readings"), scanner.array({ scanner in
-            guard let number = scanner.int64() else { return false }
-            triple.append(number)
-            guard triple.count == 3 else { return true }
-            defer { triple.removeAll(keepingCapacity: true) }
-            // Ascending as written, and no later than any reading may be: the sum never overflows.
-            guard triple[0] >= 0, triple[0] <= HLC.maximumWall - wall, let counter = Int32(exactly: triple[1]),
-                  let peer = Int(exactly: triple[2]), peers.indices.contains(peer) else { return false }
-            wall += triple[0]
-            readings.append(HLC(wall: wall, counter: counter, peer: peers[peer]))
-            return true
-        }), triple.isEmpty else { return nil }
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("readings"),
+            scanner.array({ scanner in
+                guard let number = scanner.int64() else { return false }
+                triple.append(number)
+                guard triple.count == 3 else { return true }
+                defer { triple.removeAll(keepingCapacity: true) }
+                // Ascending as written, and no later than any reading may be: the sum never overflows.
+                guard triple[0] >= 0, triple[0] <= HLC.maximumWall - wall, let counter = Int32(exactly: triple[1]),
+                    let peer = Int(exactly: triple[2]), peers.indices.contains(peer)
+                else { return false }
+                wall += triple[0]
+                readings.append(HLC(wall: wall, counter: counter, peer: peers[peer]))
+                return true
+            }), triple.isEmpty
+        else { return nil }
         /// An index into a table of `count`.
         func index(_ scanner: inout JSONScanner, below count: Int) -> Int? {
             guard let number = scanner.int64(), number >= 0, number < count else { return nil }
@@ -183,55 +200,71 @@ extension Baseline {
         }
         // objects
         var objects: [Object] = []
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("objects"), scanner.array({ scanner in
-            guard scanner.take(UInt8(ascii: "[")), let id = scanner.globalID(), scanner.take(UInt8(ascii: ",")),
-                  let entity = index(&scanner, below: entities.count), scanner.take(UInt8(ascii: ",")) else { return false }
-            let names = entities[entity].properties
-            // Room for every property the entity lists (a hostile file's thousands: a few dozen),
-            // not grown as they come: growing was a sixth of reading a baseline.
-            let room = min(names.count, JSONScanner.largestRoom)
-            var values = [String: PropertyValue](minimumCapacity: room)
-            var clocks = [String: HLC](minimumCapacity: room)
-            var expecting = 0  // 0: a property's index, 1: its value, 2: its reading
-            var property = ""
-            guard scanner.array({ scanner in
-                defer { expecting = (expecting + 1) % 3 }
-                switch expecting {
-                case 0:
-                    guard let named = index(&scanner, below: names.count), values[names[named]] == nil else { return false }
-                    property = names[named]
-                    return true
-                case 1:
-                    guard let value = scanner.propertyValue() else { return false }
-                    values[property] = value
-                    return true
-                default:
-                    if scanner.null() { return true }
-                    guard let reading = index(&scanner, below: readings.count) else { return false }
-                    clocks[property] = readings[reading]
-                    return true
-                }
-            }), expecting == 0, scanner.take(UInt8(ascii: "]")) else { return false }
-            objects.append(Object(object: ObjectID(entity: entities[entity].name, id: id), values: values, clocks: clocks))
-            return true
-        }) else { return nil }
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("objects"),
+            scanner.array({ scanner in
+                guard scanner.take(UInt8(ascii: "[")), let id = scanner.globalID(), scanner.take(UInt8(ascii: ",")),
+                    let entity = index(&scanner, below: entities.count), scanner.take(UInt8(ascii: ","))
+                else { return false }
+                let names = entities[entity].properties
+                // Room for every property the entity lists (a hostile file's thousands: a few dozen),
+                // not grown as they come: growing was a sixth of reading a baseline.
+                let room = min(names.count, JSONScanner.largestRoom)
+                var values = [String: PropertyValue](minimumCapacity: room)
+                var clocks = [String: HLC](minimumCapacity: room)
+                var expecting = 0  // 0: a property's index, 1: its value, 2: its reading
+                var property = ""
+                guard
+                    scanner.array({ scanner in
+                        defer { expecting = (expecting + 1) % 3 }
+                        switch expecting {
+                        case 0:
+                            guard let named = index(&scanner, below: names.count), values[names[named]] == nil else {
+                                return false
+                            }
+                            property = names[named]
+                            return true
+                        case 1:
+                            guard let value = scanner.propertyValue() else { return false }
+                            values[property] = value
+                            return true
+                        default:
+                            if scanner.null() { return true }
+                            guard let reading = index(&scanner, below: readings.count) else { return false }
+                            clocks[property] = readings[reading]
+                            return true
+                        }
+                    }), expecting == 0, scanner.take(UInt8(ascii: "]"))
+                else { return false }
+                objects.append(
+                    Object(object: ObjectID(entity: entities[entity].name, id: id), values: values, clocks: clocks))
+                return true
+            })
+        else { return nil }
         // tombstones
         var tombstones: [Tombstone] = []
-        guard scanner.take(UInt8(ascii: ",")), scanner.key("tombstones"), scanner.array({ scanner in
-            guard scanner.take(UInt8(ascii: "[")), let id = scanner.globalID(), scanner.take(UInt8(ascii: ",")),
-                  let entity = index(&scanner, below: entities.count), scanner.take(UInt8(ascii: ",")),
-                  let reading = index(&scanner, below: readings.count) else { return false }
-            var target: GlobalID?
-            if scanner.take(UInt8(ascii: ",")) {
-                guard let id = scanner.globalID() else { return false }
-                target = id
-            }
-            guard scanner.take(UInt8(ascii: "]")) else { return false }
-            tombstones.append(Tombstone(object: ObjectID(entity: entities[entity].name, id: id), clock: readings[reading], mergedInto: target))
-            return true
-        }) else { return nil }
+        guard scanner.take(UInt8(ascii: ",")), scanner.key("tombstones"),
+            scanner.array({ scanner in
+                guard scanner.take(UInt8(ascii: "[")), let id = scanner.globalID(), scanner.take(UInt8(ascii: ",")),
+                    let entity = index(&scanner, below: entities.count), scanner.take(UInt8(ascii: ",")),
+                    let reading = index(&scanner, below: readings.count)
+                else { return false }
+                var target: GlobalID?
+                if scanner.take(UInt8(ascii: ",")) {
+                    guard let id = scanner.globalID() else { return false }
+                    target = id
+                }
+                guard scanner.take(UInt8(ascii: "]")) else { return false }
+                tombstones.append(
+                    Tombstone(
+                        object: ObjectID(entity: entities[entity].name, id: id), clock: readings[reading],
+                        mergedInto: target))
+                return true
+            })
+        else { return nil }
         guard scanner.take(UInt8(ascii: "}")) else { return nil }
-        return Baseline(covers: covers, created: Date(timeIntervalSinceReferenceDate: created), objects: objects, tombstones: tombstones)
+        return Baseline(
+            covers: covers, created: Date(timeIntervalSinceReferenceDate: created), objects: objects,
+            tombstones: tombstones)
     }
 
     // MARK: - Values, as records and the first format write them
@@ -242,7 +275,8 @@ extension Baseline {
     /// - Throws: `EncodingError` for a number that is not finite, as `JSONEncoder` does.
     static func writeNumber(_ value: Double, to out: inout [UInt8]) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "a baseline holds a number that is not finite"))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "a baseline holds a number that is not finite"))
         }
         var written = value.description
         if written.hasSuffix(".0") { written.removeLast(2) }

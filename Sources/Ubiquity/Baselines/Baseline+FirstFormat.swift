@@ -38,7 +38,9 @@ extension Baseline {
                 }
             }
             guard read, let covers, let created, let objects, let tombstones else { return nil }
-            return Baseline(covers: covers, created: Date(timeIntervalSinceReferenceDate: created), objects: objects, tombstones: tombstones)
+            return Baseline(
+                covers: covers, created: Date(timeIntervalSinceReferenceDate: created), objects: objects,
+                tombstones: tombstones)
         }
     }
 }

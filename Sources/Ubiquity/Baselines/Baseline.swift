@@ -44,9 +44,12 @@ public struct Baseline: Codable, Equatable, Sendable {
     ///
     /// - Throws: ``LogFileError`` or ``LogFileFailure`` for the envelope; ``LogFileFailure``
     ///   with ``LogFileError/badPayload`` when the payload cannot be read.
-    static func read(at url: URL, expecting layout: CloudLayout, peer: String, number: Int64) throws -> (LogFile.Header, Baseline) {
-        let (header, payload, format) = try EnvelopeFile.read(at: url, magics: [Self.magic, Self.firstFormatMagic], limit: maximumBytes,
-                                                               expecting: layout, peer: peer, seq: number)
+    static func read(at url: URL, expecting layout: CloudLayout, peer: String, number: Int64) throws -> (
+        LogFile.Header, Baseline
+    ) {
+        let (header, payload, format) = try EnvelopeFile.read(
+            at: url, magics: [Self.magic, Self.firstFormatMagic], limit: maximumBytes,
+            expecting: layout, peer: peer, seq: number)
         let baseline: Baseline?
         if format == Self.magic {
             baseline = Baseline(compactData: payload)
@@ -58,20 +61,28 @@ public struct Baseline: Codable, Equatable, Sendable {
     }
 
     /// Reads the whole store in one read transaction.
-    static func snapshot(schema: Schema, folder: String, ownPeer: String, ownExported: Int64, now: Date, _ db: Database) throws -> Baseline {
+    static func snapshot(schema: Schema, folder: String, ownPeer: String, ownExported: Int64, now: Date, _ db: Database)
+        throws -> Baseline
+    {
         var covers = try Watermarks.all(folder: folder, db)
         covers[ownPeer] = ownExported
         // Values whose blob has not arrived (a photo still in transit) travel as the blob's
         // reference with their reading: a peer loading the baseline waits for the same file,
         // instead of the baseline covering the log that carried the photo without the photo.
         var waiting: [String: (entity: String, values: [(property: String, hash: String, clock: HLC)])] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob) ORDER BY objectID, property") {
+        for row in try Row.fetchAll(
+            db,
+            sql:
+                "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob) ORDER BY objectID, property"
+        ) {
             guard let clock = HLC(row[4] as String) else { continue }
             waiting[row[0], default: (row[1], [])].values.append((row[2], row[3], clock))
         }
         var objects: [Object] = []
         for entity in schema.entities {
-            for id in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id") {
+            for id in try GlobalID.fetchAll(
+                db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
+            {
                 guard var values = try RowWriter.values(entity, id: id, db) else { continue }
                 // A value stored before its rule existed would make every peer refuse the
                 // baseline: such an object stays on this device only.
@@ -88,15 +99,23 @@ public struct Baseline: Codable, Equatable, Sendable {
         // An object whose only values wait for their blobs has no row yet: it travels as them.
         for (text, object) in waiting.sorted(by: { $0.key < $1.key }) {
             guard let id = GlobalID(text), schema.entity(named: object.entity) != nil else { continue }
-            objects.append(Object(object: ObjectID(entity: object.entity, id: id),
-                                  values: Dictionary(object.values.map { ($0.property, PropertyValue.blob($0.hash)) }) { _, last in last },
-                                  clocks: Dictionary(object.values.map { ($0.property, $0.clock) }) { _, last in last }))
+            objects.append(
+                Object(
+                    object: ObjectID(entity: object.entity, id: id),
+                    values: Dictionary(object.values.map { ($0.property, PropertyValue.blob($0.hash)) }) { _, last in
+                        last
+                    },
+                    clocks: Dictionary(object.values.map { ($0.property, $0.clock) }) { _, last in last }))
         }
-        let tombstones = try Row.fetchAll(db, sql: "SELECT objectID, entity, clock, mergedInto FROM \(EngineTables.tombstone) ORDER BY objectID")
-            .compactMap { row -> Tombstone? in
-                guard let id = GlobalID(row[0] as String), let clock = HLC(row[2] as String) else { return nil }
-                return Tombstone(object: ObjectID(entity: row[1], id: id), clock: clock, mergedInto: (row[3] as String?).flatMap(GlobalID.init))
-            }
+        let tombstones = try Row.fetchAll(
+            db, sql: "SELECT objectID, entity, clock, mergedInto FROM \(EngineTables.tombstone) ORDER BY objectID"
+        )
+        .compactMap { row -> Tombstone? in
+            guard let id = GlobalID(row[0] as String), let clock = HLC(row[2] as String) else { return nil }
+            return Tombstone(
+                object: ObjectID(entity: row[1], id: id), clock: clock,
+                mergedInto: (row[3] as String?).flatMap(GlobalID.init))
+        }
         return Baseline(covers: covers, created: now, objects: objects, tombstones: tombstones)
     }
 }
@@ -107,7 +126,8 @@ extension CloudLayout {
     func baselineURL(peer: String, number: Int64) -> URL {
         let digits = String(number)
         return baselinesFolder.appendingPathComponent(peer, isDirectory: true)
-            .appendingPathComponent(String(repeating: "0", count: max(0, 10 - digits.count)) + digits + "." + Baseline.fileExtension)
+            .appendingPathComponent(
+                String(repeating: "0", count: max(0, 10 - digits.count)) + digits + "." + Baseline.fileExtension)
     }
 
     /// Every baseline file present: (peer, number, url), any peer.
@@ -120,7 +140,8 @@ extension CloudLayout {
 
     /// The numbers of a peer's baselines present now, ascending.
     func baselineNumbers(of peer: String) -> [Int64] {
-        Self.baselineNumbers(in: folderEntries(baselinesFolder.appendingPathComponent(peer, isDirectory: true).path) ?? [])
+        Self.baselineNumbers(
+            in: folderEntries(baselinesFolder.appendingPathComponent(peer, isDirectory: true).path) ?? [])
     }
 
     /// The baseline numbers that file names give, ascending.
@@ -139,35 +160,47 @@ extension CloudSync {
         let seqKey = "exportedSeq.v\(layout.modelVersion).epoch\(layout.epoch)"
         let snapshot = try store.read { db -> Baseline? in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") == 0 else { return nil }
-            let exported = try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
-                                               arguments: [seqKey]).flatMap { Int64($0) } ?? 0
-            return try Baseline.snapshot(schema: store.schema, folder: layout.watermarkFolder, ownPeer: peer,
-                                         ownExported: exported, now: LocalClock.readable(Date()), db)
+            let exported =
+                try String.fetchOne(
+                    db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
+                    arguments: [seqKey]
+                ).flatMap { Int64($0) } ?? 0
+            return try Baseline.snapshot(
+                schema: store.schema, folder: layout.watermarkFolder, ownPeer: peer,
+                ownExported: exported, now: LocalClock.readable(Date()), db)
         }
         guard let snapshot else { return nil }
         // After every number used, the ones gone from the folder too: a published name is never
         // written again (a peer that merged baseline 2 skips any later file named 2).
         let remembered = OwnBaseline(try store.metadata(AuditKey.ownBaseline))?.number ?? 0
         let number = max(layout.baselineNumbers(of: peer).last ?? 0, remembered) + 1
-        let data = try LogFile.seal(try snapshot.compactData(), magic: Baseline.magic, layout: layout,
-                                    peer: peer, device: device, seq: number)
+        let data = try LogFile.seal(
+            try snapshot.compactData(), magic: Baseline.magic, layout: layout,
+            peer: peer, device: device, seq: number)
         let url = layout.baselineURL(peer: peer, number: number)
         try layout.makeFolder(url.deletingLastPathComponent())
-        guard try AtomicFile.create(data, at: url) else { return nil }  // another process of this device wrote it: again
+        // Another process of this device wrote it: again.
+        guard try AtomicFile.create(data, at: url) else { return nil }
         // What the audit checks: this baseline, and the own logs it covers.
-        try store.setMetadata(AuditKey.ownBaseline,
-                              OwnBaseline(number: number, covers: snapshot.covers[peer] ?? 0, size: Int64(data.count)).text)
+        try store.setMetadata(
+            AuditKey.ownBaseline,
+            OwnBaseline(number: number, covers: snapshot.covers[peer] ?? 0, size: Int64(data.count)).text)
         return url
     }
 
     /// How many logs (exported or imported) this peer has been through since its last baseline.
     func logsSinceBaseline() throws -> Int64 {
         try store.read { db in
-            let exported = try Int64.fetchCached(db, """
-                SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
-                """) ?? 0
-            let imported = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.key != peer }.values.reduce(0, +)
-            let atBaseline = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'logsAtBaseline'")
+            let exported =
+                try Int64.fetchCached(
+                    db,
+                    """
+                    SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'
+                    """) ?? 0
+            let imported = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.key != peer }.values
+                .reduce(0, +)
+            let atBaseline =
+                try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = 'logsAtBaseline'")
                 .flatMap { Int64($0) } ?? 0
             return exported + imported - atBaseline
         }
@@ -183,8 +216,9 @@ extension CloudSync {
         guard let url = try writeBaseline() else { return nil }
         let total = try logsSinceBaseline() + (try store.metadata("logsAtBaseline").flatMap { Int64($0) } ?? 0)
         try store.write { db in
-            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('logsAtBaseline', ?)",
-                                 [String(total)])
+            try db.executeCached(
+                "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('logsAtBaseline', ?)",
+                [String(total)])
         }
         try pruneCoveredLogs(gracePeriod: gracePeriod)
         logger.info("wrote baseline \(url.lastPathComponent) after \(since) logs")
@@ -199,14 +233,20 @@ extension CloudSync {
     /// is remembered of it while the file stays the same.
     ///
     /// - Returns: how many baselines were merged.
-    func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile], folders: inout PeerFolders) throws -> Int {
+    func loadBaselines(into report: inout ImportReport, remembered: [String: RefusedFile], folders: inout PeerFolders)
+        throws -> Int
+    {
         guard !folders.changed.isEmpty else { return 0 }  // every folder as remembered: nothing read
         var loaded = 0
         // Which baselines were merged, read once: "baselineSeen.<peer>.<number>", and from the
         // earlier scheme "baselineSeen.<peer>" with the newest number merged.
         let seen = try store.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key LIKE 'baselineSeen.%'")
-                .map { ($0[0] as String, $0[1] as String) }) { first, _ in first }
+            Dictionary(
+                try Row.fetchAll(
+                    db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key LIKE 'baselineSeen.%'"
+                )
+                .map { ($0[0] as String, $0[1] as String) }
+            ) { first, _ in first }
         }
         for other in folders.changed {
             // A folder whose baselines were all merged, unchanged since, is not listed again.
@@ -219,7 +259,9 @@ extension CloudSync {
             for number in numbers {
                 let file = (peer: other, number: number, url: layout.baselineURL(peer: other, number: number))
                 let seenKey = "baselineSeen.\(file.peer).\(file.number)"
-                guard seen[seenKey] == nil, number > (seen["baselineSeen.\(other)"].flatMap { Int64($0) } ?? 0) else { continue }
+                guard seen[seenKey] == nil, number > (seen["baselineSeen.\(other)"].flatMap { Int64($0) } ?? 0) else {
+                    continue
+                }
                 if try loadBaseline(file, seenKey: seenKey, into: &report, remembered: remembered) {
                     loaded += 1
                 } else {
@@ -234,8 +276,10 @@ extension CloudSync {
     /// Merges one baseline not merged before, or refuses it.
     ///
     /// - Returns: whether it was merged.
-    private func loadBaseline(_ file: (peer: String, number: Int64, url: URL), seenKey: String, into report: inout ImportReport,
-                              remembered: [String: RefusedFile]) throws -> Bool {
+    private func loadBaseline(
+        _ file: (peer: String, number: Int64, url: URL), seenKey: String, into report: inout ImportReport,
+        remembered: [String: RefusedFile]
+    ) throws -> Bool {
         let path = layout.relativePath(file.url)
         let stamp = (try? FileStamp.of(file.url).get()) ?? FileStamp(size: -1, modified: 0)
         if let refused = remembered[path], refused.isUnchanged(stamp) {
@@ -246,12 +290,14 @@ extension CloudSync {
         var device: String?
         let outcome: Result<ImportedChanges, RuleViolation>
         do {
-            let (header, baseline) = try Baseline.read(at: file.url, expecting: layout, peer: file.peer, number: file.number)
+            let (header, baseline) = try Baseline.read(
+                at: file.url, expecting: layout, peer: file.peer, number: file.number)
             device = header.device
             try store.schema.check(baseline)
             outcome = try merge(baseline, seenKey: seenKey, from: file.peer, device: header.device, number: file.number)
         } catch let failure as LogFileFailure {
-            outcome = .failure(RuleViolation(failure.error == .badPayload ? "its content cannot be read" : failure.error.description))
+            outcome = .failure(
+                RuleViolation(failure.error == .badPayload ? "its content cannot be read" : failure.error.description))
             device = failure.header.device
         } catch let error as LogFileError {
             outcome = .failure(RuleViolation(error.description))
@@ -269,8 +315,9 @@ extension CloudSync {
             }
             return true
         case .failure(let violation):
-            let refusal = RefusedFile(path: path, kind: .baseline, peer: file.peer, seq: file.number, device: device,
-                                      reason: violation.reason, size: stamp.size, modified: stamp.modified, refusedAt: Date())
+            let refusal = RefusedFile(
+                path: path, kind: .baseline, peer: file.peer, seq: file.number, device: device,
+                reason: violation.reason, size: stamp.size, modified: stamp.modified, refusedAt: Date())
             try store.write { db in try RefusedFiles.record(refusal, db) }
             report.refused.append(refusal)
             report.rejected.append(refusal.summary)
@@ -282,57 +329,77 @@ extension CloudSync {
     /// Merges a checked baseline in one transaction, marking it merged in the same one; a
     /// change the store's checks refuse rolls it all back.
     private func merge(_ baseline: Baseline, seenKey: String, from writer: String, device: String, number: Int64)
-        throws -> Result<ImportedChanges, RuleViolation> {
+        throws -> Result<ImportedChanges, RuleViolation>
+    {
         do {
-            return .success(try store.write { db -> ImportedChanges in
-                let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
-                let merger = Merger(schema: store.schema, policy: policy, db: db)
-                let now = store.clock.now()
-                var checked: [(object: ObjectID, values: [String: PropertyValue])] = []
-                checked.reserveCapacity(2 * baseline.tombstones.count + baseline.objects.count)
-                for tombstone in baseline.tombstones {
-                    checked.append((tombstone.object, [:]))
-                    if let target = tombstone.mergedInto { checked.append((ObjectID(entity: tombstone.object.entity, id: target), [:])) }
-                }
-                for object in baseline.objects { checked.append((object.object, object.values)) }
-                let held = try merger.check(checked)
-                var changes = ImportedChanges()
-                for tombstone in baseline.tombstones {
-                    if let target = tombstone.mergedInto {
-                        _ = try merger.merge(ObjectMerge(object: tombstone.object, into: target), clock: tombstone.clock, into: &changes)
-                    } else {
-                        try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes)
+            return .success(
+                try store.write { db -> ImportedChanges in
+                    let watermarks = try Watermarks.all(folder: layout.watermarkFolder, db)
+                    let merger = Merger(schema: store.schema, policy: policy, db: db)
+                    let now = store.clock.now()
+                    var checked: [(object: ObjectID, values: [String: PropertyValue])] = []
+                    checked.reserveCapacity(2 * baseline.tombstones.count + baseline.objects.count)
+                    for tombstone in baseline.tombstones {
+                        checked.append((tombstone.object, [:]))
+                        if let target = tombstone.mergedInto {
+                            checked.append((ObjectID(entity: tombstone.object.entity, id: target), [:]))
+                        }
                     }
-                }
-                // What the store holds for the objects once the tombstones are written (a delete
-                // or merge may tombstone another object than the one it names: the copy it
-                // became), read at once, as for a log: an object without a tombstone stands for
-                // itself, and one without a row needs no query for its clocks. Two point queries an
-                // object were a fifth of a new peer's join.
-                let untombstoned = baseline.tombstones.isEmpty ? held : try StoredEntities(
-                    of: checked.suffix(baseline.objects.count).flatMap { object, values in
-                        [object.id] + values.values.compactMap { value in if case .reference(let target) = value { target } else { nil } }
-                    }, schema: store.schema, db)
-                for object in baseline.objects {
-                    var stamped = [String: (PropertyValue, HLC)](minimumCapacity: object.clocks.count)
-                    for (property, clock) in object.clocks { if let value = object.values[property] { stamped[property] = (value, clock) } }
-                    try merger.merge(object.object, properties: stamped, fallback: object.values, into: &changes, untombstoned: untombstoned)
-                }
-                // Every new baseline is merged once, even one that covers no log this peer
-                // lacks: a peer that moved to a new model version publishes its older data that way.
-                for (other, seq) in baseline.covers where seq > (watermarks[other] ?? 0) {
-                    try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
-                }
-                if let newest = baseline.objects.flatMap(\.clocks.values).max() {
-                    try LocalClock.observe(newest, now: now, peer: peer, db)
-                }
-                if writer != peer {
-                    try ClocksAhead.note(writtenAt: baseline.created, peer: writer, device: device, file: "baseline \(number)", now: now, db)
-                }
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, '1')", arguments: [seenKey])
-                try Outbox.countImport(db)
-                return changes
-            })
+                    for object in baseline.objects { checked.append((object.object, object.values)) }
+                    let held = try merger.check(checked)
+                    var changes = ImportedChanges()
+                    for tombstone in baseline.tombstones {
+                        if let target = tombstone.mergedInto {
+                            _ = try merger.merge(
+                                ObjectMerge(object: tombstone.object, into: target), clock: tombstone.clock,
+                                into: &changes)
+                        } else {
+                            try merger.delete(tombstone.object, clock: tombstone.clock, into: &changes)
+                        }
+                    }
+                    // What the store holds for the objects once the tombstones are written (a delete
+                    // or merge may tombstone another object than the one it names: the copy it
+                    // became), read at once, as for a log: an object without a tombstone stands for
+                    // itself, and one without a row needs no query for its clocks. Two point queries an
+                    // object were a fifth of a new peer's join.
+                    let untombstoned =
+                        baseline.tombstones.isEmpty
+                        ? held
+                        : try StoredEntities(
+                            of: checked.suffix(baseline.objects.count).flatMap { object, values in
+                                [object.id]
+                                    + values.values.compactMap { value in
+                                        if case .reference(let target) = value { target } else { nil }
+                                    }
+                            }, schema: store.schema, db)
+                    for object in baseline.objects {
+                        var stamped = [String: (PropertyValue, HLC)](minimumCapacity: object.clocks.count)
+                        for (property, clock) in object.clocks {
+                            if let value = object.values[property] { stamped[property] = (value, clock) }
+                        }
+                        try merger.merge(
+                            object.object, properties: stamped, fallback: object.values, into: &changes,
+                            untombstoned: untombstoned)
+                    }
+                    // Every new baseline is merged once, even one that covers no log this peer
+                    // lacks: a peer that moved to a new model version publishes its older data that way.
+                    for (other, seq) in baseline.covers where seq > (watermarks[other] ?? 0) {
+                        try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
+                    }
+                    if let newest = baseline.objects.flatMap(\.clocks.values).max() {
+                        try LocalClock.observe(newest, now: now, peer: peer, db)
+                    }
+                    if writer != peer {
+                        try ClocksAhead.note(
+                            writtenAt: baseline.created, peer: writer, device: device, file: "baseline \(number)",
+                            now: now, db)
+                    }
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, '1')",
+                        arguments: [seenKey])
+                    try Outbox.countImport(db)
+                    return changes
+                })
         } catch let violation as RuleViolation {
             return .failure(violation)
         } catch let error as DatabaseError where Self.isRefusal(error) {
@@ -349,7 +416,9 @@ extension CloudSync {
         guard published != version else { return }
         let created = try store.metadata("createdAtVersion") ?? version
         try store.write { db in
-            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('publishedVersion', ?)", [version])
+            try db.executeCached(
+                "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('publishedVersion', ?)", [version]
+            )
         }
         guard created != version else { return }  // born at this version: its logs are all here
         do {
@@ -372,8 +441,10 @@ extension CloudSync {
     public func pruneCoveredLogs(gracePeriod: TimeInterval = 7 * 24 * 3600, now: Date = Date()) throws -> Int {
         var covered: Int64 = 0
         for file in layout.baselineFiles() {
-            guard let (_, baseline) = try? Baseline.read(at: file.url, expecting: layout, peer: file.peer, number: file.number),
-                  now.timeIntervalSince(baseline.created) >= gracePeriod
+            guard
+                let (_, baseline) = try? Baseline.read(
+                    at: file.url, expecting: layout, peer: file.peer, number: file.number),
+                now.timeIntervalSince(baseline.created) >= gracePeriod
             else { continue }
             covered = max(covered, baseline.covers[peer] ?? 0)
         }

@@ -73,8 +73,12 @@ struct ChangeRecorder {
             transactionID: transactionID,
             timestamp: timestamp,
             author: author,
-            inserted: order.compactMap { id in inserted[id].map { ObjectChange(object: id, values: $0, readings: readings(id)) } },
-            updated: order.compactMap { id in updated[id].map { ObjectChange(object: id, values: $0, readings: readings(id)) } },
+            inserted: order.compactMap { id in
+                inserted[id].map { ObjectChange(object: id, values: $0, readings: readings(id)) }
+            },
+            updated: order.compactMap { id in
+                updated[id].map { ObjectChange(object: id, values: $0, readings: readings(id)) }
+            },
             deleted: order.filter { deleted.contains($0) },
             merged: merged,
             clock: clock

@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-import TextAndFiles
+    import Glibc
+    import TextAndFiles
 #endif
 
 /// The claim of one exporter on a store: the thread or process that numbers and writes this

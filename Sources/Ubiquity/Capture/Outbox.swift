@@ -20,12 +20,16 @@ enum Outbox {
     /// - Parameter lastSequence: the last number given, when the caller knows it
     ///   (``RememberedSave``): the row takes the next without the store being read for it.
     /// - Returns: the row's number.
-    static func append(_ record: TransactionRecord, clock: HLC?, after lastSequence: Int64?, modelVersion: Int,
-                       in db: Database) throws -> Int64 {
+    static func append(
+        _ record: TransactionRecord, clock: HLC?, after lastSequence: Int64?, modelVersion: Int,
+        in db: Database
+    ) throws -> Int64 {
         let payload = record.jsonData()
-        var row = [record.transactionID.description.databaseValue,
-                   record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,
-                   payload.databaseValue, clock?.description.databaseValue ?? .null]
+        var row = [
+            record.transactionID.description.databaseValue,
+            record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,
+            payload.databaseValue, clock?.description.databaseValue ?? .null,
+        ]
         if let lastSequence {
             row.append((lastSequence + 1).databaseValue)
             try db.executeCached(appendNumberedSQL, binding: row)
@@ -84,7 +88,8 @@ enum Outbox {
 
     /// Counts an imported batch, in its transaction.
     static func countImport(_ db: Database) throws {
-        try db.executeCached("""
+        try db.executeCached(
+            """
             INSERT INTO \(EngineTables.metadata) (key, value) VALUES ('importedBatches', '1')
             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
             """)
@@ -99,11 +104,14 @@ enum Outbox {
 
     /// The oldest save not exported yet.
     static func first(_ db: Database) throws -> Pending? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1"))
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT seq, modelVersion, payload FROM \(EngineTables.outbox) ORDER BY seq LIMIT 1"))
         else { return nil }
-        return Pending(sequence: row[0], modelVersion: row[1],
-                       record: try TransactionRecord(jsonData: row[2] as Data))
+        return Pending(
+            sequence: row[0], modelVersion: row[1],
+            record: try TransactionRecord(jsonData: row[2] as Data))
     }
 
     /// Takes an exported save out. Its number is remembered (``highWaterKey``) in the same

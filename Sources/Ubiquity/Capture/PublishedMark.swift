@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The last log number this device published, per identity and folder of logs
@@ -21,7 +22,8 @@ enum PublishedMark {
     /// The marks, by key; empty when the file is missing or damaged.
     static func read(storePath: String) -> [String: Int64] {
         guard let data = try? Data(contentsOf: url(storePath: storePath)), data.count <= 64 << 10,
-              let marks = try? JSONDecoder().decode([String: Int64].self, from: data) else { return [:] }
+            let marks = try? JSONDecoder().decode([String: Int64].self, from: data)
+        else { return [:] }
         return marks
     }
 

@@ -70,11 +70,15 @@ extension TransactionRecord {
             return number
         }
         func id(_ value: JSONValue?) throws -> GlobalID {
-            guard let id = GlobalID(try string(value, "an id")) else { throw RecordJSONError.malformed("an id is not a UUID") }
+            guard let id = GlobalID(try string(value, "an id")) else {
+                throw RecordJSONError.malformed("an id is not a UUID")
+            }
             return id
         }
         func object(_ value: JSONValue?) throws -> ObjectID {
-            guard case .object(let fields)? = value else { throw RecordJSONError.malformed("an object reference is not an object") }
+            guard case .object(let fields)? = value else {
+                throw RecordJSONError.malformed("an object reference is not an object")
+            }
             return ObjectID(entity: try string(fields["entity"], "an entity"), id: try id(fields["id"]))
         }
         func property(_ value: JSONValue) throws -> PropertyValue {
@@ -84,7 +88,9 @@ extension TransactionRecord {
             }
             switch tag {
             case "b":
-                guard case .bool(let bool) = content else { throw RecordJSONError.malformed("a bool is not true or false") }
+                guard case .bool(let bool) = content else {
+                    throw RecordJSONError.malformed("a bool is not true or false")
+                }
                 return .bool(bool)
             case "i":
                 guard case .number(let text) = content, let integer = Int64(text) else {
@@ -95,50 +101,70 @@ extension TransactionRecord {
             case "s": return .string(try string(content, "a string"))
             case "t": return .date(Date(timeIntervalSince1970: try double(content, "a date")))
             case "x":
-                guard let bytes = Data(base64Encoded: try string(content, "data")) else { throw RecordJSONError.malformed("bad base64") }
+                guard let bytes = Data(base64Encoded: try string(content, "data")) else {
+                    throw RecordJSONError.malformed("bad base64")
+                }
                 return .data(bytes)
             case "r": return .reference(try id(content))
             case "h":
                 let hash = try string(content, "a blob hash")
-                guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else { throw RecordJSONError.malformed("not a SHA-256") }
+                guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
+                    throw RecordJSONError.malformed("not a SHA-256")
+                }
                 return .blob(hash)
             default: throw RecordJSONError.malformed("unknown value tag \(tag)")
             }
         }
         func changes(_ value: JSONValue?) throws -> [ObjectChange] {
-            guard case .array(let list)? = value else { throw RecordJSONError.malformed("a change list is not an array") }
+            guard case .array(let list)? = value else {
+                throw RecordJSONError.malformed("a change list is not an array")
+            }
             return try list.map { item in
                 guard case .object(let change) = item, case .object(let values)? = change["values"] else {
                     throw RecordJSONError.malformed("a change has no values")
                 }
                 var readings: [String: HLC]?
                 if let carried = change["readings"] {
-                    guard case .object(let fields) = carried else { throw RecordJSONError.malformed("a change's readings are not an object") }
+                    guard case .object(let fields) = carried else {
+                        throw RecordJSONError.malformed("a change's readings are not an object")
+                    }
                     readings = try fields.mapValues { value in
-                        guard let found = try reading(value) else { throw RecordJSONError.malformed("a carried reading is null") }
+                        guard let found = try reading(value) else {
+                            throw RecordJSONError.malformed("a carried reading is null")
+                        }
                         return found
                     }
                 }
-                return ObjectChange(object: try object(change["object"]), values: try values.mapValues(property), readings: readings)
+                return ObjectChange(
+                    object: try object(change["object"]), values: try values.mapValues(property), readings: readings)
             }
         }
         func reading(_ value: JSONValue?) throws -> HLC? {
             guard let value, value != .null else { return nil }
-            guard let reading = HLC(try string(value, "a clock reading")) else { throw RecordJSONError.malformed("a bad clock reading") }
+            guard let reading = HLC(try string(value, "a clock reading")) else {
+                throw RecordJSONError.malformed("a bad clock reading")
+            }
             return reading
         }
         func merges(_ value: JSONValue?) throws -> [ObjectMerge] {
             guard let value else { return [] }  // written before merges existed
-            guard case .array(let list) = value else { throw RecordJSONError.malformed("the merge list is not an array") }
+            guard case .array(let list) = value else {
+                throw RecordJSONError.malformed("the merge list is not an array")
+            }
             return try list.map { item in
-                guard case .object(let merge) = item else { throw RecordJSONError.malformed("a merge is not an object") }
+                guard case .object(let merge) = item else {
+                    throw RecordJSONError.malformed("a merge is not an object")
+                }
                 var chosen: [String: PropertyValue] = [:]
                 if let values = merge["chosen"] {
-                    guard case .object(let fields) = values else { throw RecordJSONError.malformed("a merge's chosen values are not an object") }
+                    guard case .object(let fields) = values else {
+                        throw RecordJSONError.malformed("a merge's chosen values are not an object")
+                    }
                     chosen = try fields.mapValues(property)
                 }
-                return ObjectMerge(object: try object(merge["object"]), into: try id(merge["into"]), chosen: chosen,
-                                   reading: try reading(merge["reading"]))
+                return ObjectMerge(
+                    object: try object(merge["object"]), into: try id(merge["into"]), chosen: chosen,
+                    reading: try reading(merge["reading"]))
             }
         }
         guard case .array(let deleted)? = fields["deleted"] else { throw RecordJSONError.malformed("no deleted list") }
@@ -240,13 +266,34 @@ private struct JSONBytes {
         switch value {
         case .null: raw("null")
         case .bool(let bool): raw(bool ? "{\"b\":true}" : "{\"b\":false}")
-        case .integer(let integer): raw("{\"i\":"); text(String(integer)); raw("}")
-        case .double(let double): raw("{\"d\":"); number(double); raw("}")
-        case .string(let string): raw("{\"s\":"); quoted(string); raw("}")
-        case .date(let date): raw("{\"t\":"); number(date.timeIntervalSince1970); raw("}")
-        case .data(let data): raw("{\"x\":\""); text(data.base64EncodedString()); raw("\"}")
-        case .reference(let id): raw("{\"r\":\""); text(id.description); raw("\"}")
-        case .blob(let hash): raw("{\"h\":\""); text(hash); raw("\"}")
+        case .integer(let integer):
+            raw("{\"i\":")
+            text(String(integer))
+            raw("}")
+        case .double(let double):
+            raw("{\"d\":")
+            number(double)
+            raw("}")
+        case .string(let string):
+            raw("{\"s\":")
+            quoted(string)
+            raw("}")
+        case .date(let date):
+            raw("{\"t\":")
+            number(date.timeIntervalSince1970)
+            raw("}")
+        case .data(let data):
+            raw("{\"x\":\"")
+            text(data.base64EncodedString())
+            raw("\"}")
+        case .reference(let id):
+            raw("{\"r\":\"")
+            text(id.description)
+            raw("\"}")
+        case .blob(let hash):
+            raw("{\"h\":\"")
+            text(hash)
+            raw("\"}")
         }
     }
 

@@ -38,11 +38,13 @@ extension TransactionRecord {
                 return clock != nil
             case "deleted":
                 var list: [ObjectID] = []
-                guard scanner.array({ scanner in
-                    guard let object = scanner.objectID(depth: 2) else { return false }
-                    list.append(object)
-                    return true
-                }) else { return false }
+                guard
+                    scanner.array({ scanner in
+                        guard let object = scanner.objectID(depth: 2) else { return false }
+                        list.append(object)
+                        return true
+                    })
+                else { return false }
                 deleted = list
                 return true
             case "inserted":
@@ -65,9 +67,12 @@ extension TransactionRecord {
                 return scanner.skipUnknown(depth: 1)
             }
         }
-        guard read, let transactionID, let timestamp, let author, let inserted, let updated, let deleted else { return nil }
-        return TransactionRecord(transactionID: transactionID, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
-                                 author: author, inserted: inserted, updated: updated, deleted: deleted, merged: merged, clock: clock)
+        guard read, let transactionID, let timestamp, let author, let inserted, let updated, let deleted else {
+            return nil
+        }
+        return TransactionRecord(
+            transactionID: transactionID, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+            author: author, inserted: inserted, updated: updated, deleted: deleted, merged: merged, clock: clock)
     }
 
     private static func changes(_ scanner: inout JSONScanner) -> [ObjectChange]? {
@@ -76,27 +81,31 @@ extension TransactionRecord {
             var object: ObjectID?
             var values: [String: PropertyValue]?
             var readings: [String: HLC]?
-            guard scanner.object({ scanner, key in
-                switch key {
-                case "object":
-                    object = scanner.objectID(depth: 3)
-                    return object != nil
-                case "values":
-                    values = scanner.propertyValues()
-                    return values != nil
-                case "readings":
-                    var carried: [String: HLC] = [:]
-                    guard scanner.object({ scanner, property in
-                        guard let reading = scanner.clockReading() else { return false }
-                        carried[property] = reading
+            guard
+                scanner.object({ scanner, key in
+                    switch key {
+                    case "object":
+                        object = scanner.objectID(depth: 3)
+                        return object != nil
+                    case "values":
+                        values = scanner.propertyValues()
+                        return values != nil
+                    case "readings":
+                        var carried: [String: HLC] = [:]
+                        guard
+                            scanner.object({ scanner, property in
+                                guard let reading = scanner.clockReading() else { return false }
+                                carried[property] = reading
+                                return true
+                            })
+                        else { return false }
+                        readings = carried
                         return true
-                    }) else { return false }
-                    readings = carried
-                    return true
-                default:
-                    return scanner.skipUnknown(depth: 3)
-                }
-            }), let object, let values else { return false }
+                    default:
+                        return scanner.skipUnknown(depth: 3)
+                    }
+                }), let object, let values
+            else { return false }
             list.append(ObjectChange(object: object, values: values, readings: readings))
             return true
         }
@@ -110,29 +119,31 @@ extension TransactionRecord {
             var into: GlobalID?
             var chosen: [String: PropertyValue] = [:]
             var reading: HLC?
-            guard scanner.object({ scanner, key in
-                switch key {
-                case "object":
-                    object = scanner.objectID(depth: 3)
-                    return object != nil
-                case "into":
-                    into = scanner.globalID()
-                    return into != nil
-                case "chosen":
-                    guard let values = scanner.propertyValues() else { return false }
-                    chosen = values
-                    return true
-                case "reading":
-                    if scanner.null() {
-                        reading = nil
+            guard
+                scanner.object({ scanner, key in
+                    switch key {
+                    case "object":
+                        object = scanner.objectID(depth: 3)
+                        return object != nil
+                    case "into":
+                        into = scanner.globalID()
+                        return into != nil
+                    case "chosen":
+                        guard let values = scanner.propertyValues() else { return false }
+                        chosen = values
                         return true
+                    case "reading":
+                        if scanner.null() {
+                            reading = nil
+                            return true
+                        }
+                        reading = scanner.clockReading()
+                        return reading != nil
+                    default:
+                        return scanner.skipUnknown(depth: 3)
                     }
-                    reading = scanner.clockReading()
-                    return reading != nil
-                default:
-                    return scanner.skipUnknown(depth: 3)
-                }
-            }), let object, let into else { return false }
+                }), let object, let into
+            else { return false }
             list.append(ObjectMerge(object: object, into: into, chosen: chosen, reading: reading))
             return true
         }

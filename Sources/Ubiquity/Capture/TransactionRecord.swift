@@ -69,7 +69,8 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 
     public init(
         transactionID: GlobalID, timestamp: Date, author: String,
-        inserted: [ObjectChange], updated: [ObjectChange], deleted: [ObjectID], merged: [ObjectMerge] = [], clock: HLC? = nil
+        inserted: [ObjectChange], updated: [ObjectChange], deleted: [ObjectID], merged: [ObjectMerge] = [],
+        clock: HLC? = nil
     ) {
         self.clock = clock
         self.merged = merged
@@ -85,8 +86,9 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 
     /// The same changes with the save's clock reading.
     func stamped(_ clock: HLC) -> TransactionRecord {
-        TransactionRecord(transactionID: transactionID, timestamp: timestamp, author: author,
-                          inserted: inserted, updated: updated, deleted: deleted, merged: merged, clock: clock)
+        TransactionRecord(
+            transactionID: transactionID, timestamp: timestamp, author: author,
+            inserted: inserted, updated: updated, deleted: deleted, merged: merged, clock: clock)
     }
 
     /// Every object the transaction touched.

@@ -50,8 +50,9 @@ enum ClocksAhead {
         let key = prefix + peer
         if writtenAt.timeIntervalSince(now) > LocalClock.trustedAhead {
             let note = ClockAhead(peer: peer, device: device, file: file, writtenAt: writtenAt, seenAt: now)
-            try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                                 [key, String(decoding: try encoder.encode(note), as: UTF8.self)])
+            try db.executeCached(
+                "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                [key, String(decoding: try encoder.encode(note), as: UTF8.self)])
         } else if try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [key]) != nil {
             try db.executeCached("DELETE FROM \(EngineTables.metadata) WHERE key = ?", [key])
         }
@@ -61,10 +62,12 @@ enum ClocksAhead {
     static func all(_ db: Database) throws -> [ClockAhead] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        return try String.fetchAll(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key LIKE ? ORDER BY key",
-                                   arguments: [prefix + "%"])
-            .compactMap { try? decoder.decode(ClockAhead.self, from: Data($0.utf8)) }
-            .sorted { $0.ahead > $1.ahead }
+        return try String.fetchAll(
+            db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key LIKE ? ORDER BY key",
+            arguments: [prefix + "%"]
+        )
+        .compactMap { try? decoder.decode(ClockAhead.self, from: Data($0.utf8)) }
+        .sorted { $0.ahead > $1.ahead }
     }
 
     private static var encoder: JSONEncoder {

@@ -33,7 +33,8 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     public var description: String {
         guard wall >= 0, counter >= 0 else {
             // Only a reading read from a hostile file is negative: written as it always was.
-            let wallText = String(wall), counterText = String(counter)
+            let wallText = String(wall)
+            let counterText = String(counter)
             return String(repeating: "0", count: max(0, 16 - wallText.count)) + wallText + "."
                 + String(repeating: "0", count: max(0, 6 - counterText.count)) + counterText + "." + peer
         }
@@ -42,8 +43,12 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
             String(unsafeUninitializedCapacity: 19 + 1 + 10 + 1 + peerBytes.count) { text in
                 var position = 0
                 func write(_ value: UInt64, width: Int) {
-                    var digits = 1, rest = value / 10
-                    while rest > 0 { digits += 1; rest /= 10 }
+                    var digits = 1
+                    var rest = value / 10
+                    while rest > 0 {
+                        digits += 1
+                        rest /= 10
+                    }
                     var remaining = value
                     for index in (position..<position + max(width, digits)).reversed() {
                         text[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
@@ -79,7 +84,9 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
 
     public init?(_ text: String) {
         let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int32(parts[1]), !parts[2].isEmpty else { return nil }
+        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int32(parts[1]), !parts[2].isEmpty else {
+            return nil
+        }
         self.init(wall: wall, counter: counter, peer: String(parts[2]))
     }
 
@@ -91,7 +98,8 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         var index = 0
         /// The decimal number up to the next dot, of 1 to `limit` digits; `index` left on the dot.
         func number(atMost limit: Int) -> Int64? {
-            var value: Int64 = 0, digits = 0
+            var value: Int64 = 0
+            var digits = 0
             while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
                 let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10, digits < limit else { return nil }

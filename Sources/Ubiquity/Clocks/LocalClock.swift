@@ -41,19 +41,24 @@ enum LocalClock {
     ///
     /// - Throws: ``StoreError/noLaterClockReading(_:)`` when an object holds the last reading
     ///   there can be.
-    static func reading(for record: TransactionRecord, now: Date, peer: String, schema: Schema, _ db: Database) throws -> HLC {
+    static func reading(for record: TransactionRecord, now: Date, peer: String, schema: Schema, _ db: Database) throws
+        -> HLC
+    {
         try reading(for: record, now: now, peer: peer, current: trustedCurrent(now: now, db), schema: schema, db)
     }
 
     /// ``reading(for:now:peer:_:)`` after the device's clock `current` (``trustedCurrent``),
     /// read once by a save that also moves it (``clock(stored:after:now:peer:)``).
-    static func reading(for record: TransactionRecord, now: Date, peer: String, current: HLC?, schema: Schema,
-                        _ db: Database) throws -> HLC {
+    static func reading(
+        for record: TransactionRecord, now: Date, peer: String, current: HLC?, schema: Schema,
+        _ db: Database
+    ) throws -> HLC {
         var newest: (clock: HLC, object: ObjectID)?
         for change in record.updated {
             guard let entity = schema.entity(named: change.object.entity),
-                  let clock = try PropertyClocks.clocks(of: change.object.id, in: entity, db).values.max(),
-                  newest.map({ clock > $0.clock }) ?? true else { continue }
+                let clock = try PropertyClocks.clocks(of: change.object.id, in: entity, db).values.max(),
+                newest.map({ clock > $0.clock }) ?? true
+            else { continue }
             newest = (clock, change.object)
         }
         // Values carried from another store with their readings: the save comes after them all.
@@ -61,10 +66,13 @@ enum LocalClock {
         let floor = [current, newest?.clock, carried].compactMap { $0 }.max()
         // Only the last reading there can be has no successor. The device's own clock there
         // (after a hostile file) yields to what the objects need.
-        if let reading = HLC.next(after: floor, now: now, peer: peer) ?? HLC.next(after: newest?.clock, now: now, peer: peer) {
+        if let reading = HLC.next(after: floor, now: now, peer: peer)
+            ?? HLC.next(after: newest?.clock, now: now, peer: peer)
+        {
             return reading
         }
-        throw StoreError.noLaterClockReading(newest.map { "\($0.object.entity) \($0.object.id)" } ?? "this device's clock")
+        throw StoreError.noLaterClockReading(
+            newest.map { "\($0.object.entity) \($0.object.id)" } ?? "this device's clock")
     }
 
     /// Moves the device's clock up to `reading` (made here or seen in a file), unless it is

@@ -32,7 +32,8 @@ enum PropertyClocks {
         // An upsert keeps the row where it is: REPLACE deletes and inserts it under a new rowid,
         // which wrote the key's index page too.
         try db.executeCached(upsertSQL, [clockKey, clock.description])
-        try db.executeCached("""
+        try db.executeCached(
+            """
             INSERT INTO \(EngineTables.metadata) (key, value)
             SELECT ?, coalesce(max(seq), 0) FROM \(EngineTables.outbox) WHERE true
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
@@ -43,7 +44,8 @@ enum PropertyClocks {
     /// the device's clock and was made after the metadata's clock, that clock moves into the
     /// metadata, in the same transaction.
     static func keepCurrent(removing sequence: Int64, _ db: Database) throws {
-        try db.executeCached("""
+        try db.executeCached(
+            """
             INSERT INTO \(EngineTables.metadata) (key, value)
             SELECT ?, clock FROM \(EngineTables.outbox)
             WHERE seq = ? AND clock IS NOT NULL AND seq = (SELECT max(seq) FROM \(EngineTables.outbox)) AND seq > \(asOfSQL)
@@ -57,7 +59,8 @@ enum PropertyClocks {
         INSERT INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)
         ON CONFLICT(key) DO UPDATE SET value = excluded.value
         """
-    private static let asOfSQL = "coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = '\(clockAsOfKey)'), 0)"
+    private static let asOfSQL =
+        "coalesce((SELECT CAST(value AS INTEGER) FROM \(EngineTables.metadata) WHERE key = '\(clockAsOfKey)'), 0)"
     /// Scalar subqueries only, each a probe of a key: the last row found through `max(seq)`
     /// rather than joined as `ORDER BY seq DESC LIMIT 1`, which SQLite materializes into a
     /// temporary B-tree (a pager opened and closed at every save: 8 % of one).
@@ -86,17 +89,21 @@ enum PropertyClocks {
     }
 
     /// Sets the readings of the row `id` of `entity` (one that exists: the row is written first).
-    static func setClocks(_ clocks: [String: HLC], of id: GlobalID, in entity: EntityDescription, _ db: Database) throws {
+    static func setClocks(_ clocks: [String: HLC], of id: GlobalID, in entity: EntityDescription, _ db: Database) throws
+    {
         try setEncoded(encode(clocks), of: id, in: entity, db)
     }
 
     /// ``setClocks(_:of:in:_:)`` of `names` all at `clock`: the same readings, without grouping.
-    static func setClocks(_ names: some Collection<String>, at clock: HLC, of id: GlobalID, in entity: EntityDescription,
-                          _ db: Database) throws {
+    static func setClocks(
+        _ names: some Collection<String>, at clock: HLC, of id: GlobalID, in entity: EntityDescription,
+        _ db: Database
+    ) throws {
         try setEncoded(encode(names, at: clock), of: id, in: entity, db)
     }
 
-    private static func setEncoded(_ text: String, of id: GlobalID, in entity: EntityDescription, _ db: Database) throws {
+    private static func setEncoded(_ text: String, of id: GlobalID, in entity: EntityDescription, _ db: Database) throws
+    {
         // The row was written in this transaction: its page is in the log already.
         try db.executeCached(entity.setClocksSQL, binding: [text.databaseValue, id.description.databaseValue])
     }
@@ -186,8 +193,10 @@ enum PropertyClocks {
 
     /// Marks the properties a local save wrote with its clock reading. Inserted rows for which
     /// `insertsWritten` holds were written with these readings already (``SaveClock``).
-    static func stamp(_ record: TransactionRecord, clock: HLC, schema: Schema,
-                      insertsWritten: (ObjectChange, HLC) -> Bool, _ db: Database) throws {
+    static func stamp(
+        _ record: TransactionRecord, clock: HLC, schema: Schema,
+        insertsWritten: (ObjectChange, HLC) -> Bool, _ db: Database
+    ) throws {
         // An insert writes every property it records (not the nulls it was created with):
         // nothing earlier to keep.
         for change in record.inserted where change.readings != nil || !insertsWritten(change, clock) {
@@ -209,8 +218,9 @@ enum PropertyClocks {
         for object in record.deleted { try tombstone(object, clock: clock, db) }
         // Merged copies were tombstoned when merged, before the save had its reading.
         for merge in record.merged {
-            try db.executeCached("UPDATE \(EngineTables.tombstone) SET clock = ? WHERE objectID = ?",
-                                 [clock.description, merge.object.id.description])
+            try db.executeCached(
+                "UPDATE \(EngineTables.tombstone) SET clock = ? WHERE objectID = ?",
+                [clock.description, merge.object.id.description])
         }
     }
 
@@ -219,12 +229,14 @@ enum PropertyClocks {
     /// Marks an object deleted, or merged into another copy (`mergedInto`); the first mark stays.
     /// Its readings went with its row, which the caller deletes.
     static func tombstone(_ object: ObjectID, clock: HLC, mergedInto: GlobalID? = nil, _ db: Database) throws {
-        try db.executeCached("INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
-                       [object.id.description, object.entity, clock.description, mergedInto?.description])
+        try db.executeCached(
+            "INSERT OR IGNORE INTO \(EngineTables.tombstone) (objectID, entity, clock, mergedInto) VALUES (?, ?, ?, ?)",
+            [object.id.description, object.entity, clock.description, mergedInto?.description])
     }
 
     /// Whether `id` has a tombstone: deleted here or on a peer, or merged into another copy.
     static func isDeleted(_ id: GlobalID, _ db: Database) throws -> Bool {
-        try Bool.fetchCached(db, "SELECT 1 FROM \(EngineTables.tombstone) WHERE objectID = ?", [id.description]) ?? false
+        try Bool.fetchCached(db, "SELECT 1 FROM \(EngineTables.tombstone) WHERE objectID = ?", [id.description])
+            ?? false
     }
 }

@@ -48,7 +48,8 @@ final class SaveClock {
     /// can be), and the save's end stamps the rows.
     func insertReading() throws -> HLC? {
         if let inserts { return inserts }
-        let reading = try shipped ?? HLC.next(after: LocalClock.trusted(deviceClock().clock, now: now), now: now, peer: peer)
+        let reading =
+            try shipped ?? HLC.next(after: LocalClock.trusted(deviceClock().clock, now: now), now: now, peer: peer)
         inserts = .some(reading)
         return reading
     }

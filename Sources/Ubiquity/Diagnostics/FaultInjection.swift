@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Crash points for the fault tests: when the environment variable the app names
@@ -40,7 +41,12 @@ public enum FaultInjection {
     /// Stops the process at `point` when requested, as a hung system call would: the first
     /// time the process gets there.
     static func stop(at point: String) {
-        guard isRequested(point), stoppedLock.withLock({ defer { stopped = true }; return !stopped }) else { return }
+        guard isRequested(point),
+            stoppedLock.withLock({
+                defer { stopped = true }
+                return !stopped
+            })
+        else { return }
         kill(getpid(), SIGSTOP)
     }
 

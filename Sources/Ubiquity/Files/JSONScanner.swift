@@ -111,7 +111,8 @@ struct JSONScanner {
     /// `null`, if it comes next.
     mutating func null() -> Bool {
         guard peek() == UInt8(ascii: "n"), offset + 4 <= bytes.count,
-              bytes[offset + 1] == UInt8(ascii: "u"), bytes[offset + 2] == UInt8(ascii: "l"), bytes[offset + 3] == UInt8(ascii: "l")
+            bytes[offset + 1] == UInt8(ascii: "u"), bytes[offset + 2] == UInt8(ascii: "l"),
+            bytes[offset + 3] == UInt8(ascii: "l")
         else { return false }
         offset += 4
         return true
@@ -120,13 +121,17 @@ struct JSONScanner {
     mutating func bool() -> Bool? {
         switch peek() {
         case UInt8(ascii: "t"):
-            guard offset + 4 <= bytes.count, bytes[offset + 1] == UInt8(ascii: "r"), bytes[offset + 2] == UInt8(ascii: "u"),
-                  bytes[offset + 3] == UInt8(ascii: "e") else { return nil }
+            guard offset + 4 <= bytes.count, bytes[offset + 1] == UInt8(ascii: "r"),
+                bytes[offset + 2] == UInt8(ascii: "u"),
+                bytes[offset + 3] == UInt8(ascii: "e")
+            else { return nil }
             offset += 4
             return true
         case UInt8(ascii: "f"):
-            guard offset + 5 <= bytes.count, bytes[offset + 1] == UInt8(ascii: "a"), bytes[offset + 2] == UInt8(ascii: "l"),
-                  bytes[offset + 3] == UInt8(ascii: "s"), bytes[offset + 4] == UInt8(ascii: "e") else { return nil }
+            guard offset + 5 <= bytes.count, bytes[offset + 1] == UInt8(ascii: "a"),
+                bytes[offset + 2] == UInt8(ascii: "l"),
+                bytes[offset + 3] == UInt8(ascii: "s"), bytes[offset + 4] == UInt8(ascii: "e")
+            else { return nil }
             offset += 5
             return false
         default: return nil
@@ -149,7 +154,9 @@ struct JSONScanner {
     mutating func int64() -> Int64? {
         guard let text = numberText() else { return nil }
         if let integer = Self.smallInteger(text, maximumDigits: 18) { return integer }
-        if dialect == .foundation, text.contains(where: { !(0x30...0x39).contains($0) && $0 != UInt8(ascii: "-") }) { return nil }
+        if dialect == .foundation, text.contains(where: { !(0x30...0x39).contains($0) && $0 != UInt8(ascii: "-") }) {
+            return nil
+        }
         return Int64(String(decoding: text, as: UTF8.self))
     }
 
@@ -163,7 +170,7 @@ struct JSONScanner {
             while offset < bytes.count {
                 switch bytes[offset] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                     UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    UInt8(ascii: "e"), UInt8(ascii: "E"):
                     offset += 1
                 default:
                     return offset > start ? UnsafeBufferPointer(rebasing: bytes[start..<offset]) : nil
@@ -275,7 +282,8 @@ struct JSONScanner {
                 guard var code = hex4() else { return nil }
                 if (0xD800..<0xDC00).contains(code) {
                     guard takeByte(UInt8(ascii: "\\")), takeByte(UInt8(ascii: "u")), let low = hex4(),
-                          (0xDC00..<0xE000).contains(low) else { return nil }
+                        (0xDC00..<0xE000).contains(low)
+                    else { return nil }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { return nil }

@@ -83,7 +83,10 @@ enum JSONValue: Equatable {
                 offset += 1
                 var fields: [String: JSONValue] = [:]
                 skipSpace()
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(fields) }
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+                    offset += 1
+                    return .object(fields)
+                }
                 while true {
                     skipSpace()
                     let key = try string()
@@ -92,7 +95,10 @@ enum JSONValue: Equatable {
                     fields[key] = try value(depth: depth + 1)
                     skipSpace()
                     guard offset < bytes.count else { throw error("unexpected end in an object") }
-                    if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+                    if bytes[offset] == UInt8(ascii: ",") {
+                        offset += 1
+                        continue
+                    }
                     try expect("}")
                     return .object(fields)
                 }
@@ -100,19 +106,31 @@ enum JSONValue: Equatable {
                 offset += 1
                 var items: [JSONValue] = []
                 skipSpace()
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(items) }
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                    offset += 1
+                    return .array(items)
+                }
                 while true {
                     items.append(try value(depth: depth + 1))
                     skipSpace()
                     guard offset < bytes.count else { throw error("unexpected end in an array") }
-                    if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+                    if bytes[offset] == UInt8(ascii: ",") {
+                        offset += 1
+                        continue
+                    }
                     try expect("]")
                     return .array(items)
                 }
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expect("null"); return .null
+            case UInt8(ascii: "t"):
+                try expect("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expect("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expect("null")
+                return .null
             default:
                 let start = offset
                 while offset < bytes.count, "+-0123456789.eE".utf8.contains(bytes[offset]) { offset += 1 }
@@ -140,7 +158,10 @@ enum JSONValue: Equatable {
             var runStart = offset
             func flush(_ end: Int) {
                 if end > runStart {
-                    scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self).unicodeScalars)
+                    scalars.append(
+                        contentsOf: String(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self
+                        ).unicodeScalars)
                 }
             }
             while offset < bytes.count {
@@ -151,7 +172,10 @@ enum JSONValue: Equatable {
                     return String(scalars)
                 }
                 guard byte >= 0x20 else { throw error("a control character in a string") }
-                if byte != UInt8(ascii: "\\") { offset += 1; continue }
+                if byte != UInt8(ascii: "\\") {
+                    offset += 1
+                    continue
+                }
                 flush(offset)
                 offset += 1
                 guard offset < bytes.count else { break }
@@ -179,7 +203,9 @@ enum JSONValue: Equatable {
 
         mutating func hex4() throws -> UInt32 {
             guard offset + 4 <= bytes.count,
-                  let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self), radix: 16)
+                let code = UInt32(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self),
+                    radix: 16)
             else { throw error("a bad \\u escape") }
             offset += 4
             return code

@@ -24,7 +24,11 @@ public enum PathName {
         if wanted.utf8.allSatisfy({ $0 < 0x80 }) || FileManager.default.fileExists(atPath: url.path) { return url }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         // Swift compares strings by canonical equivalence: `==` finds the other forms.
-        guard let existing = entries.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }).first(where: { $0 == wanted }) else {
+        guard
+            let existing = entries.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }).first(where: {
+                $0 == wanted
+            })
+        else {
             return url
         }
         return folder.appendingPathComponent(existing, isDirectory: isDirectory)

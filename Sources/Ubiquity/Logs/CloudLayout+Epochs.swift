@@ -27,7 +27,8 @@ extension CloudLayout {
 
     /// This layout at another model version and epoch, with its other settings.
     private func copy(modelVersion: Int, epoch: Int) throws -> CloudLayout {
-        var layout = try CloudLayout(cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
+        var layout = try CloudLayout(
+            cloud: cloud, account: account, storeName: storeName, modelVersion: modelVersion, epoch: epoch)
         layout.createsAccountFolder = createsAccountFolder
         return layout
     }
@@ -45,7 +46,8 @@ extension CloudLayout {
     /// the markers are read only when one is named beyond this epoch.
     public var isSuperseded: Bool {
         guard let names = folderEntries(epochsFolder.path),
-              names.contains(where: { (Self.epoch(ofMarkerNamed: $0) ?? 0) > epoch }) else { return false }
+            names.contains(where: { (Self.epoch(ofMarkerNamed: $0) ?? 0) > epoch })
+        else { return false }
         return currentEpoch() > epoch
     }
 
@@ -64,7 +66,9 @@ extension CloudLayout {
         let stem = name.dropLast(epochMarkerExtension.count + 1)
         let parts = stem.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         let number = parts[0]
-        guard !number.isEmpty, number.count <= 9, number.allSatisfy({ $0.isASCII && $0.isNumber }), let epoch = Int(number) else { return nil }
+        guard !number.isEmpty, number.count <= 9, number.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let epoch = Int(number)
+        else { return nil }
         guard parts.count == 2 else { return (epoch, nil) }
         let peer = String(parts[1])
         return HLC.isPeerName(peer) ? (epoch, peer) : nil
@@ -94,7 +98,8 @@ extension CloudLayout {
     public func startNextEpoch(peer: String, device: String, at date: Date = Date()) throws -> Int {
         let next = currentEpoch() + 1
         try makeFolder(epochsFolder)
-        let marker = EpochMarker(epoch: next, peer: peer, device: device, started: ISO8601DateFormatter.withFraction.string(from: date))
+        let marker = EpochMarker(
+            epoch: next, peer: peer, device: device, started: ISO8601DateFormatter.withFraction.string(from: date))
         // Created once: two processes of this device starting over at once write it once.
         _ = try AtomicFile.create(marker.fileData(), at: markerURL(epoch: next, peer: peer))
         return next
@@ -105,8 +110,11 @@ extension CloudLayout {
     public func filesOfEpochs(before epoch: Int) -> [URL] {
         var files: [URL] = []
         for folder in foldersOfEpochs(before: epoch) {
-            guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
-            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            guard
+                let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+            else { continue }
+            for case let url as URL in walker
+            where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
                 files.append(url)
             }
         }
@@ -161,17 +169,20 @@ public struct EpochMarker: Codable, Equatable, Sendable {
         guard let marker = try? JSONDecoder().decode(EpochMarker.self, from: body) else {
             return .failure(RuleViolation("it is not an epoch marker"))
         }
-        guard marker.epoch == epoch else { return .failure(RuleViolation("it says epoch \(marker.epoch), its name \(epoch)")) }
+        guard marker.epoch == epoch else {
+            return .failure(RuleViolation("it says epoch \(marker.epoch), its name \(epoch)"))
+        }
         guard HLC.isPeerName(marker.peer), !marker.device.isEmpty, marker.device.utf8.count <= 256,
-              !marker.device.unicodeScalars.contains(where: ValueRule.isForbidden),
-              (try? Date(marker.started, strategy: .iso8601)) != nil || ISO8601DateFormatter.withFraction.date(from: marker.started) != nil
+            !marker.device.unicodeScalars.contains(where: ValueRule.isForbidden),
+            (try? Date(marker.started, strategy: .iso8601)) != nil
+                || ISO8601DateFormatter.withFraction.date(from: marker.started) != nil
         else { return .failure(RuleViolation("its peer, device or time cannot be right")) }
         return .success(marker)
     }
 }
 
-private extension ISO8601DateFormatter {
-    static var withFraction: ISO8601DateFormatter {
+extension ISO8601DateFormatter {
+    fileprivate static var withFraction: ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter

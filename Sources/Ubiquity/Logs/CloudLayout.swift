@@ -43,9 +43,15 @@ public struct CloudLayout: Sendable {
         foundStoreFolder = FoundFolder { [account = self.account, storeName = self.storeName] in
             let names = account + storeName
             guard names.utf8.allSatisfy({ $0 < 0x80 }) || Self.isReachable(cloud) else {
-                return (cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(storeName, isDirectory: true), false)
+                return (
+                    cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(
+                        storeName, isDirectory: true), false
+                )
             }
-            return (PathName.url(of: storeName, in: Self.accountFolder(cloud: cloud, account: account), isDirectory: true), true)
+            return (
+                PathName.url(of: storeName, in: Self.accountFolder(cloud: cloud, account: account), isDirectory: true),
+                true
+            )
         }
     }
 
@@ -61,11 +67,13 @@ public struct CloudLayout: Sendable {
     public static func unreachableReason(_ cloud: URL) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory) else {
-            return "the cloud folder \(cloud.path) does not exist: create it (mkdir -p \(cloud.path)) or mount the share it lives on"
+            return
+                "the cloud folder \(cloud.path) does not exist: create it (mkdir -p \(cloud.path)) or mount the share it lives on"
         }
         guard isDirectory.boolValue else { return "the cloud folder \(cloud.path) is not a folder" }
         guard access(cloud.path, R_OK | W_OK | X_OK) == 0 else {
-            return "the cloud folder \(cloud.path) cannot be read and written by this user (\(String(cString: strerror(errno))))"
+            return
+                "the cloud folder \(cloud.path) cannot be read and written by this user (\(String(cString: strerror(errno))))"
         }
         return nil
     }
@@ -96,8 +104,10 @@ public struct CloudLayout: Sendable {
     public static func checkedAccountName(_ account: String) throws -> String {
         let name = PathName.normalized(account)
         // Bytes, not characters: "/" followed by a combining accent is one character, and still a slash.
-        guard !name.isEmpty, name.utf8.first != UInt8(ascii: "."), !name.utf8.contains(UInt8(ascii: "/")), name.utf8.count <= maximumNameBytes,
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.utf8.first != UInt8(ascii: "."), !name.utf8.contains(UInt8(ascii: "/")),
+            name.utf8.count <= maximumNameBytes,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw CloudError.invalidAccountName(account)
         }
         return name
@@ -116,9 +126,10 @@ public struct CloudLayout: Sendable {
     public static func checkedStoreName(_ storeName: String) throws -> String {
         let name = PathName.normalized(storeName)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ".")), !name.utf8.contains(UInt8(ascii: "/")),
-              name.utf8.first != UInt8(ascii: "~"), name.utf8.count <= maximumNameBytes,
-              name.lowercased() != keyValueFolderName, name.lowercased() != FolderMarker.folderName,
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            name.utf8.first != UInt8(ascii: "~"), name.utf8.count <= maximumNameBytes,
+            name.lowercased() != keyValueFolderName, name.lowercased() != FolderMarker.folderName,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw CloudError.invalidStoreName(storeName)
         }
         return name
@@ -166,7 +177,8 @@ public struct CloudLayout: Sendable {
     /// ``number(inFileNamed:extension:)`` of a name's UTF-8 bytes.
     static func number(inFileNamed bytes: UnsafeBufferPointer<UInt8>, extension ext: String) -> Int64? {
         guard bytes.count == 11 + ext.utf8.count, bytes[10] == UInt8(ascii: "."),
-              ext.utf8.elementsEqual(bytes[11...]) else { return nil }
+            ext.utf8.elementsEqual(bytes[11...])
+        else { return nil }
         var number: Int64 = 0
         for byte in bytes[..<10] {
             let digit = byte &- UInt8(ascii: "0")

@@ -48,7 +48,9 @@ public struct FolderMarker: Codable, Equatable, Sendable {
     /// The ID this peer's own marker holds, when it has one that checks out and says it is
     /// this peer's (a file under its name written by anyone else counts for nothing).
     public static func ownID(cloud: URL, account: String, peer: String) -> String? {
-        guard let marker = try? read(url(cloud: cloud, account: account, peer: peer)).get(), marker.peer == peer else { return nil }
+        guard let marker = try? read(url(cloud: cloud, account: account, peer: peer)).get(), marker.peer == peer else {
+            return nil
+        }
         return marker.folderID
     }
 
@@ -60,7 +62,8 @@ public struct FolderMarker: Codable, Equatable, Sendable {
         for name in folderEntries(folder.path) ?? [] where name.hasSuffix("." + fileExtension) {
             let peer = String(name.dropLast(fileExtension.count + 1))
             guard HLC.isPeerName(peer), let marker = try? read(folder.appendingPathComponent(name)).get(),
-                  marker.peer == peer else { continue }
+                marker.peer == peer
+            else { continue }
             ids.insert(marker.folderID)
         }
         return ids
@@ -81,7 +84,8 @@ public struct FolderMarker: Codable, Equatable, Sendable {
         if try AtomicFile.create(try fileData(), at: url) { return folderID }
         if let existing = Self.ownID(cloud: cloud, account: account, peer: peer) { return existing }
         // A damaged or foreign file holds the name: this peer's marker cannot be written under it.
-        throw FileError.unwritable(path: url.path, reason: "a file that is not this device's folder marker holds its name")
+        throw FileError.unwritable(
+            path: url.path, reason: "a file that is not this device's folder marker holds its name")
     }
 
     func fileData() throws -> Data {
@@ -102,8 +106,8 @@ public struct FolderMarker: Codable, Equatable, Sendable {
             return .failure(RuleViolation("it is not a folder marker"))
         }
         guard UUID(uuidString: marker.folderID) != nil, marker.folderID == marker.folderID.lowercased(),
-              HLC.isPeerName(marker.peer), !marker.device.isEmpty, marker.device.utf8.count <= 256,
-              !marker.device.unicodeScalars.contains(where: ValueRule.isForbidden)
+            HLC.isPeerName(marker.peer), !marker.device.isEmpty, marker.device.utf8.count <= 256,
+            !marker.device.unicodeScalars.contains(where: ValueRule.isForbidden)
         else { return .failure(RuleViolation("its ID, peer or device cannot be right")) }
         return .success(marker)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A folder's identity and the times of its last changes, from one `stat`.
@@ -20,9 +21,10 @@ struct FolderStamp: Equatable, Sendable {
     static func of(_ name: String, in parent: Int32) -> FolderStamp? {
         var info = stat()
         guard fstatat(parent, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return FolderStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-                           modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                           changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+        return FolderStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 }
 
@@ -54,7 +56,9 @@ struct FolderScan: Equatable, Sendable {
 
     var encoded: Data {
         var data = Data(capacity: Self.encodedSize)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         append(stamp.device)
         append(stamp.inode)
         append(stamp.modified)
@@ -80,9 +84,12 @@ struct FolderScan: Equatable, Sendable {
             func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
                 T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
             }
-            return (FolderStamp(device: load(0, as: UInt64.self), inode: load(8, as: UInt64.self),
-                                modified: load(16, as: Int64.self), changed: load(24, as: Int64.self)),
-                    load(32, as: UInt32.self), load(36, as: Int64.self), Double(bitPattern: load(44, as: UInt64.self)))
+            return (
+                FolderStamp(
+                    device: load(0, as: UInt64.self), inode: load(8, as: UInt64.self),
+                    modified: load(16, as: Int64.self), changed: load(24, as: Int64.self)),
+                load(32, as: UInt32.self), load(36, as: Int64.self), Double(bitPattern: load(44, as: UInt64.self))
+            )
         }
         self.init(stamp: values.0, user: values.1, newest: values.2, scannedAt: values.3, applied: applied)
     }
@@ -132,13 +139,16 @@ enum FolderScans {
     static func scans(folder: String, kind: Kind, bucket: UInt8, _ db: Database) throws -> [String: FolderScan] {
         // Text compares byte by byte: a bucket is a range of names.
         let lower = bucket < 0x80 ? String(UnicodeScalar(bucket)) : "\u{80}"
-        let upper = bucket < 0x7F ? String(UnicodeScalar(bucket + 1)) : bucket == 0x7F ? "\u{80}" : "\u{10FFFF}\u{10FFFF}"
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT s.peer, s.listing, coalesce(w.lastSeq, 0)
-            FROM \(EngineTables.folderScan) s
-            LEFT JOIN \(EngineTables.peerState) w ON s.kind = 'logs' AND w.folder = s.folder AND w.peer = s.peer
-            WHERE s.folder = ? AND s.kind = ? AND s.peer >= ? AND s.peer < ?
-            """), arguments: [folder, kind.rawValue, lower, upper])
+        let upper =
+            bucket < 0x7F ? String(UnicodeScalar(bucket + 1)) : bucket == 0x7F ? "\u{80}" : "\u{10FFFF}\u{10FFFF}"
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT s.peer, s.listing, coalesce(w.lastSeq, 0)
+                    FROM \(EngineTables.folderScan) s
+                    LEFT JOIN \(EngineTables.peerState) w ON s.kind = 'logs' AND w.folder = s.folder AND w.peer = s.peer
+                    WHERE s.folder = ? AND s.kind = ? AND s.peer >= ? AND s.peer < ?
+                    """), arguments: [folder, kind.rawValue, lower, upper])
         var scans: [String: FolderScan] = [:]
         while let row = try rows.next() {
             if let scan = FolderScan(encoded: row[1], applied: row[2]) { scans[row[0]] = scan }
@@ -154,14 +164,17 @@ enum FolderScans {
     }
 
     /// Remembers (or, with nil, forgets) listings.
-    static func save(_ changes: [(kind: Kind, peer: String, scan: FolderScan?)], folder: String, _ db: Database) throws {
+    static func save(_ changes: [(kind: Kind, peer: String, scan: FolderScan?)], folder: String, _ db: Database) throws
+    {
         for change in changes {
             if let scan = change.scan {
-                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.folderScan) (folder, kind, peer, listing) VALUES (?, ?, ?, ?)",
-                                     [folder, change.kind.rawValue, change.peer, scan.encoded])
+                try db.executeCached(
+                    "INSERT OR REPLACE INTO \(EngineTables.folderScan) (folder, kind, peer, listing) VALUES (?, ?, ?, ?)",
+                    [folder, change.kind.rawValue, change.peer, scan.encoded])
             } else {
-                try db.executeCached("DELETE FROM \(EngineTables.folderScan) WHERE folder = ? AND kind = ? AND peer = ?",
-                                     [folder, change.kind.rawValue, change.peer])
+                try db.executeCached(
+                    "DELETE FROM \(EngineTables.folderScan) WHERE folder = ? AND kind = ? AND peer = ?",
+                    [folder, change.kind.rawValue, change.peer])
             }
         }
     }
@@ -171,41 +184,42 @@ enum FolderScans {
     /// times may be cached, coarse or kept by another machine's clock).
     static func trustedDevice(_ path: String) -> UInt64? {
         #if os(Linux)
-        var info = stat()
-        guard stat(path, &info) == 0, let type = fileSystemType(path) else { return nil }
-        let trusted: Set<UInt32> = [
-            0xEF53,  // ext2, ext3, ext4
-            0x5846_5342,  // XFS
-            0x9123_683E,  // Btrfs
-            0x0102_1994,  // tmpfs
-            0xF2F5_2010,  // F2FS
-            0x2FC1_2FC1,  // ZFS
-            0x794C_7630,  // overlayfs
-        ]
-        return trusted.contains(type) ? UInt64(info.st_dev) : nil
+            var info = stat()
+            guard stat(path, &info) == 0, let type = fileSystemType(path) else { return nil }
+            let trusted: Set<UInt32> = [
+                0xEF53,  // ext2, ext3, ext4
+                0x5846_5342,  // XFS
+                0x9123_683E,  // Btrfs
+                0x0102_1994,  // tmpfs
+                0xF2F5_2010,  // F2FS
+                0x2FC1_2FC1,  // ZFS
+                0x794C_7630,  // overlayfs
+            ]
+            return trusted.contains(type) ? UInt64(info.st_dev) : nil
         #else
-        return nil
+            return nil
         #endif
     }
 }
 
 #if os(Linux)
-/// `statfs(2)`'s `f_type`, the file system's magic number. Swift's Glibc module leaves
-/// `sys/statfs.h` out, so the function is looked up; `f_type` is the structure's first field
-/// (a `long`). An unexpected layout gives a number not in any list: not trusted.
-private func fileSystemType(_ path: String) -> UInt32? {
-    guard let function = statfsFunction else { return nil }
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
-    defer { buffer.deallocate() }
-    buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
-    guard function(path, buffer) == 0 else { return nil }
-    return UInt32(truncatingIfNeeded: buffer.load(as: Int.self))
-}
+    /// `statfs(2)`'s `f_type`, the file system's magic number. Swift's Glibc module leaves
+    /// `sys/statfs.h` out, so the function is looked up; `f_type` is the structure's first field
+    /// (a `long`). An unexpected layout gives a number not in any list: not trusted.
+    private func fileSystemType(_ path: String) -> UInt32? {
+        guard let function = statfsFunction else { return nil }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
+        guard function(path, buffer) == 0 else { return nil }
+        return UInt32(truncatingIfNeeded: buffer.load(as: Int.self))
+    }
 
-private typealias StatfsFunction = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
-/// Looked up once, in the C library (already loaded) rather than through every library.
-private let statfsFunction: StatfsFunction? = (dlsym(dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD), "statfs") ?? dlsym(nil, "statfs"))
-    .map { unsafeBitCast($0, to: StatfsFunction.self) }
+    private typealias StatfsFunction = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
+    /// Looked up once, in the C library (already loaded) rather than through every library.
+    private let statfsFunction: StatfsFunction? =
+        (dlsym(dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD), "statfs") ?? dlsym(nil, "statfs"))
+        .map { unsafeBitCast($0, to: StatfsFunction.self) }
 #endif
 
 /// The names in a folder (without `.` and `..`), or nil when it cannot be listed. Plain
@@ -229,8 +243,9 @@ func numberedEntries(_ path: String, extension ext: String) -> [Int64]? {
         let number = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
             let name = UnsafeRawPointer(pointer)
             let length = strlen(name.assumingMemoryBound(to: CChar.self))
-            return CloudLayout.number(inFileNamed: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: length),
-                                      extension: ext)
+            return CloudLayout.number(
+                inFileNamed: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: length),
+                extension: ext)
         }
         if let number { numbers.append(number) }
     }
@@ -248,4 +263,3 @@ func folderEntries(_ handle: OpaquePointer) -> [String]? {
         if name != ".", name != ".." { names.append(name) }
     }
 }
-

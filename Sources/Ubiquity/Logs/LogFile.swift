@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One transaction log: immutable, written once by its peer.
@@ -34,9 +35,12 @@ public struct LogFile: Equatable, Sendable {
     public let record: TransactionRecord
 
     /// The file's bytes for a record.
-    public static func encode(_ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64,
-                              instance: String? = nil) throws -> Data {
-        try seal(record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq, instance: instance)
+    public static func encode(
+        _ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64,
+        instance: String? = nil
+    ) throws -> Data {
+        try seal(
+            record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq, instance: instance)
     }
 
     /// The largest log read, in bytes: a save of a whole imported list fits many times over;
@@ -57,8 +61,9 @@ public struct LogFile: Equatable, Sendable {
     /// - Throws: ``LogFileError`` saying what is wrong; ``LogFileError/header`` carries what
     ///   the header said, when it could be read.
     public static func read(at url: URL, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
-        let (header, payload) = try EnvelopeFile.read(at: url, magic: magic, limit: maximumBytes,
-                                                      expecting: layout, peer: peer, seq: seq)
+        let (header, payload) = try EnvelopeFile.read(
+            at: url, magic: magic, limit: maximumBytes,
+            expecting: layout, peer: peer, seq: seq)
         do {
             return LogFile(header: header, record: try record(payload))
         } catch let error as LogFileError {
@@ -78,8 +83,10 @@ public struct LogFile: Equatable, Sendable {
 
     /// A magic line, a JSON header saying what the file is (with the payload's length and
     /// CRC-32), then the payload.
-    static func seal(_ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64,
-                     instance: String? = nil) throws -> Data {
+    static func seal(
+        _ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64,
+        instance: String? = nil
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let header = Header(
@@ -90,14 +97,18 @@ public struct LogFile: Equatable, Sendable {
     }
 
     /// Checks an envelope held in memory and returns its header and payload.
-    static func open(_ data: Data, magic: String, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (Header, Data) {
+    static func open(_ data: Data, magic: String, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (
+        Header, Data
+    ) {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         guard lines.count == 3, String(decoding: lines[0], as: UTF8.self) == magic else {
             throw LogFileError.notALog
         }
         let header = try EnvelopeFile.header(Data(lines[1]), expecting: layout, peer: peer, seq: seq)
         let payload = Data(lines[2])
-        guard payload.count == header.length else { throw LogFileError.truncated(expected: header.length, found: payload.count) }
+        guard payload.count == header.length else {
+            throw LogFileError.truncated(expected: header.length, found: payload.count)
+        }
         guard String(CRC32.checksum(payload), radix: 16) == header.crc32 else { throw LogFileError.checksumMismatch }
         return (header, payload)
     }
@@ -110,24 +121,31 @@ enum EnvelopeFile {
     /// The longest magic line plus header line read before anything else.
     static let maximumHeaderBytes = 4096
 
-    static func read(at url: URL, magic: String, limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> (LogFile.Header, Data) {
-        let (header, payload, _) = try read(at: url, magics: [magic], limit: limit, expecting: layout, peer: peer, seq: seq)
+    static func read(at url: URL, magic: String, limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64)
+        throws -> (LogFile.Header, Data)
+    {
+        let (header, payload, _) = try read(
+            at: url, magics: [magic], limit: limit, expecting: layout, peer: peer, seq: seq)
         return (header, payload)
     }
 
     /// Reads an envelope whose magic line is one of `magics` (the formats a kind of file has
     /// had); the magic found comes back with the header and payload.
     static func read(at url: URL, magics: [String], limit: Int, expecting layout: CloudLayout, peer: String, seq: Int64)
-        throws -> (LogFile.Header, Data, magic: String) {
+        throws -> (LogFile.Header, Data, magic: String)
+    {
         let (fd, size) = try openRegularFile(url)
         defer { close(fd) }
-        let (header, magic, prefix, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
+        let (header, magic, prefix, payloadStart) = try readHeader(
+            fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
         guard header.length <= limit else {
             throw LogFileFailure(error: .tooLarge(bytes: header.length, limit: limit), header: header)
         }
         guard size - payloadStart == header.length else {
-            let error: LogFileError = size - payloadStart < header.length
-                ? .truncated(expected: header.length, found: size - payloadStart) : .longerThanItsHeader(expected: header.length, found: size - payloadStart)
+            let error: LogFileError =
+                size - payloadStart < header.length
+                ? .truncated(expected: header.length, found: size - payloadStart)
+                : .longerThanItsHeader(expected: header.length, found: size - payloadStart)
             throw LogFileFailure(error: error, header: header)
         }
         var payload = Data(prefix[payloadStart...])
@@ -152,20 +170,24 @@ enum EnvelopeFile {
     ///
     /// - Throws: what ``read(at:magics:limit:expecting:peer:seq:)`` would find wrong with the
     ///   header or the size; nothing about the payload's checksum.
-    static func checkSize(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64) throws {
+    static func checkSize(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64) throws
+    {
         let (header, found) = try header(at: url, magics: magics, expecting: layout, peer: peer, seq: seq)
         guard found == header.length else {
-            throw found < header.length ? LogFileError.truncated(expected: header.length, found: found)
+            throw found < header.length
+                ? LogFileError.truncated(expected: header.length, found: found)
                 : LogFileError.longerThanItsHeader(expected: header.length, found: found)
         }
     }
 
     /// An envelope's header, read alone (a few kilobytes), with the bytes that follow it.
     static func header(at url: URL, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64)
-        throws -> (header: LogFile.Header, payloadBytes: Int) {
+        throws -> (header: LogFile.Header, payloadBytes: Int)
+    {
         let (fd, size) = try openRegularFile(url)
         defer { close(fd) }
-        let (header, _, _, payloadStart) = try readHeader(fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
+        let (header, _, _, payloadStart) = try readHeader(
+            fd, size: size, magics: magics, expecting: layout, peer: peer, seq: seq)
         return (header, size - payloadStart)
     }
 
@@ -175,7 +197,9 @@ enum EnvelopeFile {
     private static func openRegularFile(_ url: URL) throws -> (fd: Int32, size: Int) {
         let fd = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            throw errno == ELOOP ? LogFileError.notARegularFile("a symbolic link") : LogFileError.unreadable(String(cString: strerror(errno)))
+            throw errno == ELOOP
+                ? LogFileError.notARegularFile("a symbolic link")
+                : LogFileError.unreadable(String(cString: strerror(errno)))
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -192,8 +216,11 @@ enum EnvelopeFile {
 
     /// Reads an envelope's magic line and header from the open file `fd` (its first
     /// ``maximumHeaderBytes`` at most).
-    private static func readHeader(_ fd: Int32, size: Int, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64)
-        throws -> (header: LogFile.Header, magic: String, prefix: Data, payloadStart: Int) {
+    private static func readHeader(
+        _ fd: Int32, size: Int, magics: [String], expecting layout: CloudLayout, peer: String, seq: Int64
+    )
+        throws -> (header: LogFile.Header, magic: String, prefix: Data, payloadStart: Int)
+    {
         let prefix = try readUpTo(fd, count: min(size, maximumHeaderBytes))
         guard let firstNewline = prefix.firstIndex(of: UInt8(ascii: "\n")) else { throw LogFileError.notALog }
         let firstLine = String(decoding: prefix[..<firstNewline], as: UTF8.self)
@@ -202,9 +229,11 @@ enum EnvelopeFile {
         }
         guard let secondNewline = prefix[(firstNewline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
             // A header that never ends: too long to be one, or a copy cut short (read again later).
-            throw size > maximumHeaderBytes ? LogFileError.badHeader : LogFileError.unreadable("its header is cut short")
+            throw size > maximumHeaderBytes
+                ? LogFileError.badHeader : LogFileError.unreadable("its header is cut short")
         }
-        let header = try self.header(Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
+        let header = try self.header(
+            Data(prefix[(firstNewline + 1)..<secondNewline]), expecting: layout, peer: peer, seq: seq)
         return (header, magic, prefix, secondNewline + 1)
     }
 
@@ -215,7 +244,8 @@ enum EnvelopeFile {
         guard let known = magics.first, let space = known.lastIndex(of: " ") else { return false }
         let kind = known[...space]
         let number = line.utf8.dropFirst(kind.utf8.count)
-        return line.hasPrefix(kind) && (1...9).contains(number.count) && number.allSatisfy { (0x30...0x39).contains($0) }
+        return line.hasPrefix(kind) && (1...9).contains(number.count)
+            && number.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// Decodes and checks a header line: what it names must be what the reader expects.
@@ -227,11 +257,12 @@ enum EnvelopeFile {
             throw LogFileError.badHeader
         }
         guard header.length >= 0, HLC.isPeerName(header.peer), header.device.utf8.count <= 256,
-              header.instance.map(HLC.isPeerName) ?? true else {
+            header.instance.map(HLC.isPeerName) ?? true
+        else {
             throw LogFileError.badHeader
         }
         guard header.storeName == layout.storeName, header.modelVersion == layout.modelVersion,
-              header.epoch == layout.epoch, header.peer == peer, header.seq == seq
+            header.epoch == layout.epoch, header.peer == peer, header.seq == seq
         else { throw LogFileFailure(error: .foreign, header: header) }
         return header
     }
@@ -297,8 +328,10 @@ public enum LogFileError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let reason): "cannot be read: \(reason)"
         case .notARegularFile(let what): "it is \(what), not a file"
         case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) a file of its kind may have"
-        case .longerThanItsHeader(let expected, let found): "it has \(found) bytes after its header, which says \(expected)"
-        case .unknownFormat(let magic): "it is in a format this build does not read (\(magic)): update this device to read it"
+        case .longerThanItsHeader(let expected, let found):
+            "it has \(found) bytes after its header, which says \(expected)"
+        case .unknownFormat(let magic):
+            "it is in a format this build does not read (\(magic)): update this device to read it"
         }
     }
 }

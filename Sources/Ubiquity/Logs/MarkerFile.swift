@@ -29,7 +29,9 @@ enum MarkerFile {
             return .failure(RuleViolation("it is \(stamp.size) bytes; a marker has at most \(maximumBytes)"))
         case .success: break
         }
-        guard let data = try? Data(contentsOf: url), !data.isEmpty else { return .failure(RuleViolation("it is empty")) }
+        guard let data = try? Data(contentsOf: url), !data.isEmpty else {
+            return .failure(RuleViolation("it is empty"))
+        }
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 3, String(decoding: lines[0], as: UTF8.self) == magic else {
             return bare ? .success(Data(lines[0])) : .failure(RuleViolation("it is not a marker"))

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A digest of a bucket of peer folders (those of `logs/`, `baselines/` or `refusals/` whose
@@ -47,14 +48,18 @@ struct FolderDigest: Equatable, Sendable {
 
     /// Whether `self`, as found now, is what `recorded` says, and still trusted.
     func matches(_ recorded: FolderDigest, scanStart: Double) -> Bool {
-        count == recorded.count && sum == recorded.sum && xor == recorded.xor && user == recorded.user && device == recorded.device
+        count == recorded.count && sum == recorded.sum && xor == recorded.xor && user == recorded.user
+            && device == recorded.device
             && abs(scanStart - recorded.oldest) <= FolderScans.trustPeriod
     }
 
     /// As kept in the metadata table.
     var text: String { "\(count) \(sum) \(xor) \(user) \(device) \(oldest) \(newest)" }
 
-    init(count: Int = 0, sum: UInt64 = 0, xor: UInt64 = 0, user: UInt32, device: UInt64, oldest: Double = 0, newest: Int64 = 0) {
+    init(
+        count: Int = 0, sum: UInt64 = 0, xor: UInt64 = 0, user: UInt32, device: UInt64, oldest: Double = 0,
+        newest: Int64 = 0
+    ) {
         self.count = count
         self.sum = sum
         self.xor = xor
@@ -67,8 +72,9 @@ struct FolderDigest: Equatable, Sendable {
     init?(text: String) {
         let parts = text.split(separator: " ")
         guard parts.count == 7, let count = Int(parts[0]), let sum = UInt64(parts[1]), let xor = UInt64(parts[2]),
-              let user = UInt32(parts[3]), let device = UInt64(parts[4]), let oldest = Double(parts[5]),
-              let newest = Int64(parts[6]) else { return nil }
+            let user = UInt32(parts[3]), let device = UInt64(parts[4]), let oldest = Double(parts[5]),
+            let newest = Int64(parts[6])
+        else { return nil }
         self.init(count: count, sum: sum, xor: xor, user: user, device: device, oldest: oldest, newest: newest)
     }
 
@@ -83,11 +89,15 @@ struct FolderDigest: Equatable, Sendable {
     static func all(folder: String, _ db: Database) throws -> [FolderScans.Kind: [UInt8: FolderDigest]] {
         let prefix = keyPrefix(folder: folder)
         var digests: [FolderScans.Kind: [UInt8: FolderDigest]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key > ? AND key < ?"),
-                                    arguments: [prefix, prefix + "\u{7F}"]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key > ? AND key < ?"),
+            arguments: [prefix, prefix + "\u{7F}"])
+        {
             let parts = (row[0] as String).dropFirst(prefix.count).split(separator: ".")
-            guard parts.count == 2, let kind = FolderScans.Kind(rawValue: String(parts[0])), let bucket = UInt8(parts[1], radix: 16),
-                  let digest = FolderDigest(text: row[1]) else { continue }
+            guard parts.count == 2, let kind = FolderScans.Kind(rawValue: String(parts[0])),
+                let bucket = UInt8(parts[1], radix: 16),
+                let digest = FolderDigest(text: row[1])
+            else { continue }
             digests[kind, default: [:]][bucket] = digest
         }
         return digests
@@ -142,8 +152,10 @@ struct PeerFolders {
     ///   - recorded: the digests the last imports recorded, by bucket.
     ///   - scanStart: the time before any of it was read (seconds since 1970).
     ///   - device: the file system whose stamps are trusted (``FolderScans/trustedDevice(_:)``).
-    init(_ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, recorded: [UInt8: FolderDigest],
-         scanStart: Double, device: UInt64?, user: UInt32 = geteuid()) {
+    init(
+        _ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, recorded: [UInt8: FolderDigest],
+        scanStart: Double, device: UInt64?, user: UInt32 = geteuid()
+    ) {
         self.kind = kind
         path = folder.path
         self.recorded = recorded
@@ -166,12 +178,20 @@ struct PeerFolders {
             // have one) is never stamped, so it is always listed and never stands for another.
             let stamp = name.utf8.allSatisfy({ $0 < 0x80 }) ? FolderStamp.of(name, in: parent) : nil
             let key = Self.bucket(of: name)
-            if buckets[key] == nil { buckets[key] = Bucket(digest: device.map { FolderDigest(user: user, device: $0) }) }
+            if buckets[key] == nil {
+                buckets[key] = Bucket(digest: device.map { FolderDigest(user: user, device: $0) })
+            }
             buckets[key]!.entries.append((name, stamp))
-            if let stamp, stamp.device == device { buckets[key]!.digest?.add(name, stamp) } else { buckets[key]!.digest = nil }
+            if let stamp, stamp.device == device {
+                buckets[key]!.digest?.add(name, stamp)
+            } else {
+                buckets[key]!.digest = nil
+            }
         }
         for (key, bucket) in buckets {
-            guard let digest = bucket.digest, let recorded = recorded[key], digest.matches(recorded, scanStart: scanStart) else {
+            guard let digest = bucket.digest, let recorded = recorded[key],
+                digest.matches(recorded, scanStart: scanStart)
+            else {
                 changed += bucket.entries.map(\.peer)  // until compared with what was remembered
                 continue
             }
@@ -202,8 +222,10 @@ struct PeerFolders {
                     changed.append(peer)  // not a folder (any more), or gone: looked at again
                     continue
                 }
-                if let scan = remembered[peer], let device, stamp.device == device, scan.stamp == stamp, scan.user == user,
-                   scan.isSettled {
+                if let scan = remembered[peer], let device, stamp.device == device, scan.stamp == stamp,
+                    scan.user == user,
+                    scan.isSettled
+                {
                     // Past its day (or made by a clock far off), a listing is made again, a few at a time.
                     let isPastItsDay = abs(scanStart - scan.scannedAt) > FolderScans.trustPeriod
                     if !isPastItsDay || relists == 0 {
@@ -243,7 +265,8 @@ struct PeerFolders {
         guard scan.isSettled else { return forget(peer) }
         // Written only when something changed, or to renew a listing past its day.
         if let old = remembered[peer], old.stamp == stamp, old.user == user, old.newest == newest, old.isSettled,
-           abs(scanStart - old.scannedAt) <= FolderScans.trustPeriod {
+            abs(scanStart - old.scannedAt) <= FolderScans.trustPeriod
+        {
             changes[peer] = nil
             settled[peer] = isDone ? (old.scannedAt, newest) : nil
             return
@@ -321,8 +344,9 @@ extension CloudSync {
         let epochFolder = layout.epochFolder
         let device = FolderScans.trustedDevice(epochFolder.path)
         func folders(_ kind: FolderScans.Kind, _ name: String, isPeer: (String) -> Bool) -> PeerFolders {
-            PeerFolders(kind, folder: epochFolder.appendingPathComponent(name, isDirectory: true), isPeer: isPeer,
-                        recorded: recorded[kind] ?? [:], scanStart: scanStart, device: device)
+            PeerFolders(
+                kind, folder: epochFolder.appendingPathComponent(name, isDirectory: true), isPeer: isPeer,
+                recorded: recorded[kind] ?? [:], scanStart: scanStart, device: device)
         }
         var survey = FolderSurvey(
             logs: folders(.logs, "logs", isPeer: HLC.isPeerName),
@@ -335,7 +359,9 @@ extension CloudSync {
             let kind = folders.kind
             let scans = try store.read { db in
                 try buckets.reduce(into: [String: FolderScan]()) { scans, bucket in
-                    scans.merge(try FolderScans.scans(folder: folder, kind: kind, bucket: bucket, db)) { first, _ in first }
+                    scans.merge(try FolderScans.scans(folder: folder, kind: kind, bucket: bucket, db)) { first, _ in
+                        first
+                    }
                 }
             }
             folders.compare(with: scans)
@@ -352,17 +378,23 @@ extension CloudSync {
         let folder = layout.watermarkFolder
         let changes = survey.pendingChanges
         let digests = [survey.logs, survey.baselines, survey.refusals].flatMap { folders in
-            folders.digestChanges.map { (key: FolderDigest.key(folder: folder, kind: folders.kind, bucket: $0.bucket), digest: $0.digest) }
+            folders.digestChanges.map {
+                (key: FolderDigest.key(folder: folder, kind: folders.kind, bucket: $0.bucket), digest: $0.digest)
+            }
         }
         guard !changes.isEmpty || !digests.isEmpty || lastSync != nil else { return }
         try store.write { db in
             if let lastSync {
-                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)", [String(lastSync)])
+                try db.executeCached(
+                    "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",
+                    [String(lastSync)])
             }
             try FolderScans.save(changes, folder: folder, db)
             for (key, digest) in digests {
                 if let digest {
-                    try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [key, digest.text])
+                    try db.executeCached(
+                        "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                        [key, digest.text])
                 } else {
                     try db.executeCached("DELETE FROM \(EngineTables.metadata) WHERE key = ?", [key])
                 }

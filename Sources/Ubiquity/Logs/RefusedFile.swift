@@ -64,21 +64,29 @@ struct FileStamp: Equatable {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure((info.st_mode & S_IFMT) == S_IFLNK ? .notARegularFile("a symbolic link") : .notARegularFile("a folder or device"))
+            return .failure(
+                (info.st_mode & S_IFMT) == S_IFLNK
+                    ? .notARegularFile("a symbolic link") : .notARegularFile("a folder or device"))
         }
-        return .success(FileStamp(size: Int64(info.st_size),
-                                  modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+        return .success(
+            FileStamp(
+                size: Int64(info.st_size),
+                modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
     }
 }
 
 /// The table of refused files.
 enum RefusedFiles {
     static func record(_ file: RefusedFile, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO \(EngineTables.refusedFile)
-            (path, kind, peer, seq, device, reason, size, mtime, refusedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [file.path, file.kind.rawValue, file.peer, file.seq, file.device, file.reason,
-                             file.size, file.modified, file.refusedAt.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO \(EngineTables.refusedFile)
+                (path, kind, peer, seq, device, reason, size, mtime, refusedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                file.path, file.kind.rawValue, file.peer, file.seq, file.device, file.reason,
+                file.size, file.modified, file.refusedAt.timeIntervalSince1970,
+            ])
     }
 
     static func forget(_ path: String, _ db: Database) throws {
@@ -89,14 +97,19 @@ enum RefusedFiles {
         try fetch(db, "ORDER BY refusedAt, path", [])
     }
 
-    private static func fetch(_ db: Database, _ clause: String, _ arguments: StatementArguments) throws -> [RefusedFile] {
+    private static func fetch(_ db: Database, _ clause: String, _ arguments: StatementArguments) throws -> [RefusedFile]
+    {
         // Read at every import round: through the statement cache.
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT path, kind, peer, seq, device, reason, size, mtime, refusedAt FROM \(EngineTables.refusedFile) \(clause)
-            """), arguments: arguments).map { row in
-            RefusedFile(path: row[0], kind: RefusedFile.Kind(rawValue: row[1]) ?? .log, peer: row[2], seq: row[3],
-                        device: row[4], reason: row[5], size: row[6], modified: row[7],
-                        refusedAt: Date(timeIntervalSince1970: row[8]))
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT path, kind, peer, seq, device, reason, size, mtime, refusedAt FROM \(EngineTables.refusedFile) \(clause)
+                    """), arguments: arguments
+        ).map { row in
+            RefusedFile(
+                path: row[0], kind: RefusedFile.Kind(rawValue: row[1]) ?? .log, peer: row[2], seq: row[3],
+                device: row[4], reason: row[5], size: row[6], modified: row[7],
+                refusedAt: Date(timeIntervalSince1970: row[8]))
         }
     }
 }

@@ -74,17 +74,22 @@ public struct Deduplicator: Sendable {
         var merges: [DeduplicationReport.Merge] = []
         for entity in store.schema.entities {
             guard let unique = entity.uniqueAttribute else { continue }
-            let table = entity.table.quotedDatabaseIdentifier, column = unique.quotedDatabaseIdentifier
-            let keys = try store.read { db in try String.fetchAll(db, sql: Self.duplicatedKeys(table: table, column: column)) }
+            let table = entity.table.quotedDatabaseIdentifier
+            let column = unique.quotedDatabaseIdentifier
+            let keys = try store.read { db in
+                try String.fetchAll(db, sql: Self.duplicatedKeys(table: table, column: column))
+            }
             var index = 0
             while index < keys.count {
                 let batch = Array(keys[index..<min(index + batchSize, keys.count)])
                 index += batch.count
                 merges += try store.save(author: "dedupe") { context in
                     let marks = Array(repeating: "?", count: batch.count).joined(separator: ", ")
-                    let rows = try Row.fetchAll(context.db, sql: """
-                        SELECT id, ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE ubiquity_unique_key(\(column)) IN (\(marks))
-                        """, arguments: StatementArguments(batch))
+                    let rows = try Row.fetchAll(
+                        context.db,
+                        sql: """
+                            SELECT id, ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE ubiquity_unique_key(\(column)) IN (\(marks))
+                            """, arguments: StatementArguments(batch))
                     var groups: [String: [GlobalID]] = [:]
                     for row in rows {
                         if let id = GlobalID(row["id"] as String) { groups[row["k"], default: []].append(id) }
@@ -109,32 +114,42 @@ public struct Deduplicator: Sendable {
     }
 
     /// Merges one group of copies into the one with the smallest ID.
-    private func merge(_ ids: [GlobalID], of entity: EntityDescription, in context: SaveContext) throws -> DeduplicationReport.Merge? {
+    private func merge(_ ids: [GlobalID], of entity: EntityDescription, in context: SaveContext) throws
+        -> DeduplicationReport.Merge?
+    {
         let copies = ids.sorted()
         guard copies.count > 1, let survivor = copies.first else { return nil }
         let (chosen, reading) = try spelling(of: copies, entity: entity, in: context)
         var carried: Set<String> = []
         for copy in copies.dropFirst() {
-            carried.formUnion(try context.merge(entity.name, id: copy, with: survivor, chosen: chosen, reading: reading).carried)
+            carried.formUnion(
+                try context.merge(entity.name, id: copy, with: survivor, chosen: chosen, reading: reading).carried)
         }
         if let modified = entity.modificationDateAttribute { carried.remove(modified) }
         if !chosen.isEmpty, let unique = entity.uniqueAttribute { carried.insert(unique) }
         var spelled = ""
-        if let unique = entity.uniqueAttribute, case .string(let text)? = try context.values(of: entity.name, id: survivor)?[unique] {
+        if let unique = entity.uniqueAttribute,
+            case .string(let text)? = try context.values(of: entity.name, id: survivor)?[unique]
+        {
             spelled = text
         }
-        return DeduplicationReport.Merge(entity: entity.name, value: spelled, winner: survivor, losers: Array(copies.dropFirst()),
-                                         carried: carried.sorted())
+        return DeduplicationReport.Merge(
+            entity: entity.name, value: spelled, winner: survivor, losers: Array(copies.dropFirst()),
+            carried: carried.sorted())
     }
 
     /// For an object others point at: the spelling of the copies that the most objects point
     /// at, then the newest — with the reading to write it at, or nothing when merging gives that
     /// spelling anyway (it keeps the newest).
     private func spelling(of copies: [GlobalID], entity: EntityDescription, in context: SaveContext) throws
-        -> (chosen: [String: PropertyValue], reading: HLC?) {
+        -> (chosen: [String: PropertyValue], reading: HLC?)
+    {
         let pointing = store.schema.relationships(pointingAt: entity.name)
         guard let unique = entity.uniqueAttribute, !pointing.isEmpty else { return ([:], nil) }
-        struct Spelling { var uses = 0; var newest: HLC? }
+        struct Spelling {
+            var uses = 0
+            var newest: HLC?
+        }
         var spellings: [String: Spelling] = [:]
         // What merging gives: the spelling with the latest reading (a copy without one keeps
         // the survivor's, the first).
@@ -143,9 +158,12 @@ public struct Deduplicator: Sendable {
             guard case .string(let text)? = try context.values(of: entity.name, id: copy)?[unique] else { continue }
             var uses = 0
             for (source, relationship) in pointing {
-                uses += try Int.fetchOne(context.db, sql: """
-                    SELECT count(*) FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
-                    """, arguments: [copy.description]) ?? 0
+                uses +=
+                    try Int.fetchOne(
+                        context.db,
+                        sql: """
+                            SELECT count(*) FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
+                            """, arguments: [copy.description]) ?? 0
             }
             let reading = try context.readings(of: ObjectID(entity: entity.name, id: copy), in: entity)[unique]
             var spelling = spellings[text] ?? Spelling()
@@ -161,7 +179,9 @@ public struct Deduplicator: Sendable {
         }
         guard let merged, let best = ranked.first?.key, best != merged.text else { return ([:], nil) }
         let latest = spellings.values.compactMap(\.newest).max()
-        guard let reading = HLC.next(after: latest, now: Date(timeIntervalSince1970: 0), peer: store.peer) else { return ([:], nil) }
+        guard let reading = HLC.next(after: latest, now: Date(timeIntervalSince1970: 0), peer: store.peer) else {
+            return ([:], nil)
+        }
         return ([unique: .string(best)], reading)
     }
 

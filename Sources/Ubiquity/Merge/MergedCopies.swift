@@ -41,11 +41,14 @@ enum MergedCopies {
         var current = id
         // Merges link survivors only, so chains end; the bound guards against a store edited by hand.
         for _ in 0..<1_000 {
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT mergedInto FROM \(EngineTables.tombstone) WHERE objectID = ?"),
-                arguments: [current.description])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT mergedInto FROM \(EngineTables.tombstone) WHERE objectID = ?"),
+                    arguments: [current.description])
             else { return Survivor(id: current, deleted: false) }
-            guard let text = row[0] as String?, let next = GlobalID(text) else { return Survivor(id: current, deleted: true) }
+            guard let text = row[0] as String?, let next = GlobalID(text) else {
+                return Survivor(id: current, deleted: true)
+            }
             current = next
         }
         return Survivor(id: current, deleted: true)
@@ -54,11 +57,14 @@ enum MergedCopies {
     /// Makes the copies `copy` and `other` one object.
     ///
     /// - Parameter clock: the reading of the transaction that merged them, kept in the tombstone.
-    static func merge(_ copy: ObjectID, with other: GlobalID, clock: HLC, schema: Schema, policy: any MergePolicy,
-                      _ db: Database) throws -> Outcome {
+    static func merge(
+        _ copy: ObjectID, with other: GlobalID, clock: HLC, schema: Schema, policy: any MergePolicy,
+        _ db: Database
+    ) throws -> Outcome {
         var outcome = Outcome()
         guard let entity = schema.entity(named: copy.entity) else { return outcome }
-        let first = try survivor(of: copy.id, db), second = try survivor(of: other, db)
+        let first = try survivor(of: copy.id, db)
+        let second = try survivor(of: other, db)
         if first.id == second.id {
             outcome.survivor = first.deleted ? nil : first.id
             return outcome
@@ -69,25 +75,32 @@ enum MergedCopies {
         case (false, false):
             let (kept, gone) = first.id < second.id ? (first.id, second.id) : (second.id, first.id)
             outcome.carried = try fold(gone, into: kept, entity: entity, policy: policy, changes: &outcome.changes, db)
-            try retire(gone, of: entity, into: kept, pointingAt: kept, clock: clock, schema: schema, changes: &outcome.changes, db)
+            try retire(
+                gone, of: entity, into: kept, pointingAt: kept, clock: clock, schema: schema, changes: &outcome.changes,
+                db)
             outcome.survivor = kept
         default:
             let (live, deleted) = first.deleted ? (second.id, first.id) : (first.id, second.id)
-            try retire(live, of: entity, into: deleted, pointingAt: nil, clock: clock, schema: schema, changes: &outcome.changes, db)
+            try retire(
+                live, of: entity, into: deleted, pointingAt: nil, clock: clock, schema: schema,
+                changes: &outcome.changes, db)
         }
         return outcome
     }
 
     /// The survivor takes each property of `gone` whose reading is later than its own. Where
     /// neither has a reading (a plain store, which keeps none), it takes only what it lacks.
-    private static func fold(_ gone: GlobalID, into kept: GlobalID, entity: EntityDescription, policy: any MergePolicy,
-                             changes: inout ImportedChanges, _ db: Database) throws -> [String] {
+    private static func fold(
+        _ gone: GlobalID, into kept: GlobalID, entity: EntityDescription, policy: any MergePolicy,
+        changes: inout ImportedChanges, _ db: Database
+    ) throws -> [String] {
         guard let values = try RowWriter.values(entity, id: gone, db) else { return [] }
         let readings = try PropertyClocks.clocks(of: gone, in: entity, db)
         let object = ObjectID(entity: entity.name, id: kept)
         guard let current = try RowWriter.values(entity, id: kept, db) else {
             // The survivor has not arrived here yet: this copy's row is its row until it does.
-            try RowWriter.insert(entity, id: kept, values: values, clocks: readings.isEmpty ? nil : PropertyClocks.encode(readings), db)
+            try RowWriter.insert(
+                entity, id: kept, values: values, clocks: readings.isEmpty ? nil : PropertyClocks.encode(readings), db)
             changes.inserted.insert(object)
             return readings.keys.sorted()
         }
@@ -96,8 +109,10 @@ enum MergedCopies {
         for property in entity.propertyNames {
             guard let value = values[property] else { continue }
             switch (readings[property], clocks[property]) {
-            case let (reading?, stored?):
-                guard policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: reading) else { continue }
+            case (let reading?, let stored?):
+                guard
+                    policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: reading)
+                else { continue }
             case (.some, nil):
                 break
             case (nil, .some):
@@ -117,8 +132,10 @@ enum MergedCopies {
 
     /// Removes a copy's row and tombstones it as merged into `target`; references to it point at
     /// `pointingAt` (null when the object is deleted).
-    private static func retire(_ id: GlobalID, of entity: EntityDescription, into target: GlobalID, pointingAt: GlobalID?,
-                               clock: HLC, schema: Schema, changes: inout ImportedChanges, _ db: Database) throws {
+    private static func retire(
+        _ id: GlobalID, of entity: EntityDescription, into target: GlobalID, pointingAt: GlobalID?,
+        clock: HLC, schema: Schema, changes: inout ImportedChanges, _ db: Database
+    ) throws {
         let object = ObjectID(entity: entity.name, id: id)
         let existed = try RowWriter.values(entity, id: id, db) != nil
         try RowWriter.delete(entity, id: id, db)
@@ -133,15 +150,19 @@ enum MergedCopies {
     /// reading: every peer does the same when it learns of the merge or the delete.
     ///
     /// - Returns: the objects whose references changed.
-    static func repoint(_ object: ObjectID, to target: GlobalID?, schema: Schema, _ db: Database) throws -> Set<ObjectID> {
+    static func repoint(_ object: ObjectID, to target: GlobalID?, schema: Schema, _ db: Database) throws -> Set<
+        ObjectID
+    > {
         var touched: Set<ObjectID> = []
         for (source, relationship) in schema.relationships(pointingAt: object.entity) {
             let column = relationship.name.quotedDatabaseIdentifier
             let table = source.table.quotedDatabaseIdentifier
-            let ids = try GlobalID.fetchAll(db, sql: "SELECT id FROM \(table) WHERE \(column) = ?", arguments: [object.id.description])
+            let ids = try GlobalID.fetchAll(
+                db, sql: "SELECT id FROM \(table) WHERE \(column) = ?", arguments: [object.id.description])
             guard !ids.isEmpty else { continue }
-            try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?",
-                           arguments: [target?.description, object.id.description])
+            try db.execute(
+                sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?",
+                arguments: [target?.description, object.id.description])
             touched.formUnion(ids.map { ObjectID(entity: source.name, id: $0) })
         }
         return touched

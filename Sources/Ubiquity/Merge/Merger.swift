@@ -65,7 +65,8 @@ struct Merger {
 
     /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
     ///   transaction, just before.
-    func apply(_ record: TransactionRecord, from peer: String, checked: StoredEntities? = nil) throws -> ImportedChanges {
+    func apply(_ record: TransactionRecord, from peer: String, checked: StoredEntities? = nil) throws -> ImportedChanges
+    {
         let clock = Self.reading(of: record, from: peer)
         var changes = ImportedChanges()
         // Only deletes and merges write tombstones: without them, an object the check found
@@ -80,7 +81,9 @@ struct Merger {
         for change in [record.inserted, record.updated].joined() {
             // Each value with the transaction's reading (or the one it was carried with), as it
             // is read: no dictionary made again.
-            let stamped = change.values.lazy.map { (key: $0.key, value: ($0.value, change.reading(of: $0.key, recordClock: clock))) }
+            let stamped = change.values.lazy.map {
+                (key: $0.key, value: ($0.value, change.reading(of: $0.key, recordClock: clock)))
+            }
             try merge(change.object, properties: stamped, into: &changes, untombstoned: untombstoned)
         }
         return changes
@@ -97,29 +100,39 @@ struct Merger {
     /// (`fallback`) only fill a row that does not exist yet. `untombstoned` knows IDs that
     /// have no tombstone (see ``survivor(of:_:)``). `properties` names each property once (a
     /// dictionary, or a view of one).
-    func merge<Properties: Sequence>(_ object: ObjectID, properties: Properties, fallback: [String: PropertyValue] = [:],
-                                     into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil) throws
+    func merge<Properties: Sequence>(
+        _ object: ObjectID, properties: Properties, fallback: [String: PropertyValue] = [:],
+        into changes: inout ImportedChanges, untombstoned: StoredEntities? = nil
+    ) throws
     where Properties.Element == (key: String, value: (PropertyValue, HLC)) {
         guard let entity = schema.entity(named: object.entity) else { return }
         // A change for a copy merged away lands on the copy that holds it now.
         let survivor = try self.survivor(of: object.id, untombstoned)
         guard !survivor.deleted else { return }
-        let id = survivor.id, object = ObjectID(entity: object.entity, id: id)
+        let id = survivor.id
+        let object = ObjectID(entity: object.entity, id: id)
         // An object the check found without a row has none still unless this transaction
         // merged something of it (every merge that writes a row lists the object as inserted
         // or updated): an import's new objects need no query to say so.
-        let knownNew = untombstoned?.hadNoRow(id, in: entity) == true && !changes.inserted.contains(object) && !changes.updated.contains(object)
+        let knownNew =
+            untombstoned?.hadNoRow(id, in: entity) == true && !changes.inserted.contains(object)
+            && !changes.updated.contains(object)
         guard !knownNew, var clocks = try PropertyClocks.clockRow(of: id, in: entity, db) else {
-            return try insert(object, of: entity, properties: properties, fallback: fallback, into: &changes, untombstoned: untombstoned)
+            return try insert(
+                object, of: entity, properties: properties, fallback: fallback, into: &changes,
+                untombstoned: untombstoned)
         }
         var winners = [String: PropertyValue](minimumCapacity: properties.underestimatedCount)
         for (property, (value, clock)) in properties {
             guard let type = entity.type(of: property), value.fits(type) else { continue }
             if let stored = clocks[property],
-               !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock) {
+                !policy.importedValueWins(entity: entity.name, property: property, stored: stored, imported: clock)
+            {
                 continue
             }
-            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else { continue }
+            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else {
+                continue
+            }
             winners[property] = value
             clocks[property] = clock
         }
@@ -134,9 +147,11 @@ struct Merger {
     /// column by column, found by one lookup a property (a new object is most of an import;
     /// dictionaries of its values and readings made again cost a lookup each), and written
     /// with its readings in one statement.
-    private func insert<Properties: Sequence>(_ object: ObjectID, of entity: EntityDescription, properties: Properties,
-                                              fallback: [String: PropertyValue], into changes: inout ImportedChanges,
-                                              untombstoned: StoredEntities?) throws
+    private func insert<Properties: Sequence>(
+        _ object: ObjectID, of entity: EntityDescription, properties: Properties,
+        fallback: [String: PropertyValue], into changes: inout ImportedChanges,
+        untombstoned: StoredEntities?
+    ) throws
     where Properties.Element == (key: String, value: (PropertyValue, HLC)) {
         var row = [DatabaseValue?](repeating: nil, count: entity.propertyNames.count)
         var written: [(name: String, clock: HLC)] = []
@@ -146,14 +161,17 @@ struct Merger {
         var oneReading = true
         for (property, (value, clock)) in properties {
             guard let column = entity.column(of: property), value.fits(entity.columnTypes[column]) else { continue }
-            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else { continue }
+            guard let value = try winner(value, of: property, at: clock, for: object, of: entity, untombstoned) else {
+                continue
+            }
             row[column] = value.databaseValue
             if oneReading, let first = written.first, first.clock != clock { oneReading = false }
             written.append((property, clock))
         }
         var filled = false
         for (property, value) in fallback {
-            guard let column = entity.column(of: property), row[column] == nil, value.fits(entity.columnTypes[column]) else { continue }
+            guard let column = entity.column(of: property), row[column] == nil, value.fits(entity.columnTypes[column])
+            else { continue }
             row[column] = value.databaseValue
             filled = true
         }
@@ -163,7 +181,9 @@ struct Merger {
         for (column, value) in row.enumerated() { values.append(value ?? entity.columnDefaults[column]) }
         let readings: String?
         if let first = written.first {
-            readings = oneReading ? PropertyClocks.encode(written.lazy.map(\.name), at: first.clock)
+            readings =
+                oneReading
+                ? PropertyClocks.encode(written.lazy.map(\.name), at: first.clock)
                 : PropertyClocks.encode(Dictionary(written.lazy.map { ($0.name, $0.clock) }) { _, last in last })
         } else {
             readings = nil
@@ -175,21 +195,28 @@ struct Merger {
     /// The value a merge writes for `property` of `object`, which won over what the store
     /// holds: a reference to a copy merged away points at the copy that holds it now (null when
     /// deleted); `nil` for a blob that has not arrived, which waits for it instead.
-    private func winner(_ value: PropertyValue, of property: String, at clock: HLC, for object: ObjectID, of entity: EntityDescription,
-                        _ untombstoned: StoredEntities?) throws -> PropertyValue? {
+    private func winner(
+        _ value: PropertyValue, of property: String, at clock: HLC, for object: ObjectID, of entity: EntityDescription,
+        _ untombstoned: StoredEntities?
+    ) throws -> PropertyValue? {
         switch value {
         case .blob(let hash):
             // Only this property waits for the blob (see CloudSync+Blobs), unless a value with a
             // later reading waits already. Readings are compared, not their texts, which sort
             // alike only while counters have six digits.
-            let waiting = try String.fetchOne(db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
-                                              arguments: [object.id.description, property]).flatMap { HLC($0) }
-            if let waiting, !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock) {
+            let waiting = try String.fetchOne(
+                db, sql: "SELECT clock FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
+                arguments: [object.id.description, property]
+            ).flatMap { HLC($0) }
+            if let waiting,
+                !policy.importedValueWins(entity: entity.name, property: property, stored: waiting, imported: clock)
+            {
                 return nil
             }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [object.id.description, entity.name, property, hash, clock.description])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO \(EngineTables.pendingBlob) (objectID, entity, property, hash, clock) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [object.id.description, entity.name, property, hash, clock.description])
             return nil
         case .reference(let target):
             let survivor = try self.survivor(of: target, untombstoned)
@@ -230,11 +257,14 @@ struct Merger {
     ///
     /// - Returns: the copy that holds the object now (`nil`: it is deleted), and what it took.
     func merge(_ merge: ObjectMerge, clock: HLC, into changes: inout ImportedChanges) throws -> MergedCopies.Outcome {
-        let outcome = try MergedCopies.merge(merge.object, with: merge.into, clock: clock, schema: schema, policy: policy, db)
+        let outcome = try MergedCopies.merge(
+            merge.object, with: merge.into, clock: clock, schema: schema, policy: policy, db)
         changes.formUnion(outcome.changes)
         if let survivor = outcome.survivor, let reading = merge.reading, !merge.chosen.isEmpty {
-            try self.merge(ObjectID(entity: merge.object.entity, id: survivor), properties: merge.chosen.mapValues { ($0, reading) },
-                           into: &changes)
+            try self.merge(
+                ObjectID(entity: merge.object.entity, id: survivor),
+                properties: merge.chosen.mapValues { ($0, reading) },
+                into: &changes)
         }
         return outcome
     }

@@ -62,7 +62,9 @@ struct StoredEntities {
     /// `SELECT value, <held by each table>…[, tombstone's entity]` for the IDs of the JSON array
     /// bound, those something holds: a left join a table, each a probe of its primary key.
     private static func query(_ tables: [EntityDescription], tombstones: Bool) -> String {
-        var columns = ["ids.value"], joins: [String] = [], held: [String] = []
+        var columns = ["ids.value"]
+        var joins: [String] = []
+        var held: [String] = []
         for (index, entity) in tables.enumerated() {
             columns.append("t\(index).id IS NOT NULL")
             joins.append("LEFT JOIN \(entity.table.quotedDatabaseIdentifier) t\(index) ON t\(index).id = ids.value")

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import GRDBSQLite
 
 /// The global identity of one object, the same on every peer: a UUID given when the object is
 /// inserted and never reused.
@@ -13,7 +15,9 @@ public struct GlobalID: Hashable, Comparable, Codable, Sendable, CustomStringCon
     public init(_ uuid: UUID) {
         // Formatted by hand: `uuidString.lowercased()` was a twentieth of a save. The digits
         // computed, not looked up in an array made at every call.
-        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble }
+        func hex(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+        }
         description = withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0
@@ -100,9 +104,6 @@ public struct ObjectID: Hashable, Comparable, Codable, Sendable, CustomStringCon
 
 // MARK: - Database
 
-import GRDB
-import GRDBSQLite
-
 extension GlobalID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { description.databaseValue }
 
@@ -117,7 +118,9 @@ extension GlobalID: DatabaseValueConvertible {
 /// (which checks them as UTF-8) and then checking the string was a tenth of `item ls`.
 extension GlobalID: StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let bytes = Self.textBytes(sqliteStatement, index), let hasUppercase = Self.check(bytes) else { return nil }
+        guard let bytes = Self.textBytes(sqliteStatement, index), let hasUppercase = Self.check(bytes) else {
+            return nil
+        }
         if hasUppercase {
             description = String(decoding: bytes, as: UTF8.self).lowercased()
         } else {
@@ -134,7 +137,8 @@ extension GlobalID: StatementColumnConvertible {
     package static func appendText(_ statement: SQLiteStatement, _ index: CInt, to output: inout [UInt8]) -> Bool {
         guard let bytes = textBytes(statement, index), let hasUppercase = check(bytes) else { return false }
         if hasUppercase {
-            output.append(contentsOf: bytes.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 0x20 : $0 })
+            output.append(
+                contentsOf: bytes.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 0x20 : $0 })
         } else {
             output.append(contentsOf: bytes)
         }

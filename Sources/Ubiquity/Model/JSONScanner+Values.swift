@@ -11,11 +11,13 @@ extension JSONScanner {
     /// An array whose every element `read` reads; `nil` when one is not read or it is no array.
     mutating func list<T>(_ read: (inout JSONScanner) -> T?) -> [T]? {
         var elements: [T] = []
-        guard array({ scanner in
-            guard let element = read(&scanner) else { return false }
-            elements.append(element)
-            return true
-        }) else { return nil }
+        guard
+            array({ scanner in
+                guard let element = read(&scanner) else { return false }
+                elements.append(element)
+                return true
+            })
+        else { return nil }
         return elements
     }
 
@@ -23,10 +25,12 @@ extension JSONScanner {
     /// read, a name comes twice, or it is no object.
     mutating func members<T>(_ read: (inout JSONScanner) -> T?) -> [String: T]? {
         var members: [String: T] = [:]
-        guard object({ scanner, name in
-            guard let value = read(&scanner) else { return false }
-            return members.updateValue(value, forKey: name) == nil
-        }) else { return nil }
+        guard
+            object({ scanner, name in
+                guard let value = read(&scanner) else { return false }
+                return members.updateValue(value, forKey: name) == nil
+            })
+        else { return nil }
         return members
     }
 

@@ -46,8 +46,9 @@ public enum PropertyValue: Hashable, Sendable, Codable, CustomStringConvertible 
         }
         let container = try decoder.container(keyedBy: Tag.self)
         guard let key = container.allKeys.first, container.allKeys.count == 1 else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "a property value has exactly one tag"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "a property value has exactly one tag"))
         }
         switch key {
         case .b: self = .bool(try container.decode(Bool.self, forKey: key))
@@ -143,7 +144,7 @@ extension PropertyValue {
     func fits(_ type: PropertyType) -> Bool {
         switch (self, type) {
         case (.null, _), (.bool, .bool), (.integer, .integer), (.double, .double), (.string, .string),
-             (.date, .date), (.data, .data), (.reference, .reference), (.blob, .data):
+            (.date, .date), (.data, .data), (.reference, .reference), (.blob, .data):
             true
         default:
             false

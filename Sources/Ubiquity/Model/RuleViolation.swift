@@ -30,7 +30,9 @@ extension Schema {
             }
         }
         for object in record.deleted {
-            guard entity(named: object.entity) != nil else { throw RuleViolation("it deletes an object of unknown entity \(object.entity.debugDescription)") }
+            guard entity(named: object.entity) != nil else {
+                throw RuleViolation("it deletes an object of unknown entity \(object.entity.debugDescription)")
+            }
             try claim(object)
         }
         for change in record.inserted + record.updated {
@@ -78,7 +80,9 @@ extension Schema {
 
     /// Checks a clock reading: from 1970 to 9999, no negative counter, a plain peer name.
     func check(_ clock: HLC, what: @autoclosure () -> String) throws(RuleViolation) {
-        guard clock.wall >= 0, Double(clock.wall) <= ValueRule.dateRange.upperBound * 1000, clock.counter >= 0, HLC.isPeerName(clock.peer) else {
+        guard clock.wall >= 0, Double(clock.wall) <= ValueRule.dateRange.upperBound * 1000, clock.counter >= 0,
+            HLC.isPeerName(clock.peer)
+        else {
             throw RuleViolation("\(what()) \(clock.description.debugDescription) is not a valid reading")
         }
     }
@@ -101,7 +105,9 @@ extension Schema {
         }
         for tombstone in baseline.tombstones {
             guard let target = tombstone.mergedInto else { continue }
-            if let other = entities.updateValue(tombstone.object.entity, forKey: target), other != tombstone.object.entity {
+            if let other = entities.updateValue(tombstone.object.entity, forKey: target),
+                other != tombstone.object.entity
+            {
                 throw RuleViolation("object \(target) is both a \(other) and a \(tombstone.object.entity)")
             }
         }
@@ -109,11 +115,14 @@ extension Schema {
             try check(object.object, values: object.values)
             for (property, clock) in object.clocks {
                 guard object.values[property] != nil else {
-                    throw RuleViolation("\(object.object.entity) \(object.object.id) has a reading for \(property) but no value")
+                    throw RuleViolation(
+                        "\(object.object.entity) \(object.object.id) has a reading for \(property) but no value")
                 }
                 try check(clock, what: "\(object.object.entity) \(object.object.id) \(property)'s reading")
             }
-            if let other = entities.updateValue(object.object.entity, forKey: object.object.id), other != object.object.entity {
+            if let other = entities.updateValue(object.object.entity, forKey: object.object.id),
+                other != object.object.entity
+            {
                 throw RuleViolation("object \(object.object.id) is both a \(other) and a \(object.object.entity)")
             }
         }
@@ -144,8 +153,12 @@ extension Merger {
             guard let entity = schema.entity(named: object.entity) else { continue }
             for relationship in entity.relationships {
                 guard case .reference(let target)? = values[relationship.name] else { continue }
-                if let holder = stored.entity(holding: target, expected: relationship.destination), holder != relationship.destination {
-                    throw RuleViolation("\(entity.name) \(object.id) \(relationship.name) points at a \(holder), not a \(relationship.destination)")
+                if let holder = stored.entity(holding: target, expected: relationship.destination),
+                    holder != relationship.destination
+                {
+                    throw RuleViolation(
+                        "\(entity.name) \(object.id) \(relationship.name) points at a \(holder), not a \(relationship.destination)"
+                    )
                 }
             }
         }
@@ -158,7 +171,8 @@ extension Merger {
     @discardableResult
     func check(_ record: TransactionRecord) throws -> StoredEntities {
         var objects: [(object: ObjectID, values: [String: PropertyValue])] = []
-        objects.reserveCapacity(record.deleted.count + record.inserted.count + record.updated.count + 2 * record.merged.count)
+        objects.reserveCapacity(
+            record.deleted.count + record.inserted.count + record.updated.count + 2 * record.merged.count)
         for object in record.deleted { objects.append((object, [:])) }
         for change in record.inserted { objects.append((change.object, change.values)) }
         for change in record.updated { objects.append((change.object, change.values)) }

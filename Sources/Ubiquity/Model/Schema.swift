@@ -24,10 +24,13 @@ public struct AttributeDescription: Sendable, Equatable {
     /// Checked wherever a value enters: saves, imported logs and baselines.
     public let rule: ValueRule
 
-    public init(_ name: String, _ type: PropertyType, default defaultValue: PropertyValue = .null, rule: ValueRule = .any) {
+    public init(
+        _ name: String, _ type: PropertyType, default defaultValue: PropertyValue = .null, rule: ValueRule = .any
+    ) {
         precondition(type != .reference, "a reference is declared as a relationship")
-        precondition(rule.violation(of: defaultValue) == nil || defaultValue == .null,
-                     "the default of \(name) breaks its own rule")
+        precondition(
+            rule.violation(of: defaultValue) == nil || defaultValue == .null,
+            "the default of \(name) breaks its own rule")
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -92,11 +95,14 @@ public struct EntityDescription: Sendable, Equatable {
         columnDefaults = attributes.map(\.defaultValue.databaseValue) + relationships.map { _ in .null }
         columnRules = attributes.map(\.rule) + relationships.map { _ in .any }
         var defaults = [String: PropertyValue](minimumCapacity: propertyNames.count)
-        for attribute in attributes where attribute.defaultValue != .null { defaults[attribute.name] = attribute.defaultValue }
+        for attribute in attributes where attribute.defaultValue != .null {
+            defaults[attribute.name] = attribute.defaultValue
+        }
         recordedDefaults = defaults
         modificationDateColumn = modificationDateAttribute.flatMap { name in attributes.firstIndex { $0.name == name } }
         let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
-        insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
+        insertSQL =
+            "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
             + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
         clocksSQL = "SELECT \(EngineTables.clockColumn) FROM \(table.quotedDatabaseIdentifier) WHERE id = ?"
         setClocksSQL = "UPDATE \(table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = ? WHERE id = ?"
@@ -161,14 +167,21 @@ public struct Schema: Sendable, Equatable {
         for entity in entities {
             // Property clocks are stored as text that uses these as separators (``PropertyClocks``).
             for name in entity.propertyNames {
-                precondition(!name.contains(where: { "=:,;".contains($0) }), "\(entity.name).\(name): a property name holds no = : , or ;")
-                precondition(name != EngineTables.clockColumn && name != "id", "\(entity.name).\(name): a column the engine keeps")
+                precondition(
+                    !name.contains(where: { "=:,;".contains($0) }),
+                    "\(entity.name).\(name): a property name holds no = : , or ;")
+                precondition(
+                    name != EngineTables.clockColumn && name != "id",
+                    "\(entity.name).\(name): a column the engine keeps")
             }
             // One column per name: a table cannot have two (and ``EntityDescription/column(of:)`` finds one).
-            precondition(Set(entity.propertyNames).count == entity.propertyNames.count, "\(entity.name): two properties of one name")
+            precondition(
+                Set(entity.propertyNames).count == entity.propertyNames.count,
+                "\(entity.name): two properties of one name")
             for relationship in entity.relationships {
-                precondition(entities.contains { $0.name == relationship.destination },
-                             "\(entity.name).\(relationship.name) points at unknown entity \(relationship.destination)")
+                precondition(
+                    entities.contains { $0.name == relationship.destination },
+                    "\(entity.name).\(relationship.name) points at unknown entity \(relationship.destination)")
             }
         }
     }
@@ -178,7 +191,9 @@ public struct Schema: Sendable, Equatable {
     }
 
     /// Every relationship, of any entity, that points at `entity`.
-    func relationships(pointingAt entity: String) -> [(source: EntityDescription, relationship: RelationshipDescription)] {
+    func relationships(pointingAt entity: String) -> [(
+        source: EntityDescription, relationship: RelationshipDescription
+    )] {
         entities.flatMap { source in
             source.relationships.filter { $0.destination == entity }.map { (source, $0) }
         }

@@ -26,24 +26,33 @@ extension UniqueKey {
                 if type == SQLITE_TEXT, let text = sqlite3_value_text(value) {
                     bytes = UnsafeBufferPointer(start: text, count: strlen(text))  // to the first NUL, as GRDB read it
                 } else if type == SQLITE_BLOB, let blob = sqlite3_value_blob(value) {
-                    bytes = UnsafeBufferPointer(start: blob.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(value)))
+                    bytes = UnsafeBufferPointer(
+                        start: blob.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(value)))
                 } else {
                     bytes = UnsafeBufferPointer(start: nil, count: 0)
                 }
                 let count = bytes.count
                 let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, count)) { key -> Bool in
                     guard let length = UniqueKey.asciiKey(of: bytes, into: key) else { return false }
-                    sqlite3_result_text(context, key.baseAddress, Int32(length), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    sqlite3_result_text(
+                        context, key.baseAddress, Int32(length), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                     return true
                 }
                 if done { return }
                 // Not ASCII: as a string. Text as GRDB read it (ill-formed UTF-8 repaired), a blob
                 // only when it is UTF-8.
-                let decoded = type == SQLITE_TEXT ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+                let decoded =
+                    type == SQLITE_TEXT
+                    ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
                 guard let text = decoded else { return sqlite3_result_null(context) }
                 var key = UniqueKey.normalize(text)
-                key.withUTF8 { sqlite3_result_text(context, $0.baseAddress, Int32($0.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+                key.withUTF8 {
+                    sqlite3_result_text(
+                        context, $0.baseAddress, Int32($0.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
             }, nil, nil, nil)
-        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(sqlName)") }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(sqlName)")
+        }
     }
 }

@@ -15,7 +15,9 @@ public enum UniqueKey {
         var text = text
         return text.withUTF8 { bytes in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { key in
-                asciiKey(of: bytes, into: key).map { String(decoding: UnsafeBufferPointer(rebasing: key[..<$0]), as: UTF8.self) }
+                asciiKey(of: bytes, into: key).map {
+                    String(decoding: UnsafeBufferPointer(rebasing: key[..<$0]), as: UTF8.self)
+                }
             }
         } ?? slowNormalize(text)
     }

@@ -31,8 +31,9 @@ enum UniqueKeyIndex {
 
     /// Drops every index this makes, whatever its rule.
     static func drop(_ db: Database) throws {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
-                                        arguments: [likePattern])
+        let names = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+            arguments: [likePattern])
         for index in names { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
     }
 
@@ -45,8 +46,9 @@ enum UniqueKeyIndex {
         let wanted = schema.entities.compactMap { entity in entity.uniqueAttribute.map { (entity.table, $0) } }
         guard !wanted.isEmpty else { return }
         let existing = try database.read { db in
-            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
-                                arguments: [likePattern])
+            try String.fetchSet(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+                arguments: [likePattern])
         }
         let names = Set(wanted.map { name(of: $0.0) })
         guard names != existing else { return }
@@ -55,10 +57,11 @@ enum UniqueKeyIndex {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)")
             }
             for (table, attribute) in wanted where try db.tableExists(table) {
-                try db.execute(sql: """
-                    CREATE INDEX IF NOT EXISTS \(name(of: table).quotedDatabaseIdentifier)
-                    ON \(table.quotedDatabaseIdentifier)(\(UniqueKey.sqlName)(\(attribute.quotedDatabaseIdentifier)), \(attribute.quotedDatabaseIdentifier))
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE INDEX IF NOT EXISTS \(name(of: table).quotedDatabaseIdentifier)
+                        ON \(table.quotedDatabaseIdentifier)(\(UniqueKey.sqlName)(\(attribute.quotedDatabaseIdentifier)), \(attribute.quotedDatabaseIdentifier))
+                        """)
             }
         }
     }

@@ -21,8 +21,10 @@ public struct ValueRule: Sendable, Equatable {
     /// For data: the most bytes accepted.
     public var maximumBytes: Int?
 
-    public init(optional: Bool = true, range: ClosedRange<Double>? = nil, maximumLength: Int? = nil,
-                nonBlank: Bool = false, maximumBytes: Int? = nil) {
+    public init(
+        optional: Bool = true, range: ClosedRange<Double>? = nil, maximumLength: Int? = nil,
+        nonBlank: Bool = false, maximumBytes: Int? = nil
+    ) {
         self.optional = optional
         self.range = range
         self.maximumLength = maximumLength
@@ -77,7 +79,8 @@ public struct ValueRule: Sendable, Equatable {
     private func numberViolation(_ number: Double, text: String) -> String? {
         guard let range else { return nil }
         if number < range.lowerBound {
-            return range.lowerBound == 0 ? "\(text) is negative" : "\(text) is less than \(Self.format(range.lowerBound))"
+            return range.lowerBound == 0
+                ? "\(text) is negative" : "\(text) is less than \(Self.format(range.lowerBound))"
         }
         if number > range.upperBound { return "\(text) is more than \(Self.format(range.upperBound))" }
         return nil
@@ -98,7 +101,8 @@ public struct ValueRule: Sendable, Equatable {
                 ? "it is blank" : "it holds only invisible characters"
         }
         if let scalar = text.unicodeScalars.first(where: Self.isForbidden) {
-            return "\(Self.shortened(text).debugDescription) contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+            return
+                "\(Self.shortened(text).debugDescription) contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))"
         }
         if let maximumLength {
             // Counting characters walks the text: stop as soon as the limit is passed.

@@ -21,8 +21,10 @@ extension Database {
         let statement = try cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         guard sqlite3_bind_parameter_count(handle) == values.count else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE,
-                                message: "wrong number of values: \(values.count) for \(sqlite3_bind_parameter_count(handle))", sql: sql)
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of values: \(values.count) for \(sqlite3_bind_parameter_count(handle))", sql: sql
+            )
         }
         // Resets the statement and clears its bindings; with no arguments, GRDB takes the
         // values bound next as the statement's.
@@ -46,8 +48,10 @@ extension Database {
             text.withUTF8 { bytes in
                 // An empty buffer may have no address, which SQLite would take for NULL. The
                 // 64-bit length: a text too long for SQLite is an error (`SQLITE_TOOBIG`), not a trap.
-                bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
-                    : sqlite3_bind_text64(handle, index, bytes.baseAddress, UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
+                bytes.isEmpty
+                    ? sqlite3_bind_text(handle, index, "", 0, transient)
+                    : sqlite3_bind_text64(
+                        handle, index, bytes.baseAddress, UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
             }
         case .blob: value.bind(to: handle, at: index)
         }
@@ -74,8 +78,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         case SQLITE_DONE:
             return nil
         case let code:
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                                sql: sql, arguments: arguments)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql, arguments: arguments)
         }
     }
 }

@@ -25,7 +25,8 @@ enum DiskFull {
 
     /// `error` as ``StoreError/diskFull(folder:)`` when it is SQLite's report of a full disk
     /// under the store at `storePath`; otherwise `error` itself.
-    static func translated(_ error: Error, storePath: String, freeBytes: (String) -> UInt64? = freeBytes(at:)) -> Error {
+    static func translated(_ error: Error, storePath: String, freeBytes: (String) -> UInt64? = freeBytes(at:)) -> Error
+    {
         guard let error = error as? DatabaseError else { return error }
         let folder = URL(fileURLWithPath: storePath).deletingLastPathComponent().path
         switch error.resultCode {

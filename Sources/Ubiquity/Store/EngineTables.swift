@@ -95,28 +95,31 @@ enum EngineTables {
     /// carried into the metadata as the outbox's high-water mark (``Outbox/highWaterKey``):
     /// numbers, and tokens, go on from it and are never given twice.
     static func rebuildOutbox(_ db: Database) throws {
-        let given = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [outbox]) ?? 0
+        let given =
+            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [outbox]) ?? 0
         let last = max(given, try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \(outbox)") ?? 0)
         let rebuilt = "\(outbox)_v5"
         // Written out rather than through GRDB's table builder: a migration is never to change
         // with the library's defaults.
-        try db.execute(sql: """
-            CREATE TABLE \(rebuilt) (
-                seq INTEGER PRIMARY KEY,
-                transactionID TEXT NOT NULL,
-                timestamp DOUBLE NOT NULL,
-                modelVersion INTEGER NOT NULL,
-                payload BLOB NOT NULL);
-            INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
-                SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
-            DROP TABLE \(outbox);
-            ALTER TABLE \(rebuilt) RENAME TO \(outbox);
-            """)
-        try db.execute(sql: """
-            INSERT INTO \(metadata) (key, value) VALUES (?, ?)
-            ON CONFLICT(key) DO UPDATE SET value = excluded.value
-            WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
-            """, arguments: [Outbox.highWaterKey, String(last)])
+        try db.execute(
+            sql: """
+                CREATE TABLE \(rebuilt) (
+                    seq INTEGER PRIMARY KEY,
+                    transactionID TEXT NOT NULL,
+                    timestamp DOUBLE NOT NULL,
+                    modelVersion INTEGER NOT NULL,
+                    payload BLOB NOT NULL);
+                INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
+                    SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
+                DROP TABLE \(outbox);
+                ALTER TABLE \(rebuilt) RENAME TO \(outbox);
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO \(metadata) (key, value) VALUES (?, ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)
+                """, arguments: [Outbox.highWaterKey, String(last)])
     }
 
     /// The sixth engine migration, `ubiquity-v6`, two changes of how clocks are stored:
@@ -135,19 +138,20 @@ enum EngineTables {
     ///   import made here) meant reading every page of it at every save. Rows keep their numbers.
     static func packClocks(_ db: Database) throws {
         let rebuilt = "\(outbox)_v6"
-        try db.execute(sql: """
-            CREATE TABLE \(rebuilt) (
-                seq INTEGER PRIMARY KEY,
-                transactionID TEXT NOT NULL,
-                timestamp DOUBLE NOT NULL,
-                modelVersion INTEGER NOT NULL,
-                clock TEXT,
-                payload BLOB NOT NULL);
-            INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
-                SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
-            DROP TABLE \(outbox);
-            ALTER TABLE \(rebuilt) RENAME TO \(outbox);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE \(rebuilt) (
+                    seq INTEGER PRIMARY KEY,
+                    transactionID TEXT NOT NULL,
+                    timestamp DOUBLE NOT NULL,
+                    modelVersion INTEGER NOT NULL,
+                    clock TEXT,
+                    payload BLOB NOT NULL);
+                INSERT INTO \(rebuilt) (seq, transactionID, timestamp, modelVersion, payload)
+                    SELECT seq, transactionID, timestamp, modelVersion, payload FROM \(outbox) ORDER BY seq;
+                DROP TABLE \(outbox);
+                ALTER TABLE \(rebuilt) RENAME TO \(outbox);
+                """)
     }
 
     /// The seventh engine migration, `ubiquity-v7`: property clocks move into the objects' rows
@@ -162,11 +166,12 @@ enum EngineTables {
         try addClockColumns(to: schema, db)
         for entity in schema.entities {
             let table = entity.table.quotedDatabaseIdentifier
-            try db.execute(sql: """
-                UPDATE \(table) SET \(clockColumn) = (SELECT clocks FROM \(objectClock) WHERE objectID = \(table).id)
-                WHERE \(clockColumn) IS NULL;
-                DELETE FROM \(objectClock) WHERE objectID IN (SELECT id FROM \(table));
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE \(table) SET \(clockColumn) = (SELECT clocks FROM \(objectClock) WHERE objectID = \(table).id)
+                    WHERE \(clockColumn) IS NULL;
+                    DELETE FROM \(objectClock) WHERE objectID IN (SELECT id FROM \(table));
+                    """)
         }
         try db.execute(sql: "ALTER TABLE \(objectClock) RENAME TO \(unheldClocks)")
     }

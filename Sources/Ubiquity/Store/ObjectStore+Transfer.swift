@@ -12,7 +12,8 @@ extension ObjectStore {
         configuration.readonly = true
         guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
         defer { try? queue.close() }
-        return (try? queue.read { db in try db.tableExists(EngineTables.outbox) && db.tableExists("grdb_migrations") }) ?? false
+        return (try? queue.read { db in try db.tableExists(EngineTables.outbox) && db.tableExists("grdb_migrations") })
+            ?? false
     }
 
     /// Every object, entity by entity: what a copy carries.
@@ -20,7 +21,9 @@ extension ObjectStore {
         try read { db in
             var objects: [(ObjectID, [String: PropertyValue])] = []
             for entity in schema.entities {
-                for id in try GlobalID.fetchAll(db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id") {
+                for id in try GlobalID.fetchAll(
+                    db, sql: "SELECT id FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
+                {
                     if let values = try RowWriter.values(entity, id: id, db) {
                         objects.append((ObjectID(entity: entity.name, id: id), values))
                     }
@@ -44,7 +47,9 @@ extension ObjectStore {
             var count = 0
             for (object, values) in objects {
                 // Deleted here since an earlier copy: a delete is final.
-                guard let entity = schema.entity(named: object.entity), try !context.isDeleted(object.id) else { continue }
+                guard let entity = schema.entity(named: object.entity), try !context.isDeleted(object.id) else {
+                    continue
+                }
                 let shared = values.filter { entity.type(of: $0.key) != nil }
                 if try context.values(of: object.entity, id: object.id) == nil {
                     try context.insert(object.entity, id: object.id, values: shared)
@@ -67,8 +72,11 @@ extension ObjectStore {
     ///   the store was created at is always kept).
     public func writePlainCopy(to url: URL, keepingMetadata keptMetadata: [String] = []) throws {
         let manager = FileManager.default
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        defer { for suffix in ["", "-journal", "-wal", "-shm"] { try? manager.removeItem(atPath: temp.path + suffix) } }
+        let temp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? manager.removeItem(atPath: temp.path + suffix) }
+        }
         try writeWithoutTransaction { db in
             try db.execute(sql: "VACUUM INTO ?", arguments: [temp.path])
         }
@@ -88,18 +96,23 @@ extension ObjectStore {
         let copy = try DatabaseQueue(path: temp.path)
         defer { try? copy.close() }
         try copy.write { db in
-            for table in [EngineTables.outbox, EngineTables.unheldClocks, EngineTables.tombstone, EngineTables.peerState,
-                          EngineTables.pendingBlob, EngineTables.folderScan] {
+            for table in [
+                EngineTables.outbox, EngineTables.unheldClocks, EngineTables.tombstone, EngineTables.peerState,
+                EngineTables.pendingBlob, EngineTables.folderScan,
+            ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             for entity in schema.entities {
-                try db.execute(sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = NULL")
+                try db.execute(
+                    sql: "UPDATE \(entity.table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = NULL")
             }
             // Only what the store itself needs survives: the version it was created at, and the
             // app's keys (whether it had its default data).
             let kept = ["createdAtVersion"] + keptMetadata
-            try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
-                           arguments: StatementArguments(kept))
+            try db.execute(
+                sql:
+                    "DELETE FROM \(EngineTables.metadata) WHERE key NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments(kept))
             // The index of unique keys needs the engine's SQL function to write: the copy is for
             // any SQLite tool (the engine makes it again when it opens the copy as a store).
             try UniqueKeyIndex.drop(db)

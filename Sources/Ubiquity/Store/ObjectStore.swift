@@ -87,11 +87,12 @@ public final class ObjectStore: Sendable {
         do {
             do {
                 database = try connections.open(path, configuration(sharedMemory: true))
-            } catch where connections == .single && Self.isDiskFull(error, storePath: path) {
+            } catch  where connections == .single && Self.isDiskFull(error, storePath: path) {
                 // A full disk has no room for the write-ahead log's index: a command, which holds
                 // the store for a moment, keeps it in its own memory, so that reads still work.
                 database = try connections.open(path, configuration(sharedMemory: false), sharedMemory: false)
-                logger.notice("the disk of \(path) is full: this command holds the store alone, its write-ahead index in memory")
+                logger.notice(
+                    "the disk of \(path) is full: this command holds the store alone, its write-ahead index in memory")
             }
             // Acknowledged means on disk, whichever way the store is held: a commit syncs the
             // write-ahead log before it returns (GRDB's pool sets NORMAL, which leaves a commit to
@@ -107,7 +108,10 @@ public final class ObjectStore: Sendable {
         do {
             // One read: each is a transaction (and, the first, a reader connection opened).
             let (created, supersededBy) = try database.read { db in
-                (try !db.tableExists(EngineTables.outbox), try migrator.hasBeenSuperseded(db) ? try Self.appliedModelVersion(db) : nil)
+                (
+                    try !db.tableExists(EngineTables.outbox),
+                    try migrator.hasBeenSuperseded(db) ? try Self.appliedModelVersion(db) : nil
+                )
             }
             isNew = created
             if let applied = supersededBy {
@@ -132,8 +136,9 @@ public final class ObjectStore: Sendable {
         self.logger = logger
         if isNew {
             try write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('createdAtVersion', ?)",
-                               arguments: [String(version)])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('createdAtVersion', ?)",
+                    arguments: [String(version)])
             }
             logger.info("created store \(path) at model version \(version)")
         }
@@ -212,17 +217,22 @@ public final class ObjectStore: Sendable {
     private func save<T>(author: String, shipped: HLC?, _ body: (SaveContext) throws -> T) throws -> T {
         let (result, record, left) = try write { db in
             // A wall clock before 1970 or after 9999 still dates the save as peers accept.
-            let saveClock = SaveClock(now: LocalClock.readable(clock.now()), peer: peer, shipped: shipped,
-                                      remembered: rememberedSave, db: db)
+            let saveClock = SaveClock(
+                now: LocalClock.readable(clock.now()), peer: peer, shipped: shipped,
+                remembered: rememberedSave, db: db)
             let context = SaveContext(db: db, schema: schema, ids: ids, clock: saveClock)
             let result = try body(context)
-            let unstamped = context.recorder.record(transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
-            guard !unstamped.isEmpty else { return (result, unstamped, (clock: HLC?, sequence: Int64, dataVersion: UInt32?)?.none) }
+            let unstamped = context.recorder.record(
+                transactionID: ids.next(), timestamp: context.now, author: author, clock: nil)
+            guard !unstamped.isEmpty else {
+                return (result, unstamped, (clock: HLC?, sequence: Int64, dataVersion: UInt32?)?.none)
+            }
             let reading: HLC
             // The device's clock, read once for the inserts, the reading and the clock after it,
             // which the outbox row carries (a shipped save's too, unmoved: the last row's clock is
             // the device's); and the outbox's last number when the last save left it.
-            let start = try saveClock.deviceClock(), stored = start.clock
+            let start = try saveClock.deviceClock()
+            let stored = start.clock
             let current = shipped == nil ? LocalClock.trusted(stored, now: context.now) : nil
             if let shipped {
                 guard unstamped.updated.isEmpty, unstamped.deleted.isEmpty else {
@@ -230,12 +240,15 @@ public final class ObjectStore: Sendable {
                 }
                 reading = shipped
             } else {
-                reading = try LocalClock.reading(for: unstamped, now: context.now, peer: peer, current: current, schema: schema, db)
+                reading = try LocalClock.reading(
+                    for: unstamped, now: context.now, peer: peer, current: current, schema: schema, db)
             }
             let record = unstamped.stamped(reading)
             try PropertyClocks.stamp(record, clock: reading, schema: schema, insertsWritten: context.insertWritten, db)
-            let after = shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
-            let sequence = try Outbox.append(record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
+            let after =
+                shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
+            let sequence = try Outbox.append(
+                record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
             return (result, record, (after, sequence, start.dataVersion))
         }
         if let left {
@@ -243,7 +256,9 @@ public final class ObjectStore: Sendable {
             rememberedSave.remember(left.clock, sequence: left.sequence, dataVersion: left.dataVersion)
             FaultInjection.crash(at: FaultInjection.afterCommit)
             saveObservers.notify(record)
-            logger.debug("saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted")
+            logger.debug(
+                "saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted"
+            )
         }
         return result
     }
@@ -337,7 +352,9 @@ public final class ObjectStore: Sendable {
     /// Sets a local, never-synced fact about the store, outside any save.
     public func setMetadata(_ key: String, _ value: String) throws {
         try write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                arguments: [key, value])
         }
     }
 

@@ -55,7 +55,9 @@ final class RememberedSave: @unchecked Sendable {
             guard let copy, let version, copy.dataVersion &+ 1 == version else { return nil }
             return (copy.clock, copy.sequence)
         }
-        if let remembered { return Start(clock: remembered.clock, lastSequence: remembered.sequence, dataVersion: version) }
+        if let remembered {
+            return Start(clock: remembered.clock, lastSequence: remembered.sequence, dataVersion: version)
+        }
         lock.withLock { storeReadCount += 1 }
         return Start(clock: try PropertyClocks.current(db), lastSequence: nil, dataVersion: version)
     }
@@ -71,7 +73,9 @@ final class RememberedSave: @unchecked Sendable {
     /// The main database file's data version as `db`'s connection sees it, or `nil`.
     private static func dataVersion(_ db: Database) -> UInt32? {
         var version: UInt32 = 0
-        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else {
+            return nil
+        }
         return version
     }
 }

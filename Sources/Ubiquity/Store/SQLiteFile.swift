@@ -51,7 +51,8 @@ public enum SQLiteFile {
 
     /// How many rows `table` has in the database at `url`, read only; `nil` when it cannot be read.
     public static func rowCount(of table: String, in url: URL) -> Int? {
-        readOnly(url) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") } ?? nil
+        readOnly(url) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") }
+            ?? nil
     }
 
     /// `body` on a read-only connection to the database at `url`; `nil` when it is missing or
@@ -61,7 +62,8 @@ public enum SQLiteFile {
         readOnly.readonly = true
         readOnly.busyMode = .timeout(2)
         guard FileManager.default.fileExists(atPath: url.path),
-              let queue = try? DatabaseQueue(path: url.path, configuration: readOnly) else { return nil }
+            let queue = try? DatabaseQueue(path: url.path, configuration: readOnly)
+        else { return nil }
         defer { try? queue.close() }
         return try? queue.read(body)
     }

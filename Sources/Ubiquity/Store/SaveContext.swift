@@ -62,7 +62,8 @@ public final class SaveContext {
         // with (``SaveClock``).
         let reading = try clock.insertReading()
         do {
-            try RowWriter.insert(entity, row: row, clocks: reading.map { PropertyClocks.encode(recorded.keys, at: $0) }, db)
+            try RowWriter.insert(
+                entity, row: row, clocks: reading.map { PropertyClocks.encode(recorded.keys, at: $0) }, db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             // The primary key says it: no lookup before every insert.
             throw StoreError.duplicateID(object)
@@ -113,7 +114,9 @@ public final class SaveContext {
     /// made earlier still loses. The caller carries a value only where its reading is later
     /// than the stored value's, as a peer's log would be merged; the save's own reading comes
     /// after every carried one.
-    public func carry(_ entityName: String, id: GlobalID, values: [String: PropertyValue], readings: [String: HLC]) throws {
+    public func carry(_ entityName: String, id: GlobalID, values: [String: PropertyValue], readings: [String: HLC])
+        throws
+    {
         let object = ObjectID(entity: entityName, id: id)
         if try fetchValues(object, entity: try entityDescription(entityName)) == nil {
             try insert(entityName, id: id, values: values)
@@ -138,7 +141,8 @@ public final class SaveContext {
         for (source, relationship) in schema.relationships(pointingAt: entity.name) {
             let pointing = try String.fetchAll(
                 db,
-                sql: "SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?",
+                sql:
+                    "SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?",
                 arguments: [id.description])
             for sourceID in pointing.compactMap(GlobalID.init) {
                 try update(source.name, id: sourceID, values: [relationship.name: .null])
@@ -165,8 +169,10 @@ public final class SaveContext {
     /// - Throws: ``StoreError`` for an unknown entity, a copy that is not here, or chosen values
     ///   that do not fit.
     @discardableResult
-    public func merge(_ entityName: String, id: GlobalID, with other: GlobalID, chosen: [String: PropertyValue] = [:],
-                      reading: HLC? = nil) throws -> (survivor: GlobalID, carried: [String]) {
+    public func merge(
+        _ entityName: String, id: GlobalID, with other: GlobalID, chosen: [String: PropertyValue] = [:],
+        reading: HLC? = nil
+    ) throws -> (survivor: GlobalID, carried: [String]) {
         let entity = try entityDescription(entityName)
         try check(chosen, for: entity)
         precondition(chosen.isEmpty || reading != nil, "chosen values need a reading")
@@ -176,12 +182,14 @@ public final class SaveContext {
             precondition(!recorder.touched(object), "merge \(object) before any other change of it in the save")
         }
         guard id != other else { return (id, []) }
-        let merge = ObjectMerge(object: ObjectID(entity: entity.name, id: max(id, other)), into: min(id, other),
-                                chosen: chosen, reading: chosen.isEmpty ? nil : reading)
+        let merge = ObjectMerge(
+            object: ObjectID(entity: entity.name, id: max(id, other)), into: min(id, other),
+            chosen: chosen, reading: chosen.isEmpty ? nil : reading)
         // The tombstone takes the save's reading when the save has one (PropertyClocks.stamp).
         let placeholder = HLC(wall: 0, counter: 0, peer: "pending")
         var changes = ImportedChanges()
-        let outcome = try Merger(schema: schema, policy: LastWriterWins(), db: db).merge(merge, clock: placeholder, into: &changes)
+        let outcome = try Merger(schema: schema, policy: LastWriterWins(), db: db).merge(
+            merge, clock: placeholder, into: &changes)
         recorder.recordMerge(merge)
         return (outcome.survivor ?? merge.into, outcome.carried)
     }
@@ -245,7 +253,9 @@ public final class SaveContext {
                 throw StoreError.unknownProperty(entity: entity.name, property: name)
             }
             let type = entity.columnTypes[column]
-            guard value.fits(type) else { throw StoreError.wrongType(entity: entity.name, property: name, expected: type) }
+            guard value.fits(type) else {
+                throw StoreError.wrongType(entity: entity.name, property: name, expected: type)
+            }
             if let reason = entity.columnRules[column].violation(of: value) {
                 throw StoreError.invalidValue(entity: entity.name, property: name, reason: reason)
             }

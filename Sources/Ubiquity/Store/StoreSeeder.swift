@@ -40,14 +40,19 @@ public struct StoreSeeder {
 
     /// The entities to copy, referenced ones first; owned entities come with their owners.
     var order: [EntityDescription] {
-        let owned = Set(target.schema.entities.flatMap { $0.relationships.filter { $0.deleteRule == .cascade }.map(\.destination) })
+        let owned = Set(
+            target.schema.entities.flatMap { $0.relationships.filter { $0.deleteRule == .cascade }.map(\.destination) })
         var remaining = target.schema.entities.filter { !owned.contains($0.name) }
         var ordered: [EntityDescription] = []
         while !remaining.isEmpty {
             let placed = Set(ordered.map(\.name))
-            let index = remaining.firstIndex { entity in
-                entity.relationships.allSatisfy { placed.contains($0.destination) || owned.contains($0.destination) || $0.destination == entity.name }
-            } ?? 0
+            let index =
+                remaining.firstIndex { entity in
+                    entity.relationships.allSatisfy {
+                        placed.contains($0.destination) || owned.contains($0.destination)
+                            || $0.destination == entity.name
+                    }
+                } ?? 0
             ordered.append(remaining.remove(at: index))
         }
         return ordered
@@ -101,7 +106,9 @@ public struct StoreSeeder {
         for entity in entities {
             guard let sourceEntity = source.schema.entity(named: entity.name) else { continue }
             let objects = try source.read { db in
-                try GlobalID.fetchAll(db, sql: "SELECT id FROM \(sourceEntity.table.quotedDatabaseIdentifier) ORDER BY id").compactMap { id in
+                try GlobalID.fetchAll(
+                    db, sql: "SELECT id FROM \(sourceEntity.table.quotedDatabaseIdentifier) ORDER BY id"
+                ).compactMap { id in
                     try Self.sourceObject(entity, sourceEntity, id: id, db)
                 }
             }
@@ -113,11 +120,15 @@ public struct StoreSeeder {
         if keepsReadings {
             // What the source deleted goes from the target too, where an earlier run copied it.
             let deleted = try source.read { db in
-                try Row.fetchAll(db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) WHERE mergedInto IS NULL ORDER BY objectID")
-                    .compactMap { row -> ObjectID? in
-                        guard let id = GlobalID(row[0] as String), let entity = row[1] as String? else { return nil }
-                        return ObjectID(entity: entity, id: id)
-                    }
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT objectID, entity FROM \(EngineTables.tombstone) WHERE mergedInto IS NULL ORDER BY objectID"
+                )
+                .compactMap { row -> ObjectID? in
+                    guard let id = GlobalID(row[0] as String), let entity = row[1] as String? else { return nil }
+                    return ObjectID(entity: entity, id: id)
+                }
             }
             let gone = try target.save(author: author) { context in
                 var gone = 0
@@ -143,20 +154,25 @@ public struct StoreSeeder {
     }
 
     /// The source's object `id`, described as the target's `entity`.
-    private static func sourceObject(_ entity: EntityDescription, _ sourceEntity: EntityDescription, id: GlobalID,
-                                     _ db: Database) throws -> SourceObject? {
+    private static func sourceObject(
+        _ entity: EntityDescription, _ sourceEntity: EntityDescription, id: GlobalID,
+        _ db: Database
+    ) throws -> SourceObject? {
         guard let values = try RowWriter.values(sourceEntity, id: id, db) else { return nil }
-        return SourceObject(entity: entity, id: id, values: values, clocks: try PropertyClocks.clocks(of: id, in: sourceEntity, db))
+        return SourceObject(
+            entity: entity, id: id, values: values, clocks: try PropertyClocks.clocks(of: id, in: sourceEntity, db))
     }
 
     /// Copies or matches one object.
     private func copy(_ object: SourceObject, state: inout CopyState, in context: SaveContext) throws -> Outcome {
-        let entity = object.entity, id = object.id
+        let entity = object.entity
+        let id = object.id
         // Properties this version of the model knows, with references to what they now are;
         // owned objects (cascading relationships) are copied only when needed, below.
         var wanted: [String: PropertyValue] = [:]
         var owned: [String: GlobalID] = [:]
-        for (name, value) in object.values where entity.type(of: name) != nil && (keepsReadings || name != entity.modificationDateAttribute) {
+        for (name, value) in object.values
+        where entity.type(of: name) != nil && (keepsReadings || name != entity.modificationDateAttribute) {
             if case .reference(let target) = value {
                 guard let relationship = entity.relationships.first(where: { $0.name == name }) else { continue }
                 if relationship.deleteRule == .cascade {
@@ -169,8 +185,11 @@ public struct StoreSeeder {
             }
         }
         func copyOwned(_ name: String, _ target: GlobalID, state: inout CopyState) throws -> PropertyValue {
-            guard let destination = entity.relationships.first(where: { $0.name == name })?.destination else { return .null }
-            return try self.copyOwned(destination, id: target, state: &state, in: context).map(PropertyValue.reference) ?? .null
+            guard let destination = entity.relationships.first(where: { $0.name == name })?.destination else {
+                return .null
+            }
+            return try self.copyOwned(destination, id: target, state: &state, in: context).map(PropertyValue.reference)
+                ?? .null
         }
         if let existing = try match(entity, id: id, values: object.values, state: &state, in: context) {
             state.mapped[id] = existing.id
@@ -192,8 +211,11 @@ public struct StoreSeeder {
                 try context.update(entity.name, id: existing.id, values: changes)
             }
             // An owned object the match no longer points at belongs to no one: it goes.
-            for relationship in entity.relationships where relationship.deleteRule == .cascade && changes[relationship.name] != nil {
-                if case .reference(let replaced)? = existing.values[relationship.name], changes[relationship.name] != .reference(replaced) {
+            for relationship in entity.relationships
+            where relationship.deleteRule == .cascade && changes[relationship.name] != nil {
+                if case .reference(let replaced)? = existing.values[relationship.name],
+                    changes[relationship.name] != .reference(replaced)
+                {
                     try context.delete(relationship.destination, id: replaced)
                 }
             }
@@ -221,16 +243,21 @@ public struct StoreSeeder {
 
     /// The target's object for a source object: same ID, or same key of its unique attribute —
     /// unless the target deleted the object of that ID.
-    private func match(_ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], state: inout CopyState,
-                       in context: SaveContext) throws -> (id: GlobalID, values: [String: PropertyValue])? {
+    private func match(
+        _ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], state: inout CopyState,
+        in context: SaveContext
+    ) throws -> (id: GlobalID, values: [String: PropertyValue])? {
         if let current = try context.values(of: entity.name, id: id) { return (id, current) }
-        guard try !context.isDeleted(id), let unique = entity.uniqueAttribute, case .string(let text)? = values[unique] else { return nil }
+        guard try !context.isDeleted(id), let unique = entity.uniqueAttribute, case .string(let text)? = values[unique]
+        else { return nil }
         if state.keys[entity.name] == nil {
             // Read once per entity: one pass over the target's table, first ID per key.
             var keys: [String: GlobalID] = [:]
-            let rows = try Row.fetchAll(context.db, sql: """
-                SELECT id, \(unique.quotedDatabaseIdentifier) FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id
-                """)
+            let rows = try Row.fetchAll(
+                context.db,
+                sql: """
+                    SELECT id, \(unique.quotedDatabaseIdentifier) FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id
+                    """)
             for row in rows {
                 guard let rowID = GlobalID(row[0] as String), let name = row[1] as String? else { continue }
                 let key = UniqueKey.normalize(name)
@@ -240,15 +267,20 @@ public struct StoreSeeder {
         }
         let key = UniqueKey.normalize(text)
         guard !key.isEmpty, let found = state.keys[entity.name]?[key],
-              let current = try context.values(of: entity.name, id: found) else { return nil }
+            let current = try context.values(of: entity.name, id: found)
+        else { return nil }
         return (found, current)
     }
 
     /// Copies an object owned through a cascading relationship (a photo), once.
-    private func copyOwned(_ entityName: String, id: GlobalID, state: inout CopyState, in context: SaveContext) throws -> GlobalID? {
+    private func copyOwned(_ entityName: String, id: GlobalID, state: inout CopyState, in context: SaveContext) throws
+        -> GlobalID?
+    {
         if let done = state.mapped[id] { return done }
-        guard let entity = target.schema.entity(named: entityName), let sourceEntity = source.schema.entity(named: entityName),
-              let object = try source.read({ db in try Self.sourceObject(entity, sourceEntity, id: id, db) }) else { return nil }
+        guard let entity = target.schema.entity(named: entityName),
+            let sourceEntity = source.schema.entity(named: entityName),
+            let object = try source.read({ db in try Self.sourceObject(entity, sourceEntity, id: id, db) })
+        else { return nil }
         _ = try copy(object, state: &state, in: context)
         return state.mapped[id]
     }

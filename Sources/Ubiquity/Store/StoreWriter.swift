@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which process holds a store's write lock, for the message of a save that waited for it.
@@ -14,14 +15,16 @@ public enum StoreWriter {
     static func describe(storePath: String) -> String? {
         var info = stat()
         guard stat(storePath + "-shm", &info) == 0,
-              let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+            let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
         let inode = String(info.st_ino)
         for line in locks.split(separator: "\n") {
             // "1: POSIX  ADVISORY  WRITE 8239 fe:00:16229272 120 120"
             let fields = line.split(separator: " ")
             guard fields.count >= 8, fields[1] == "POSIX", fields[3] == "WRITE", fields[6] == "120",
-                  fields[5].split(separator: ":").last.map(String.init) == inode,
-                  let pid = Int32(fields[4]) else { continue }
+                fields[5].split(separator: ":").last.map(String.init) == inode,
+                let pid = Int32(fields[4])
+            else { continue }
             return "process \(pid) (\(commandLine(of: pid)))"
         }
         return nil
@@ -36,10 +39,12 @@ public enum StoreWriter {
     /// seconds.
     static func waiter(storePath: String, patience: Int) -> Database.BusyCallback {
         { tries in
-            let quickTries = 10, triesPerSecond = 100
+            let quickTries = 10
+            let triesPerSecond = 100
             if tries == quickTries + triesPerSecond, let onWaiting {
                 let holder = describe(storePath: storePath) ?? "another process"
-                onWaiting("waiting for \(holder), which is writing to the store \(storePath) (up to \(patience) seconds)")
+                onWaiting(
+                    "waiting for \(holder), which is writing to the store \(storePath) (up to \(patience) seconds)")
             }
             guard tries < quickTries + patience * triesPerSecond else { return false }
             usleep(tries < quickTries ? 1_000 : 10_000)
@@ -50,7 +55,9 @@ public enum StoreWriter {
     /// What `ps` shows for `pid`, shortened.
     static func commandLine(of pid: Int32) -> String {
         guard pid != getpid() else { return "this process" }
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return "unknown command" }
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else {
+            return "unknown command"
+        }
         var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         words[0] = URL(fileURLWithPath: words[0]).lastPathComponent
         let line = words.joined(separator: " ")

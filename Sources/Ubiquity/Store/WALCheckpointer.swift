@@ -55,14 +55,16 @@ final class WALCheckpointer: @unchecked Sendable {
     func install(on db: Database) {
         // The hook's context is the registry key, not a pointer: a connection that outlives
         // this object calls a hook that finds nothing, instead of freed memory.
-        sqlite3_wal_hook(db.sqliteConnection, { context, connection, _, pages in
-            if pages >= WALCheckpointer.inlineLimit {
-                sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            } else if pages >= WALCheckpointer.threshold {
-                WALCheckpointer.registry.find(Int(bitPattern: context))?.schedule()
-            }
-            return SQLITE_OK
-        }, UnsafeMutableRawPointer(bitPattern: key))
+        sqlite3_wal_hook(
+            db.sqliteConnection,
+            { context, connection, _, pages in
+                if pages >= WALCheckpointer.inlineLimit {
+                    sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else if pages >= WALCheckpointer.threshold {
+                    WALCheckpointer.registry.find(Int(bitPattern: context))?.schedule()
+                }
+                return SQLITE_OK
+            }, UnsafeMutableRawPointer(bitPattern: key))
     }
 
     /// Starts a checkpoint in the background, unless one is waiting to run already.

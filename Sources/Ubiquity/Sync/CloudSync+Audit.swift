@@ -17,9 +17,11 @@ public struct OwnHistoryAudit: Equatable, Sendable {
         guard !problems.isEmpty else { return nil }
         let what = problems.joined(separator: "; ")
         guard let republished else {
-            return "this device's published files in the cloud folder are not whole (\(what)); they are covered by a baseline at the next sync"
+            return
+                "this device's published files in the cloud folder are not whole (\(what)); they are covered by a baseline at the next sync"
         }
-        return "this device's published files in the cloud folder were not whole (\(what)): published this device's data as baseline \(republished), which covers them, so no device waits for them"
+        return
+            "this device's published files in the cloud folder were not whole (\(what)): published this device's data as baseline \(republished), which covers them, so no device waits for them"
     }
 }
 
@@ -80,13 +82,20 @@ extension CloudSync {
         var audit = OwnHistoryAudit()
         let seqKey = exportedSeqKey(modelVersion: layout.modelVersion)
         let facts = try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key IN (?, ?, ?, ?, ?)",
-                             arguments: [seqKey, AuditKey.ownBaseline, AuditKey.folderStamp, AuditKey.checkedUpTo, AuditKey.lastFull])
-                .reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
+            try Row.fetchAll(
+                db, sql: "SELECT key, value FROM \(EngineTables.metadata) WHERE key IN (?, ?, ?, ?, ?)",
+                arguments: [
+                    seqKey, AuditKey.ownBaseline, AuditKey.folderStamp, AuditKey.checkedUpTo, AuditKey.lastFull,
+                ]
+            )
+            .reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
         }
         let exported = facts[seqKey].flatMap { Int64($0) } ?? 0
         guard exported > 0, layout.isReachable else { return audit }
-        let full = asked || Date().timeIntervalSince1970 - (facts[AuditKey.lastFull].flatMap(Double.init) ?? 0) >= Self.fullAuditInterval
+        let full =
+            asked
+            || Date().timeIntervalSince1970 - (facts[AuditKey.lastFull].flatMap(Double.init) ?? 0)
+                >= Self.fullAuditInterval
         let folder = layout.peerFolder(peer)
         let baseline = OwnBaseline(facts[AuditKey.ownBaseline])
         let baselineProblem = baseline.flatMap { check($0, full: full) }
@@ -99,7 +108,9 @@ extension CloudSync {
         let covered = baselineProblem == nil ? baseline?.covers ?? 0 : 0
         let checkedUpTo = facts[AuditKey.checkedUpTo].flatMap { Int64($0) } ?? 0
         let present = Set(numberedEntries(folder.path, extension: CloudLayout.logExtension) ?? [])
-        if let baselineProblem, let baseline { audit.problems.append("baseline \(baseline.number): \(baselineProblem)") }
+        if let baselineProblem, let baseline {
+            audit.problems.append("baseline \(baseline.number): \(baselineProblem)")
+        }
         if covered < exported {
             for seq in (covered + 1)...exported {
                 guard present.contains(seq) else {
@@ -186,7 +197,9 @@ extension CloudSync {
     /// those that are gone or unreadable are marked lost, so that no published number is used
     /// again.
     func numberPastLostOwnLogs() throws {
-        let mark = PublishedMark.read(storePath: store.path)[PublishedMark.key(peer: peer, folder: layout.watermarkFolder)] ?? 0
+        let mark =
+            PublishedMark.read(storePath: store.path)[PublishedMark.key(peer: peer, folder: layout.watermarkFolder)]
+            ?? 0
         var own = try watermark(of: peer)
         guard mark > own else { return }
         try importMeanwhile()
@@ -223,16 +236,24 @@ extension CloudSync {
         }
         let seqKey = exportedSeqKey(modelVersion: layout.modelVersion)
         try store.write { db in
-            if try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq { try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db) }
-            let exported = try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [seqKey])
+            if try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
+                try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
+            }
+            let exported =
+                try String.fetchOne(
+                    db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", arguments: [seqKey]
+                )
                 .flatMap { Int64($0) } ?? 0
             if exported < seq {
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", arguments: [seqKey, String(seq)])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                    arguments: [seqKey, String(seq)])
             }
             try RefusedFiles.forget(layout.relativePath(url), db)
         }
         noticeOwnLoss(seq, reason: why)
-        let note = "this device's own log \(seq) in the cloud folder cannot be read (\(why)) and its store does not hold its saves (restored from an older backup?): they are lost on this device unless another device applied them — such a device publishes a baseline that brings them back; new saves are numbered after it"
+        let note =
+            "this device's own log \(seq) in the cloud folder cannot be read (\(why)) and its store does not hold its saves (restored from an older backup?): they are lost on this device unless another device applied them — such a device publishes a baseline that brings them back; new saves are numbered after it"
         logger.warning("\(note)")
         tellOnce(HistoryNote(event: "historyLost", text: note))
     }

@@ -59,26 +59,31 @@ extension CloudSync {
     func readBlob(_ hash: String) -> Data? {
         let url = blobURL(hash)
         guard case .success(let stamp) = FileStamp.of(url), stamp.size <= Self.maximumBlobBytes,
-              let data = try? Data(contentsOf: url), SHA256.hex(data) == hash else { return nil }
+            let data = try? Data(contentsOf: url), SHA256.hex(data) == hash
+        else { return nil }
         return data
     }
 
     /// Applies the waiting values whose blobs have arrived; reports the others.
     func applyArrivedBlobs(into report: inout ImportReport) throws {
         let pending = try store.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob)"))
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT objectID, entity, property, hash, clock FROM \(EngineTables.pendingBlob)"))
         }
         for row in pending {
             let hash: String = row[3]
-            guard let data = readBlob(hash), let id = GlobalID(row[0] as String), let clock = HLC(row[4] as String) else {
+            guard let data = readBlob(hash), let id = GlobalID(row[0] as String), let clock = HLC(row[4] as String)
+            else {
                 report.waiting.append("waiting for blob \(hash.prefix(12))… of \(row[1] as String) \(row[0] as String)")
                 continue
             }
             let object = ObjectID(entity: row[1], id: id)
             let property: String = row[2]
             let changes = try store.write { db -> ImportedChanges in
-                try db.execute(sql: "DELETE FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
-                               arguments: [id.description, property])
+                try db.execute(
+                    sql: "DELETE FROM \(EngineTables.pendingBlob) WHERE objectID = ? AND property = ?",
+                    arguments: [id.description, property])
                 var changes = ImportedChanges()
                 try Merger(schema: store.schema, policy: policy, db: db)
                     .merge(object, properties: [property: (.data(data), clock)], into: &changes)

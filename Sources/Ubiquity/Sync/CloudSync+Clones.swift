@@ -21,8 +21,11 @@ extension CloudSync {
 
     func noticeClone(in batch: [LogFile]) {
         guard let instance,
-              let foreign = batch.first(where: { $0.header.instance != nil && $0.header.instance != instance }) else { return }
+            let foreign = batch.first(where: { $0.header.instance != nil && $0.header.instance != instance })
+        else { return }
         setCloneIfFirst(CloneEvidence(seq: foreign.header.seq, device: foreign.header.device))
-        logger.warning("log \(foreign.header.seq) of this device's identity was written by another copy of its data folder (device \(foreign.header.device)): this copy takes an identity of its own")
+        logger.warning(
+            "log \(foreign.header.seq) of this device's identity was written by another copy of its data folder (device \(foreign.header.device)): this copy takes an identity of its own"
+        )
     }
 }

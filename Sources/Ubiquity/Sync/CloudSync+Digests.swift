@@ -52,7 +52,11 @@ extension CloudSync {
             return (nil, "the cloud folder cannot be reached, or a peer started over")
         }
         let published = try storedJSON(PublishedDigest.self, publishedKey)
-        enum Snapshot { case pending(String), unchanged, computed(Digest, Int64) }
+        enum Snapshot {
+            case pending(String)
+            case unchanged
+            case computed(Digest, Int64)
+        }
         let snapshot = try store.read { db -> Snapshot in
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") ?? 0 > 0 {
                 return .pending("this device has saves not exported yet")
@@ -76,7 +80,8 @@ extension CloudSync {
             var state = published ?? PublishedDigest(number: 0, applied: [:], top: "", token: token)
             state.token = token
             if published == nil || published?.applied != digest.applied || published?.top != digest.top {
-                state = PublishedDigest(number: try write(digest), applied: digest.applied, top: digest.top, token: token)
+                state = PublishedDigest(
+                    number: try write(digest), applied: digest.applied, top: digest.top, token: token)
                 logger.info("published digest \(state.number) (\(digest.applied.values.reduce(0, +)) logs)")
             }
             try storeJSON(state, publishedKey)
@@ -87,14 +92,17 @@ extension CloudSync {
 
     /// Writes the digest as this peer's next file and removes its own older ones.
     private func write(_ digest: Digest) throws -> Int64 {
-        let payload = DigestFiles.Published(created: Date().timeIntervalSince1970, applied: digest.applied,
-                                            top: digest.top, buckets: digest.buckets)
+        let payload = DigestFiles.Published(
+            created: Date().timeIntervalSince1970, applied: digest.applied,
+            top: digest.top, buckets: digest.buckets)
         return try writeOwn(payload, magic: DigestFiles.digestMagic, extension: DigestFiles.digestExtension)
     }
 
-    private func writeOwn<Payload: Encodable>(_ payload: Payload, magic: String, extension ext: String) throws -> Int64 {
+    private func writeOwn<Payload: Encodable>(_ payload: Payload, magic: String, extension ext: String) throws -> Int64
+    {
         let number = (layout.digestNumbers(of: peer, extension: ext).first ?? 0) + 1
-        let data = try DigestFiles.encode(payload, magic: magic, layout: layout, peer: peer, device: device, number: number)
+        let data = try DigestFiles.encode(
+            payload, magic: magic, layout: layout, peer: peer, device: device, number: number)
         let url = layout.digestURL(peer: peer, number: number, extension: ext)
         try layout.makeFolder(url.deletingLastPathComponent())
         try AtomicFile.write(data, to: url)
@@ -110,8 +118,10 @@ extension CloudSync {
     /// Writes this peer's detail of `buckets`, unless its last one already holds them for the
     /// same data. Buckets beyond what fits in a file are left out (a later request gets them).
     func writeDetailIfNeeded(_ digest: Digest, buckets: [String]) throws {
-        if let last = try storedJSON(WrittenDetail.self, detailKey), last.applied == digest.applied, last.top == digest.top,
-           Set(buckets).isSubset(of: last.buckets) {
+        if let last = try storedJSON(WrittenDetail.self, detailKey), last.applied == digest.applied,
+            last.top == digest.top,
+            Set(buckets).isSubset(of: last.buckets)
+        {
             return
         }
         var chosen: [String: [Digest.ObjectHash]] = [:]
@@ -122,7 +132,8 @@ extension CloudSync {
             if size > DigestFiles.maxSize * 3 / 4, !chosen.isEmpty { break }
             chosen[bucket] = objects
         }
-        let detail = DigestFiles.Detail(created: Date().timeIntervalSince1970, applied: digest.applied, top: digest.top, buckets: chosen)
+        let detail = DigestFiles.Detail(
+            created: Date().timeIntervalSince1970, applied: digest.applied, top: digest.top, buckets: chosen)
         let number = try writeOwn(detail, magic: DigestFiles.detailMagic, extension: DigestFiles.detailExtension)
         try storeJSON(WrittenDetail(applied: digest.applied, top: digest.top, buckets: chosen.keys.sorted()), detailKey)
         logger.info("wrote digest detail \(number) for bucket(s) \(chosen.keys.sorted().joined(separator: ", "))")
@@ -133,15 +144,19 @@ extension CloudSync {
     private func answerDetailRequests(current: Digest?) throws {
         var digest = current
         for other in layout.digestPeers() where other != peer {
-            guard let newest = layout.digestNumbers(of: other, extension: DigestFiles.detailExtension).first else { continue }
+            guard let newest = layout.digestNumbers(of: other, extension: DigestFiles.detailExtension).first else {
+                continue
+            }
             let seenKey = requestSeenKey(other)
             guard newest > (try store.metadata(seenKey).flatMap { Int64($0) } ?? 0) else { continue }
             try store.setMetadata(seenKey, String(newest))
             let request: DigestFiles.Detail
             do {
-                request = try DigestFiles.read(layout.digestURL(peer: other, number: newest, extension: DigestFiles.detailExtension),
-                                               as: DigestFiles.Detail.self, magic: DigestFiles.detailMagic, layout: layout,
-                                               peer: other, number: newest).payload
+                request = try DigestFiles.read(
+                    layout.digestURL(peer: other, number: newest, extension: DigestFiles.detailExtension),
+                    as: DigestFiles.Detail.self, magic: DigestFiles.detailMagic, layout: layout,
+                    peer: other, number: newest
+                ).payload
                 try DigestFiles.check(request, schema: store.schema)
             } catch {
                 logger.warning("skipped digest detail \(newest) from peer \(other): \(error)")
@@ -150,7 +165,8 @@ extension CloudSync {
             if digest == nil {
                 digest = try store.read { db -> Digest? in
                     guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.outbox)") == 0,
-                          try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.pendingBlob)") == 0 else { return nil }
+                        try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.pendingBlob)") == 0
+                    else { return nil }
                     let applied = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.value > 0 }
                     return try Digest.compute(schema: store.schema, applied: applied, db)
                 }
@@ -181,7 +197,8 @@ extension CloudSync {
             guard theirs.applied == mine.applied else {
                 let blocked = blockedLogs(mine.applied, theirs.applied, otherDevice: device)
                 if blocked.isEmpty {
-                    report.notComparable.append(.init(peer: other, device: device, reason: Self.describe(mine.applied, theirs.applied)))
+                    report.notComparable.append(
+                        .init(peer: other, device: device, reason: Self.describe(mine.applied, theirs.applied)))
                 } else {
                     report.stuck.append(.init(peer: other, device: device, reason: blocked.joined(separator: "; ")))
                 }
@@ -194,14 +211,19 @@ extension CloudSync {
             let buckets = Digest.differingBuckets(mine.buckets, theirs.buckets)
             try writeDetailIfNeeded(mine, buckets: buckets)
             let detail = newestDetail(of: other, matching: theirs, into: &report)
-            report.diverging.append(.init(peer: other, device: device, buckets: buckets,
-                                          objects: try differences(mine, detail, buckets: buckets)))
+            report.diverging.append(
+                .init(
+                    peer: other, device: device, buckets: buckets,
+                    objects: try differences(mine, detail, buckets: buckets)))
         }
-        let summary = VerifySummary(at: Date(), agreed: report.agreeing.map(\.device),
-                                    diverged: report.diverging.map(\.device) + report.stuck.map { $0.device ?? $0.peer })
+        let summary = VerifySummary(
+            at: Date(), agreed: report.agreeing.map(\.device),
+            diverged: report.diverging.map(\.device) + report.stuck.map { $0.device ?? $0.peer })
         try storeJSON(summary, verifyKey)
         for divergence in report.diverging {
-            logger.warning("digest differs from \(divergence.device) (peer \(divergence.peer)) in bucket(s) \(divergence.buckets.joined(separator: ", "))")
+            logger.warning(
+                "digest differs from \(divergence.device) (peer \(divergence.peer)) in bucket(s) \(divergence.buckets.joined(separator: ", "))"
+            )
         }
         return report
     }
@@ -216,8 +238,9 @@ extension CloudSync {
         for number in layout.digestNumbers(of: other, extension: DigestFiles.digestExtension).prefix(DigestFiles.kept) {
             let url = layout.digestURL(peer: other, number: number, extension: DigestFiles.digestExtension)
             do {
-                let (device, published) = try DigestFiles.read(url, as: DigestFiles.Published.self, magic: DigestFiles.digestMagic,
-                                                               layout: layout, peer: other, number: number)
+                let (device, published) = try DigestFiles.read(
+                    url, as: DigestFiles.Published.self, magic: DigestFiles.digestMagic,
+                    layout: layout, peer: other, number: number)
                 try DigestFiles.check(published)
                 return (device, published)
             } catch {
@@ -228,13 +251,17 @@ extension CloudSync {
     }
 
     /// A peer's newest detail of the very digest compared with, if it wrote one.
-    private func newestDetail(of other: String, matching digest: DigestFiles.Published,
-                              into report: inout VerifyReport) -> DigestFiles.Detail? {
+    private func newestDetail(
+        of other: String, matching digest: DigestFiles.Published,
+        into report: inout VerifyReport
+    ) -> DigestFiles.Detail? {
         for number in layout.digestNumbers(of: other, extension: DigestFiles.detailExtension).prefix(DigestFiles.kept) {
             let url = layout.digestURL(peer: other, number: number, extension: DigestFiles.detailExtension)
             do {
-                let detail = try DigestFiles.read(url, as: DigestFiles.Detail.self, magic: DigestFiles.detailMagic,
-                                                  layout: layout, peer: other, number: number).payload
+                let detail = try DigestFiles.read(
+                    url, as: DigestFiles.Detail.self, magic: DigestFiles.detailMagic,
+                    layout: layout, peer: other, number: number
+                ).payload
                 try DigestFiles.check(detail, schema: store.schema)
                 if detail.applied == digest.applied, detail.top == digest.top { return detail }
             } catch {
@@ -246,7 +273,9 @@ extension CloudSync {
 
     /// The objects of the differing buckets: exactly those that differ when the other peer's
     /// detail holds the bucket, else every object of the bucket on this side.
-    private func differences(_ mine: Digest, _ theirs: DigestFiles.Detail?, buckets: [String]) throws -> [VerifyReport.Difference] {
+    private func differences(_ mine: Digest, _ theirs: DigestFiles.Detail?, buckets: [String]) throws -> [VerifyReport
+        .Difference]
+    {
         var found: [(Digest.ObjectHash, VerifyReport.Difference.Kind)] = []
         for bucket in buckets {
             let here = mine.objects(in: bucket)
@@ -258,16 +287,17 @@ extension CloudSync {
             let thereByID = Dictionary(there.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for id in Set(hereByID.keys).union(thereByID.keys).sorted() {
                 switch (hereByID[id], thereByID[id]) {
-                case let (object?, other?) where object.hash != other.hash: found.append((object, .differs))
-                case let (object?, nil): found.append((object, .onlyHere))
-                case let (nil, other?): found.append((other, .onlyThere))
+                case (let object?, let other?) where object.hash != other.hash: found.append((object, .differs))
+                case (let object?, nil): found.append((object, .onlyHere))
+                case (nil, let other?): found.append((other, .onlyThere))
                 default: break
                 }
             }
         }
         return try store.read { db in
             try found.map { object, kind in
-                VerifyReport.Difference(entity: object.entity, id: object.id, label: try label(of: object, db), kind: kind)
+                VerifyReport.Difference(
+                    entity: object.entity, id: object.id, label: try label(of: object, db), kind: kind)
             }
         }
     }
@@ -275,9 +305,13 @@ extension CloudSync {
     /// An object's unique attribute on this peer ("Milk"), for people to recognise it.
     private func label(of object: Digest.ObjectHash, _ db: Database) throws -> String? {
         guard object.deleted != true, let entity = store.schema.entity(named: object.entity),
-              let attribute = entity.uniqueAttribute else { return nil }
-        return try String.fetchOne(db, sql: "SELECT \(attribute.quotedDatabaseIdentifier) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?",
-                                   arguments: [object.id])
+            let attribute = entity.uniqueAttribute
+        else { return nil }
+        return try String.fetchOne(
+            db,
+            sql:
+                "SELECT \(attribute.quotedDatabaseIdentifier) FROM \(entity.table.quotedDatabaseIdentifier) WHERE id = ?",
+            arguments: [object.id])
     }
 
     /// Why two applied vectors are not comparable, in words.
@@ -289,7 +323,8 @@ extension CloudSync {
         var coverage: [String: Int64]?  // what the newest baselines cover, read once when needed
         var blocked: [String] = []
         for writer in differing {
-            let here = mine[writer] ?? 0, there = theirs[writer] ?? 0
+            let here = mine[writer] ?? 0
+            let there = theirs[writer] ?? 0
             let next = min(here, there) + 1
             let waiter = here < there ? "this device" : "device \(otherDevice.debugDescription)"
             let url = layout.logURL(peer: writer, seq: next)
@@ -310,9 +345,12 @@ extension CloudSync {
             if coverage == nil { coverage = newestBaselinesCoverage() }
             if (coverage?[writer] ?? 0) >= next { continue }  // a baseline takes the waiting side past it
             let whose = writer == peer ? "this device" : "peer \(writer)"
-            blocked.append("\(waiter) waits for log \(next) of \(whose) (\(layout.relativePath(url))), which \(problem), and no baseline covers it: "
-                + (writer == peer ? "this device publishes a baseline that covers it at its next sync"
-                    : "the device that wrote it publishes one at its next sync; if it never syncs again, `grocery-dude cloud release \(writer) \(next)` on the waiting device skips it"))
+            blocked.append(
+                "\(waiter) waits for log \(next) of \(whose) (\(layout.relativePath(url))), which \(problem), and no baseline covers it: "
+                    + (writer == peer
+                        ? "this device publishes a baseline that covers it at its next sync"
+                        : "the device that wrote it publishes one at its next sync; if it never syncs again, `grocery-dude cloud release \(writer) \(next)` on the waiting device skips it")
+            )
         }
         return blocked
     }
@@ -322,8 +360,11 @@ extension CloudSync {
         var coverage: [String: Int64] = [:]
         let newest = Dictionary(layout.baselineFiles().map { ($0.peer, $0.number) }, uniquingKeysWith: max)
         for (writer, number) in newest {
-            guard let (_, baseline) = try? Baseline.read(at: layout.baselineURL(peer: writer, number: number), expecting: layout,
-                                                         peer: writer, number: number) else { continue }
+            guard
+                let (_, baseline) = try? Baseline.read(
+                    at: layout.baselineURL(peer: writer, number: number), expecting: layout,
+                    peer: writer, number: number)
+            else { continue }
             coverage.merge(baseline.covers, uniquingKeysWith: max)
         }
         return coverage

@@ -39,10 +39,13 @@ extension CloudSync {
     /// ``batchBytes`` in all at most: a live round brings a log or two from each of several
     /// peers, and a transaction each was a commit (a sync of the log to disk) each, while other
     /// processes were syncing too. A peer with more goes on in transactions of its own.
-    func importLogs(of peers: [String], after watermarks: [String: Int64], into report: inout ImportReport,
-                    remembered: [String: RefusedFile], folders: inout PeerFolders) throws {
+    func importLogs(
+        of peers: [String], after watermarks: [String: Int64], into report: inout ImportReport,
+        remembered: [String: RefusedFile], folders: inout PeerFolders
+    ) throws {
         var listed: [PeerLogs] = []
-        var budget = batchSize, bytes = batchBytes
+        var budget = batchSize
+        var bytes = batchBytes
         for other in peers {
             guard let numbers = numberedEntries(folders.path(other), extension: CloudLayout.logExtension) else {
                 folders.forget(other)
@@ -77,7 +80,8 @@ extension CloudSync {
     ///
     /// - Returns: the bytes read (the logs' payloads).
     @discardableResult
-    private func readBatch(_ logs: inout PeerLogs, upTo size: Int, bytes: Int, remembered: [String: RefusedFile]) -> Int {
+    private func readBatch(_ logs: inout PeerLogs, upTo size: Int, bytes: Int, remembered: [String: RefusedFile]) -> Int
+    {
         logs.batch = []
         logs.refusal = nil
         // No room at all (the round's shared transaction is full): the peer goes on in one of its own.
@@ -120,7 +124,8 @@ extension CloudSync {
                 report.devices.formUnion(logs.batch.filter { $0.header.seq <= result.last }.map(\.header.device))
                 notifyImport(result.changes)
             }
-            logger.info("imported logs up to \(result.last) from peer \(logs.peer): \(result.changes.count) object(s) changed")
+            logger.info(
+                "imported logs up to \(result.last) from peer \(logs.peer): \(result.changes.count) object(s) changed")
         }
         if let refusal {
             report.refused.append(refusal)
@@ -172,7 +177,8 @@ extension CloudSync {
     /// ``PartlyAppliedLog``: the transaction must be rolled back.
     ///
     /// - Returns: what changed, the last log applied, and the refusal that stopped the batch.
-    private func apply(_ batch: [LogFile], from other: String, savepoints: Bool, _ db: Database) throws -> AppliedBatch {
+    private func apply(_ batch: [LogFile], from other: String, savepoints: Bool, _ db: Database) throws -> AppliedBatch
+    {
         // Another importer of this device (the app and a command) may have gone further
         // meanwhile: skip what it applied, never move the watermark back.
         let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
@@ -180,8 +186,9 @@ extension CloudSync {
         let now = store.clock.now()
         let pending = batch.filter { $0.header.seq > current }
         var changes = ImportedChanges()
-        changes.reserveCapacity(inserted: pending.reduce(0) { $0 + $1.record.inserted.count },
-                                updated: pending.reduce(0) { $0 + $1.record.updated.count })
+        changes.reserveCapacity(
+            inserted: pending.reduce(0) { $0 + $1.record.inserted.count },
+            updated: pending.reduce(0) { $0 + $1.record.updated.count })
         var last = current
         var refusal: RefusedFile?
         for log in pending {
@@ -191,8 +198,9 @@ extension CloudSync {
                     let applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
                     try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
                     if other != peer {
-                        try ClocksAhead.note(writtenAt: log.record.timestamp, peer: other, device: log.header.device,
-                                             file: "log \(log.header.seq)", now: now, db)
+                        try ClocksAhead.note(
+                            writtenAt: log.record.timestamp, peer: other, device: log.header.device,
+                            file: "log \(log.header.seq)", now: now, db)
                     }
                     return applied
                 }
@@ -235,14 +243,17 @@ extension CloudSync {
     private func refused(_ log: LogFile, reason: String) -> RefusedFile {
         let url = layout.logURL(peer: log.header.peer, seq: log.header.seq)
         let stamp = (try? FileStamp.of(url).get()) ?? FileStamp(size: -1, modified: 0)
-        return RefusedFile(path: layout.relativePath(url), kind: .log, peer: log.header.peer, seq: log.header.seq,
-                           device: log.header.device, reason: reason, size: stamp.size, modified: stamp.modified,
-                           refusedAt: Date())
+        return RefusedFile(
+            path: layout.relativePath(url), kind: .log, peer: log.header.peer, seq: log.header.seq,
+            device: log.header.device, reason: reason, size: stamp.size, modified: stamp.modified,
+            refusedAt: Date())
     }
 
     /// Reads a peer's log and checks it against the schema's rules — or the refusal, read from
     /// what is remembered when the file has not changed since it was refused.
-    private func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<LogFile, RefusedFile> {
+    private func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<
+        LogFile, RefusedFile
+    > {
         let url = layout.logURL(peer: other, seq: seq)
         let path = layout.relativePath(url)
         // A link, folder or vanished file has no stamp: never remembered, refused again (by a
@@ -271,8 +282,9 @@ extension CloudSync {
         } catch {
             reason = "\(error)"
         }
-        let refusal = RefusedFile(path: path, kind: .log, peer: other, seq: seq, device: device, reason: reason,
-                                  size: stamp.size, modified: stamp.modified, refusedAt: Date())
+        let refusal = RefusedFile(
+            path: path, kind: .log, peer: other, seq: seq, device: device, reason: reason,
+            size: stamp.size, modified: stamp.modified, refusedAt: Date())
         try? store.write { db in try RefusedFiles.record(refusal, db) }
         if tellWriter { noticeRefusal(refusal) }
         return .failure(refusal)

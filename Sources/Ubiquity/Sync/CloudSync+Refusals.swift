@@ -29,7 +29,8 @@ extension CloudSync {
             switch file.kind {
             case .log:
                 if stillThere, layout.relativePath(layout.logURL(peer: file.peer, seq: file.seq)) == file.path,
-                   try watermark(of: file.peer) < file.seq {
+                    try watermark(of: file.peer) < file.seq
+                {
                     current.append(file)
                 } else {
                     stale.append(file.path)
@@ -64,9 +65,10 @@ extension CloudSync {
             guard FileStamp.exists(folder) else { return nil }  // not made yet: nothing in it
             guard let handle = opendir(folder.path) else {
                 let reason = String(cString: strerror(errno))
-                return RefusedFile(path: layout.relativePath(folder), kind: .folder, peer: folder.lastPathComponent, seq: 0,
-                                   device: nil, reason: "cannot be listed (\(reason)): what it holds is not seen",
-                                   size: -1, modified: 0, refusedAt: Date())
+                return RefusedFile(
+                    path: layout.relativePath(folder), kind: .folder, peer: folder.lastPathComponent, seq: 0,
+                    device: nil, reason: "cannot be listed (\(reason)): what it holds is not seen",
+                    size: -1, modified: 0, refusedAt: Date())
             }
             closedir(handle)
             return nil
@@ -77,9 +79,10 @@ extension CloudSync {
     func refusedMarkers() -> [RefusedFile] {
         layout.epochMarkers().refused.map { name, reason in
             let url = layout.epochsFolder.appendingPathComponent(name)
-            return RefusedFile(path: layout.relativePath(url), kind: .marker, peer: "",
-                               seq: Int64(CloudLayout.epoch(ofMarkerNamed: name) ?? 0), device: nil, reason: reason,
-                               size: -1, modified: 0, refusedAt: Date())
+            return RefusedFile(
+                path: layout.relativePath(url), kind: .marker, peer: "",
+                seq: Int64(CloudLayout.epoch(ofMarkerNamed: name) ?? 0), device: nil, reason: reason,
+                size: -1, modified: 0, refusedAt: Date())
         }
     }
 
@@ -96,7 +99,8 @@ extension CloudSync {
         let path = layout.relativePath(layout.logURL(peer: other, seq: seq))
         return try store.write { db in
             guard let refusal = try RefusedFiles.all(db).first(where: { $0.path == path }),
-                  try Watermarks.get(other, folder: layout.watermarkFolder, db) == seq - 1 else {
+                try Watermarks.get(other, folder: layout.watermarkFolder, db) == seq - 1
+            else {
                 throw ReleaseError.notHeld(peer: other, seq: seq)
             }
             try Watermarks.set(other, seq, folder: layout.watermarkFolder, db)
@@ -109,11 +113,14 @@ extension CloudSync {
     public func contentSummary(of refusal: RefusedFile) -> String {
         // Read within the same bounds as an import: a refused file may be huge or no file at all.
         guard refusal.kind == .log,
-              let record = try? LogFile.read(at: layout.logURL(peer: refusal.peer, seq: refusal.seq), expecting: layout,
-                                             peer: refusal.peer, seq: refusal.seq).record
+            let record = try? LogFile.read(
+                at: layout.logURL(peer: refusal.peer, seq: refusal.seq), expecting: layout,
+                peer: refusal.peer, seq: refusal.seq
+            ).record
         else { return "its content cannot be read" }
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        return "it holds \(count(record.inserted.count, "new object")), \(count(record.updated.count, "change")) and \(count(record.deleted.count, "delete"))"
+        return
+            "it holds \(count(record.inserted.count, "new object")), \(count(record.updated.count, "change")) and \(count(record.deleted.count, "delete"))"
     }
 
     // MARK: - Notices to the writer
@@ -124,7 +131,8 @@ extension CloudSync {
         let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true)
             .appendingPathComponent("\(refusal.peer)-\(refusal.seq).gdrefusal")
         guard !FileStamp.exists(url) else { return }
-        let text = "{\"device\":\(JSONText.quoted(device)),\"log\":\(refusal.seq),\"peer\":\(JSONText.quoted(refusal.peer)),\"reason\":\(JSONText.quoted(refusal.reason))}\n"
+        let text =
+            "{\"device\":\(JSONText.quoted(device)),\"log\":\(refusal.seq),\"peer\":\(JSONText.quoted(refusal.peer)),\"reason\":\(JSONText.quoted(refusal.reason))}\n"
         do {
             try layout.makeFolder(url.deletingLastPathComponent())
             _ = try AtomicFile.create(Data(text.utf8), at: url)  // one notice, never replaced
@@ -135,9 +143,11 @@ extension CloudSync {
 
     /// Tells the devices that applied this peer's log `seq` that this peer lost it. Written once.
     func noticeOwnLoss(_ seq: Int64, reason: String) {
-        let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(peer)-\(seq).gdrefusal")
+        let url = refusalsFolder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent(
+            "\(peer)-\(seq).gdrefusal")
         guard !FileStamp.exists(url) else { return }
-        let text = "{\"device\":\(JSONText.quoted(device)),\"log\":\(seq),\"peer\":\(JSONText.quoted(peer)),\"reason\":\(JSONText.quoted("lost by its writer: " + reason))}\n"
+        let text =
+            "{\"device\":\(JSONText.quoted(device)),\"log\":\(seq),\"peer\":\(JSONText.quoted(peer)),\"reason\":\(JSONText.quoted("lost by its writer: " + reason))}\n"
         do {
             try layout.makeFolder(url.deletingLastPathComponent())
             _ = try AtomicFile.create(Data(text.utf8), at: url)
@@ -150,14 +160,19 @@ extension CloudSync {
     /// for what it holds, and the logs other peers say they lost. A peer's folder of notices
     /// unchanged since an earlier import read it is not listed again, unless a loss in it waits
     /// for a log this peer has not applied yet.
-    func noticesElsewhere(folders: inout PeerFolders) throws -> (newestOwnRefused: Int64?, lost: [(peer: String, seq: Int64)]) {
-        let prefix = peer + "-", suffix = ".gdrefusal"
+    func noticesElsewhere(folders: inout PeerFolders) throws -> (
+        newestOwnRefused: Int64?, lost: [(peer: String, seq: Int64)]
+    ) {
+        let prefix = peer + "-"
+        let suffix = ".gdrefusal"
         var newest = folders.newestUnchanged
         var lost: [(peer: String, seq: Int64)] = []
         // Read once, and only when a loss is named: a folder may hold many notices.
         var applied: [String: Int64]?
         func watermark(_ other: String) throws -> Int64 {
-            if applied == nil { applied = try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) } }
+            if applied == nil {
+                applied = try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
+            }
             return applied?[other] ?? 0
         }
         for other in folders.changed where other != peer {
@@ -168,9 +183,12 @@ extension CloudSync {
             var inFolder: Int64 = 0
             var waiting = false
             for name in names where name.hasSuffix(suffix) {
-                if name.hasPrefix(prefix), let seq = Int64(name.dropFirst(prefix.count).dropLast(suffix.count)), seq > 0 {
+                if name.hasPrefix(prefix), let seq = Int64(name.dropFirst(prefix.count).dropLast(suffix.count)), seq > 0
+                {
                     inFolder = max(inFolder, seq)
-                } else if name.hasPrefix(other + "-"), let seq = Int64(name.dropFirst(other.count + 1).dropLast(suffix.count)), seq > 0 {
+                } else if name.hasPrefix(other + "-"),
+                    let seq = Int64(name.dropFirst(other.count + 1).dropLast(suffix.count)), seq > 0
+                {
                     if try watermark(other) >= seq { lost.append((other, seq)) } else { waiting = true }
                 }
             }
@@ -202,18 +220,28 @@ extension CloudSync {
         guard !losses.isEmpty else { return }
         let newestLoss = Dictionary(losses, uniquingKeysWith: max)
         let answered = try store.read { db in
-            try newestLoss.keys.map { ($0, try String.fetchOne(db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
-                                                               arguments: ["answeredLoss.\($0)"]).flatMap { Int64($0) } ?? 0) }
+            try newestLoss.keys.map {
+                (
+                    $0,
+                    try String.fetchOne(
+                        db, sql: "SELECT value FROM \(EngineTables.metadata) WHERE key = ?",
+                        arguments: ["answeredLoss.\($0)"]
+                    ).flatMap { Int64($0) } ?? 0
+                )
+            }
         }
         let unanswered = answered.filter { newestLoss[$0.0]! > $0.1 }.map { ($0.0, newestLoss[$0.0]!) }
         guard !unanswered.isEmpty, let url = try writeBaseline() else { return }
         try store.write { db in
             for (other, seq) in unanswered {
-                try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
-                               arguments: ["answeredLoss.\(other)", String(seq)])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)",
+                    arguments: ["answeredLoss.\(other)", String(seq)])
             }
         }
-        logger.notice("another device lost logs this device applied (\(unanswered.map { "log \($0.1) of peer \($0.0)" }.joined(separator: ", "))): published baseline \(url.lastPathComponent), which holds them")
+        logger.notice(
+            "another device lost logs this device applied (\(unanswered.map { "log \($0.1) of peer \($0.0)" }.joined(separator: ", "))): published baseline \(url.lastPathComponent), which holds them"
+        )
     }
 
     // MARK: - Leftovers of a crash
@@ -222,10 +250,13 @@ extension CloudSync {
     /// never finished (their process is gone). Other peers' folders are never touched.
     func removeLeftovers() {
         let manager = FileManager.default
-        let folders = [layout.peerFolder(peer), layout.baselinesFolder.appendingPathComponent(peer, isDirectory: true),
-                       refusalsFolder.appendingPathComponent(peer, isDirectory: true)]
+        let folders = [
+            layout.peerFolder(peer), layout.baselinesFolder.appendingPathComponent(peer, isDirectory: true),
+            refusalsFolder.appendingPathComponent(peer, isDirectory: true),
+        ]
         for folder in folders {
-            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where AtomicFile.isAbandonedTemporary(name) {
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+            where AtomicFile.isAbandonedTemporary(name) {
                 try? manager.removeItem(at: folder.appendingPathComponent(name))
                 logger.info("removed the leftover \(name)")
             }

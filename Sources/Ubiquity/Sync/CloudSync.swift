@@ -86,8 +86,10 @@ public final class CloudSync: @unchecked Sendable {
     /// each could take gigabytes; a log of 2,500 items is about 0.5 MB.
     var batchBytes = 32 << 20
 
-    public init(store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
-                policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent) {
+    public init(
+        store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
+        policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent
+    ) {
         self.store = store
         self.layout = layout
         self.device = device
@@ -150,7 +152,9 @@ public final class CloudSync: @unchecked Sendable {
         if let clone = cloneEvidence { throw CloudError.sharedIdentity(seq: clone.seq, device: clone.device) }
         // What decides whether there is anything to do, read in one transaction: an export
         // follows every save, and its reads, a transaction each, were a fifth of its work.
-        let outlook = try store.read { db in try ExportOutlook(db, seqKey: exportedSeqKey(modelVersion: layout.modelVersion)) }
+        let outlook = try store.read { db in
+            try ExportOutlook(db, seqKey: exportedSeqKey(modelVersion: layout.modelVersion))
+        }
         let restarted = try restartNumberingIfIdentityChanged(owner: outlook.owner)
         var isPending = outlook.isPending
         // Never into an epoch a peer has left: that content is deleted, and nobody reads it.
@@ -161,7 +165,8 @@ public final class CloudSync: @unchecked Sendable {
         // rebuilt or lost): learn this peer's own logs and baselines first, so that numbering
         // continues after them and what they hold comes back.
         if !outlook.hasExported || restarted,
-           !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty {
+            !layout.sequenceNumbers(of: peer).isEmpty || !layout.baselineNumbers(of: peer).isEmpty
+        {
             try importMeanwhile()
             isPending = try pendingExports() > 0
         }
@@ -171,8 +176,9 @@ public final class CloudSync: @unchecked Sendable {
         var attempts = 0
         try numberPastLostOwnLogs()
         defer {
-            PublishedMark.raise(PublishedMark.key(peer: peer, folder: layout.watermarkFolder), to: (try? watermark(of: peer)) ?? 0,
-                                storePath: store.path)
+            PublishedMark.raise(
+                PublishedMark.key(peer: peer, folder: layout.watermarkFolder), to: (try? watermark(of: peer)) ?? 0,
+                storePath: store.path)
         }
         // Each export learns the next waiting save in the transaction that marks its own.
         var next = try store.read { db in try WaitingSave.oldest(db, cloudSync: self) }
@@ -190,7 +196,8 @@ public final class CloudSync: @unchecked Sendable {
                 let after = try watermark(of: peer)
                 if after > before {
                     let logs = after == before + 1 ? "log \(after) was" : "logs \(before + 1)–\(after) were"
-                    let note = "this device's published history went further than its store remembered (restored from a backup?): its \(logs) imported back, and its new saves follow them"
+                    let note =
+                        "this device's published history went further than its store remembered (restored from a backup?): its \(logs) imported back, and its new saves follow them"
                     logger.notice("\(note)")
                     tellOnce(HistoryNote(event: "historyRecovered", text: note))
                 }
@@ -254,7 +261,9 @@ public final class CloudSync: @unchecked Sendable {
             if owner != nil {
                 try db.execute(sql: "DELETE FROM \(EngineTables.metadata) WHERE key LIKE 'exportedSeq.%'")
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('exportedBy', ?)", arguments: [peer])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('exportedBy', ?)",
+                arguments: [peer])
         }
         return owner != nil
     }
@@ -283,11 +292,13 @@ public final class CloudSync: @unchecked Sendable {
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
             return try markExported(pending, seq: seq, own: isCurrentVersion)
         }
-        let data = try LogFile.encode(try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
-                                      device: device, seq: seq, instance: instance)
+        let data = try LogFile.encode(
+            try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
+            device: device, seq: seq, instance: instance)
         try versionLayout.makeFolder(url.deletingLastPathComponent())
         if FaultInjection.isRequested(FaultInjection.midLogWrite) {
-            try data.prefix(data.count / 2).write(to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
+            try data.prefix(data.count / 2).write(
+                to: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp"))
             FaultInjection.crash(at: FaultInjection.midLogWrite)
         }
         FaultInjection.stop(at: FaultInjection.beforeLogWrite)
@@ -304,7 +315,8 @@ public final class CloudSync: @unchecked Sendable {
 
     /// Whether this peer's log `seq` holds this very save.
     private func isThisSave(_ pending: Outbox.Pending, at seq: Int64, in versionLayout: CloudLayout) throws -> Bool {
-        let log = try? LogFile.read(at: versionLayout.logURL(peer: peer, seq: seq), expecting: versionLayout, peer: peer, seq: seq)
+        let log = try? LogFile.read(
+            at: versionLayout.logURL(peer: peer, seq: seq), expecting: versionLayout, peer: peer, seq: seq)
         return log?.record.transactionID == pending.record.transactionID
     }
 
@@ -316,10 +328,12 @@ public final class CloudSync: @unchecked Sendable {
         let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
         return try store.write { db in
             try Outbox.remove(sequence: pending.sequence, db)
-            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+            let exported =
+                try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
                 .flatMap { Int64($0) } ?? 0
             if seq > exported {
-                try db.executeCached("INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
+                try db.executeCached(
+                    "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES (?, ?)", [seqKey, String(seq)])
             }
             if own, try Watermarks.get(peer, folder: layout.watermarkFolder, db) < seq {
                 try Watermarks.set(peer, seq, folder: layout.watermarkFolder, db)
@@ -355,9 +369,12 @@ public final class CloudSync: @unchecked Sendable {
         static func oldest(_ db: Database, cloudSync: CloudSync) throws -> WaitingSave? {
             guard let pending = try Outbox.first(db) else { return nil }
             let seqKey = cloudSync.exportedSeqKey(modelVersion: pending.modelVersion)
-            let exported = try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
+            let exported =
+                try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
                 .flatMap { Int64($0) } ?? 0
-            let own = pending.modelVersion == cloudSync.layout.modelVersion ? try cloudSync.watermark(of: cloudSync.peer, db) : 0
+            let own =
+                pending.modelVersion == cloudSync.layout.modelVersion
+                ? try cloudSync.watermark(of: cloudSync.peer, db) : 0
             return WaitingSave(pending: pending, exported: exported, own: own)
         }
     }
@@ -379,7 +396,12 @@ public final class CloudSync: @unchecked Sendable {
     ///   writes no baseline (which would export, and wait for the lock it holds), so the
     ///   republishing and the audit wait for the next round.
     private func importReadingFolders(forExport: Bool = false) throws -> ImportReport {
-        if stateLock.withLock({ defer { leftoversRemoved = true }; return !leftoversRemoved }) { removeLeftovers() }
+        if stateLock.withLock({
+            defer { leftoversRemoved = true }
+            return !leftoversRemoved
+        }) {
+            removeLeftovers()
+        }
         var report = ImportReport()
         // Every peer folder is stamped; only those that changed since an earlier import read
         // them are listed (departed devices' folders cost a stat each).
@@ -391,8 +413,10 @@ public final class CloudSync: @unchecked Sendable {
         // Refusals read once, when any folder is to be listed: each file's is compared with
         // the file as it is now.
         let toList = !survey.baselines.changed.isEmpty || !survey.logsToRead.isEmpty
-        let remembered = toList
-            ? Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first } : [:]
+        let remembered =
+            toList
+            ? Dictionary(try store.read { db in try RefusedFiles.all(db) }.map { ($0.path, $0) }) { first, _ in first }
+            : [:]
         _ = try loadBaselines(into: &report, remembered: remembered, folders: &survey.baselines)
         // Every peer's logs, this one's too: its own are marked applied as they are exported,
         // so they come back only into a store that lost them.
@@ -401,10 +425,13 @@ public final class CloudSync: @unchecked Sendable {
         // them): a read transaction per peer was a tenth of a live import's work. Another
         // importer of this device going further meanwhile costs nothing: `apply` reads the
         // watermark again in its transaction and skips what is applied.
-        let watermarks = survey.logsToRead.isEmpty ? [:]
+        let watermarks =
+            survey.logsToRead.isEmpty
+            ? [:]
             : try store.read { db in try Watermarks.all(folder: layout.watermarkFolder, db) }
         listed += survey.logsToRead.count
-        try importLogs(of: survey.logsToRead, after: watermarks, into: &report, remembered: remembered, folders: &survey.logs)
+        try importLogs(
+            of: survey.logsToRead, after: watermarks, into: &report, remembered: remembered, folders: &survey.logs)
         let folders = survey.count
         stateLock.withLock { lastListings = (listed, folders) }
         logger.debug("listed \(listed) of \(folders) peer folders (the others had not changed since they were read)")
@@ -415,7 +442,9 @@ public final class CloudSync: @unchecked Sendable {
             // What this device published must still be there for the others (a stat when
             // nothing changed); a failing audit is no failed import.
             do {
-                if let note = try auditOwnHistory().note { tellOnce(HistoryNote(event: "historyRepublished", text: note)) }
+                if let note = try auditOwnHistory().note {
+                    tellOnce(HistoryNote(event: "historyRepublished", text: note))
+                }
             } catch {
                 logger.warning("the audit of this device's published files failed: \(ErrorText.reason(error))")
             }
@@ -471,7 +500,10 @@ public final class CloudSync: @unchecked Sendable {
         var count = 0
         for other in survey.logsToRead {
             let applied = try watermark(of: other)
-            count += (numberedEntries(survey.logs.path(other), extension: CloudLayout.logExtension) ?? []).filter { $0 > applied }.count
+            count +=
+                (numberedEntries(survey.logs.path(other), extension: CloudLayout.logExtension) ?? []).filter {
+                    $0 > applied
+                }.count
         }
         return count
     }

@@ -64,7 +64,8 @@ public struct Digest: Equatable, Sendable {
             let nameBytes = names.map { Array($0.utf8) }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-            let sql = "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t ORDER BY t.id"
+            let sql =
+                "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t ORDER BY t.id"
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 let id: String = row[0]
@@ -73,21 +74,25 @@ public struct Digest: Equatable, Sendable {
                     Canonical.append("O", entity.name, id, to: &bytes)
                     for index in names.indices {
                         Canonical.appendField(bytes: nameBytes[index], to: &bytes)
-                        Canonical.append(PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]), to: &bytes)
+                        Canonical.append(
+                            PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]),
+                            to: &bytes)
                         let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
                         Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
                     }
                 }
             }
         }
-        let tombstones = try Row.fetchCursor(db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) ORDER BY objectID")
+        let tombstones = try Row.fetchCursor(
+            db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) ORDER BY objectID")
         while let row = try tombstones.next() {
             let id: String = row[0]
             let entity: String = row[1]
             append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
         }
         let buckets = contents.mapValues { SHA256.hex($0.bytes) }
-        return Digest(applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
+        return Digest(
+            applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
     }
 
     /// Each property's clock reading as stored, as bytes, not parsed: the readings are written
@@ -117,8 +122,9 @@ public struct Digest: Equatable, Sendable {
     func objects(in bucket: String) -> [ObjectHash] {
         guard let content = contents[bucket] else { return [] }
         return content.entries.map { entry in
-            ObjectHash(entity: entry.entity, id: entry.id, hash: SHA256.hex(content.bytes[entry.range]),
-                       deleted: entry.deleted ? true : nil)
+            ObjectHash(
+                entity: entry.entity, id: entry.id, hash: SHA256.hex(content.bytes[entry.range]),
+                deleted: entry.deleted ? true : nil)
         }
     }
 
@@ -147,7 +153,8 @@ enum Canonical {
         appendField(bytes: text.utf8, to: &bytes)
     }
 
-    static func appendField<Field: Collection>(bytes field: Field, to bytes: inout [UInt8]) where Field.Element == UInt8 {
+    static func appendField<Field: Collection>(bytes field: Field, to bytes: inout [UInt8])
+    where Field.Element == UInt8 {
         bytes.append(contentsOf: String(field.count).utf8)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: field)
@@ -167,7 +174,9 @@ enum Canonical {
         case .bool(let value): appendField(value ? "b1" : "b0", to: &bytes)
         case .integer(let value): appendField("i" + String(value), to: &bytes)
         case .double(let value): appendField("d" + String(value.bitPattern, radix: 16), to: &bytes)
-        case .string(let value): appendField("s", to: &bytes); appendField(value, to: &bytes)
+        case .string(let value):
+            appendField("s", to: &bytes)
+            appendField(value, to: &bytes)
         case .date(let value): appendField("t" + String(value.timeIntervalSince1970.bitPattern, radix: 16), to: &bytes)
         case .data(let value): appendField("x" + SHA256.hex(value), to: &bytes)
         case .reference(let value): appendField("r" + value.description, to: &bytes)

@@ -39,18 +39,23 @@ enum DigestFiles {
 
     // MARK: - Writing
 
-    static func encode<Payload: Encodable>(_ payload: Payload, magic: String, layout: CloudLayout, peer: String,
-                                           device: String, number: Int64) throws -> Data {
+    static func encode<Payload: Encodable>(
+        _ payload: Payload, magic: String, layout: CloudLayout, peer: String,
+        device: String, number: Int64
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try LogFile.seal(try encoder.encode(payload), magic: magic, layout: layout, peer: peer, device: device, seq: number)
+        return try LogFile.seal(
+            try encoder.encode(payload), magic: magic, layout: layout, peer: peer, device: device, seq: number)
     }
 
     // MARK: - Reading
 
     /// Reads and checks one file; the device name comes from its header.
-    static func read<Payload: Decodable>(_ url: URL, as type: Payload.Type, magic: String, layout: CloudLayout,
-                                         peer: String, number: Int64) throws -> (device: String, payload: Payload) {
+    static func read<Payload: Decodable>(
+        _ url: URL, as type: Payload.Type, magic: String, layout: CloudLayout,
+        peer: String, number: Int64
+    ) throws -> (device: String, payload: Payload) {
         let data = try readBounded(url)
         let (header, bytes) = try LogFile.open(data, magic: magic, expecting: layout, peer: peer, seq: number)
         do {
@@ -88,11 +93,19 @@ enum DigestFiles {
     // MARK: - Checking what a peer wrote
 
     static func isHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        text.utf8.count == 64
+            && text.utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     static func isBucket(_ text: String) -> Bool {
-        text.utf8.count == 2 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        text.utf8.count == 2
+            && text.utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     static func isVector(_ applied: [String: Int64]) -> Bool {
@@ -101,20 +114,21 @@ enum DigestFiles {
 
     static func check(_ published: Published) throws {
         guard isVector(published.applied), isHash(published.top), published.buckets.count <= 256,
-              published.buckets.allSatisfy({ isBucket($0.key) && isHash($0.value) }),
-              Digest.topHash(published.buckets) == published.top
+            published.buckets.allSatisfy({ isBucket($0.key) && isHash($0.value) }),
+            Digest.topHash(published.buckets) == published.top
         else { throw DigestFileError.badPayload }
     }
 
     /// Checks a detail against the schema: only known entities and real IDs are ever shown.
     static func check(_ detail: Detail, schema: Schema) throws {
         guard isVector(detail.applied), isHash(detail.top), detail.buckets.count <= 256,
-              detail.buckets.allSatisfy({ bucket, objects in
-                  isBucket(bucket) && objects.allSatisfy { object in
-                      isHash(object.hash) && GlobalID(object.id)?.description == object.id
-                          && Digest.bucket(of: object.id) == bucket && schema.entity(named: object.entity) != nil
-                  }
-              })
+            detail.buckets.allSatisfy({ bucket, objects in
+                isBucket(bucket)
+                    && objects.allSatisfy { object in
+                        isHash(object.hash) && GlobalID(object.id)?.description == object.id
+                            && Digest.bucket(of: object.id) == bucket && schema.entity(named: object.entity) != nil
+                    }
+            })
         else { throw DigestFileError.badPayload }
     }
 }

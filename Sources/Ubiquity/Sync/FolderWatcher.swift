@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-import TextAndFiles
+    import Glibc
+    import TextAndFiles
 #endif
 
 /// Watches a folder tree with inotify and calls `onChange` when files appear in it, plus once
@@ -68,8 +69,10 @@ public final class FolderWatcher: @unchecked Sendable {
     private func run() {
         onChange()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&descriptors, 2, Int32(rescanInterval * 1000))
             if ready < 0 && errno == EINTR { continue }

@@ -39,11 +39,14 @@ public final class KeyValueStore: @unchecked Sendable {
     private let createsAccountFolder: Bool
     private let lock = NSLock()
 
-    public init(cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock(),
-                createsAccountFolder: Bool = true) {
+    public init(
+        cloud: URL, account: String, peer: String, format: String, clock: any WallClock = SystemWallClock(),
+        createsAccountFolder: Bool = true
+    ) {
         self.cloud = cloud
         self.createsAccountFolder = createsAccountFolder
-        self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent(CloudLayout.keyValueFolderName, isDirectory: true)
+        self.folder = CloudLayout.accountFolder(cloud: cloud, account: account).appendingPathComponent(
+            CloudLayout.keyValueFolderName, isDirectory: true)
         self.peer = peer
         self.format = format
         self.clock = clock
@@ -60,7 +63,9 @@ public final class KeyValueStore: @unchecked Sendable {
         var last: [String: [String: Entry]] = [:]  // key → peer → its newest write
         for file in readFiles() {
             for (key, entry) in file.writes where key.hasPrefix(prefix) {
-                if last[key]?[file.peer].map({ $0.clock < entry.clock }) ?? true { last[key, default: [:]][file.peer] = entry }
+                if last[key]?[file.peer].map({ $0.clock < entry.clock }) ?? true {
+                    last[key, default: [:]][file.peer] = entry
+                }
             }
         }
         return last.mapValues { $0.values.sorted { $0.clock < $1.clock }.compactMap(\.value) }
@@ -80,11 +85,13 @@ public final class KeyValueStore: @unchecked Sendable {
                 throw StoreError.noLaterClockReading("the synced key \(key.debugDescription)")
             }
             let number = (files.filter { $0.peer == peer }.map(\.number).max() ?? 0) + 1
-            let file = File(format: format, peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
+            let file = File(
+                format: format, peer: peer, number: number, writes: [key: Entry(value: value, clock: reading)])
             let url = folder.appendingPathComponent(peer, isDirectory: true).appendingPathComponent("\(number).gdkv")
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cloud.path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  createsAccountFolder || FileStamp.exists(folder.deletingLastPathComponent()) else {
+                createsAccountFolder || FileStamp.exists(folder.deletingLastPathComponent())
+            else {
                 throw CloudError.unreachable(cloud.path)
             }
             try FileManager.default.createFolder(at: url.deletingLastPathComponent())
@@ -114,10 +121,10 @@ public final class KeyValueStore: @unchecked Sendable {
                 let url = peerFolder.appendingPathComponent(name)
                 // Files from the cloud folder: regular files, small, numbered and stamped sanely.
                 guard case .success(let stamp) = FileStamp.of(url), stamp.size <= Self.maximumFileBytes,
-                      let data = try? Data(contentsOf: url),
-                      let file = try? decoder.decode(File.self, from: data),
-                      file.format == format, file.peer == peerName, (1...Self.maximumNumber).contains(file.number),
-                      file.writes.values.allSatisfy({ Self.isSane($0.clock) && $0.clock.peer == peerName })
+                    let data = try? Data(contentsOf: url),
+                    let file = try? decoder.decode(File.self, from: data),
+                    file.format == format, file.peer == peerName, (1...Self.maximumNumber).contains(file.number),
+                    file.writes.values.allSatisfy({ Self.isSane($0.clock) && $0.clock.peer == peerName })
                 else { return nil }
                 return file
             }

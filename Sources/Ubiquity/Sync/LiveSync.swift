@@ -23,16 +23,19 @@ public final class LiveSync: @unchecked Sendable {
     ///
     /// - Parameter isOnline: asked before each round; offline (`cloud offline`, an unmounted
     ///   folder), the round is skipped and saves wait in the outbox.
-    public func start(rescanInterval: TimeInterval = 2,
-                      isOnline: @escaping () -> Bool = { true },
-                      onImport: @escaping (ImportReport) -> Void,
-                      onProblem: @escaping (String) -> Void = { _ in }) throws {
+    public func start(
+        rescanInterval: TimeInterval = 2,
+        isOnline: @escaping () -> Bool = { true },
+        onImport: @escaping (ImportReport) -> Void,
+        onProblem: @escaping (String) -> Void = { _ in }
+    ) throws {
         // Inside a reachable cloud folder the logs folder may be made now, so that inotify has
         // something to watch; an unreachable one is looked for again at every rescan.
         try? sync.layout.makeFolder(sync.layout.logsFolder)
         // Problems are told once, when they appear, not at every rescan.
         var known: Set<String> = []
-        let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) { [weak self, sync, logger] in
+        let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) {
+            [weak self, sync, logger] in
             guard isOnline(), sync.layout.isReachable else { return }
             do {
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
@@ -98,14 +101,17 @@ public final class LiveSync: @unchecked Sendable {
         guard Date().timeIntervalSince(lastVerify) >= Self.verifyInterval else { return nil }
         lastVerify = Date()
         let layout = sync.layout
-        let others = layout.digestPeers().sorted().map { "\($0)=\(layout.digestNumbers(of: $0, extension: DigestFiles.digestExtension).first ?? 0)" }
+        let others = layout.digestPeers().sorted().map {
+            "\($0)=\(layout.digestNumbers(of: $0, extension: DigestFiles.digestExtension).first ?? 0)"
+        }
         let state = "\((try? sync.store.changeToken()) ?? -1) \(others.joined(separator: ","))"
         guard state != lastVerified else { return nil }
         lastVerified = state
         do {
             let report = try sync.verify()
             guard !report.diverging.isEmpty else { return nil }
-            let line = "data differs from \(report.diverging.map(\.device).joined(separator: ", ")) although the same logs were applied"
+            let line =
+                "data differs from \(report.diverging.map(\.device).joined(separator: ", ")) although the same logs were applied"
             return divergenceAdvice.map { "\(line): \($0)" } ?? line
         } catch {
             logger.warning("digest not compared: \(ErrorText.reason(error))")
