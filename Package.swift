@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// The screens' and commands' targets may use only what the modules they import declare
-/// (DECISIONS §81, §87, §89): a member of the engine, reached through a model or device value,
+/// (docs/decisions/0081, 0087, 0089): a member of the engine, reached through a model or device value,
 /// needs `import Ubiquity`, which these targets do not have — so the compiler refuses any
 /// engine value that slips up through the model's or the device layer's API.
 let upperLayerSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]

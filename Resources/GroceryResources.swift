@@ -1,7 +1,7 @@
 import Foundation
 
 /// The data files that ship with Grocery Dude, embedded in the binary so that an installed or
-/// copied executable never depends on a resource bundle beside it (see DECISIONS.md).
+/// copied executable never depends on a resource bundle beside it (see docs/decisions/0008).
 public enum GroceryResources {
     /// `Resources/DefaultData.json`: the default groceries a new device starts with.
     public static var defaultDataJSON: [UInt8] { PackageResources.DefaultData_json }

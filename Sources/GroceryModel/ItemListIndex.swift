@@ -53,7 +53,7 @@ public struct ItemListSection: Hashable, Sendable {
 /// only for the IDs on screen (``GroceryStore/itemRows(_:)``), the way a fetched results
 /// controller with a batch size reads objects.
 public struct ItemListIndex: Hashable, Sendable {
-    /// The label of the group of items that have no location. A label, not a record (DECISIONS §4).
+    /// The label of the group of items that have no location. A label, not a record (docs/decisions/0004).
     public static let unknownLocation = "Unknown location"
     /// The one section's title when a list is ordered by name, not by location.
     public static let byNameTitle = "By name"

@@ -8,12 +8,12 @@ import Ubiquity
 /// as it is.
 ///
 /// - `item_list_order`, the order lists show items in (`name COLLATE NOCASE, id`): reading a
-///   list's order is a scan of it, not a sort of every item (DECISIONS §38).
+///   list's order is a scan of it, not a sort of every item (docs/decisions/0038).
 /// - The first model version made an index of each name and of `listed`. A name is found through
 ///   the engine's index of its key; `WHERE listed` tests the column as a truth value, which SQLite
 ///   answers by scanning the items or reading them in list order, never from an index of it. No
 ///   query reads those, and each was one more B-tree written by every item saved or imported:
-///   they are dropped (DECISIONS §124).
+///   they are dropped (docs/decisions/0124).
 /// - The indexes of the relationships stay: a deleted or merged object's referrers are found by
 ///   them (`WHERE unit = ?`). The photo's holds only the items that have one
 ///   (`item_photo_given`, `WHERE photo IS NOT NULL`): most have none, and a query for the items

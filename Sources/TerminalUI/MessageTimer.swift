@@ -4,7 +4,7 @@ import ViewModels
 /// Decides what the message line shows: the newest message for the screen, for a few seconds
 /// from when it was made, then the key hints again. A message that has left the line — faded,
 /// replaced, or its screen left — never comes back: switching screens or closing the editor
-/// shows no older message (DECISIONS.md §60).
+/// shows no older message (docs/decisions/0060).
 struct MessageTimer {
     /// How long a message replaces the key hints, from when it was made.
     static let seconds: TimeInterval = 5

@@ -2,7 +2,7 @@ import Foundation
 
 /// A line for the message line ("Listed Milk", "3 changes from kitchen"), stamped when it was
 /// made. A message belongs to that moment: the newest one shows, for a few seconds from when it
-/// was made, and once gone it never comes back (DECISIONS.md §60).
+/// was made, and once gone it never comes back (docs/decisions/0060).
 public struct Message: Equatable, Sendable {
     public let text: String
     /// The order messages were made in, across the whole app: a larger one is newer.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The file is read by ``StrictXML``, a reader of the XML this shape needs and nothing more, not
 /// by Foundation's `XMLParser`: that one is libxml2, which with ICU, zlib and liblzma every
-/// process of the app then loaded at start-up, to read one kind of import file (DECISIONS §125).
+/// process of the app then loaded at start-up, to read one kind of import file (docs/decisions/0125).
 public enum BookXMLReader {
     public static func read(_ data: Data) throws -> GroceryArchive {
         try UTF8Text.check(data)
