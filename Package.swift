@@ -115,7 +115,7 @@ let package = Package(
             dependencies: ["GroceryDudeCLI"]
         ),
 
-        /// The benchmarks (README, "Benchmarks"): commands that print figures.
+        /// The benchmarks (docs/benchmarks.md): commands that print figures.
         .executableTarget(
             name: "GroceryDudeBench",
             dependencies: [

@@ -98,7 +98,7 @@ struct ItemCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the items.")
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Only the items on the shopping list.") var listed = false
-        @Flag(help: "Print JSON (the format is in the README).") var json = false
+        @Flag(help: "Print JSON (the format is in docs/command-line.md).") var json = false
 
         func run() throws {
             let device = try root.global.openDevice(command: "item ls")

@@ -4,7 +4,7 @@ import TerminalUI
 import TextAndFiles
 
 /// How items are printed: one-line descriptions, an aligned table, and the stable JSON of
-/// `item ls --json` (documented in the README).
+/// `item ls --json` (documented in docs/command-line.md).
 enum ItemText {
     /// `"Milk" (2 L, Fridge → Dairy, listed) [1a2b3c4d]`
     static func describe(_ row: ItemRow) -> String {
@@ -112,7 +112,7 @@ enum ItemText {
     private static let separator = Array("  ".utf8)
 
     /// Writes the JSON of `item ls --json`: one object per item, every key always present (null
-    /// when empty), keys in this order. Documented in the README; scripts rely on it.
+    /// when empty), keys in this order. Documented in docs/command-line.md; scripts rely on it.
     ///
     /// Written as it is made, ``chunkBytes`` at a time: 10k items make 2.5 MB, which made whole,
     /// then copied to close the array and again into `Data`, were half the memory the command

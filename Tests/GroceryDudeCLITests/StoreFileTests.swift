@@ -3,7 +3,7 @@ import GRDB
 import TestSupport
 import Testing
 
-/// The file the README names is the store: what a command saved is in it, not only in SQLite's
+/// The file docs/sync.md names is the store: what a command saved is in it, not only in SQLite's
 /// write-ahead log beside it.
 @Suite("The store file")
 struct StoreFileTests {

@@ -8,7 +8,7 @@ import ViewModels
 
 /// Keys a long-time terminal user expects (issue 16): the messages in full, a word on a key that
 /// does nothing, Prepare's order and filter, the picker's type-ahead and pages, delete and add on
-/// Shop; and the README's key table, which is the help's.
+/// Shop; and the user guide's key table (docs/user-guide.md), which is the help's.
 extension AppScreenTests {
     func text(_ screen: ScreenBuffer) -> String { screen.lines.joined(separator: "\n") }
 
@@ -161,12 +161,14 @@ extension AppScreenTests {
         #expect(controller.app.shop.allNames.contains("Tea"), "added on the list, so on Shop")
     }
 
-    /// The README's key table is the help's, word for word.
-    @Test func theReadmesKeyTableIsTheHelp() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        #expect(text.contains(HelpView.markdownTable()), "README.md's key table must be:\n\(HelpView.markdownTable())")
+    /// The user guide's key table (docs/user-guide.md) is the help's, word for word.
+    @Test func theUserGuidesKeyTableIsTheHelp() throws {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../docs/user-guide.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        #expect(
+            text.contains(HelpView.markdownTable()),
+            "docs/user-guide.md's key table must be:\n\(HelpView.markdownTable())")
         #expect(text.components(separatedBy: "| keys | what they do |").count == 2, "one key table")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import ViewModels
 
-/// Every key, over the screen (`?`); the README's key table is made of the same words
-/// (``markdownTable()``, compared by a test).
+/// Every key, over the screen (`?`); the key table of docs/user-guide.md is made of the same
+/// words (``markdownTable()``, compared by a test).
 enum HelpView {
     static let sections: [(String, [(String, String)])] = [
         (
@@ -125,8 +125,8 @@ enum HelpView {
             scroll: scroll, into: &screen)
     }
 
-    /// The help as the README's key table: a row per key, a bold row per section, in the help's
-    /// own order and words.
+    /// The help as the key table of docs/user-guide.md: a row per key, a bold row per section,
+    /// in the help's own order and words.
     static func markdownTable() -> String {
         var rows = ["| keys | what they do |", "|---|---|"]
         for (title, keys) in sections {

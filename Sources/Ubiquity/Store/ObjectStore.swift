@@ -143,9 +143,9 @@ public final class ObjectStore: Sendable {
             logger.info("created store \(path) at model version \(version)")
         }
         try setUp(self)
-        // A new store's tables and first data go into the main file at once: the file the
-        // README names is the store, even copied on its own (best effort: a reader elsewhere
-        // may hold the log back; SQLite's automatic checkpoints then catch up).
+        // A new store's tables and first data go into the main file at once: the file
+        // docs/sync.md names is the store, even copied on its own (best effort: a reader
+        // elsewhere may hold the log back; SQLite's automatic checkpoints then catch up).
         if isNew { checkpoint() }
         OpenStores.add(self)
     }
