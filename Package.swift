@@ -149,8 +149,11 @@ let package = Package(
             dependencies: ["TerminalUI", "TestSupport"],
             exclude: ["Snapshots"]  // read and recorded at their place in the source tree (#filePath)
         ),
+        /// The real `grocery-dude` binary run as separate processes, devices as peers on one
+        /// cloud folder, tmux for the full screen; one folder per area: Sync, Lists, FullScreen,
+        /// Backup, Seeding, CommandLine.
         .testTarget(
-            name: "GroceryDudeCLITests",
+            name: "EndToEndTests",
             dependencies: [
                 "GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
