@@ -130,6 +130,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
+        .testTarget(name: "TextAndFilesTests", dependencies: ["TextAndFiles", "TestSupport"]),
         .testTarget(
             name: "UbiquityTests",
             dependencies: [

@@ -3,7 +3,6 @@ import TestSupport
 import Testing
 
 @testable import TextAndFiles
-@testable import Ubiquity
 
 /// Files that must be made once even when many threads or processes try at the same moment.
 @Suite("Creating a file once")
