@@ -97,15 +97,14 @@ struct NamedListsTests {
         let (_, lists) = try localDevice("kitchen")
         let camping = try lists.create("Camping")
         let before = try lists.all()
+        /// The list error `change` threw; nil when it threw none (or another error).
         func refusal(_ change: () throws -> Any?) -> NamedListError? {
             do { _ = try change() } catch let error as NamedListError { return error } catch { return nil }
             return nil
         }
         for name in ["", "   ", "two\nlines", String(repeating: "x", count: 101)] {
-            guard case .invalidName = refusal({ try lists.create(name) }) else {
-                Issue.record("\(name.debugDescription) was not refused as a name")
-                continue
-            }
+            if case .invalidName = refusal({ try lists.create(name) }) { continue }
+            Issue.record("\(name.debugDescription) was not refused as a name")
         }
         #expect(refusal { try lists.create("groceries") } == .nameInUse("groceries"), "the default list's name")
         #expect(refusal { try lists.create(" CAMPING ") } == .nameInUse("CAMPING"))
