@@ -130,6 +130,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["GroceryModel", "StoreLifecycle", "Ubiquity"]
         ),
+        .testTarget(name: "TextAndFilesTests", dependencies: ["TextAndFiles", "TestSupport"]),
         .testTarget(
             name: "UbiquityTests",
             dependencies: [
@@ -149,8 +150,11 @@ let package = Package(
             dependencies: ["TerminalUI", "TestSupport"],
             exclude: ["Snapshots"]  // read and recorded at their place in the source tree (#filePath)
         ),
+        /// The real `grocery-dude` binary run as separate processes, devices as peers on one
+        /// cloud folder, tmux for the full screen; one folder per area: Sync, Lists, FullScreen,
+        /// Backup, Seeding, CommandLine.
         .testTarget(
-            name: "GroceryDudeCLITests",
+            name: "EndToEndTests",
             dependencies: [
                 "GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -330,7 +330,8 @@ struct HostileImportFileTests {
     }
 
     @Test(arguments: [
-        0.00001, 1.2345e-7, 0.1, 1.25, 99_999.999_99, 1.000_000_000_000_000_2, 5e-324, 123_456_789_012_345_680_000.0,
+        0.00001, 1.2345e-7, 0.1, 1.25, 99_999.999_99, 1.000_000_000_000_000_2, Double.leastNonzeroMagnitude,
+        123_456_789_012_345_680_000.0,
         -0.5, 3,
     ])
     func quantitiesAreWrittenUnderTheRuleAndReadBackExactly(_ value: Double) {

@@ -63,12 +63,12 @@ struct ClockDisciplineTests {
         #expect(
             try storeClock(of: honest).map { $0.wall } ?? 0 <= Int64(Self.start.timeIntervalSince1970 * 1000)
                 + 86_400_000)
-        try honest.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
+        _ = try honest.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
         #expect(try lastReading(of: honest).wall == Int64(Self.start.timeIntervalSince1970 * 1000))
 
         // Its edit of what it saw is stamped after what it saw, and wins on both.
         honestClock.advance(by: 60)
-        try honest.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(2)]) }
+        _ = try honest.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(2)]) }
         let edit = try lastReading(of: honest)
         #expect(edit.wall >= Int64((Self.start + Self.tenYears).timeIntervalSince1970 * 1000))
         #expect(
@@ -80,7 +80,7 @@ struct ClockDisciplineTests {
         #expect(try note(milk, on: honest)?.count == 2)
 
         // The next save elsewhere is back at its wall time.
-        try honest.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Tea")]) }
+        _ = try honest.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Tea")]) }
         #expect(try lastReading(of: honest).wall == Int64((Self.start + 60).timeIntervalSince1970 * 1000))
         try honest.sync.sync()
         try future.sync.sync()
@@ -116,7 +116,9 @@ struct ClockDisciplineTests {
         try deliver(seen, to: later)
         _ = try later.sync.importPending()
         // `later` holds the note with its count only; it renames it, then the insert arrives.
-        try later.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["title": .string("Oat Milk")]) }
+        _ = try later.store.save(author: "edit") {
+            try $0.update("Note", id: milk, values: ["title": .string("Oat Milk")])
+        }
         try later.sync.exportPending()
         for from in [future, seen, later] {
             for to in [future, seen, later] where to !== from { try deliver(from, to: to) }
@@ -138,8 +140,8 @@ struct ClockDisciplineTests {
         try future.sync.sync()
 
         // Both edit the count before seeing the other's edit: the later reading wins everywhere.
-        try future.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(7)]) }
-        try honest.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(3)]) }
+        _ = try future.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(7)]) }
+        _ = try honest.store.save(author: "edit") { try $0.update("Note", id: milk, values: ["count": .integer(3)]) }
         try future.sync.sync()
         try honest.sync.sync()
         try future.sync.sync()
@@ -158,7 +160,7 @@ struct ClockDisciplineTests {
 
         // Its clock set right, its next log clears the flag.
         futureClock.advance(by: -Self.tenYears)
-        try future.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs")]) }
+        _ = try future.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs")]) }
         try future.sync.sync()
         try honest.sync.sync()
         #expect(try honest.sync.clocksAhead().isEmpty)
@@ -169,10 +171,10 @@ struct ClockDisciplineTests {
         let peer = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let first = try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Milk")]) }
         clock.advance(by: -Self.tenYears)
-        try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
+        _ = try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Bread")]) }
         #expect(try lastReading(of: peer).wall == Int64(Self.start.timeIntervalSince1970 * 1000))
         // What it stamped while wrong still orders its own later edits.
-        try peer.store.save(author: "edit") { try $0.update("Note", id: first, values: ["count": .integer(1)]) }
+        _ = try peer.store.save(author: "edit") { try $0.update("Note", id: first, values: ["count": .integer(1)]) }
         #expect(try lastReading(of: peer).wall == Int64((Self.start + Self.tenYears).timeIntervalSince1970 * 1000))
     }
 
@@ -184,8 +186,8 @@ struct ClockDisciplineTests {
         let past = try TestPeer(name: "past", prefix: "11111111", cloud: cloud.url, clock: pastClock)
         let far = try TestPeer(name: "far", prefix: "22222222", cloud: cloud.url, clock: farClock)
         let reader = try TestPeer(name: "reader", prefix: "33333333", cloud: cloud.url, clock: TestClock(Self.start))
-        try past.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs")]) }
-        try far.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Ham")]) }
+        _ = try past.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Eggs")]) }
+        _ = try far.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Ham")]) }
         let dates = try past.store.read { db in try Double.fetchAll(db, sql: "SELECT modified FROM note") }
         #expect(dates == [0], "dated 1970-01-01, the earliest date peers accept")
         try past.sync.sync()
@@ -241,7 +243,7 @@ struct ClockDisciplineTests {
             try peer.store.save(author: "edit") { try $0.update("Note", id: id, values: ["title": .string("Changed")]) }
         }
         #expect(try peer.titles() == ["Stuck"])
-        try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Fine")]) }
+        _ = try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Fine")]) }
         #expect(
             try lastReading(of: peer).wall == Int64(Self.start.timeIntervalSince1970 * 1000),
             "the last reading there can be does not move the device's clock")

@@ -184,7 +184,7 @@ struct CompactBaselineTests {
 
     @Test func aBaselineInTheFirstFormatIsStillMerged() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from an older build")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from an older build")]) }
         let url = try #require(try a.sync.writeBaseline())
         let (_, payload) = try LogFile.open(
             try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
@@ -204,7 +204,7 @@ struct CompactBaselineTests {
 
     @Test func filesOfALaterFormatAreRefusedSayingSo() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
         var bytes = try Data(contentsOf: url)
         bytes.replaceSubrange(0..<8, with: Data("GDBASE 3".utf8))
@@ -230,7 +230,7 @@ struct CompactBaselineTests {
 
     @Test func anUnreadablePayloadIsRefusedWhole() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
         let payload =
             #"{"covers":{"peer-a":1},"created":0,"entities":[["Note",["title"]]],"peers":["peer-a"],"readings":[1,0,0],"#
@@ -252,7 +252,7 @@ struct CompactBaselineTests {
     /// away here deletes the copy it became, even when the baseline lists that one as live.
     @Test func aBaselinesTombstonesCountForItsOwnObjects() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("seed")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("seed")]) }
         let url = try #require(try a.sync.writeBaseline())
         try a.removeOwnLogs()
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)

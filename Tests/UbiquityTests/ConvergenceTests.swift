@@ -103,7 +103,7 @@ struct ConvergenceTests {
         let notes = try peer.ids(of: "note")
         let folders = try peer.ids(of: "folder")
         if Int.random(in: 0..<8, using: &random) == 0 {
-            try Deduplicator(store: peer.store).run()
+            _ = try Deduplicator(store: peer.store).run()
             return
         }
         try peer.store.save(author: "random") { context in

@@ -36,7 +36,7 @@ struct DigestTests {
         try c.store.save(author: "t") { _ = try $0.insert("Attachment", values: ["bytes": .data(Data([1, 2, 3]))]) }
         try syncAll(all)
         clock.advance(by: 1)
-        try b.store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(5)]) }
+        _ = try b.store.save(author: "t") { try $0.update("Note", id: note, values: ["count": .integer(5)]) }
         try c.store.save(author: "t") { try $0.delete("Note", id: note) }
         try syncAll(all)
 

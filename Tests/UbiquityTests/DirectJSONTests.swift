@@ -96,7 +96,10 @@ struct ScannedRecordTests {
             case 7: .reference(id())
             case 8:
                 .double(
-                    [0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308][
+                    [
+                        0.1 + 0.2, 1e-300, .leastNonzeroMagnitude, 1e15, 1e16, 123_456_789.123_456_78,
+                        1.797_693_134_862_315_7e308,
+                    ][
                         Int.random(in: 0..<7, using: &random)])
             default: .bool(Bool.random(using: &random))
             }
@@ -240,8 +243,8 @@ struct ScannedRecordTests {
 @Suite("Baselines read straight from their bytes; doubles exact in both formats")
 struct BaselineJSONTests {
     static let awkward: [Double] = [
-        0.1 + 0.2, 1e-300, 5e-324, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308,
-        -0.0, 0, 1, -2.5, 9_007_199_254_740_993, 1e21, 1 / 3, 2.225_073_858_507_201_4e-308,
+        0.1 + 0.2, 1e-300, .leastNonzeroMagnitude, 1e15, 1e16, 123_456_789.123_456_78, 1.797_693_134_862_315_7e308,
+        -0.0, 0, 1, -2.5, 9_007_199_254_740_992, 1e21, 1 / 3, 2.225_073_858_507_201_4e-308,
     ]
 
     static func baseline(doubles: [Double], strings: [String] = ["Milk", "Crème brûlée 🍮", "say \"hi\"\n\t\\ \u{1} /"])

@@ -40,7 +40,7 @@ struct EpochAndTransferTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let folder = try a.store.save(author: "add") { try $0.insert("Folder", values: ["name": .string("Home")]) }
-        try a.store.save(author: "add") {
+        _ = try a.store.save(author: "add") {
             try $0.insert("Note", values: ["title": .string("Milk"), "folder": .reference(folder)])
         }
         #expect(try b.store.copyObjects(from: a.store, author: "copy") == 2)

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
-import TextAndFiles
 
 @testable import Ubiquity
 
@@ -77,15 +76,6 @@ struct FastPathTests {
         #expect(fast == id)
         #expect(slow == id)
         #expect(missing == nil)
-    }
-
-    @Test("a JSON string appended as bytes is the quoted string")
-    func appendQuoted() {
-        for text in ["", "Milk", "Crème \"fraîche\"", "back\\slash", "tab\tand\nnewline\u{1}", "👨‍👩‍👧", "\u{7F}"] {
-            var bytes: [UInt8] = []
-            JSONText.appendQuoted(text, to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == JSONText.quoted(text))
-        }
     }
 
     @Test("JSON strings without escapes read in one step, as those with escapes read run by run")

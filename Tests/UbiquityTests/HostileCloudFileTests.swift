@@ -58,7 +58,7 @@ struct HostileCloudFileTests {
         try writeLog(1, inserting: ["title": .string("first from x")], into: layout)
         try writeLog(2, inserting: values, entity: entity, into: layout)
         try writeLog(3, inserting: ["title": .string("after the bad one")], into: layout)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from a")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from a")]) }
         try a.sync.exportPending()
 
         let report = try b.sync.importPending()
@@ -71,7 +71,7 @@ struct HostileCloudFileTests {
         #expect(try b.sync.refusedFiles().map(\.seq) == [2])
 
         // Later syncs still report it, without halting, and a's next change still arrives.
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("more from a")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("more from a")]) }
         try a.sync.exportPending()
         let again = try b.sync.importPending()
         #expect(again.refused.map(\.seq) == [2])
@@ -109,7 +109,7 @@ struct HostileCloudFileTests {
         #expect(report.refused.count == 2)
         #expect(try b.titles().isEmpty)
         // The store's clock did not move: its next save is still readable and exports.
-        try b.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("mine")]) }
+        _ = try b.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("mine")]) }
         #expect(try b.sync.exportPending() == 1)
     }
 
@@ -117,7 +117,7 @@ struct HostileCloudFileTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         for title in ["one", "two", "three"] {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
         }
         try a.sync.exportPending()
         // Log 2 arrives with content b refuses (as if an older build had written it).
@@ -148,7 +148,7 @@ struct HostileCloudFileTests {
     /// no baseline, neither merged nor refused.
     @Test func syncthingsTemporaryCopiesOfABaselineAreIgnored() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
         try a.removeOwnLogs()
         let whole = try Data(contentsOf: url)
@@ -170,7 +170,7 @@ struct HostileCloudFileTests {
 
     @Test func aHalfCopiedBaselineIsReadAgainOnceWhole() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("in the baseline")]) }
         let url = try #require(try a.sync.writeBaseline())
         // Its logs are gone (pruned): only the baseline holds the data.
         try a.removeOwnLogs()
@@ -193,7 +193,7 @@ struct HostileCloudFileTests {
 
     @Test func aBaselineBreakingTheRulesIsRefusedWhole() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("fine")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("fine")]) }
         let url = try #require(try a.sync.writeBaseline())
         let (_, payload) = try LogFile.open(
             try Data(contentsOf: url), magic: Baseline.magic, expecting: a.sync.layout, peer: "peer-a", seq: 1)
@@ -272,7 +272,7 @@ struct HostileCloudFileTests {
 
     @Test func leftoversOfACrashInOwnFoldersAreRemoved() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("one")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("one")]) }
         try a.sync.exportPending()
         let own = a.sync.layout.peerFolder("peer-a")
         let crashed = own.appendingPathComponent(".0000000002.gdlog.tmp")

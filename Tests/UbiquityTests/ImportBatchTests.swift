@@ -19,7 +19,7 @@ struct ImportBatchTests {
             let peer = try TestPeer(
                 name: name, prefix: String(repeating: name, count: 8), cloud: cloud.url, clock: clock)
             for index in 1...count {
-                try peer.store.save(author: "add") {
+                _ = try peer.store.save(author: "add") {
                     try $0.insert("Note", values: ["title": .string("\(name) \(index)")])
                 }
                 #expect(try peer.sync.exportPending() == 1)

@@ -76,11 +76,11 @@ struct LogMutationFuzzTests {
                         ])
                 })
         }
-        try a.store.save(author: "edit") {
+        _ = try a.store.save(author: "edit") {
             try $0.update("Note", id: notes[0], values: ["count": .integer(5), "pinned": .bool(true)])
         }
         try a.store.save(author: "delete") { try $0.delete("Note", id: notes[1]) }
-        try a.store.save(author: "unlink") { try $0.update("Note", id: notes[2], values: ["folder": .null]) }
+        _ = try a.store.save(author: "unlink") { try $0.update("Note", id: notes[2], values: ["folder": .null]) }
         return try a.store.outbox().map { $0.jsonData() }
     }
 

@@ -49,7 +49,7 @@ struct MergedCopiesTests {
 
     func update(_ peer: TestPeer, _ entity: String, _ id: GlobalID, _ values: [String: PropertyValue]) throws {
         clock.advance(by: 1)
-        try peer.store.save(author: "edit") { try $0.update(entity, id: id, values: values) }
+        _ = try peer.store.save(author: "edit") { try $0.update(entity, id: id, values: values) }
     }
 
     struct Note: Equatable {
@@ -119,7 +119,7 @@ struct MergedCopiesTests {
         try deliverAll([p1, p2])
         try update(p2, "Note", merged, ["count": .integer(3), "pinned": .bool(true)])
         try update(p1, "Note", kept, ["count": .integer(5)])
-        try Deduplicator(store: p1.store).run()
+        _ = try Deduplicator(store: p1.store).run()
         try update(p2, "Note", merged, ["title": .string("Green tea")])
         try deliver(p2, to: observer)
         try deliver(p1, to: observer)
@@ -207,8 +207,8 @@ struct MergedCopiesTests {
         let z = try insert(p3, "Folder", ["name": .string("PANTRY")])
         try deliver(p2, to: p1)  // p1 knows X and Y
         try deliver(p3, to: p2)  // p2 knows Y and Z
-        try Deduplicator(store: p2.store).run()  // Z into Y
-        try Deduplicator(store: p1.store).run()  // Y into X
+        _ = try Deduplicator(store: p2.store).run()  // Z into Y
+        _ = try Deduplicator(store: p1.store).run()  // Y into X
         try update(p3, "Folder", z, ["name": .string("Larder")])
         let note = try insert(p3, "Note", ["title": .string("Rice"), "folder": .reference(z)])
         for (observer, order) in [(all[3], [p1, p2, p3]), (all[4], [p3, p2, p1])] {
@@ -233,7 +233,7 @@ struct MergedCopiesTests {
         _ = try insert(p1, "Note", ["title": .string("Eggs")])
         let merged = try insert(p2, "Note", ["title": .string("eggs")])
         try deliverAll([p1, p2])
-        try Deduplicator(store: p1.store).run()
+        _ = try Deduplicator(store: p1.store).run()
         clock.advance(by: 1)
         try p2.store.save(author: "rm") { try $0.delete("Note", id: merged) }
         try deliver(p1, to: all[2])
@@ -253,7 +253,7 @@ struct MergedCopiesTests {
         let kept = try insert(p1, "Note", ["title": .string("Bread")])
         let merged = try insert(p2, "Note", ["title": .string("bread")])
         try deliverAll([p1, p2])
-        try Deduplicator(store: p1.store).run()
+        _ = try Deduplicator(store: p1.store).run()
         try update(p2, "Note", merged, ["count": .integer(9)])
         try p1.sync.writeBaseline()
         try p1.sync.pruneCoveredLogs(gracePeriod: 0)

@@ -103,7 +103,7 @@ struct PackedClocksTests {
             try Self.clockTexts(store) == [Self.olderForm(["title": old, "count": old, "pinned": old])],
             "nothing rewritten")
 
-        try store.save(author: "t") { try $0.update("Note", id: id, values: ["count": .integer(3)]) }
+        _ = try store.save(author: "t") { try $0.update("Note", id: id, values: ["count": .integer(3)]) }
         let clocks = try store.read { db in try PropertyClocks.clocks(of: id, in: Self.note(store), db) }
         let new = try #require(clocks["count"])
         #expect(new > old)
@@ -144,11 +144,11 @@ struct PackedClocksTests {
                 #expect(try Self.clockTexts(b.store).allSatisfy { !$0.contains(":") })
             }
             clock.advance(by: 1)
-            try a.store.save(author: "t") {
+            _ = try a.store.save(author: "t") {
                 try $0.update("Note", id: note, values: ["title": .string("Eggs"), "count": .integer(5)])
             }
             clock.advance(by: 1)
-            try b.store.save(author: "t") { try $0.update("Note", id: note, values: ["title": .string("Bread")]) }
+            _ = try b.store.save(author: "t") { try $0.update("Note", id: note, values: ["title": .string("Bread")]) }
             for _ in 0..<2 { for peer in [a, b] { try peer.sync.sync() } }
             let contents = try a.contents()
             #expect(try b.contents() == contents)

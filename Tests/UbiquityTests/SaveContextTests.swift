@@ -202,7 +202,7 @@ struct SaveContextTests {
     @Test func theChangeTokenGrowsWithEverySave() throws {
         let store = try openStore()
         let before = try store.changeToken()
-        try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A")]) }
+        _ = try store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A")]) }
         let other = try openStore()  // another connection, as another process would have
         #expect(try other.changeToken() > before)
     }

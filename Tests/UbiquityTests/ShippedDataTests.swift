@@ -93,7 +93,7 @@ struct ShippedDataTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         try Self.ship("Milk", into: a.store)
         try Self.ship("Eggs", into: a.store)
-        try a.store.save(author: "edit") {
+        _ = try a.store.save(author: "edit") {
             try $0.update("Note", id: Self.shippedID("Milk"), values: ["count": .integer(7)])
         }
         try a.store.save(author: "delete") { try $0.delete("Note", id: Self.shippedID("Eggs")) }

@@ -93,7 +93,7 @@ struct SyncTests {
         #expect(try b.sync.importPending().appliedLogs == 0)
 
         clock.advance(by: 1)
-        try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
+        _ = try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(3)]) }
         try b.sync.sync()
         try a.sync.sync()
         #expect(try a.contents() == (try b.contents()))
@@ -113,11 +113,11 @@ struct SyncTests {
         try b.sync.sync()
 
         clock.advance(by: 1)
-        try a.store.save(author: "a") {
+        _ = try a.store.save(author: "a") {
             try $0.update("Note", id: note, values: ["title": .string("Oat milk"), "count": .integer(1)])
         }
         clock.advance(by: 1)
-        try b.store.save(author: "b") { try $0.update("Note", id: note, values: ["title": .string("Soy milk")]) }
+        _ = try b.store.save(author: "b") { try $0.update("Note", id: note, values: ["title": .string("Soy milk")]) }
         try a.sync.sync()
         try b.sync.sync()
         try a.sync.sync()
@@ -130,7 +130,7 @@ struct SyncTests {
         // B deletes while A edits: the delete wins whatever the clocks say.
         try b.store.save(author: "rm") { try $0.delete("Note", id: note) }
         clock.advance(by: 10)
-        try a.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(9)]) }
+        _ = try a.store.save(author: "edit") { try $0.update("Note", id: note, values: ["count": .integer(9)]) }
         try a.sync.sync()
         try b.sync.sync()
         try a.sync.sync()
@@ -147,7 +147,7 @@ struct SyncTests {
         try a.sync.sync()
         try b.sync.sync()
         // B's clock is an hour behind, but having seen A's change it edits after it.
-        try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["title": .string("Fixed")]) }
+        _ = try b.store.save(author: "edit") { try $0.update("Note", id: note, values: ["title": .string("Fixed")]) }
         try b.sync.sync()
         try a.sync.sync()
         #expect(try a.store.read { db in try String.fetchOne(db, sql: "SELECT title FROM note") } == "Fixed")
@@ -158,9 +158,9 @@ struct SyncTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         for title in ["one", "two", "three"] {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
         }
-        try b.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from b")]) }
+        _ = try b.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("from b")]) }
         try a.sync.exportPending()
         try b.sync.exportPending()
         let second = a.sync.layout.logURL(peer: "peer-a", seq: 2)
@@ -196,8 +196,8 @@ struct SyncTests {
     func aBadLogIsSkippedReportedAndNeverHalfApplied(_ kind: String) throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
-        try a.store.save(author: "two") { try $0.insert("Note", values: ["title": .string("two")]) }
+        _ = try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
+        _ = try a.store.save(author: "two") { try $0.insert("Note", values: ["title": .string("two")]) }
         try a.sync.exportPending()
         let url = a.sync.layout.logURL(peer: "peer-a", seq: 2)
         let good = try Data(contentsOf: url)
@@ -220,7 +220,7 @@ struct SyncTests {
     @Test func syncEnginesOwnFilesAreIgnored() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
+        _ = try a.store.save(author: "one") { try $0.insert("Note", values: ["title": .string("one")]) }
         try a.sync.exportPending()
         let folder = a.sync.layout.peerFolder("peer-a")
         for name in [
@@ -258,7 +258,7 @@ struct LiveSyncTests {
         defer { live.stop() }
 
         for round in 1...3 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(round)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(round)")]) }
             try a.sync.exportPending()
             #expect(arrived.wait(timeout: .now() + 60) == .success, "round \(round)")
         }
@@ -287,7 +287,7 @@ struct BaselineTests {
         #expect(FileManager.default.fileExists(atPath: baseline.path))
 
         for index in 51...55 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("Note \(index)")]) }
         }
         try a.sync.exportPending()
 
@@ -305,12 +305,12 @@ struct BaselineTests {
     @Test func coveredLogsAreRemovedByTheirWriterAndNewPeersStillCatchUp() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         for index in 1...20 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("N\(index)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("N\(index)")]) }
         }
-        try #require(try a.sync.writeBaseline())
+        _ = try #require(try a.sync.writeBaseline())
         #expect(try a.sync.pruneCoveredLogs(gracePeriod: 3600) == 0, "not before the grace period")
         #expect(try a.sync.pruneCoveredLogs(gracePeriod: 0) == 20)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("After")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("After")]) }
         try a.sync.exportPending()
         #expect(a.sync.layout.sequenceNumbers(of: "peer-a") == [21])
 
@@ -332,7 +332,7 @@ struct BaselineTests {
             try context.update("Note", id: note, values: ["title": .string("Edited on b")])
             try context.insert("Folder", values: ["name": .string("Only on b")])
         }
-        try #require(try a.sync.writeBaseline())
+        _ = try #require(try a.sync.writeBaseline())
         // B forgets it ever imported from A (as a peer that was away for long would be behind).
         try b.store.write { db in try db.execute(sql: "DELETE FROM ubiquity_peer_state") }
         let report = try b.sync.importPending()
@@ -430,7 +430,7 @@ struct BlobTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let photo = Data(repeating: 7, count: 4096)
-        try a.store.save(author: "add") { try $0.insert("Attachment", values: ["bytes": .data(photo)]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Attachment", values: ["bytes": .data(photo)]) }
         try a.sync.exportPending()
         try Data(repeating: 8, count: 4096).write(to: a.sync.blobURL(SHA256.hex(photo)))
         let report = try b.sync.importPending()
@@ -470,11 +470,11 @@ struct CoalescingTests {
         let clock = TestClock()
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         for index in 1...9 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
         }
         try a.sync.exportPending()
         #expect(try a.sync.coalesceHistoryIfDue(interval: 10) == nil)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("10")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("10")]) }
         try a.sync.exportPending()
         #expect(try a.sync.coalesceHistoryIfDue(interval: 10, gracePeriod: 0) != nil)
         #expect(a.sync.layout.sequenceNumbers(of: "peer-a").isEmpty, "covered logs removed after the grace period")
@@ -494,7 +494,7 @@ struct ConcurrentImportTests {
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         let second = CloudSync(store: b.store, layout: b.sync.layout, device: "b")
         for index in 1...600 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("\(index)")]) }
         }
         try a.sync.exportPending()
         let importers = [b.sync, second]
@@ -513,11 +513,11 @@ struct LostStoreTests {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         for index in 1...5 {
-            try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A\(index)")]) }
+            _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A\(index)")]) }
         }
         try a.sync.exportPending()
         if withBaseline {
-            try #require(try a.sync.writeBaseline())
+            _ = try #require(try a.sync.writeBaseline())
             #expect(try a.sync.pruneCoveredLogs(gracePeriod: 0) == 5)
         }
         _ = try b.sync.importPending()
@@ -528,7 +528,7 @@ struct LostStoreTests {
         try FileManager.default.createDirectory(at: a.directory.url, withIntermediateDirectories: true)
         try a.restart()
         clock.advance(by: 1)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A6")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("A6")]) }
         try a.sync.exportPending()
 
         #expect(a.sync.layout.sequenceNumbers(of: "peer-a").last == 6, "numbering goes on after the last log")
@@ -542,9 +542,9 @@ struct LostStoreTests {
         let cloud = TemporaryDirectory("crash-import")
         let clock = TestClock()
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("one")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("one")]) }
         try a.sync.exportPending()
-        try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("two")]) }
+        _ = try a.store.save(author: "add") { try $0.insert("Note", values: ["title": .string("two")]) }
         // As if the process died after writing log 2 but before recording it: write it by hand.
         let record = try #require(try a.store.outbox().first)
         let data = try LogFile.encode(record, layout: a.sync.layout, peer: "peer-a", device: "a", seq: 2)

@@ -122,7 +122,7 @@ struct HostileCloudCommandTests {
         // Beside it, a 3 GB file named like a log, and a leftover of a crash in kitchen's folder.
         let huge = logsFolder.appendingPathComponent("evil").appendingPathComponent("0000000001.gdlog")
         try FileManager.default.createDirectory(at: huge.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: huge.path, contents: nil), "the file to grow is made")
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 3_000_000_000)
         try handle.close()
