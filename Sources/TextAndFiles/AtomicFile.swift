@@ -13,7 +13,8 @@ public enum AtomicFile {
     public static func isAbandonedTemporary(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
         let parts = name.dropFirst().dropLast(4).split(separator: ".")
-        guard parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
+        // `<target>.<pid>.<uuid>`: a target without an extension makes three parts, not four.
+        guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 

@@ -25,6 +25,10 @@ struct AtomicFileTests {
         let uuid = UUID().uuidString
         #expect(!AtomicFile.isAbandonedTemporary(".0000000001.gdlog.\(getpid()).\(uuid).tmp"), "this process writes it")
         #expect(AtomicFile.isAbandonedTemporary(".0000000001.gdlog.\(finished.processIdentifier).\(uuid).tmp"))
+        #expect(
+            !AtomicFile.isAbandonedTemporary(".settings.\(getpid()).\(uuid).tmp"),
+            "a live writer's file for a target without an extension")
+        #expect(AtomicFile.isAbandonedTemporary(".settings.\(finished.processIdentifier).\(uuid).tmp"))
         #expect(AtomicFile.isAbandonedTemporary(".0000000001.gdlog.tmp"), "a write cut short names no process")
         #expect(!AtomicFile.isAbandonedTemporary("0000000001.gdlog"), "not a temporary file")
         #expect(!AtomicFile.isAbandonedTemporary(".0000000001.gdlog"))
