@@ -40,11 +40,11 @@ struct TerminalAppTests {
 
     @Test func anImportInTheMailboxIsDrawnReadingOnlyItsRow() throws {
         let app = try screens.controller().app
-        let deadline = Date().addingTimeInterval(60)
-        while app.prepare.isDeduplicating, Date() < deadline {
+        // Prepare's appearance deduplicates in the background.
+        try Poll.until("Prepare's deduplication to end") {
             app.update()
-            usleep(5_000)
-        }  // Prepare's appearance
+            return !app.prepare.isDeduplicating
+        }
         let store = app.coordinator.current.store
         let milk = try #require(app.prepare.row(at: 1))
         #expect(milk.name == "Milk")
