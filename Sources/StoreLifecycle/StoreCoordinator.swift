@@ -49,6 +49,10 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// moves it on instead of sleeping.
     private let clock: any WallClock
 
+    /// The time on the clock the coordinator was given (the system's unless a test gave its
+    /// own): the screens above pace their reads and stamp what they show with it too.
+    public var now: Date { clock.now() }
+
     /// What ``prepareForCommand()`` exported and imported: a command that syncs counts it.
     public private(set) var preparation = Preparation()
 
