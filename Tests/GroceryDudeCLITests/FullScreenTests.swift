@@ -127,7 +127,8 @@ struct FullScreenTests {
         try tmux.type("Ghost")
         try tmux.sendKeys("Enter", "Space")
         try tmux.resize(width: 80, height: 24)
-        let screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        let screen = try tmux.waitForIdle()
         #expect(!screen.contains("Add item"), "\(screen)")
         #expect(try listed().isEmpty, "nothing was put on the list unseen")
         let names =
