@@ -66,7 +66,8 @@ struct FullScreenTests {
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("Edit item") }
         try tmux.sendKeys("j", "Enter")
-        try tmux.waitFor { $0.contains("Quantity: 1") }
+        // The field is typed where it is shown; the hint line says which one.
+        try tmux.waitFor { $0.contains("Quantity: Enter keeps it") }
         try tmux.sendKeys("C-u")
         try tmux.type("3")
         try tmux.sendKeys("Enter", "s", "q")  // s saves; with nothing unsaved, q leaves at once
