@@ -112,7 +112,8 @@ public final class SyncthingPair: @unchecked Sendable {
                 let onlyA = files.a.filter { files.b[$0.key] != $0.value }.keys.sorted()
                 let onlyB = files.b.filter { files.a[$0.key] != $0.value }.keys.sorted()
                 return
-                    "the two copies the same, without temporary files: only or other size in a: \(onlyA), in b: \(onlyB)"
+                    "the two copies the same, without temporary files: only or other size in a: \(onlyA), "
+                    + "in b: \(onlyB)"
             }
         ) { files in
             let busy = [a, b].contains { copy in

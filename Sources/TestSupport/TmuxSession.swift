@@ -112,12 +112,15 @@ public final class TmuxSession: @unchecked Sendable {
     public func waitForIdle(target: String? = nil, timeout: TimeInterval = Poll.defaultTimeout) throws -> String {
         let pane = try paneID(target)
         let (file, sent) = lock.withLock { (idleFiles[pane], keysSent[pane, default: 0]) }
-        guard let file else { throw TmuxError(arguments: ["(pane \(pane) has no idle file)"], status: 0) }
+        guard let file else { throw TmuxPaneWithoutIdleFile(pane: pane) }
         let (_, screen) = try Poll.until(
             timeout: timeout,
             reading: { (IdleFile(path: file), try capture(target: pane)) },
             { report, screen in
-                "the app in pane \(pane) idle after \(sent) keys; it reported \(report.map { "\($0.keys) keys and this screen:\n\($0.screen)" } ?? "nothing"), the pane shows:\n\(screen)"
+                let reported = report.map { "\($0.keys) keys handled, this screen drawn:\n\($0.screen)" } ?? "nothing"
+                return
+                    "the app in pane \(pane) idle after \(sent) keys; it reported \(reported)\n"
+                    + "the pane shows:\n\(screen)"
             }
         ) { report, screen in
             guard let report, report.keys >= sent else { return false }
@@ -157,29 +160,10 @@ public final class TmuxSession: @unchecked Sendable {
     }
 }
 
-/// What an app's idle file says: keys handled, then the screen drawn (see the app's `IdleReport`).
-struct IdleFile {
-    var keys: Int
-    var screen: String
-
-    /// `nil` while the file is missing (the app has not drawn yet).
-    init?(path: String) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            let newline = text.firstIndex(of: "\n"),
-            let keys = Int(text[..<newline].dropFirst("keys ".count))
-        else { return nil }
-        self.keys = keys
-        screen = Self.normalized(String(text[text.index(after: newline)...]))
-    }
-
-    /// A screen without trailing spaces or empty lines at its end, as the app and tmux both write it.
-    static func normalized(_ screen: String) -> String {
-        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.reversed().drop { $0 == " " }.reversed())
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
-    }
+/// ``TmuxSession/waitForIdle(target:timeout:)`` on a pane the session did not open.
+struct TmuxPaneWithoutIdleFile: Error, CustomStringConvertible {
+    let pane: String
+    var description: String { "pane \(pane) was not opened by this TmuxSession: it has no idle file" }
 }
 
 struct TmuxError: Error, CustomStringConvertible {
