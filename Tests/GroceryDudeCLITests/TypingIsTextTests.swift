@@ -104,6 +104,7 @@ struct TypingIsTextTests {
         try tmux.waitFor { $0.contains("Sign Out?") }
         try tmux.sendKeys("y")
         screen = try tmux.waitFor { $0.contains("signed out") && $0.contains("i signs in") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(!screen.contains("c turns it off"), "the Cloud screen says what to do, signed out: \(screen)")
         try tmux.sendKeys("c")
         screen = try tmux.waitFor { $0.contains("sign in to an account first") }
