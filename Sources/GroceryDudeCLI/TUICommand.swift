@@ -32,6 +32,8 @@ struct TUICommand: ParsableCommand {
         let app = AppModel(coordinator: coordinator, logger: logger)
         app.start()
         defer { app.stop() }
-        try TerminalApp.run(app: app, logger: logger, mouse: root.global.wantsMouse)
+        try TerminalApp.run(
+            app: app, logger: logger, mouse: root.global.wantsMouse,
+            idleReport: IdleReport(path: EnvironmentVariables()["GROCERY_DUDE_IDLE_FILE"]))
     }
 }

@@ -26,11 +26,14 @@ extension StoreCoordinator {
     /// - Parameter mergingLocalStore: remember the local store as the one to merge into the
     ///   cloud store first (``rememberSeed(from:)``): the merge then happens once the cloud store
     ///   is set up, and a crash meanwhile leaves it for the next start.
-    public static func enableCloudSync(_ configuration: StoreConfiguration, mergingLocalStore: Bool = false) throws {
+    /// - Parameter date: when, for the journal (an app gives its coordinator's ``now``).
+    public static func enableCloudSync(
+        _ configuration: StoreConfiguration, mergingLocalStore: Bool = false, at date: Date = Date()
+    ) throws {
         if mergingLocalStore { try rememberSeed(from: configuration.localStoreURL, configuration) }
         configuration.createCloudFolderIfAllowed()
         var settings = try DeviceSettings.load(from: configuration.sandbox)
         settings.cloudEnabled = true
-        try saveSettings(settings, configuration)
+        try saveSettings(settings, configuration, at: date)
     }
 }

@@ -49,6 +49,11 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// moves it on instead of sleeping.
     private let clock: any WallClock
 
+    /// The time on the clock the coordinator was given (the system's unless a test gave its
+    /// own): the transitions it journals are stamped with it, and the screens above pace their
+    /// reads and stamp what they show with it too.
+    public var now: Date { clock.now() }
+
     /// What ``prepareForCommand()`` exported and imported: a command that syncs counts it.
     public private(set) var preparation = Preparation()
 
@@ -68,7 +73,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// Records a user's decision in the device's history (`cloud status` lists it).
     public func journal(event: String, detail: String) {
         do {
-            try journal.record(event: event, detail: detail, by: configuration.process)
+            try journal.record(event: event, detail: detail, by: configuration.process, at: clock.now())
         } catch {
             logger.warning("cannot record \(event) in the history: \(ErrorText.reason(error))")
         }
@@ -241,10 +246,11 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// is recorded here, by the command that caused it; an app running on the device performs
     /// it when it notices (``poll()``).
     ///
+    /// - Parameter date: when, for the journal (an app gives its coordinator's ``now``).
     /// - Returns: the transition, if any.
     @discardableResult
-    public static func saveSettings(_ new: DeviceSettings, _ configuration: StoreConfiguration) throws
-        -> StoreTransition?
+    public static func saveSettings(_ new: DeviceSettings, _ configuration: StoreConfiguration, at date: Date = Date())
+        throws -> StoreTransition?
     {
         let old = try DeviceSettings.load(from: configuration.sandbox)
         try new.save(to: configuration.sandbox)
@@ -261,7 +267,8 @@ public final class StoreCoordinator: @unchecked Sendable {
             default: "settings changed"
             }
         configuration.logger.notice("\(kind.rawValue): \(detail)")
-        try TransitionJournal(sandbox: configuration.sandbox).record(change, detail: detail, by: configuration.process)
+        try TransitionJournal(sandbox: configuration.sandbox).record(
+            change, detail: detail, by: configuration.process, at: date)
         return kind
     }
 
@@ -414,7 +421,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// Writes a transition to the journal and the log file.
     func record(_ change: StoreChange, detail: String) throws {
         logger.notice("\(change.transition.rawValue): \(detail)")
-        try journal.record(change, detail: detail, by: configuration.process)
+        try journal.record(change, detail: detail, by: configuration.process, at: clock.now())
     }
 
     /// Swaps the store for one the caller opened (rebuild, start over, disable), announcing it.

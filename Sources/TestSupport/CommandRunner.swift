@@ -76,11 +76,14 @@ public struct CommandRunner: Sendable {
         try process.run()
         // Read both pipes while the process runs, so a large output cannot fill one and stall it.
         nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errReader.start()
+        let errRead = DispatchSemaphore(value: 0)
+        Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errRead.signal()
+        }.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
+        errRead.wait()
         return CommandResult(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),

@@ -7,7 +7,8 @@ public final class RunningCommand: @unchecked Sendable {
     /// What the process wrote, line by line: its own object, so that the reader threads do not
     /// keep this one alive (its `deinit` kills a process a failed test left running).
     private let lines = Lines()
-    private var readers: [Thread] = []
+    /// Left by each reader thread when its stream ends.
+    private let readersDone = DispatchGroup()
 
     private final class Lines: @unchecked Sendable {
         let lock = NSLock()
@@ -24,15 +25,20 @@ public final class RunningCommand: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let lines = lines
-        readers = [
-            Self.reader(output) { line in lines.lock.withLock { lines.out.append(line) } },
-            Self.reader(errors) { line in lines.lock.withLock { lines.err.append(line) } },
-        ]
-        for reader in readers { reader.start() }
+        for reader in [
+            Self.reader(output, done: readersDone) { line in lines.lock.withLock { lines.out.append(line) } },
+            Self.reader(errors, done: readersDone) { line in lines.lock.withLock { lines.err.append(line) } },
+        ] {
+            readersDone.enter()
+            reader.start()
+        }
     }
 
-    private static func reader(_ pipe: Pipe, _ add: @escaping @Sendable (String) -> Void) -> Thread {
+    private static func reader(
+        _ pipe: Pipe, done: DispatchGroup, _ add: @escaping @Sendable (String) -> Void
+    ) -> Thread {
         Thread {
+            defer { done.leave() }
             let handle = pipe.fileHandleForReading
             var pending = Data()
             while case let chunk = handle.availableData, !chunk.isEmpty {
@@ -58,20 +64,20 @@ public final class RunningCommand: @unchecked Sendable {
     /// returns it; `nil` after `timeout` seconds or when the process ended first. Each stream is
     /// read by a thread of its own: a line on one says nothing of what the other shows yet.
     public func waitForLine(
-        timeout: TimeInterval = 60, after index: Int = 0, in stream: Stream = .standardOutput,
+        timeout: TimeInterval = Poll.defaultTimeout, after index: Int = 0, in stream: Stream = .standardOutput,
         _ matches: (String) -> Bool
     ) -> String? {
         let read = { stream == .standardOutput ? self.stdoutLines : self.stderrLines }
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let lines = read()
-            if lines.count > index, let line = lines[index...].first(where: matches) { return line }
-            if !process.isRunning && readers.allSatisfy(\.isFinished) {
-                return read().dropFirst(index).first(where: matches)
-            }
-            usleep(5000)
-        }
-        return nil
+        // Once the process ended and both streams are read to their end, no line comes.
+        let streamsEnded = { !self.process.isRunning && self.readersDone.wait(timeout: .now()) == .success }
+        let seen = try? Poll.until(
+            timeout: timeout, every: 0.005,
+            reading: { () -> (line: String?, ended: Bool) in
+                let ended = streamsEnded()  // before the lines: the last ones are read then
+                return (read().dropFirst(index).first(where: matches), ended)
+            }, { _ in "a line" }
+        ) { $0.line != nil || $0.ended }
+        return seen?.line
     }
 
     public var isRunning: Bool { process.isRunning }
@@ -80,15 +86,14 @@ public final class RunningCommand: @unchecked Sendable {
     /// or `nil` if it is still running (then it is killed).
     public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 60) -> Int32? {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5000) }
-        guard !process.isRunning else {
+        let ended = (try? Poll.until(timeout: timeout, every: 0.005, "the process ended") { !process.isRunning }) != nil
+        guard ended else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return nil
         }
         process.waitUntilExit()
-        while !readers.allSatisfy(\.isFinished) { usleep(1000) }
+        readersDone.wait()
         return process.terminationStatus
     }
 

@@ -46,7 +46,7 @@ public final class SyncthingPair: @unchecked Sendable {
         }
         self.port = port
         let thread = Thread { [weak self] in
-            while let pair = self, pair.scan() { usleep(20_000) }
+            _ = try? Poll.until(timeout: .infinity, "the pair going away") { !(self?.scan() ?? false) }
         }
         watcher = thread
         thread.start()
@@ -102,30 +102,28 @@ public final class SyncthingPair: @unchecked Sendable {
     /// Waits until both copies hold the same files, twice in a row 200 ms apart, with no
     /// temporary file in either.
     ///
-    /// - Throws: ``SyncthingPairFailure`` naming the difference after `timeout` seconds.
+    /// - Throws: ``PollTimeout`` naming the difference after `timeout` seconds.
     public func settle(timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
         var sameBefore = false
-        while true {
-            let filesA = files(a)
-            let filesB = files(b)
+        try Poll.until(
+            timeout: timeout, every: 0.2,
+            reading: { (a: files(a), b: files(b)) },
+            { files in
+                let onlyA = files.a.filter { files.b[$0.key] != $0.value }.keys.sorted()
+                let onlyB = files.b.filter { files.a[$0.key] != $0.value }.keys.sorted()
+                return
+                    "the two copies the same, without temporary files: only or other size in a: \(onlyA), "
+                    + "in b: \(onlyB)"
+            }
+        ) { files in
             let busy = [a, b].contains { copy in
                 (FileManager.default.subpaths(atPath: copy.path) ?? []).contains {
                     Self.isTemporary(($0 as NSString).lastPathComponent)
                 }
             }
-            let same = filesA == filesB && !busy
-            if same && sameBefore { return }
-            sameBefore = same
-            if Date() > deadline {
-                let onlyA = filesA.filter { filesB[$0.key] != $0.value }.keys.sorted()
-                let onlyB = filesB.filter { filesA[$0.key] != $0.value }.keys.sorted()
-                throw SyncthingPairFailure(
-                    message:
-                        "the two copies still differ after \(Int(timeout)) s: only or other size in a: \(onlyA), in b: \(onlyB)"
-                )
-            }
-            usleep(200_000)
+            let same = files.a == files.b && !busy
+            defer { sameBefore = same }
+            return same && sameBefore
         }
     }
 

@@ -48,11 +48,17 @@ extension AppModel {
         return refreshVisible() || changed
     }
 
-    /// Reads the device's state for the status line again, at most once a second unless `force`.
+    /// The time on the app's clock: the coordinator's (the system's unless a test gave its own).
+    /// What the screens pace their reads with and show as "now".
+    public var now: Date { coordinator.now }
+
+    /// Reads the device's state for the status line again, at most once a second unless `force`
+    /// (by the coordinator's clock, which a test moves on).
     @discardableResult
     public func refreshSummary(force: Bool = false) -> Bool {
-        guard force || Date().timeIntervalSince(lastSummaryRead) >= 1 else { return false }
-        lastSummaryRead = Date()
+        let now = self.now
+        guard force || now.timeIntervalSince(lastSummaryRead) >= 1 else { return false }
+        lastSummaryRead = now
         let current = coordinator.current
         var latest = DeviceSummary(device: summary.device)
         // The account whose data is on screen: while a switch waits (an edit to save first),

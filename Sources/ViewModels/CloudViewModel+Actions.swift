@@ -247,7 +247,7 @@ extension CloudViewModel {
         changeSettings {
             var settings = try DeviceSettings.load(from: configuration.sandbox)
             change(&settings)
-            try StoreCoordinator.saveSettings(settings, configuration)
+            try StoreCoordinator.saveSettings(settings, configuration, at: coordinator.now)
         }
     }
 

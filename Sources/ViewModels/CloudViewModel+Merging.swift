@@ -7,7 +7,7 @@ import TextAndFiles
 extension CloudViewModel {
     func enable(merge: Bool) {
         let enabled = changeSettings(failure: merge ? "Cannot merge: " : "") {
-            try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge)
+            try StoreCoordinator.enableCloudSync(configuration, mergingLocalStore: merge, at: coordinator.now)
         }
         if enabled && merge { resumeMerge() }
     }

@@ -60,11 +60,13 @@ public final class CloudViewModel {
 
     // MARK: - Status
 
-    /// Reads the status again (at most once a second unless `force`). Returns whether it changed.
+    /// Reads the status again (at most once a second unless `force`, by the coordinator's
+    /// clock, which a test moves on). Returns whether it changed.
     @discardableResult
     public func refresh(force: Bool = false) -> Bool {
-        guard force || Date().timeIntervalSince(lastRefresh) >= 1 else { return false }
-        lastRefresh = Date()
+        let now = coordinator.now
+        guard force || now.timeIntervalSince(lastRefresh) >= 1 else { return false }
+        lastRefresh = now
         do {
             let latest = try coordinator.status()
             defer { status = latest }
@@ -75,9 +77,9 @@ public final class CloudViewModel {
         }
     }
 
-    /// Remembers an import for the screen's list (the last ten).
-    public func noteImport(changes: Int, devices: [String], at date: Date = Date()) {
-        recentImports.insert(ImportNote(at: date, changes: changes, devices: devices), at: 0)
+    /// Remembers an import for the screen's list (the last ten), stamped by the coordinator's clock.
+    public func noteImport(changes: Int, devices: [String]) {
+        recentImports.insert(ImportNote(at: coordinator.now, changes: changes, devices: devices), at: 0)
         if recentImports.count > 10 { recentImports.removeLast() }
     }
 }

@@ -21,14 +21,16 @@ public final class Mailbox<Message>: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for a message (for tests and commands without a terminal;
-    /// the app waits on ``wake`` together with the keyboard).
+    /// the app waits on ``wake`` together with the keyboard). The seconds are the uptime's,
+    /// which a wall clock set back does not stretch.
     public func wait(timeout: TimeInterval) -> [Message] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
         while true {
             let messages = take()
-            if !messages.isEmpty || Date() >= deadline { return messages }
+            let left = deadline - ProcessInfo.processInfo.systemUptime
+            if !messages.isEmpty || left <= 0 { return messages }
             var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(max(1, min(100, deadline.timeIntervalSinceNow * 1000))))
+            _ = poll(&descriptor, 1, Int32(max(1, min(100, left * 1000))))
         }
     }
 

@@ -22,12 +22,6 @@ struct StoreMessageTests {
         var imports: [BackgroundImport] {
             all.compactMap { if case .imported(let done) = $0.message { done } else { nil } }
         }
-
-        /// Waits up to `timeout` seconds until `done` says yes.
-        func wait(timeout: TimeInterval = 20, until done: () -> Bool) {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !done(), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        }
     }
 
     /// A device on its account's cloud store, set up.
@@ -98,7 +92,9 @@ struct StoreMessageTests {
         kitchen.subscribe { received.append($0) }
         kitchen.startBackgroundSync(wake: {})
         defer { kitchen.stopBackgroundSync() }
-        received.wait { !received.imports.isEmpty }
+        try Poll.until("an import from the background (messages so far: \(received.all.map(\.message)))") {
+            !received.imports.isEmpty
+        }
 
         let imports = received.imports
         #expect(imports.count == 1)

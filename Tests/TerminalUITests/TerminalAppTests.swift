@@ -40,11 +40,11 @@ struct TerminalAppTests {
 
     @Test func anImportInTheMailboxIsDrawnReadingOnlyItsRow() throws {
         let app = try screens.controller().app
-        let deadline = Date().addingTimeInterval(60)
-        while app.prepare.isDeduplicating, Date() < deadline {
+        // Prepare's appearance deduplicates in the background.
+        try Poll.until("Prepare's deduplication to end") {
             app.update()
-            usleep(5_000)
-        }  // Prepare's appearance
+            return !app.prepare.isDeduplicating
+        }
         let store = app.coordinator.current.store
         let milk = try #require(app.prepare.row(at: 1))
         #expect(milk.name == "Milk")
@@ -84,5 +84,24 @@ struct TerminalAppTests {
         TerminalApp.run(app: app, logger: .silent, backend: backend)
         #expect(backend.invalidations == 1)
         #expect(app.tab == .prepare, "the key after q was never read")
+    }
+
+    @Test func theIdleReportSaysHowManyKeysWereHandledAndWhatWasDrawnOnceNoInputIsLeft() throws {
+        let app = try screens.controller().app
+        let folder = TemporaryDirectory("idle")
+        let file = folder.file("idle")
+        let backend = TestBackend(width: 40, height: 10, keys: [.down, .resize, .character(" ")])
+        var seenBeforeKeys: [String?] = []
+        backend.beforeKey = { _ in seenBeforeKeys.append(try? String(contentsOf: file, encoding: .utf8)) }
+        TerminalApp.run(app: app, logger: .silent, backend: backend, idleReport: IdleReport(path: file.path))
+        #expect(seenBeforeKeys == [nil, nil, nil], "never idle while typed keys wait")
+        let report = try String(contentsOf: file, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        #expect(report.first == "keys 2", "a resize is no key: \(report)")
+        let drawn = backend.buffer.lines.map {
+            $0.replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }
+        #expect(Array(report.dropFirst().prefix(drawn.count)) == drawn.map { Substring($0) }, "the last frame")
+        #expect(drawn.contains { $0.contains("Unlisted Milk") }, "after both keys: \(drawn)")
     }
 }

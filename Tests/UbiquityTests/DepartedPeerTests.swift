@@ -48,6 +48,15 @@ struct DepartedPeerTests {
         return b
     }
 
+    @Test func theTrustWindowKnobTakesANonNegativeNumberOfSecondsAndIgnoresAnythingElse() {
+        #expect(FolderScans.trustWindow(fromEnvironmentValue: nil) == 2)
+        #expect(FolderScans.trustWindow(fromEnvironmentValue: "0") == 0)
+        #expect(FolderScans.trustWindow(fromEnvironmentValue: "0.25") == 0.25)
+        for invalid in ["", "-1", "soon", "nan", "inf"] {
+            #expect(FolderScans.trustWindow(fromEnvironmentValue: invalid) == 2, "\(invalid)")
+        }
+    }
+
     @Test func aLogArrivingInAnUnchangedFolderIsStillImported() throws {
         let b = try importer()
         let layout = b.sync.layout

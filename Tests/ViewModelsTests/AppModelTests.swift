@@ -171,6 +171,32 @@ struct AppModelTests {
         #expect(app.notice == nil, "no \"preference changed\" dialog for an account switch")
     }
 
+    @Test func theStatusLineIsReadAgainAtMostOnceASecondByTheAppsClock() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let clock = TestClock()
+        let app = AppModel(
+            coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }, clock: clock))
+        try config.changeSettings { $0.account = "alpha" }
+        #expect(!app.refreshSummary(), "read when the app started, this second")
+        clock.advance(by: 0.9)
+        #expect(!app.refreshSummary())
+        #expect(app.summary.account != "alpha")
+        clock.advance(by: 0.1)
+        #expect(app.refreshSummary(), "a second later")
+        #expect(app.summary.account == "alpha")
+    }
+
+    @Test func anImportOnTheCloudScreenIsStampedByTheAppsClock() throws {
+        let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
+        let clock = TestClock()
+        let app = AppModel(
+            coordinator: try StoreCoordinator(configuration: config, claimDevice: { true }, clock: clock))
+        clock.advance(by: 90)
+        app.handle(.imported(count: 2, devices: ["phone"]))
+        #expect(app.cloud.recentImports.first?.at == clock.now())
+        #expect(app.now == clock.now())
+    }
+
     @Test func lastSyncFollowsEveryImportNotOnlyOneAMinute() throws {
         let config = try StoreConfiguration.temporary(in: directory, device: "kitchen")
         try config.changeSettings { $0.cloudEnabled = true }
@@ -181,8 +207,9 @@ struct AppModelTests {
         _ = try sync.importPending()
         app.refreshSummary(force: true)
         let first = try #require(app.summary.lastSync)
-        usleep(50_000)
-        _ = try sync.importPending()  // back online a moment later: nothing new arrived
+        // Back online a moment later (an import takes far longer than the wall clock's
+        // microsecond): nothing new arrived.
+        _ = try sync.importPending()
         app.refreshSummary(force: true)
         #expect(try #require(app.summary.lastSync) > first)
         #expect(try app.coordinator.status().cloud?.lastSync == app.summary.lastSync)
@@ -202,7 +229,7 @@ struct AppModelTests {
         app.show(.prepare)
         #expect(app.prepare.rowCount == 2, "shown at once; deduplication runs in the background")
         #expect(app.prepare.isDeduplicating)
-        app.update { !app.prepare.isDeduplicating }
+        try app.update { !app.prepare.isDeduplicating }
         #expect(app.prepare.rowCount == 1)
         #expect(app.prepare.message == "Merged 1 duplicate")
 
@@ -211,7 +238,7 @@ struct AppModelTests {
         }
         app.show(.shop)
         app.show(.prepare)
-        app.update { !app.prepare.isDeduplicating }
+        try app.update { !app.prepare.isDeduplicating }
         #expect(app.prepare.rowCount == 1, "appearing again deduplicates again")
     }
 
@@ -234,7 +261,7 @@ struct AppModelTests {
 
         // The one-time setup finishes in the background, then the merge runs, showing progress.
         var progress: [Dialog] = []
-        app.update(until: {
+        try app.update(until: {
             if case .progress? = app.dialog, progress.last != app.dialog { progress.append(app.dialog!) }
             return app.coordinator.current.role == .cloud && !app.cloud.isMerging
                 && app.coordinator.pendingSeedSource == nil

@@ -40,7 +40,7 @@ struct CloudViewModelTests {
         #expect(app.cloud.message == "Offline: go online first")
         app.cloud.setOffline(false)
         app.cloud.syncNow()
-        app.update { app.cloud.message?.hasPrefix("Synced") == true }
+        try app.update { app.cloud.message?.hasPrefix("Synced") == true }
         #expect(app.cloud.message == "Synced: exported 1 log, imported 0")
         #expect(app.cloud.status?.cloud?.pendingExport == 0)
         #expect(app.cloud.status?.cloud?.lastSync != nil)
@@ -54,10 +54,10 @@ struct CloudViewModelTests {
         let away = directory.file("share-unmounted")
         app.start()
         defer { app.stop() }
-        app.update(until: { app.summary.cloudOn && !app.summary.usingLocalStorage })
+        try app.update(until: { app.summary.cloudOn && !app.summary.usingLocalStorage })
         try FileManager.default.moveItem(at: cloud, to: away)
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)  // the bare mount point
-        app.update(until: { app.summary.otherCloudFolder })
+        try app.update(until: { app.summary.otherCloudFolder })
         #expect(app.summary.offline && app.summary.otherCloudFolder)
         app.show(.cloud)
         app.cloud.refresh(force: true)
@@ -72,9 +72,9 @@ struct CloudViewModelTests {
         // Mounted again: online, and the save goes out.
         try FileManager.default.removeItem(at: cloud)
         try FileManager.default.moveItem(at: away, to: cloud)
-        app.update(until: { !app.summary.offline })
+        try app.update(until: { !app.summary.offline })
         #expect(!app.summary.otherCloudFolder)
-        app.update(until: { (try? app.coordinator.current.cloudLink?.pendingExports()) == 0 })
+        try app.update(until: { (try? app.coordinator.current.cloudLink?.pendingExports()) == 0 })
         #expect(
             try app.coordinator.current.cloudLink?.pendingExports() == 0, "the save went out once the share was back")
     }
@@ -111,7 +111,7 @@ struct CloudViewModelTests {
         #expect(kitchen.cloud.status?.cloud?.refused.count == 1, "cancelled: still held")
         kitchen.cloud.requestRelease()
         kitchen.cloud.answerDialog(true)
-        kitchen.update { kitchen.cloud.message?.hasPrefix("Synced") == true }
+        try kitchen.update { kitchen.cloud.message?.hasPrefix("Synced") == true }
         #expect(try kitchen.coordinator.current.store.items().map(\.name) == ["Rice"])
         #expect(kitchen.cloud.status?.cloud?.refused.isEmpty == true)
         #expect(kitchen.coordinator.transitions.first?.transition == "peerReleased")

@@ -237,7 +237,7 @@ struct KnownChangesTests {
         kitchen.coordinator.current.importPending()
         kitchen.start()
         defer { kitchen.stop() }
-        kitchen.update { !kitchen.prepare.isDeduplicating }
+        try kitchen.update { !kitchen.prepare.isDeduplicating }
         #expect(kitchen.prepare.index.ids.contains(oats.id))
 
         let fetches = kitchen.prepare.indexFetches
@@ -245,7 +245,7 @@ struct KnownChangesTests {
         changes.quantity = 3
         try phone.coordinator.current.store.editItem(oats.id.description, changes)
         phone.coordinator.current.exportPending()
-        kitchen.update { kitchen.prepare.inPlaceRefreshes > 0 || kitchen.prepare.indexFetches > fetches }
+        try kitchen.update { kitchen.prepare.inPlaceRefreshes > 0 || kitchen.prepare.indexFetches > fetches }
         #expect(kitchen.prepare.inPlaceRefreshes == 1, "the import's one row was read")
         #expect(kitchen.prepare.indexFetches == fetches, "not the list's order")
         let position = try #require(kitchen.prepare.index.ids.firstIndex(of: oats.id))

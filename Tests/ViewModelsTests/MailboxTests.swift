@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ViewModels
@@ -29,13 +30,23 @@ struct MailboxTests {
         #expect(AppEvent.deduplicated(merged: 2).message == "Merged 2 duplicates")
     }
 
-    @Test func waitReturnsWhatArrivesFromAnotherThread() {
+    @Test func waitReturnsWhatArrivesFromAnotherThread() throws {
         let mailbox = Mailbox<Int>()
         #expect(mailbox.wait(timeout: 0.05).isEmpty, "nothing posted: waits, then gives up")
+        // The other thread posts once this one sleeps in the wait (its state in /proc: S).
+        let waiter = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.05)
+            try? Poll.until("the waiting thread asleep") { Self.state(ofThread: waiter) == "S" }
             mailbox.post(7)
         }
         #expect(mailbox.wait(timeout: 60) == [7])
+    }
+
+    /// The state letter (R running, S sleeping…) of the thread at `/proc/<thread>/stat`.
+    static func state(ofThread thread: String) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(thread)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: end)...].first { $0 != " " }
     }
 }

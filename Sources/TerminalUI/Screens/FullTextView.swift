@@ -16,9 +16,12 @@ enum FullTextView {
                 lines.append(((index == 0 ? "" : "  ") + line, .plain))
             }
         }
-        let now = Message.now
+        // A message knows its age (by the uptime, which never goes back); the app's clock says
+        // what time that was.
+        let uptime = Message.now
+        let now = controller.app.now
         for message in controller.ui.messageLog.reversed() {
-            add(CloudView.time(Date().addingTimeInterval(message.made - now)) + "  ", message.text)
+            add(CloudView.time(now.addingTimeInterval(message.made - uptime)) + "  ", message.text)
         }
         if controller.ui.messageLog.isEmpty { lines.append(("none yet", CellStyle(dim: true))) }
         lines.append(("", .plain))

@@ -125,8 +125,24 @@ enum FolderScans {
     }
 
     /// How much older than the listing a folder's times must be to be trusted: more than the
-    /// coarsest timestamps of the file systems trusted (whole seconds on some).
-    static let racyWindow: Double = 2
+    /// coarsest timestamps of the file systems trusted (whole seconds on some). Two seconds.
+    ///
+    /// A testing knob: `GROCERY_DUDE_LISTING_TRUST_SECONDS` (a non-negative number of seconds,
+    /// read once per process) sets another window, so that a test of departed devices' folders
+    /// need not wait for theirs to age. An invalid value is ignored (the two seconds stay). Not
+    /// for users: a window shorter than the file system's timestamps can miss a file added in
+    /// the same tick as the listing.
+    static let racyWindow: Double = trustWindow(
+        fromEnvironmentValue: ProcessInfo.processInfo.environment["GROCERY_DUDE_LISTING_TRUST_SECONDS"])
+
+    /// The window `GROCERY_DUDE_LISTING_TRUST_SECONDS` asks for: a finite non-negative number of
+    /// seconds, or else (unset, not a number, negative) the default of two seconds.
+    static func trustWindow(fromEnvironmentValue text: String?) -> Double {
+        guard let text, let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+            seconds >= 0
+        else { return 2 }
+        return seconds
+    }
     /// How long a listing is trusted before the folder is listed again anyway.
     static let trustPeriod: Double = 24 * 3600
     /// How many folders whose listing is past ``trustPeriod`` one import lists again, per kind:

@@ -64,21 +64,18 @@ struct BenchInterruptionTests {
         try process.run()
         let folder = temporary.url.appendingPathComponent("grocery-dude-bench-\(process.processIdentifier)")
 
-        var started: [Int32] = []
-        let deadline = Date().addingTimeInterval(60)
-        while started.count < 5, process.isRunning, Date() < deadline {
-            usleep(50_000)
-            started = Self.children(of: process.processIdentifier)
-        }
-        // Every writer has its store: the bench is in the middle of its work.
-        while !(1...4).allSatisfy({
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent("latency/w\($0)/store.sqlite").path)
-        }),
-            Date() < deadline
-        {
-            usleep(50_000)
-        }
+        let started = try Poll.until(
+            every: 0.05, reading: { Self.children(of: process.processIdentifier) },
+            { "the follower and four writers running; running: \($0), the bench running: \(process.isRunning)" }
+        ) { $0.count == 5 || !process.isRunning }
         try #require(started.count == 5, "the follower and four writers run")
+        // Every writer has its store: the bench is in the middle of its work.
+        try Poll.until(every: 0.05, "every writer's store made") {
+            (1...4).allSatisfy {
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("latency/w\($0)/store.sqlite").path)
+            }
+        }
         try #require(FileManager.default.fileExists(atPath: folder.path))
 
         let signalled = Date()
@@ -87,11 +84,12 @@ struct BenchInterruptionTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
         #expect(Date().timeIntervalSince(signalled) < 5, "it exits at once")
         // Removed once the bench is gone, by a process that then ends too.
-        let stopping = Date().addingTimeInterval(10)
-        while FileManager.default.fileExists(atPath: folder.path) || !Self.processes(naming: folder.path).isEmpty,
-            Date() < stopping
-        {
-            usleep(20_000)
+        try Poll.until(
+            timeout: 10,
+            "the folder removed (there: \(FileManager.default.fileExists(atPath: folder.path))) and no process in it "
+                + "(\(Self.processes(naming: folder.path)))"
+        ) {
+            !FileManager.default.fileExists(atPath: folder.path) && Self.processes(naming: folder.path).isEmpty
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the temporary folder is removed")
         #expect(started.filter(Self.isRunning).isEmpty, "the processes it started stopped")

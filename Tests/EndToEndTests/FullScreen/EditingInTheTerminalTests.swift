@@ -201,15 +201,15 @@ struct EditingInTheTerminalTests {
         try tmux.waitFor { $0.contains("r rename") }
         try tmux.sendKeys("1")
         // The switch back and a message that came back would land in the same frame.
-        try tmux.waitFor { $0.contains("[x] Tea") }
-        var screen = try tmux.waitFor(timeout: 2) { $0.contains("Added Tea") }
+        var screen = try tmux.waitForIdle()
+        #expect(screen.contains("[x] Tea"), "back on Prepare: \(screen)")
         #expect(!screen.contains("Added Tea"), "after two switches: \(screen)")
 
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("Edit item") }
         try tmux.sendKeys("q")
-        try tmux.waitFor { !$0.contains("Edit item") }
-        screen = try tmux.waitFor(timeout: 2) { $0.contains("Added Tea") }
+        screen = try tmux.waitForIdle()
+        #expect(!screen.contains("Edit item"), "the editor closed: \(screen)")
         #expect(!screen.contains("Added Tea"), "after closing the editor: \(screen)")
         try quit(tmux)
     }

@@ -66,7 +66,8 @@ struct FullScreenTests {
         try tmux.sendKeys("Enter")
         try tmux.waitFor { $0.contains("Edit item") }
         try tmux.sendKeys("j", "Enter")
-        try tmux.waitFor { $0.contains("Quantity: 1") }
+        // The field is typed where it is shown; the hint line says which one.
+        try tmux.waitFor { $0.contains("Quantity: Enter keeps it") }
         try tmux.sendKeys("C-u")
         try tmux.type("3")
         try tmux.sendKeys("Enter", "s", "q")  // s saves; with nothing unsaved, q leaves at once
@@ -127,7 +128,8 @@ struct FullScreenTests {
         try tmux.type("Ghost")
         try tmux.sendKeys("Enter", "Space")
         try tmux.resize(width: 80, height: 24)
-        let screen = try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        try tmux.waitFor { $0.contains("Milk") && $0.contains("Soap") }
+        let screen = try tmux.waitForIdle()
         #expect(!screen.contains("Add item"), "\(screen)")
         #expect(try listed().isEmpty, "nothing was put on the list unseen")
         let names =

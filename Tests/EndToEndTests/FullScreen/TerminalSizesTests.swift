@@ -83,15 +83,18 @@ struct TerminalSizesTests {
         let tmux = try app(width: 40, height: 10)
         try tmux.sendKeys("Enter")
         var screen = try tmux.waitFor { $0.contains("Edit item") && $0.contains("1/7") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(!screen.contains("Photo"), "the last field is below at 40×10:\n\(screen)")
         for _ in 0..<6 { try tmux.sendKeys("Down") }
         screen = try tmux.waitFor { $0.contains("7/7") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(screen.contains("Photo") && !screen.contains("Name "), "scrolled to the photo:\n\(screen)")
         try tmux.sendKeys("Enter")  // the selected field is the one edited
         try tmux.waitFor { $0.contains("Photo file:") }
         try tmux.sendKeys("Escape")
         try tmux.resize(width: 60, height: 15)
         screen = try tmux.waitFor { $0.contains("Name") && $0.contains("Photo") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(!screen.contains("7/7"), "at 60×15 every field fits:\n\(screen)")
         try tmux.sendKeys("q")
         try tmux.waitFor { !$0.contains("Edit item") }
@@ -163,7 +166,8 @@ struct TerminalSizesTests {
         screen = try tmux.waitFor { $0.contains("Messages and transitions") && words($0).contains("Added " + name) }
         #expect(words(screen).contains("Added " + name), "the whole message, wrapped:\n\(screen)")
         try tmux.sendKeys("x")
-        screen = try tmux.waitFor { !$0.contains("Messages and transitions") }
+        screen = try tmux.waitForIdle()
+        #expect(!screen.contains("Messages and transitions"), "any key closes the box:\n\(screen)")
         #expect(!screen.contains("no action here"), "the key that closed the box did nothing else:\n\(screen)")
         try quit(tmux)
     }
@@ -183,10 +187,12 @@ struct TerminalSizesTests {
         // Each wait is for the whole state expected: tmux may be read between two writes of a frame.
         try tmux.sendKeys("o")
         var screen = try tmux.waitFor { $0.contains("By name") && !$0.contains("Pantry") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         let order = lines(screen).compactMap { line in ["Eggs", "Milk", "Tea"].first { line.contains($0) } }
         #expect(order == ["Eggs", "Milk", "Tea"] && !screen.contains("Pantry"), "one list by name:\n\(screen)")
         try tmux.sendKeys("f")
         screen = try tmux.waitFor { $0.contains("Only listed items") && !$0.contains("Tea") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(screen.contains("Milk") && !screen.contains("Eggs") && !screen.contains("Tea"), "\(screen)")
         try tmux.sendKeys("3", "1")
         // Units lists Milk too (under L): wait for Prepare's own state, not for the name alone.

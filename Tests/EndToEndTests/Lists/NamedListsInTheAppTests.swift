@@ -35,7 +35,8 @@ struct NamedListsInTheAppTests {
 
         // Type-ahead, then Enter: the app moves to the list, and every screen shows its items.
         try tmux.sendKeys("c", "Enter")
-        screen = try tmux.waitFor { $0.contains("Tent pegs") }
+        try tmux.waitFor { $0.contains("Tent pegs") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(!screen.contains("Milk"))
         #expect(screen.contains("list Camping"), "the status line names the list")
 
@@ -48,7 +49,8 @@ struct NamedListsInTheAppTests {
         try tmux.sendKeys("C-u")
         try tmux.type("Beach")
         try tmux.sendKeys("Enter")
-        screen = try tmux.waitFor { $0.contains("list Beach") }
+        try tmux.waitFor { $0.contains("list Beach") }
+        screen = try tmux.waitForIdle()  // the whole frame, for what must not be on it
         #expect(!screen.contains("Tent pegs"))
 
         // Esc closes the switcher without moving.

@@ -25,16 +25,21 @@ struct ParallelStartTests {
         }
         let outcomes = Outcomes()
         let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
         let threads = commands.enumerated().map { index, arguments in
             Thread {
                 start.wait()
                 let result = Result { try runner.run(arguments) }
                 outcomes.lock.withLock { outcomes.results[index] = result }
+                finished.leave()
             }
         }
-        for thread in threads { thread.start() }
+        for thread in threads {
+            finished.enter()
+            thread.start()
+        }
         for _ in threads { start.signal() }
-        while !threads.allSatisfy(\.isFinished) { usleep(1000) }
+        finished.wait()
         return try commands.indices.map { try outcomes.results[$0]!.get() }
     }
 

@@ -33,12 +33,10 @@ struct SlowCloudFolderTests {
 
     /// Waits until `pid` is stopped (state T in /proc).
     func waitUntilStopped(_ pid: Int32) throws {
-        for _ in 0..<500 {
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if let state = status.split(separator: ")").last?.split(separator: " ").first, state == "T" { return }
-            usleep(10_000)
-        }
-        Issue.record("process \(pid) never stopped")
+        try Poll.until(
+            every: 0.01, reading: { (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "" },
+            { "process \(pid) stopped (state T); /proc says: \($0)" }
+        ) { $0.split(separator: ")").last?.split(separator: " ").first == "T" }
     }
 
     @Test func aSaveGoesOnWhileAnotherProcessHangsWritingToTheCloudFolder() throws {

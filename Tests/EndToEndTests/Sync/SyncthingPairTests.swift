@@ -41,26 +41,22 @@ struct SyncthingPairTests {
         throws
     {
         let started = Date()
-        let deadline = started.addingTimeInterval(60)
-        while true {
+        var carried = started
+        // Each round waits for Syncthing to settle first: that paces the loop.
+        try Poll.until(
+            every: 0,
+            "the devices converged: \((try? runners.map { "\($0.device): \(try $0.itemNames())" }) ?? []) "
+                + "(line \(sourceLocation.line))"
+        ) {
             try pair.settle(timeout: 60)
-            let carried = Date()
-            let exports = try runners.map { try $0.output(["export"]) }
-            if Set(exports).count == 1 {
-                // Where the time goes, on a busy machine: Syncthing's, or the commands'.
-                print(
-                    String(
-                        format: "converged (line %d): carried in %.1f s, compared in %.1f s", sourceLocation.line,
-                        carried.timeIntervalSince(started), Date().timeIntervalSince(carried)))
-                return
-            }
-            if Date() > deadline {
-                Issue.record(
-                    "the devices did not converge: \(try runners.map { "\($0.device): \(try $0.itemNames())" })",
-                    sourceLocation: sourceLocation)
-                return
-            }
+            carried = Date()
+            return Set(try runners.map { try $0.output(["export"]) }).count == 1
         }
+        // Where the time goes, on a busy machine: Syncthing's, or the commands'.
+        print(
+            String(
+                format: "converged (line %d): carried in %.1f s, compared in %.1f s", sourceLocation.line,
+                carried.timeIntervalSince(started), Date().timeIntervalSince(carried)))
     }
 
     @Test(.enabled(if: SyncthingPair.executable != nil, Comment(rawValue: notInstalled)))
