@@ -132,11 +132,11 @@ check "bash: export --format offers json and csv" offers $'json\ncsv' export --f
 # completing --list opens nothing in the cloud folder (a hung share would hang Tab).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
   mkdir -p "$work/cloud"
-  "$installed" --data-dir "$work/data" --device t --cloud "$work/cloud" cloud enable --no-merge >/dev/null 2>&1 || true
-  "$installed" --data-dir "$work/data" --device t --cloud "$work/cloud" lists new Trip >/dev/null 2>&1 || true
+  "$installed" --data-dir "$work/data" --device c --cloud "$work/cloud" cloud enable --no-merge >/dev/null 2>&1 || true
+  "$installed" --data-dir "$work/data" --device c --cloud "$work/cloud" lists new Trip >/dev/null 2>&1 || true
   check "bash: --list offers a list of the account, reading lists.json and nothing in the cloud folder (strace)" \
     bash -c "strace -f -e trace=%file -o '$work/strace.log' bash '$work/complete.sh' grocery-dude \
-               --data-dir '$work/data' --device t --cloud '$work/cloud' --list '' >'$work/lists.txt' 2>/dev/null &&
+               --data-dir '$work/data' --device c --cloud '$work/cloud' --list '' >'$work/lists.txt' 2>/dev/null &&
              grep -qx Trip '$work/lists.txt' && grep -q 'lists.json' '$work/strace.log' &&
              ! grep -v execve '$work/strace.log' | grep -q '$work/cloud'"
 fi
