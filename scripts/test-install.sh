@@ -178,6 +178,16 @@ if command -v tmux >/dev/null; then
   check "bash, typed: --list W<Tab> gives the list, quoted: 'Week\\ end'" \
     typed "bash --noprofile --rcfile '$bash_completions'" "grocery-dude --data-dir '$work/data' --device t --list W" \
     'Week\\ end$'
+  if command -v zsh >/dev/null; then
+    mkdir -p "$work/zsh"
+    printf '%s\n' "fpath=('$work/prefix/share/zsh/site-functions' \$fpath)" 'autoload -U compinit' 'compinit -u' \
+      >"$work/zsh/.zshrc"
+    check "zsh, typed: grocery-dude cl<Tab> beside a folder cloud/ gives 'grocery-dude cloud '" \
+      typed "env ZDOTDIR='$work/zsh' zsh" "grocery-dude cl" 'grocery-dude cloud$'
+    check "zsh, typed: --list<Tab> offers the lists of --data-dir and --device" \
+      typed "env ZDOTDIR='$work/zsh' zsh" "grocery-dude --data-dir '$work/data' --device t --list " \
+      '^Groceries +Week end$'
+  fi
   if command -v fish >/dev/null; then
     check "fish, typed: --list<Tab> offers the lists of --data-dir and --device" \
       typed "fish --no-config -C \"source '$fish_completions'\"" "grocery-dude --data-dir '$work/data' --device t --list " \
