@@ -47,11 +47,14 @@ enum BashCompletionScript {
                     """)
     }
 
-    /// Whether `arguments` (without the program's name) ask for the bash completion script.
+    /// Whether `arguments` (without the program's name) ask for the bash completion script, as
+    /// the argument parser reads them: the option alone on the line, with `bash` or without a
+    /// shell when the shell it runs in is bash.
     static func isRequested(by arguments: [String]) -> Bool {
-        guard let index = arguments.firstIndex(where: { $0 == "--generate-completion-script" }) else {
-            return arguments.contains("--generate-completion-script=bash")
+        switch arguments {
+        case ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"]: true
+        case ["--generate-completion-script"]: CompletionShell.autodetected() == .bash
+        default: false
         }
-        return arguments.indices.contains(index + 1) && arguments[index + 1] == "bash"
     }
 }
