@@ -162,6 +162,11 @@ fi
 typed() { # typed SHELL-COMMAND WORDS WANT : the shell shows WANT (grep -E) once WORDS and Tab are typed
   local session=grocery-dude-install-$$ shown=1
   tmux new-session -d -s "$session" -x 200 -y 12 -c "$work/here" "env PATH='$work/prefix/bin':\$PATH $1" || return 1
+  # Typed once the shell shows its prompt (its start-up files read), not ahead of it.
+  for _ in $(seq 100); do # up to 10 s
+    if tmux capture-pane -p -t "$session" | grep -q .; then break; fi
+    sleep 0.1
+  done
   tmux send-keys -t "$session" "$2" Tab
   for _ in $(seq 100); do # up to 10 s
     if tmux capture-pane -p -t "$session" | grep -qE "$3"; then shown=0; break; fi
