@@ -7,9 +7,9 @@ import StoreLifecycle
 /// What the shells complete for the options and arguments whose values the program can name:
 /// the `completion:` of their declarations. Values that need the device (its lists, the devices
 /// of the data folder) are read from the data folder the command line names — `--data-dir` and
-/// `--device` typed before the word being completed, else the environment and the defaults, as
-/// the program resolves them — and only from the device's own files: never the cloud folder,
-/// so Tab never waits on a share that hangs.
+/// `--device` typed on the line, else the environment and the defaults, as the program resolves
+/// them — and only from the device's own files: never the cloud folder, so Tab never waits on a
+/// share that hangs.
 enum CompletionValues {
     static let logLevels: CompletionKind = .list(Logger.Level.allCases.map(\.rawValue))
 
@@ -20,8 +20,10 @@ enum CompletionValues {
         "json", "csv", "xml", "sqlite", "sqlite3", "db", "storedata",
     ])
 
+    /// The files `export --output` writes: the format follows the extension.
     static let exportFiles: CompletionKind = .file(extensions: ["json", "csv"])
 
+    /// Stores kept aside (`kept/*.sqlite`), for `cloud merge-kept`.
     static let storeFiles: CompletionKind = .file(extensions: ["sqlite"])
 
     /// The device's lists (see ``NamedLists/namesForCompletion(of:)``).
