@@ -14,8 +14,15 @@ DESTDIR ?=
 # `scripts/test-install.sh` installs the debug build instead: INSTALL_BINARY=path skips the build.
 INSTALL_BUILD ?= $(SWIFT) build -c release --product grocery-dude --static-swift-stdlib --scratch-path .build-release-static
 INSTALL_BINARY ?=
-# The manual: swift-argument-parser's generate-manual plugin, run on the debug build.
-MANUAL := .build/plugins/GenerateManual/outputs/GroceryDude/grocery-dude.1
+# The installed binary carries no debug information (its symbols stay, for crash traces):
+# the release build's 104 MB become 84 MB; most of the rest is code and Foundation's ICU data.
+# A packager whose tooling keeps the debug information apart (a -dbgsym
+# package) passes STRIP=: and strips it itself.
+STRIP ?= strip --strip-debug
+# The manual: swift-argument-parser's generate-manual plugin, run on the debug build, with the
+# sections the argument parser cannot write spliced in (`grocery-dude manual-sections`).
+MANUAL_GENERATED := .build/plugins/GenerateManual/outputs/GroceryDude/grocery-dude.1
+MANUAL := .build/grocery-dude.1
 
 .PHONY: run test build deps bench clean install uninstall manual
 
@@ -33,16 +40,22 @@ test: deps
 	$(SWIFT) test --disable-xctest
 	scripts/test-install.sh
 
-# The man page, generated from the argument parser's help by its generate-manual plugin.
+# The man page: the argument parser's help (SYNOPSIS, options, subcommands) by its
+# generate-manual plugin, then the app's description, keys, environment, files and examples.
 manual:
 	$(SWIFT) package plugin generate-manual --configuration debug --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" >/dev/null
-	@test -s $(MANUAL) || { echo "generate-manual wrote no $(MANUAL)" >&2; exit 1; }
-	@# The version, from Resources/VERSION, in the page's footer (the plugin leaves .Os empty).
-	@sed -i "s/^\.Os$$/.Os grocery-dude $$(tr -d '[:space:]' < Resources/VERSION)/" $(MANUAL)
+	@test -s $(MANUAL_GENERATED) || { echo "generate-manual wrote no $(MANUAL_GENERATED)" >&2; exit 1; }
+	@# The footer says the version, from Resources/VERSION (the plugin leaves .Os empty). The
+	@# header says "General Commands Manual": groff 1.22's mdoc puts "BSD" before it unless told.
+	@sed -e "s/^\.Os$$/.Os grocery-dude $$(tr -d '[:space:]' < Resources/VERSION)/" \
+	  -e '/^\.Dt /i .ds doc-volume-operating-system' $(MANUAL_GENERATED) >$(MANUAL).generated
+	"$$($(SWIFT) build --show-bin-path)/grocery-dude" manual-sections >$(MANUAL).sections
+	awk -v hidden=manual-sections -f scripts/splice-manual.awk $(MANUAL).sections $(MANUAL).generated >$(MANUAL).tmp
+	@mv $(MANUAL).tmp $(MANUAL)
 
 install: deps manual
 	@if [ -z "$(INSTALL_BINARY)" ]; then $(INSTALL_BUILD); fi
-	scripts/install.sh "$(DESTDIR)$(PREFIX)" \
+	STRIP="$(STRIP)" scripts/install.sh "$(DESTDIR)$(PREFIX)" \
 	  "$(if $(INSTALL_BINARY),$(INSTALL_BINARY),$$($(INSTALL_BUILD) --show-bin-path)/grocery-dude)" $(MANUAL)
 
 uninstall:

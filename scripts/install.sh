@@ -5,8 +5,10 @@
 #   scripts/install.sh --uninstall ROOT       remove what install put there
 #
 # ROOT is $(DESTDIR)$(PREFIX). What is installed:
-#   ROOT/bin/grocery-dude                                 the binary (its default data is inside it)
-#   ROOT/share/man/man1/grocery-dude.1                    the manual, made from the argument parser's help
+#   ROOT/bin/grocery-dude                                 the binary (its default data is inside it),
+#                                                         stripped of debug information with $STRIP
+#                                                         (default `strip --strip-debug`; STRIP=: keeps it)
+#   ROOT/share/man/man1/grocery-dude.1                    the manual (`make manual`)
 #   ROOT/share/bash-completion/completions/grocery-dude   completions, written by the installed binary
 #   ROOT/share/zsh/site-functions/_grocery-dude
 #   ROOT/share/fish/vendor_completions.d/grocery-dude.fish
@@ -36,7 +38,11 @@ manual=$3
 
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
   "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"
-install -m 755 "$binary" "$root/bin/grocery-dude"
+install -m 755 "$binary" "$root/bin/grocery-dude.tmp"
+# The debug information is most of a Swift binary; the symbols stay, so a crash trace still
+# names its functions.
+${STRIP:-strip --strip-debug} "$root/bin/grocery-dude.tmp" || fail "could not strip $root/bin/grocery-dude (STRIP=${STRIP:-strip --strip-debug})"
+mv "$root/bin/grocery-dude.tmp" "$root/bin/grocery-dude"
 install -m 644 "$manual" "$root/share/man/man1/grocery-dude.1"
 # Written by the installed copy: the completions are its own, and it runs from where it is.
 for shell in bash zsh fish; do

@@ -13,7 +13,8 @@ struct AccountCommand: ParsableCommand {
     struct SignIn: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "sign-in", abstract: "Sign in to an account.")
         @ParentCommand var root: GroceryDudeCommand
-        @Argument(help: "The account's name: a folder of the cloud folder.") var name: String
+        @Argument(help: "The account's name: a folder of the cloud folder.", completion: CompletionValues.accountNames)
+        var name: String
 
         func run() throws {
             let (sandbox, logger) = try root.global.openSandbox(command: "account sign-in")

@@ -14,7 +14,7 @@ struct BackupCommand: ParsableCommand {
             the app runs may catch a store half-written; this never does.
             """)
     @ParentCommand var root: GroceryDudeCommand
-    @Argument(help: "The folder to write (it must not exist).") var folder: String
+    @Argument(help: "The folder to write (it must not exist).", completion: .directory) var folder: String
 
     func run() throws {
         let sandbox = try DeviceSandbox(
@@ -39,7 +39,7 @@ struct RestoreCommand: ParsableCommand {
             from the cloud folder, and its new changes follow it. Without --yes, asks first.
             """)
     @ParentCommand var root: GroceryDudeCommand
-    @Argument(help: "The backup folder.") var folder: String
+    @Argument(help: "The backup folder.", completion: .directory) var folder: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
     func run() throws {

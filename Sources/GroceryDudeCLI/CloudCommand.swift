@@ -188,7 +188,10 @@ struct CloudCommand: ParsableCommand {
                 "Merge a store kept aside (by a start over, a rebuild, a disable) into the cloud store, then remove it."
         )
         @ParentCommand var root: GroceryDudeCommand
-        @Argument(help: "The kept store's file (see the kept/ folders of the device).") var file: String
+        @Argument(
+            help: "The kept store's file (see the kept/ folders of the device).",
+            completion: CompletionValues.storeFiles)
+        var file: String
 
         func run() throws {
             let url = URL(fileURLWithPath: file)

@@ -9,34 +9,39 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
             "The device (peer) to act as. Env: GROCERY_DUDE_DEVICE; default: the host name.",
-            valueName: "name"))
+            valueName: "name"),
+        completion: CompletionValues.deviceNames)
     var device: String?
 
     @Option(
         name: .customLong("data-dir"),
         help: ArgumentHelp(
             "Where devices keep their stores. Env: GROCERY_DUDE_DATA_DIR; default: $XDG_DATA_HOME/grocery-dude.",
-            valueName: "dir"))
+            valueName: "dir"),
+        completion: .directory)
     var dataDir: String?
 
     @Option(
         help: ArgumentHelp(
             "The shared cloud folder. Env: GROCERY_DUDE_CLOUD; default: <data-dir>/Cloud.",
-            valueName: "dir"))
+            valueName: "dir"),
+        completion: .directory)
     var cloud: String?
 
     @Option(
         name: .customLong("log-level"),
         help: ArgumentHelp(
             "trace, debug, info, notice, warning, error or critical. Env: GROCERY_DUDE_LOG_LEVEL; default: info.",
-            valueName: "level"))
+            valueName: "level"),
+        completion: CompletionValues.logLevels)
     var logLevel: String?
 
     @Option(
         name: .customLong("model-version"),
         help: ArgumentHelp(
             "Run as an older model version (1 or 2), to test version siloing. Env: GROCERY_DUDE_MODEL_VERSION.",
-            valueName: "n"))
+            valueName: "n"),
+        completion: CompletionValues.modelVersions)
     var modelVersion: Int?
 
     @Option(
@@ -49,7 +54,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
             "The list to act on, by its name (grocery-dude lists ls). Env: GROCERY_DUDE_LIST; default: the default list.",
-            valueName: "name"))
+            valueName: "name"),
+        completion: CompletionValues.listNames)
     var list: String?
 
     @Flag(

@@ -17,7 +17,7 @@ public struct GroceryDudeCommand: ParsableCommand {
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
             CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self,
             CloudCommand.self,
-            BackupCommand.self, RestoreCommand.self, ListsCommand.self, VersionCommand.self,
+            BackupCommand.self, RestoreCommand.self, ListsCommand.self, VersionCommand.self, ManualSectionsCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )
@@ -31,6 +31,10 @@ extension GroceryDudeCommand {
     /// Runs the command the arguments name, then closes every store it opened (which moves
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
+        if BashCompletionScript.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
+            print(BashCompletionScript.script(for: self))
+            exit()
+        }
         DeviceProcess.readFaultRequest(fromEnvironmentVariable: "GROCERY_DUDE_FAULT")
         DeviceProcess.onWaitingForWriter { line in FileHandle.standardError.write(Data("\(Notice(.note, line))\n".utf8))
         }

@@ -105,7 +105,7 @@ struct ListsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename", abstract: "Give a list a new name, on every device.")
         @ParentCommand var root: GroceryDudeCommand
-        @Argument(help: "The list's name now.") var name: String
+        @Argument(help: "The list's name now.", completion: CompletionValues.listNames) var name: String
         @Argument(help: "Its new name.") var newName: String
 
         func run() throws {
@@ -122,7 +122,7 @@ struct ListsCommand: ParsableCommand {
                 "Without --yes, asks first. This device's copy moves to <data-dir>/<device>/removed-lists/; the cloud folder keeps its logs."
         )
         @ParentCommand var root: GroceryDudeCommand
-        @Argument(help: "The list's name.") var name: String
+        @Argument(help: "The list's name.", completion: CompletionValues.listNames) var name: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run() throws {
@@ -153,8 +153,12 @@ extension ListsCommand {
                 one, by its store name (lists ls shows them). Without --yes, asks first.
                 """)
         @ParentCommand var root: GroceryDudeCommand
-        @Argument(help: "The list to merge away: its name or its store name.") var from: String
-        @Option(name: .customLong("into"), help: "The list that stays: its name or its store name.") var into: String
+        @Argument(help: "The list to merge away: its name or its store name.", completion: CompletionValues.listNames)
+        var from: String
+        @Option(
+            name: .customLong("into"), help: "The list that stays: its name or its store name.",
+            completion: CompletionValues.listNames)
+        var into: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run() throws {

@@ -24,8 +24,13 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write every item, unit and location as JSON or CSV (what import reads back).")
     @ParentCommand var root: GroceryDudeCommand
-    @Option(help: "json or csv; default: from --output's extension, else json.") var format: WritableFormat?
-    @Option(name: [.short, .long], help: "The file to write (replaced atomically); default: standard output.")
+    @Option(
+        help: "json or csv; default: from --output's extension, else json.",
+        completion: .list(WritableFormat.allValueStrings))
+    var format: WritableFormat?
+    @Option(
+        name: [.short, .long], help: "The file to write (replaced atomically); default: standard output.",
+        completion: CompletionValues.exportFiles)
     var output: String?
 
     func run() throws {
@@ -51,7 +56,7 @@ struct ImportCommand: ParsableCommand {
             "Import a file: this app's JSON or CSV, the book's DefaultData.xml, or an original Grocery Dude Core Data store.",
         discussion: "Objects are matched by name, so importing a file twice adds nothing. An import is all or nothing.")
     @ParentCommand var root: GroceryDudeCommand
-    @Argument(help: "The file to import.") var file: String
+    @Argument(help: "The file to import.", completion: CompletionValues.importFiles) var file: String
     @Option(help: "json, csv, xml or coredata; default: from the file's extension.") var format: ArchiveFormat?
 
     func run() throws {
