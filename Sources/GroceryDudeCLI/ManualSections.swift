@@ -89,6 +89,14 @@ enum ManualSections {
             "GROCERY_DUDE_FAULT",
             "For testing only: makes the program fail at a named point, to test recovery. Leave it unset."
         ),
+        (
+            "GROCERY_DUDE_IDLE_FILE",
+            "For testing only: a file the full-screen app rewrites whenever it is idle (the keys it has handled, then the frame it drew)."
+        ),
+        (
+            "GROCERY_DUDE_LISTING_TRUST_SECONDS",
+            "For testing only: how old a cloud folder must be before its listing is trusted. Default: 2."
+        ),
         ("XDG_DATA_HOME", "The base of the default data folder. Default: ~/.local/share."),
         ("NO_COLOR", "Set and not empty: the full-screen app draws without colours."),
         ("TERM", "The terminal's type, for the full-screen app (ncurses)."),
