@@ -91,7 +91,7 @@ let package = Package(
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
             name: "TerminalUI",
-            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "TextAndFiles"],
+            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "TextAndFiles"],
             swiftSettings: upperLayerSettings
         ),
         /// The command line: argument parsing and the commands.
