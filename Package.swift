@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "TestSupport"],
+            dependencies: ["TerminalUI", "TextAndFiles", "TestSupport"],
             exclude: ["Snapshots"]  // read and recorded at their place in the source tree (#filePath)
         ),
         .testTarget(

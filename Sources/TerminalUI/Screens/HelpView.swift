@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import ViewModels
 
 /// Every key, over the screen (`?`); the README's key table is made of the same words
