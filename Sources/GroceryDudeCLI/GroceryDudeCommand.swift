@@ -57,7 +57,7 @@ extension GroceryDudeCommand {
             exit()
         } catch {
             DeviceProcess.closeAllStores()
-            exit(withError: error)
+            exit(withError: ErrorAdvice.advised(error))
         }
     }
 
