@@ -33,7 +33,8 @@ public final class SmallDisk: @unchecked Sendable {
     public func fill(leaving: Int) throws {
         try? FileManager.default.removeItem(at: filler)
         let size = max(0, freeBytes - leaving)
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        // Whether it was made, the open below says (and why not).
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
         let handle = try FileHandle(forWritingTo: filler)
         defer { try? handle.close() }
         // Written, not sized with truncate: a tmpfs counts only the pages written.
