@@ -26,6 +26,13 @@ enum ErrorAdvice {
         }
     }
 
+    /// The commands the device layer's notices and reasons end with (``DeviceAdvice``), for the
+    /// command line and the app it opens alike: the app has no key for these.
+    static let device = DeviceAdvice(
+        divergence: "run grocery-dude cloud verify",
+        keptStore: "grocery-dude cloud merge-kept FILE brings what it holds into the new content",
+        foreignFolder: "grocery-dude cloud adopt makes this folder its cloud folder")
+
     /// The error as the command line reports it: its own message, then the advice (the error
     /// itself when there is none, so that ArgumentParser's own errors keep their handling).
     static func advised(_ error: any Error) -> any Error {

@@ -26,6 +26,9 @@ public struct StoreConfiguration: Sendable {
     /// Who is told the notes and warnings a person running a command wants (besides the log
     /// file): the command line shows them; nil (the full-screen app) tells nobody.
     public var onNotice: (@Sendable (Notice) -> Void)?
+    /// The commands some notices and reasons end with, as the program running the device words
+    /// them (none by default).
+    public var advice = DeviceAdvice()
     /// Whether saves are published to the cloud folder on a queue of their own rather than on
     /// the saving thread: for the app, whose UI thread must never wait on a slow cloud folder.
     public var exportsInBackground = false
