@@ -103,7 +103,11 @@ extension CloudViewModel {
     private static func cloudFields(_ cloud: CloudStatus.Cloud) -> [CloudScreenRow] {
         var rows: [CloudScreenRow] = [
             .field(
-                label: "Offline", value: cloud.offlineReason.map { "yes (\($0))" } ?? "no",
+                label: "Offline",
+                value: (cloud.offlineReason ?? (cloud.setOffline ? "set offline: o goes online" : nil)).map {
+                    "yes (\($0))"
+                }
+                    ?? "no",
                 cloud.offline ? .warning : .plain),
             .field(label: "Last sync", value: cloud.lastSync.map(ScreenTime.text) ?? "never", .plain),
             .field(
