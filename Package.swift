@@ -66,6 +66,8 @@ let package = Package(
                 "TextAndFiles",
                 "GroceryResources",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API: the item listing reads columns where SQLite holds them.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -91,7 +93,10 @@ let package = Package(
         /// The terminal: an in-memory screen buffer, rendering, and the ncurses backend.
         .target(
             name: "TerminalUI",
-            dependencies: ["CNCurses", "ViewModels", "GroceryModel", "StoreLifecycle", "TextAndFiles"],
+            dependencies: [
+                "CNCurses", "ViewModels", "GroceryModel", "TextAndFiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upperLayerSettings
         ),
         /// The command line: argument parsing and the commands.
@@ -120,7 +125,7 @@ let package = Package(
             name: "GroceryDudeBench",
             dependencies: [
                 "GroceryModel", "Ubiquity", "StoreLifecycle", "ViewModels", "TerminalUI", "TextAndFiles",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -136,18 +141,30 @@ let package = Package(
             dependencies: [
                 "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "GroceryModelTests", dependencies: ["GroceryModel", "TestSupport"]),
         .testTarget(
-            name: "StoreLifecycleTests",
+            name: "GroceryModelTests",
             dependencies: [
-                "StoreLifecycle", "Ubiquity", "TextAndFiles", "TestSupport",
+                "GroceryModel", "Ubiquity", "TextAndFiles", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "StoreLifecycle", "TestSupport"]),
+        .testTarget(
+            name: "StoreLifecycleTests",
+            dependencies: [
+                "StoreLifecycle", "GroceryModel", "Ubiquity", "TextAndFiles", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "ViewModelsTests",
+            dependencies: ["ViewModels", "GroceryModel", "StoreLifecycle", "Ubiquity", "TestSupport"]
+        ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "TestSupport"],
+            dependencies: [
+                "TerminalUI", "ViewModels", "GroceryModel", "StoreLifecycle", "Ubiquity", "TextAndFiles", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Snapshots"]  // read and recorded at their place in the source tree (#filePath)
         ),
         /// The real `grocery-dude` binary run as separate processes, devices as peers on one
@@ -156,7 +173,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "GroceryDudeCLI", "GroceryDude", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "GroceryDudeCLI", "GroceryDude", "GroceryModel", "StoreLifecycle", "Ubiquity", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -33,8 +33,4 @@ static inline SCREEN *gd_newterm_stdio(void) { return newterm(NULL, stdout, stdi
 static inline void gd_write_raw(const char *text) { fputs(text, stdout); fflush(stdout); }
 static inline int gd_key_f(int n) { return KEY_F(n); }
 
-// glibc declares wcwidth only under _XOPEN_SOURCE, which the Glibc module is not built with.
-extern int wcwidth(wchar_t c);
-static inline int gd_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
-
 #endif

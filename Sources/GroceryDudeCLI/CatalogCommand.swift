@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
-import TerminalUI
+import TextAndFiles
 
 /// `grocery-dude unit|home|shop add|rename|rm|ls`: the three lists items point at.
 enum CatalogCommand {

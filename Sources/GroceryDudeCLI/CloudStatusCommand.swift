@@ -27,9 +27,10 @@ extension CloudCommand {
             ]
             if let cloud = status.cloud {
                 let lastSync = cloud.lastSync.map(Timestamp.string)
+                let offlineReason = cloud.offlineReason ?? (cloud.setOffline ? "cloud offline" : nil)
                 fields += [
-                    ("offline", .bool(cloud.offline), cloud.offlineReason.map { "yes (\($0))" } ?? "no"),
-                    ("offlineReason", .string(cloud.offlineReason), ""),
+                    ("offline", .bool(cloud.offline), offlineReason.map { "yes (\($0))" } ?? "no"),
+                    ("offlineReason", .string(offlineReason), ""),
                     ("cloudFolder", .string(cloud.folder), cloud.folder),
                     ("epoch", .integer(cloud.epoch), "\(cloud.epoch)"),
                     (

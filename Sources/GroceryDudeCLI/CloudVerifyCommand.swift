@@ -84,8 +84,13 @@ extension CloudCommand {
                         + "Run `grocery-dude cloud rebuild` on the device whose data is wrong.")
             }
             for peer in report.stuck {
+                let skips = peer.skippable.map { "`grocery-dude cloud release \($0.peer) \($0.seq)`" }
                 lines.append(
-                    "CANNOT AGREE with \(peer.device ?? "peer \(short(peer.peer))") (peer \(short(peer.peer))) as the cloud folder is: \(peer.reason)."
+                    "CANNOT AGREE with \(peer.device ?? "peer \(short(peer.peer))") (peer \(short(peer.peer))) as the cloud folder is: \(peer.reason)"
+                        + (skips.isEmpty
+                            ? "."
+                            : ". On the waiting device, \(skips.joined(separator: " and ")) "
+                                + (skips.count == 1 ? "skips it." : "skip them."))
                 )
             }
             for peer in report.notComparable {
@@ -133,7 +138,10 @@ extension CloudCommand {
                 .raw(
                     list(
                         report.stuck.map {
-                            "{\"device\": \($0.device.map(JSONText.quoted) ?? "null"), \"peer\": \(JSONText.quoted($0.peer)), \"reason\": \(JSONText.quoted($0.reason))}"
+                            let skippable = list(
+                                $0.skippable.map { "{\"peer\": \(JSONText.quoted($0.peer)), \"seq\": \($0.seq)}" })
+                            return
+                                "{\"device\": \($0.device.map(JSONText.quoted) ?? "null"), \"peer\": \(JSONText.quoted($0.peer)), \"reason\": \(JSONText.quoted($0.reason)), \"skippable\": \(skippable)}"
                         })))
             writer.add("badFiles", .raw(list(report.badFiles.map(JSONText.quoted))))
             return writer.text

@@ -179,6 +179,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             peer: try sandbox.peerID(), process: command, logger: logger)
         configuration.mayCreateCloudFolder = cloud == nil && environment["GROCERY_DUDE_CLOUD"] == nil
         configuration.onNotice = { notice in FileHandle.standardError.write(Data("\(notice)\n".utf8)) }
+        configuration.advice = ErrorAdvice.device
         return configuration
     }
 

@@ -61,7 +61,7 @@ extension GroceryDudeCommand {
             exit()
         } catch {
             DeviceProcess.closeAllStores()
-            exit(withError: error)
+            exit(withError: ErrorAdvice.advised(error))
         }
     }
 

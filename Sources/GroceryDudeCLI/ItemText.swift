@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import TerminalUI
 import TextAndFiles
 
 /// How items are printed: one-line descriptions, an aligned table, and the stable JSON of

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GroceryModel
 import StoreLifecycle
-import TerminalUI
+import TextAndFiles
 
 /// `grocery-dude lists …`: the device's named lists, each a store of its own (`--list NAME`
 /// picks one for any command).

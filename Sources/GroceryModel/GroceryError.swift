@@ -1,6 +1,8 @@
 import Foundation
 
-/// What the grocery store refuses, each with a one-line message for the user.
+/// What the grocery store refuses, each with a one-line message for the user. The message says
+/// what is wrong, not which command or key puts it right: the command line and the screens add
+/// that advice in their own words.
 public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case invalidName(field: String, reason: String)
     case invalidQuantity(String)
@@ -28,11 +30,11 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
             "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", "))"
         case .duplicates(let kind, let reference, let candidates):
             "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")) — the same name, "
-                + "made on several devices or spelled differently; grocery-dude dedupe merges them (or use an ID)"
+                + "made on several devices or spelled differently"
         case .alreadyExists(let kind, let name): "\(kind.withArticle) named \(name.debugDescription) exists already"
         case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
         case .notInModelVersion(let property, let since, let store):
-            "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed — run without --model-version \(store) to upgrade"
+            "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed"
         case .notAStore(let path, let reason): "\(path) is not a Grocery Dude store: \(reason)"
         case .newerModelVersion(let store, let app, let path) where store <= app:
             // The model is this app's, the engine's own tables are newer (a later `ubiquity-vN`).
@@ -40,7 +42,7 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
         case .newerModelVersion(let store, let app, let path):
             "the store \(path) is at model version \(store), newer than this app's version \(app); run a newer grocery-dude"
         case .unknownFormat(let file):
-            "cannot tell the format of \(file) from its name; pass --format json|csv|xml|coredata"
+            "cannot tell the format of \(file) from its name"
         }
     }
 

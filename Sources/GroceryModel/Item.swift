@@ -36,28 +36,23 @@ extension Item: FetchableRecord, TableRecord {
         public static let note = Column("note")
     }
 
-    /// The columns ``init(row:)`` reads, in this order: select them with ``selection(modelVersion:)``.
+    /// The columns ``init(row:)`` reads, in ``ItemColumn``'s order.
     static func selection(table: String = "item", modelVersion: Int) -> String {
-        let columns =
-            [
-                "id", "name", "quantity", "listed", "collected", "modified",
-                "unit", "locationAtHome", "locationAtShop", "photo",
-            ] + (modelVersion >= 2 ? ["note"] : [])
-        return columns.map { "\(table).\($0)" }.joined(separator: ", ")
+        ItemColumn.selected(modelVersion: modelVersion).map { "\(table).\($0.sqlName)" }.joined(separator: ", ")
     }
 
     /// Reads a row selected with ``selection(table:modelVersion:)``.
     public init(row: Row) throws {
-        self.init(row: row, offset: 0, hasNote: row.count > 10)
+        self.init(row: row, offset: 0, hasNote: row.count > ItemColumn.note.index())
     }
 
     /// Reads the item's columns starting at `offset`, by position: GRDB's lookup by name
     /// lowercases the name on every call, a tenth of the time of listing 10k items.
     init(row: Row, offset: Int, hasNote: Bool) {
         self.init(
-            row: row, offset: offset, hasNote: hasNote, unit: row[offset + Int(LinkColumn.unit)],
-            locationAtHome: row[offset + Int(LinkColumn.locationAtHome)],
-            locationAtShop: row[offset + Int(LinkColumn.locationAtShop)])
+            row: row, offset: offset, hasNote: hasNote, unit: row[ItemColumn.unit.index(from: offset)],
+            locationAtHome: row[ItemColumn.locationAtHome.index(from: offset)],
+            locationAtShop: row[ItemColumn.locationAtShop.index(from: offset)])
     }
 
     /// Reads the item's columns but its links to a unit and locations, which the caller read.
@@ -65,24 +60,17 @@ extension Item: FetchableRecord, TableRecord {
         row: Row, offset: Int, hasNote: Bool, unit: UnitID?, locationAtHome: HomeLocationID?,
         locationAtShop: ShopLocationID?
     ) {
-        id = row[offset]
-        name = row[offset + 1]
-        quantity = row[offset + 2]
-        listed = row[offset + 3]
-        collected = row[offset + 4]
-        modified = Date(timeIntervalSince1970: row[offset + 5])
+        id = row[ItemColumn.id.index(from: offset)]
+        name = row[ItemColumn.name.index(from: offset)]
+        quantity = row[ItemColumn.quantity.index(from: offset)]
+        listed = row[ItemColumn.listed.index(from: offset)]
+        collected = row[ItemColumn.collected.index(from: offset)]
+        modified = Date(timeIntervalSince1970: row[ItemColumn.modified.index(from: offset)])
         self.unit = unit
         self.locationAtHome = locationAtHome
         self.locationAtShop = locationAtShop
-        photo = row[offset + 9]
-        note = hasNote ? row[offset + 10] : nil
-    }
-
-    /// The positions of the links in ``selection(table:modelVersion:)``.
-    enum LinkColumn {
-        static let unit: CInt = 6
-        static let locationAtHome: CInt = 7
-        static let locationAtShop: CInt = 8
+        photo = row[ItemColumn.photo.index(from: offset)]
+        note = hasNote ? row[ItemColumn.note.index(from: offset)] : nil
     }
 }
 

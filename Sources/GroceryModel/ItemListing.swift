@@ -4,7 +4,8 @@ import GRDBSQLite
 import Ubiquity
 
 /// Every item, or those on the shopping list, as `item ls` prints them, in the lists' order
-/// (``NameOrder``): read once, straight from SQLite's columns, into two flat arrays — the texts
+/// (``NameOrder``): read once, straight from SQLite's columns (by their ``ItemColumn`` index,
+/// which the SELECT is made from), into two flat arrays — the texts
 /// of each item (its ID, name and note, one after another) and a small record of the rest.
 ///
 /// ``GroceryStore/items(listedOnly:)`` makes an ``ItemRow`` of each item: a value of ~200 bytes
@@ -61,19 +62,21 @@ public struct ItemListing: Sendable {
             let start = text.count
             // A row whose ID is not one (a store edited by hand) is left out, as the names of
             // units and locations leave such rows out, rather than stopping the listing.
-            guard GlobalID.appendText(sqlite, 0, to: &text) else { continue }
-            outsideASCII = Self.appendText(sqlite, 1, to: &text) || outsideASCII
+            guard GlobalID.appendText(sqlite, ItemColumn.id.rawValue, to: &text) else { continue }
+            outsideASCII = Self.appendText(sqlite, ItemColumn.name.rawValue, to: &text) || outsideASCII
             let nameEnd = text.count
-            let noted = hasNote && sqlite3_column_type(sqlite, 10) != SQLITE_NULL
-            if noted { _ = Self.appendText(sqlite, 10, to: &text) }
+            let noted = hasNote && sqlite3_column_type(sqlite, ItemColumn.note.rawValue) != SQLITE_NULL
+            if noted { _ = Self.appendText(sqlite, ItemColumn.note.rawValue, to: &text) }
             let links = names.linkPositions(sqlite)
             entries.append(
                 Entry(
                     start: start, nameEnd: nameEnd, noteEnd: text.count, hasNote: noted,
-                    listed: sqlite3_column_int64(sqlite, 3) != 0, collected: sqlite3_column_int64(sqlite, 4) != 0,
-                    quantity: sqlite3_column_double(sqlite, 2), modified: sqlite3_column_double(sqlite, 5),
+                    listed: sqlite3_column_int64(sqlite, ItemColumn.listed.rawValue) != 0,
+                    collected: sqlite3_column_int64(sqlite, ItemColumn.collected.rawValue) != 0,
+                    quantity: sqlite3_column_double(sqlite, ItemColumn.quantity.rawValue),
+                    modified: sqlite3_column_double(sqlite, ItemColumn.modified.rawValue),
                     unit: links.unit, home: links.home, shop: links.shop,
-                    photoSize: names.photoSize(sqlite, 9).map(Int64.init) ?? -1))
+                    photoSize: names.photoSize(sqlite, ItemColumn.photo.rawValue).map(Int64.init) ?? -1))
         }
         // SQL's order is the lists' order when every name is ASCII (``NameOrder``).
         if outsideASCII {

@@ -58,6 +58,6 @@ public struct ItemRow: Hashable, Sendable, Identifiable {
         homeLocationName = row[1]
         shopLocationName = row[2]
         photoSize = row[3]
-        item = Item(row: row, offset: 4, hasNote: row.count > 14)
+        item = Item(row: row, offset: 4, hasNote: row.count > ItemColumn.note.index(from: 4))
     }
 }

@@ -44,9 +44,9 @@ struct LinkedNames {
     /// none, or to an entry not here.
     func linkPositions(_ statement: SQLiteStatement) -> (unit: Int32, home: Int32, shop: Int32) {
         (
-            units.position(statement, Item.LinkColumn.unit),
-            homeLocations.position(statement, Item.LinkColumn.locationAtHome),
-            shopLocations.position(statement, Item.LinkColumn.locationAtShop)
+            units.position(statement, ItemColumn.unit.rawValue),
+            homeLocations.position(statement, ItemColumn.locationAtHome.rawValue),
+            shopLocations.position(statement, ItemColumn.locationAtShop.rawValue)
         )
     }
 
@@ -70,9 +70,9 @@ struct LinkedNames {
     /// holds it, and the ID kept is the catalog's own (10k items point at a few dozen entries:
     /// no string made or checked for each link).
     func row(_ row: Row, statement: SQLiteStatement, hasNote: Bool) -> ItemRow {
-        let unit = units.link(statement, Item.LinkColumn.unit)
-        let home = homeLocations.link(statement, Item.LinkColumn.locationAtHome)
-        let shop = shopLocations.link(statement, Item.LinkColumn.locationAtShop)
+        let unit = units.link(statement, ItemColumn.unit.rawValue)
+        let home = homeLocations.link(statement, ItemColumn.locationAtHome.rawValue)
+        let shop = shopLocations.link(statement, ItemColumn.locationAtShop.rawValue)
         let item = Item(
             row: row, offset: 0, hasNote: hasNote, unit: unit.id, locationAtHome: home.id, locationAtShop: shop.id)
         return ItemRow(

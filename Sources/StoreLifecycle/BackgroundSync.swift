@@ -49,7 +49,7 @@ final class BackgroundSync: @unchecked Sendable {
         case .cloud:
             guard let sync = store.sync else { return }
             let live = LiveSync(
-                sync: sync, divergenceAdvice: "run grocery-dude cloud verify", logger: configuration.logger)
+                sync: sync, divergenceAdvice: configuration.advice.divergence, logger: configuration.logger)
             let groceries = store.store
             let tell = tell
             // The watcher's thread asks before each round: the counts are read there, then after the import.

@@ -33,7 +33,7 @@ public enum CloudFolderIdentity {
         if !remembered.isEmpty {
             guard let id = present.intersection(remembered).sorted().first else {
                 return notTheOne(
-                    cloud,
+                    configuration,
                     because:
                         "it holds none of the folder IDs this device remembers for account \(account.debugDescription)")
             }
@@ -49,7 +49,7 @@ public enum CloudFolderIdentity {
         }
         if store.holdsKnownHistory == false {
             return notTheOne(
-                cloud,
+                configuration,
                 because:
                     "it has no folder ID, and none of the logs this device published or applied for account \(account.debugDescription)"
             )
@@ -127,8 +127,9 @@ public enum CloudFolderIdentity {
         return Set(ids)
     }
 
-    private static func notTheOne(_ cloud: URL, because reason: String) -> String {
-        "the cloud folder \(cloud.path) is not the one this device synced with (is the share mounted?): \(reason); until it is, this device works offline and keeps its changes (grocery-dude cloud adopt makes this folder its cloud folder)"
+    private static func notTheOne(_ configuration: StoreConfiguration, because reason: String) -> String {
+        "the cloud folder \(configuration.cloud.path) is not the one this device synced with (is the share mounted?): \(reason); until it is, this device works offline and keeps its changes"
+            + (configuration.advice.foreignFolder.map { " (\($0))" } ?? "")
     }
 
     /// What the account's cloud store on this device says, read once (it is opened only when

@@ -69,9 +69,7 @@ public enum CloudSetup {
                     transition: .contentRemoved, removed: [configuration.describe(.cloud(account: account))],
                     added: [configuration.describe(.cloud(account: account))]),
                 detail: detail, by: configuration.process)
-            configuration.tell(
-                Notice(.note, detail + "; grocery-dude cloud merge-kept FILE brings what it holds into the new content")
-            )
+            configuration.tell(Notice(.note, detail + (configuration.advice.keptStore.map { "; " + $0 } ?? "")))
             store = try configuration.openStore(at: url)
         }
         try store.objects.setMetadata(epochKey, String(current))

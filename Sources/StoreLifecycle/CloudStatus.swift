@@ -38,7 +38,10 @@ public struct CloudStatus: Equatable, Sendable {
 
     public struct Cloud: Equatable, Sendable {
         public var offline: Bool
-        /// Why it is offline: `cloud offline`, or the folder cannot be reached.
+        /// The user set the device offline (`cloud offline`, `o` on the Cloud screen): the
+        /// command line and the screen each say how to undo it.
+        public var setOffline = false
+        /// Why the cloud folder cannot be used, when it cannot.
         public var offlineReason: String?
         public var folder: String
         public var epoch: Int
@@ -77,8 +80,7 @@ extension StoreCoordinator {
         // On the fallback store, its saves wait to move into the cloud store, and every log in
         // the cloud folder waits for the one-time setup.
         status.cloud = CloudStatus.Cloud(
-            offline: offline,
-            offlineReason: problem ?? (settings.offline ? "cloud offline" : nil),
+            offline: offline, setOffline: settings.offline, offlineReason: problem,
             folder: layout.cloud.path, epoch: layout.epoch,
             pendingExport: try sync?.pendingExports() ?? store.objects.outbox().count,
             pendingImport: try sync?.pendingImports() ?? layout.inEpoch(layout.currentEpoch()).presentLogCount(),

@@ -78,7 +78,8 @@ extension String {
     fileprivate var quotedName: String { "\"\(self)\"" }
 }
 
-/// What refuses a list command, in words a user can act on.
+/// What refuses a list command, in words a user can act on: what is wrong, with the names and
+/// store names the advice needs (the command line and the screens word it).
 public enum NamedListError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case invalidName(String, reason: String)
     case nameInUse(String)
@@ -95,9 +96,8 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
         switch self {
         case .invalidName(let name, let reason): "\(name.quotedName) cannot name a list: \(reason)"
         case .nameInUse(let name): "a list named \(name.quotedName) exists already"
-        case .unknown(let name): "no list named \(name.quotedName) (grocery-dude lists ls shows them)"
-        case .removed(let name, let by):
-            "the list \(name.quotedName) was removed\(by.map { " by \($0)" } ?? ""); make a new one with grocery-dude lists new"
+        case .unknown(let name): "no list named \(name.quotedName)"
+        case .removed(let name, let by): "the list \(name.quotedName) was removed\(by.map { " by \($0)" } ?? "")"
         case .defaultList: "the default list cannot be removed (rename it instead)"
         case .deviceInUse(let reason): reason
         case .ambiguous(let name, let lists):
@@ -105,8 +105,6 @@ public enum NamedListError: Error, Equatable, CustomStringConvertible, Localized
                 + lists.map {
                     "\($0.name.quotedName)\($0.createdBy.map { " made by \($0)" } ?? "") (store \($0.storeName))"
                 }.joined(separator: ", ")
-                + "; name one by its store name (--list \(lists[0].storeName)), or make them one with "
-                + "grocery-dude lists merge \(lists[1].storeName) --into \(lists[0].storeName)"
         case .sameList(let name): "\(name.quotedName) is the list to merge into itself: name two lists"
         }
     }

@@ -26,6 +26,9 @@ public struct StoreConfiguration: Sendable {
     /// Who is told the notes and warnings a person running a command wants (besides the log
     /// file): the command line shows them; nil (the full-screen app) tells nobody.
     public var onNotice: (@Sendable (Notice) -> Void)?
+    /// The commands some notices and reasons end with, as the program running the device words
+    /// them (none by default).
+    public var advice = DeviceAdvice()
     /// Whether saves are published to the cloud folder on a queue of their own rather than on
     /// the saving thread: for the app, whose UI thread must never wait on a slow cloud folder.
     public var exportsInBackground = false
@@ -107,13 +110,13 @@ public struct StoreConfiguration: Sendable {
 
     /// Whether the device works without the cloud now: `cloud offline`, or a cloud folder that
     /// cannot be used (``cloudFolderProblem``). Read fresh each time: another terminal may change it.
-    public var isOffline: Bool { offlineReason != nil }
+    public var isOffline: Bool { offlineError != nil }
 
-    /// Why the device works without the cloud now, `nil` when it does not: `cloud offline`, or
-    /// why the cloud folder cannot be used.
-    public var offlineReason: String? {
+    /// What refuses work that needs the cloud folder now, `nil` when it can be used: the device
+    /// was set offline, or the cloud folder cannot be used (why).
+    var offlineError: StoreRemovalError? {
         let settings = (try? DeviceSettings.load(from: sandbox)) ?? DeviceSettings()
-        return settings.offline ? "the device is offline (grocery-dude cloud online)" : folderProblem(settings)?.reason
+        return settings.offline ? .deviceOffline : folderProblem(settings).map { .offline($0.reason) }
     }
 
     /// Why the cloud folder cannot be used now, with what to do; `nil` when it can. It is missing,

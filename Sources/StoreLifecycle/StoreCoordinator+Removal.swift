@@ -2,11 +2,15 @@ import Foundation
 import GroceryModel
 import Ubiquity
 
-/// What refuses to remove a store.
+/// What refuses to remove a store. The message says what is wrong; the command line and the
+/// screens add which command or key puts it right.
 public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case cloudDisabled
+    /// The device was set offline (`cloud offline`, or `o` on the Cloud screen).
+    case deviceOffline
     /// The device is held by another process: the running app or `cloud watch` (named when known).
     case deviceInUse(holder: String?)
+    /// The cloud folder cannot be used now: why.
     case offline(String)
     case unexported(Int)
     /// Devices of a build before folder markers published in the content a start over removes.
@@ -14,14 +18,15 @@ public enum StoreRemovalError: Error, Equatable, CustomStringConvertible, Locali
 
     public var description: String {
         switch self {
-        case .cloudDisabled: "cloud sync is disabled on this device: grocery-dude cloud enable"
+        case .cloudDisabled: "cloud sync is disabled on this device"
+        case .deviceOffline: "the device is offline"
         case .deviceInUse(let holder?) where holder.hasPrefix("grocery-dude tui "):
             "the app is running on this device (\(holder)); quit it first, or do this from its menu"
         case .deviceInUse(let holder?): "\(holder) is using this device; wait for it to end, or stop it"
         case .deviceInUse(nil): "the app is running on this device; quit it first (or do this from its menu)"
         case .offline(let reason): reason
         case .earlierBuilds(let devices):
-            "\(devices.joined(separator: ", ")) published here with an earlier build of grocery-dude, which would not see this start over and would go on alone: update \(devices.count == 1 ? "it" : "them") first (the first command after the update marks the cloud folder), or start over with --despite-earlier-builds"
+            "\(devices.joined(separator: ", ")) published here with an earlier build of grocery-dude, which would not see this start over and would go on alone: update \(devices.count == 1 ? "it" : "them") first (the first command after the update marks the cloud folder)"
         case .unexported(let count):
             "\(count) change(s) could not be exported to the cloud folder; rebuilding now would lose them"
         }
@@ -40,7 +45,7 @@ extension StoreCoordinator {
         guard claimDevice() else {
             throw StoreRemovalError.deviceInUse(holder: DeviceLock.holder(of: configuration.sandbox))
         }
-        if online, let reason = configuration.offlineReason { throw StoreRemovalError.offline(reason) }
+        if online, let offline = configuration.offlineError { throw offline }
         return account
     }
 
@@ -68,8 +73,7 @@ extension StoreCoordinator {
         try? StoreFiles.remove(staging)
         do {
             guard try CloudSetup.run(configuration, account: account, at: staging, onImport: { _ in }) else {
-                throw StoreRemovalError.offline(
-                    configuration.offlineReason ?? "the device is offline (grocery-dude cloud online)")
+                throw configuration.offlineError ?? StoreRemovalError.deviceOffline
             }
         } catch {
             try? StoreFiles.remove(staging)

@@ -16,7 +16,7 @@ public enum SeedError: Error, Equatable, CustomStringConvertible, LocalizedError
     public var description: String {
         switch self {
         case .inProgress: "Seed already in progress"
-        case .notInCloud: "cloud sync is disabled on this device: grocery-dude cloud enable"
+        case .notInCloud: "cloud sync is disabled on this device"
         case .notAStore(let path): "\(path) is not a Grocery Dude store"
         }
     }

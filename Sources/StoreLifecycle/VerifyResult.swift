@@ -48,6 +48,23 @@ public struct VerifyResult: Equatable, Sendable {
         public var reason: String
     }
 
+    /// A device that cannot reach the same logs as this one, or this one as it.
+    public struct Stuck: Equatable, Sendable {
+        public var peer: String
+        public var device: String?
+        /// Which file, whose, and who waits for it.
+        public var reason: String
+        /// The logs of other peers the waiting side may skip if their writers never sync
+        /// again: what the command line advises releasing.
+        public var skippable: [LogNumber]
+    }
+
+    /// One log of one peer.
+    public struct LogNumber: Equatable, Sendable {
+        public var peer: String
+        public var seq: Int64
+    }
+
     /// How many logs this device's data comes from.
     public var logs: Int64
     /// Why this device has nothing to compare now (saves not exported, blobs not arrived).
@@ -57,7 +74,7 @@ public struct VerifyResult: Equatable, Sendable {
     public var notComparable: [NotComparable]
     /// Devices that cannot reach the same logs as this one, or this one as them: one side waits
     /// for a log no longer in the cloud folder (or damaged there) that no baseline covers.
-    public var stuck: [NotComparable]
+    public var stuck: [Stuck]
     /// Digest or detail files that were not used, with why.
     public var badFiles: [String]
 
@@ -73,7 +90,11 @@ public struct VerifyResult: Equatable, Sendable {
                 })
         }
         notComparable = report.notComparable.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
-        stuck = report.stuck.map { NotComparable(peer: $0.peer, device: $0.device, reason: $0.reason) }
+        stuck = report.stuck.map {
+            Stuck(
+                peer: $0.peer, device: $0.device, reason: $0.reason,
+                skippable: $0.skippable.map { LogNumber(peer: $0.peer, seq: $0.seq) })
+        }
         badFiles = report.badFiles
     }
 }

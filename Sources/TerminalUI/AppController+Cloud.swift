@@ -1,4 +1,3 @@
-import StoreLifecycle
 import ViewModels
 
 /// Keys over the Cloud screen.
@@ -9,7 +8,7 @@ extension AppController {
         case .character("c"):
             cloud.toggleSync()
         case .character("s"): cloud.syncNow()
-        case .character("o"): cloud.setOffline(!(cloud.status?.cloud?.offline ?? false))
+        case .character("o"): cloud.setOffline(!cloud.isOffline)
         case .character("i"): ask(.signIn, "Sign in to account:", app.summary.account ?? "")
         case .character("O"): cloud.requestSignOut()
         case .character("R"): cloud.requestRebuild()

@@ -1,6 +1,5 @@
 import Foundation
 import GroceryModel
-import StoreLifecycle
 import TextAndFiles
 import ViewModels
 

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// How a cell is drawn.
 public struct CellStyle: Hashable, Sendable {

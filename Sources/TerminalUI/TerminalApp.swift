@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import StoreLifecycle
 import ViewModels
 
 /// The full-screen app's loop: one UI thread that waits on the keyboard and the mailbox's wake
@@ -46,7 +45,7 @@ public enum TerminalApp {
                 lastFrame = frame
                 reported = false
                 needsDraw = false
-                if let point = DeviceProcess.requestedAppTrap { fatalError("fault injected: \(point)") }
+                if let point = AppModel.requestedAppTrap { fatalError("fault injected: \(point)") }
             }
             // Keys already typed come first; only then wait.
             var next = terminal.readKey()

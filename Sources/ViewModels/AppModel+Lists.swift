@@ -28,7 +28,7 @@ extension AppModel {
             listSwitcher = ListSwitcher(lists: lists, current: coordinator.configuration.storeName)
             showListName(from: lists)  // renamed on another device meanwhile: the status line follows
         } catch {
-            say("Cannot read the lists: \(ErrorText.reason(error))")
+            say("Cannot read the lists: \(AppErrorText.reason(error))")
         }
     }
 
@@ -98,7 +98,7 @@ extension AppModel {
             }
             say(words)
         } catch {
-            say("Cannot merge the lists: \(ErrorText.reason(error))")
+            say("Cannot merge the lists: \(AppErrorText.reason(error))")
         }
     }
 
@@ -121,7 +121,7 @@ extension AppModel {
                 say("List: \(list.name)")
             }
         } catch {
-            say("Cannot open the list \(list.name): \(ErrorText.reason(error))")
+            say("Cannot open the list \(list.name): \(AppErrorText.reason(error))")
         }
     }
 }

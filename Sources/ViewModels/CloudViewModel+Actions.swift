@@ -236,7 +236,7 @@ extension CloudViewModel {
                 self.redraw()
             }
         } catch {
-            message = "\(title) failed: \(ErrorText.reason(error))"
+            message = "\(title) failed: \(AppErrorText.reason(error))"
         }
         dialog = nil
         refresh(force: true)
@@ -263,7 +263,7 @@ extension CloudViewModel {
             saved = true
             try coordinator.poll()
         } catch {
-            message = (saved ? "" : failure) + ErrorText.reason(error)
+            message = (saved ? "" : failure) + AppErrorText.reason(error)
         }
         refresh(force: true)
         return saved

@@ -36,7 +36,8 @@ extension CloudViewModel {
                 case .failure(let error):
                     mailbox.post(
                         .seedEnded(
-                            finished: false, message: "Merge with the cloud not finished: \(ErrorText.reason(error))"))
+                            finished: false, message: "Merge with the cloud not finished: \(AppErrorText.reason(error))"
+                        ))
                 }
             })
     }

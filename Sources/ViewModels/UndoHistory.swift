@@ -65,7 +65,7 @@ public final class UndoHistory {
             let now = try? store.snapshots(of: [aliases.current(added.row.id)], withPhotos: true).first
         else { return nil }
         var then = added.row.item
-        var current = now.row.item
+        let current = now.row.item
         then.modified = current.modified
         then.id = current.id
         guard then != current || added.photo != now.photo else { return nil }

@@ -216,6 +216,22 @@ struct ItemTests {
         #expect(!(0..<listing.count).contains { String(decoding: listing.name($0), as: UTF8.self) == "Bread" })
     }
 
+    /// The listing reads columns by index: each ``ItemColumn`` is the column the SELECT made
+    /// from it has at that index, with or without the note (model versions 1 and 2).
+    @Test func eachItemColumnIsWhereTheSelectionPutsIt() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        try store.objects.read { db in
+            for version in [1, 2] {
+                let statement = try db.makeStatement(sql: "SELECT \(Item.selection(modelVersion: version)) FROM item")
+                let columns = ItemColumn.selected(modelVersion: version)
+                #expect(statement.columnNames.count == columns.count)
+                for column in columns where column.index() < statement.columnNames.count {
+                    #expect(statement.columnNames[column.index()] == column.sqlName, "\(column)")
+                }
+            }
+        }
+    }
+
     @Test func referencesAreNamesOrIDPrefixes() throws {
         let store = try GroceryStore.temporary(in: directory)
         let row = try milk(store)

@@ -2,6 +2,7 @@ import Foundation
 import GroceryModel
 import TestSupport
 import Testing
+import TextAndFiles
 import ViewModels
 
 @testable import TerminalUI

@@ -2,6 +2,7 @@ import Foundation
 import GroceryModel
 import TestSupport
 import Testing
+import TextAndFiles
 import Ubiquity
 
 @testable import StoreLifecycle

@@ -3,6 +3,7 @@ import GroceryModel
 import StoreLifecycle
 import TestSupport
 import Testing
+import TextAndFiles
 import ViewModels
 
 @testable import TerminalUI

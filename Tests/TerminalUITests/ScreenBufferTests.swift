@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextAndFiles
 
 @testable import TerminalUI
 

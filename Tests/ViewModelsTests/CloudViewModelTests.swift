@@ -36,6 +36,8 @@ struct CloudViewModelTests {
         app.cloud.refresh(force: true)
         #expect(app.cloud.status?.cloud?.offline == true)
         #expect(app.cloud.status?.cloud?.pendingExport == 1)
+        // Set offline by the user: the screen says which key undoes it, not a command.
+        #expect(app.cloud.rows.contains(.field(label: "Offline", value: "yes (set offline: o goes online)", .warning)))
         app.cloud.syncNow()
         #expect(app.cloud.message == "Offline: go online first")
         app.cloud.setOffline(false)

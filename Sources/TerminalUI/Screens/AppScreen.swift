@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import ViewModels
 
 /// The whole screen: the tab bar, the screen shown (or the item editor), the key hints or the

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Drawing helpers the screens share: boxes, wrapped text, right-aligned text.
 extension ScreenBuffer {

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import ViewModels
 
 /// Units, home locations, shop aisles: the entries with how many items use each.

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import ViewModels
 
 /// A dialog, centred over the screen: title, message, and buttons with their hotkeys (the

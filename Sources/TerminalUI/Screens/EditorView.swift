@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import ViewModels
 
 /// The item editor: one row per field, the selected one highlighted, a * on edited ones, a !

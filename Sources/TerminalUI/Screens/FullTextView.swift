@@ -1,5 +1,4 @@
 import Foundation
-import StoreLifecycle
 import ViewModels
 
 /// What the screen cuts with "…", in full (`m`): the latest messages, newest first, the store's
@@ -26,12 +25,8 @@ enum FullTextView {
         if controller.ui.messageLog.isEmpty { lines.append(("none yet", CellStyle(dim: true))) }
         lines.append(("", .plain))
         lines.append(("Recent transitions", CellStyle(bold: true, color: .section)))
-        let transitions = controller.app.cloud.status?.transitions ?? []
-        for entry in transitions.prefix(10) {
-            add(
-                entry.at.prefix(19).replacingOccurrences(of: "T", with: " ") + "  ",
-                "\(entry.transition): \(entry.detail)")
-        }
+        let transitions = controller.app.cloud.recentTransitions
+        for line in transitions.prefix(10) { add(line.when + "  ", line.what) }
         if transitions.isEmpty { lines.append(("none", CellStyle(dim: true))) }
         lines.append(("", .plain))
         lines.append(("Status", CellStyle(bold: true, color: .section)))

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 import ViewModels
 
 /// Every key, over the screen (`?`); the key table of docs/user-guide.md is made of the same

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import TextAndFiles
 import ViewModels
 
 /// Prepare and Shop: sections by location with their rows. Prepare marks what is on the list

@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// A framed box of lines over the screen that scrolls when the terminal is smaller than it: the
 /// help (`?`) and the messages in full (`m`). Its footer says what scrolls and what closes it.

@@ -277,7 +277,7 @@ public final class ObjectStore: Sendable {
     public func close() throws {
         try gate.close {
             checkpointer.close()
-            _ = try? database.writeWithoutTransaction { db in Self.checkpointWithoutWaiting(db) }
+            _ = database.writeWithoutTransaction { db in Self.checkpointWithoutWaiting(db) }
             try database.close()
         }
     }

@@ -200,7 +200,10 @@ extension CloudSync {
                     report.notComparable.append(
                         .init(peer: other, device: device, reason: Self.describe(mine.applied, theirs.applied)))
                 } else {
-                    report.stuck.append(.init(peer: other, device: device, reason: blocked.joined(separator: "; ")))
+                    report.stuck.append(
+                        .init(
+                            peer: other, device: device, reason: blocked.map(\.line).joined(separator: "; "),
+                            skippable: blocked.compactMap(\.skippable)))
                 }
                 continue
             }
@@ -317,11 +320,14 @@ extension CloudSync {
     /// Why two applied vectors are not comparable, in words.
     /// The logs one of two devices waits for and can never get from the cloud folder as it is:
     /// the next log it needs of some peer is missing or damaged there, and no baseline covers it.
-    /// "this device waits for log 3 of peer …, which is not in the cloud folder".
-    func blockedLogs(_ mine: [String: Int64], _ theirs: [String: Int64], otherDevice: String) -> [String] {
+    /// "this device waits for log 3 of peer …, which is not in the cloud folder", with the log
+    /// when the waiting side may skip it (another peer's).
+    func blockedLogs(_ mine: [String: Int64], _ theirs: [String: Int64], otherDevice: String)
+        -> [(line: String, skippable: VerifyReport.LogNumber?)]
+    {
         let differing = Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }.sorted()
         var coverage: [String: Int64]?  // what the newest baselines cover, read once when needed
-        var blocked: [String] = []
+        var blocked: [(line: String, skippable: VerifyReport.LogNumber?)] = []
         for writer in differing {
             let here = mine[writer] ?? 0
             let there = theirs[writer] ?? 0
@@ -345,12 +351,12 @@ extension CloudSync {
             if coverage == nil { coverage = newestBaselinesCoverage() }
             if (coverage?[writer] ?? 0) >= next { continue }  // a baseline takes the waiting side past it
             let whose = writer == peer ? "this device" : "peer \(writer)"
-            blocked.append(
+            let line =
                 "\(waiter) waits for log \(next) of \(whose) (\(layout.relativePath(url))), which \(problem), and no baseline covers it: "
-                    + (writer == peer
-                        ? "this device publishes a baseline that covers it at its next sync"
-                        : "the device that wrote it publishes one at its next sync; if it never syncs again, `grocery-dude cloud release \(writer) \(next)` on the waiting device skips it")
-            )
+                + (writer == peer
+                    ? "this device publishes a baseline that covers it at its next sync"
+                    : "the device that wrote it publishes one at its next sync; if it never syncs again, the waiting device may skip it")
+            blocked.append((line, writer == peer ? nil : VerifyReport.LogNumber(peer: writer, seq: next)))
         }
         return blocked
     }

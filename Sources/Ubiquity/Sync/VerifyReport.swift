@@ -53,6 +53,15 @@ public struct VerifyReport: Equatable, Sendable {
         public var device: String?
         /// Which file, whose, and who waits for it.
         public var reason: String
+        /// The logs of other peers the waiting side may skip if their writers never sync again
+        /// (``CloudSync/release(peer:seq:)``; the command line names its command).
+        public var skippable: [LogNumber] = []
+    }
+
+    /// One log of one peer.
+    public struct LogNumber: Equatable, Sendable {
+        public var peer: String
+        public var seq: Int64
     }
 
     /// This peer's applied vector (per peer, the last log applied).

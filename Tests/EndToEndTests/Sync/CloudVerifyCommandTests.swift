@@ -44,10 +44,14 @@ struct CloudVerifyCommandTests {
             stuck.stdout.contains("this device waits for log 2 of peer \(kitchenPeer)")
                 && stuck.stdout.contains("is not in the cloud folder"),
             "which file, whose: \(stuck.stdout)")
+        // The engine names the log; the command line words the command that skips it.
+        #expect(stuck.stdout.contains("`grocery-dude cloud release \(kitchenPeer) 2` skips it"), "\(stuck.stdout)")
         let json =
             try JSONSerialization.jsonObject(with: Data(try phone.run(["cloud", "verify", "--json"]).stdout.utf8))
             as! [String: Any]
         #expect((json["stuck"] as? [[String: Any]])?.first?["device"] as? String == "kitchen")
+        let skippable = (json["stuck"] as? [[String: Any]])?.first?["skippable"] as? [[String: Any]]
+        #expect(skippable?.first?["peer"] as? String == kitchenPeer && skippable?.first?["seq"] as? Int == 2)
 
         // The writer syncs: its audit republishes what the log held; the phone gets it and both agree.
         try kitchen.output(["cloud", "sync"])

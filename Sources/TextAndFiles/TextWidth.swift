@@ -1,4 +1,3 @@
-import CNCurses
 import Foundation
 
 #if canImport(Glibc)
@@ -27,9 +26,19 @@ public enum TextWidth {
         guard let first = scalars.first else { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
         if first.properties.isEmojiPresentation { return 2 }
-        let width = Int(gd_wcwidth(first.value))
+        let width = Int(wcwidth?(wchar_t(bitPattern: first.value)) ?? 1)
         return width < 0 ? 1 : width
     }
+
+    /// The C library's `wcwidth`, found in the running process once. The Glibc module does not
+    /// declare it (glibc's header does so only under `_XOPEN_SOURCE`), and a declaration of our
+    /// own would need a C module; `dlsym` gives the function itself, called as C calls it.
+    /// `nil` if the C library lacks it: every character is then one column.
+    private static let wcwidth: (@convention(c) (wchar_t) -> Int32)? = {
+        // A nil handle is RTLD_DEFAULT: the symbol as the program's libraries define it.
+        guard let symbol = dlsym(nil, "wcwidth") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (wchar_t) -> Int32).self)
+    }()
 
     /// The columns a string takes.
     public static func columns(of text: String) -> Int {
