@@ -139,7 +139,8 @@ let package = Package(
         .testTarget(
             name: "UbiquityTests",
             dependencies: [
-                "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "Ubiquity", "TextAndFiles", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "GroceryModelTests",
