@@ -1,6 +1,6 @@
 # The two set-up commands of the README:
 #   make run    installs what is missing, builds, opens the app (pass options with ARGS="...")
-#   make test   installs what is missing, builds, runs every test
+#   make test   installs what is missing, builds (refusing warnings from our files and unformatted code), runs every test
 #   make install [PREFIX=/usr/local] [DESTDIR=]   a release build, its manual and completions
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]
 SHELL := /bin/bash
@@ -36,7 +36,7 @@ run: build
 	.build/debug/grocery-dude $(ARGS)
 
 test: deps
-	$(SWIFT) build --build-tests
+	scripts/build-checked.sh "$(SWIFT)"
 	$(SWIFT) test --disable-xctest
 	scripts/test-install.sh
 
