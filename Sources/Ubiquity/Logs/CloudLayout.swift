@@ -238,7 +238,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible, LocalizedErro
             (CloudLayout.unreachableReason(URL(fileURLWithPath: path)) ?? "the cloud folder \(path) cannot be used")
                 + "; until it can, this device works offline and keeps its changes"
         case .ownLogUnreadable(let seq):
-            "this device's own log \(seq) in the cloud folder cannot be read (see cloud status); its new saves wait until it can"
+            "this device's own log \(seq) in the cloud folder cannot be read; its new saves wait until it can"
         case .exportInProgress(let pid, let command):
             "process \(pid) (\(command)) has been writing this device's logs to the cloud folder for over \(Int(ExportLock.patience)) seconds; it publishes this change too"
         case .sharedIdentity(let seq, let device):
