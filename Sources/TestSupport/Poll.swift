@@ -16,25 +16,29 @@ public enum Poll {
     /// How often a condition is looked at by default.
     public static let defaultInterval: TimeInterval = 0.02
 
-    /// Reads a value every `interval` seconds until `condition` accepts it, and returns it.
+    /// Reads a value until `condition` accepts it, and returns it: again at once when `wakeup`
+    /// is signalled (the source said it changed), else after `interval` seconds at the latest
+    /// (a screen in tmux, a folder: sources that cannot say so).
     ///
     /// - Parameters:
-    ///   - read: what to look at (a screen, a file, a process table).
+    ///   - read: what to look at (a screen, a file, a process's output).
     ///   - describe: what was waited for, given the last value read: the failure's message.
     /// - Throws: ``PollTimeout`` after `timeout` seconds; what `read` or `condition` throw.
     @discardableResult
     public static func until<Value>(
         timeout: TimeInterval = defaultTimeout, every interval: TimeInterval = defaultInterval,
+        wakingOn wakeup: Wakeup? = nil,
         reading read: () throws -> Value, _ describe: (Value) -> String, _ condition: (Value) throws -> Bool
     ) throws -> Value {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
+        let wakeup = wakeup ?? Wakeup()
         while true {
+            let seen = wakeup.count
             let value = try read()
             if try condition(value) { return value }
-            guard ProcessInfo.processInfo.systemUptime < deadline else {
-                throw PollTimeout(timeout: timeout, waitedFor: describe(value))
-            }
-            Thread.sleep(forTimeInterval: interval)
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now < deadline else { throw PollTimeout(timeout: timeout, waitedFor: describe(value)) }
+            wakeup.wait(after: seen, untilUptime: min(deadline, now + interval))
         }
     }
 
@@ -45,9 +49,11 @@ public enum Poll {
     /// - Throws: ``PollTimeout`` after `timeout` seconds; what `condition` throws.
     public static func until(
         timeout: TimeInterval = defaultTimeout, every interval: TimeInterval = defaultInterval,
-        _ description: @autoclosure () -> String, _ condition: () throws -> Bool
+        wakingOn wakeup: Wakeup? = nil, _ description: @autoclosure () -> String, _ condition: () throws -> Bool
     ) throws {
-        try until(timeout: timeout, every: interval, reading: condition, { _ in description() }) { $0 }
+        try until(
+            timeout: timeout, every: interval, wakingOn: wakeup, reading: condition, { _ in description() }
+        ) { $0 }
     }
 }
 

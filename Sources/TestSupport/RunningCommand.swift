@@ -9,6 +9,9 @@ public final class RunningCommand: @unchecked Sendable {
     private let lines = Lines()
     /// Left by each reader thread when its stream ends.
     private let readersDone = DispatchGroup()
+    /// Signalled at each line read, at each stream's end and at the process's end: what a
+    /// wait for a line or for the end looks again at.
+    private let wakeup = Wakeup()
 
     private final class Lines: @unchecked Sendable {
         let lock = NSLock()
@@ -23,11 +26,13 @@ public final class RunningCommand: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        let wakeup = wakeup
+        process.terminationHandler = { _ in wakeup.signal() }
         try process.run()
         let lines = lines
         for reader in [
-            Self.reader(output, done: readersDone) { line in lines.lock.withLock { lines.out.append(line) } },
-            Self.reader(errors, done: readersDone) { line in lines.lock.withLock { lines.err.append(line) } },
+            Self.reader(output, done: readersDone, wakeup) { line in lines.lock.withLock { lines.out.append(line) } },
+            Self.reader(errors, done: readersDone, wakeup) { line in lines.lock.withLock { lines.err.append(line) } },
         ] {
             readersDone.enter()
             reader.start()
@@ -35,10 +40,13 @@ public final class RunningCommand: @unchecked Sendable {
     }
 
     private static func reader(
-        _ pipe: Pipe, done: DispatchGroup, _ add: @escaping @Sendable (String) -> Void
+        _ pipe: Pipe, done: DispatchGroup, _ wakeup: Wakeup, _ add: @escaping @Sendable (String) -> Void
     ) -> Thread {
         Thread {
-            defer { done.leave() }
+            defer {
+                done.leave()
+                wakeup.signal()
+            }
             let handle = pipe.fileHandleForReading
             var pending = Data()
             while case let chunk = handle.availableData, !chunk.isEmpty {
@@ -46,6 +54,7 @@ public final class RunningCommand: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     add(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                     pending.removeSubrange(pending.startIndex...newline)
+                    wakeup.signal()
                 }
             }
             if !pending.isEmpty { add(String(decoding: pending, as: UTF8.self)) }
@@ -71,7 +80,7 @@ public final class RunningCommand: @unchecked Sendable {
         // Once the process ended and both streams are read to their end, no line comes.
         let streamsEnded = { !self.process.isRunning && self.readersDone.wait(timeout: .now()) == .success }
         let seen = try? Poll.until(
-            timeout: timeout, every: 0.005,
+            timeout: timeout, every: 0.5, wakingOn: wakeup,
             reading: { () -> (line: String?, ended: Bool) in
                 let ended = streamsEnded()  // before the lines: the last ones are read then
                 return (read().dropFirst(index).first(where: matches), ended)
@@ -86,7 +95,9 @@ public final class RunningCommand: @unchecked Sendable {
     /// or `nil` if it is still running (then it is killed).
     public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 60) -> Int32? {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        let ended = (try? Poll.until(timeout: timeout, every: 0.005, "the process ended") { !process.isRunning }) != nil
+        let ended =
+            (try? Poll.until(timeout: timeout, every: 0.5, wakingOn: wakeup, "the process ended") { !process.isRunning })
+            != nil
         guard ended else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
