@@ -98,8 +98,9 @@ extension AppModel {
             cloud.handle(event)
             say(event.message)
             // Who changed what the editor shows, for its marks ("phone set 2 at 18:02").
-            editor?.lastImportDevices = devices.sorted()
-            editor?.refreshIfChanged()
+            if let editor {
+                editor.noteImport(by: devices.sorted(), changedThisItem: changes.mayHaveChanged(editor.id))
+            }
             // The screen shown reads what the import changed; the others fetch when shown.
             if changingNotice == nil, editor == nil {
                 if let list = currentList { list.apply(changes) } else { currentCatalog?.apply(changes) }

@@ -29,9 +29,29 @@ extension ItemEditorViewModel {
         refreshIfChanged()
     }
 
+    /// An import that changed this item (or another) reached the app: the remote changes it
+    /// brought are told as coming from `devices`. The store may show the import before its
+    /// message arrives (the import commits, then posts), so a change already marked takes the
+    /// names now; one not yet read is read with them.
+    public func noteImport(by devices: [String], changedThisItem: Bool) {
+        guard changedThisItem else {
+            refreshIfChanged()
+            return
+        }
+        let names = devices.isEmpty ? Self.unknownDevice : devices.sorted().joined(separator: ", ")
+        for field in unattributed { remoteChanges[field]?.by = names }
+        unattributed.removeAll()
+        refreshIfChanged(attributingTo: names)
+    }
+
+    static let unknownDevice = "another device"
+
     /// Takes in what changed in the store: untouched fields follow it, touched ones stay.
+    ///
+    /// - Parameter attributingTo: who made the changes read now, when known (an import's
+    ///   devices); otherwise they are marked as another device's until the import's message.
     @discardableResult
-    public func refreshIfChanged() -> Bool {
+    public func refreshIfChanged(attributingTo devices: String? = nil) -> Bool {
         guard isOpen, let token = try? binding.tokenIfChanged() else { return false }
         binding.fetched(token)
         do {
@@ -46,11 +66,11 @@ extension ItemEditorViewModel {
             for field in touched where !earlier.isEmpty && earlier[field] != stored[field] {
                 if stored[field] == values[field] {
                     remoteChanges[field] = nil
+                    unattributed.remove(field)
                 } else {
                     remoteChanges[field] = RemoteChange(
-                        value: stored[field] ?? "",
-                        by: lastImportDevices.isEmpty ? "another device" : lastImportDevices.joined(separator: ", "),
-                        at: row.item.modified)
+                        value: stored[field] ?? "", by: devices ?? Self.unknownDevice, at: row.item.modified)
+                    if devices == nil { unattributed.insert(field) } else { unattributed.remove(field) }
                 }
             }
             photoSize = row.photoSize

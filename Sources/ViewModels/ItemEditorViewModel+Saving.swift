@@ -14,6 +14,7 @@ extension ItemEditorViewModel {
     public func save() -> Bool {
         guard isOpen, !isStoreChanging, hasUnsavedChanges else {
             remoteChanges.removeAll()
+            unattributed.removeAll()
             return !hasUnsavedChanges
         }
         do {
@@ -41,6 +42,7 @@ extension ItemEditorViewModel {
         touched.removeAll()
         photoChange = nil
         remoteChanges.removeAll()
+        unattributed.removeAll()
         fieldError = nil
         refreshIfChanged()
         message = "Saved \(values[.name] ?? "")"
@@ -81,6 +83,7 @@ extension ItemEditorViewModel {
             }
         }
         remoteChanges.removeAll()
+        unattributed.removeAll()
         return save()
     }
 

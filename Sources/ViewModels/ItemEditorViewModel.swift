@@ -68,7 +68,9 @@ public final class ItemEditorViewModel {
     /// or take theirs, so that nothing is overwritten unseen.
     public struct RemoteChange: Equatable, Sendable {
         public let value: String
-        public let by: String
+        /// The devices of the import that brought it; "another device" until the app's import
+        /// message names them (``noteImport(by:changedThisItem:)``).
+        public internal(set) var by: String
         public let at: Date
 
         /// "phone set 2 at 18:02".
@@ -82,8 +84,8 @@ public final class ItemEditorViewModel {
 
     /// The touched fields another device changed since they were touched.
     public internal(set) var remoteChanges: [Field: RemoteChange] = [:]
-    /// The devices of the last import the app saw: who a remote change is told as coming from.
-    public var lastImportDevices: [String] = []
+    /// The fields of ``remoteChanges`` seen before the import message that names who made them.
+    var unattributed: Set<Field> = []
     /// Whether ``dialog`` asks about ``remoteChanges`` before saving (and whether leaving follows).
     public internal(set) var askingAboutRemoteChanges: (leaving: Bool, asked: Bool) = (false, false)
     /// A photo attached or removed, waiting for the save (``PhotoChange``).

@@ -47,6 +47,12 @@ public struct StoreChanges: Equatable, Sendable {
 
     public var count: Int { updatedItems.count + otherEntities.count }
 
+    /// Whether these changes may have changed `item`: named among the updated, or items added
+    /// or deleted (an import read whole names no item).
+    public func mayHaveChanged(_ item: ItemID) -> Bool {
+        updatedItems.contains(item) || otherEntities.contains(GrocerySchema.Entity.item)
+    }
+
     /// Whether these changes touch an entity's objects (items included).
     public func touches(_ entity: String) -> Bool {
         otherEntities.contains(entity) || (entity == GrocerySchema.Entity.item && !updatedItems.isEmpty)
