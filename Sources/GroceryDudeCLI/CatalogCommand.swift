@@ -3,7 +3,8 @@ import Foundation
 import GroceryModel
 import TextAndFiles
 
-/// `grocery-dude unit|home|shop add|rename|rm|ls`: the three lists items point at.
+/// `grocery-dude unit|home add|rename|rm|ls`: the lists of names items point at (shop aisles:
+/// ``AisleCommand``).
 enum CatalogCommand {
     struct Unit: ParsableCommand {
         static let configuration = CatalogCommand.configuration(UnitTag.self, abstract: "Units (kg, L, pk …).")
@@ -12,11 +13,6 @@ enum CatalogCommand {
     struct Home: ParsableCommand {
         static let configuration = CatalogCommand.configuration(
             HomeTag.self, abstract: "Home locations (Fridge, Pantry …).")
-    }
-
-    struct Shop: ParsableCommand {
-        static let configuration = CatalogCommand.configuration(
-            ShopTag.self, abstract: "Shop aisles (Produce, Aisle 2 …).")
     }
 
     /// The four operations of one kind. Argument parser commands are types, so each kind gets
@@ -37,7 +33,6 @@ enum CatalogCommand {
 private protocol CatalogKindTag { static var kind: CatalogKind { get } }
 private enum UnitTag: CatalogKindTag { static let kind = CatalogKind.unit }
 private enum HomeTag: CatalogKindTag { static let kind = CatalogKind.home }
-private enum ShopTag: CatalogKindTag { static let kind = CatalogKind.shop }
 
 private struct CatalogAdd<Tag: CatalogKindTag>: ParsableCommand {
     static var configuration: CommandConfiguration {

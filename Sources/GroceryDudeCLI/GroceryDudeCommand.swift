@@ -15,7 +15,8 @@ public struct GroceryDudeCommand: ParsableCommand {
         version: "grocery-dude \(GroceryResources.version)",
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
-            CatalogCommand.Shop.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self, AccountCommand.self,
+            AisleCommand.self, ShopsCommand.self, ExportCommand.self, ImportCommand.self, DedupeCommand.self,
+            AccountCommand.self,
             CloudCommand.self,
             BackupCommand.self, RestoreCommand.self, ListsCommand.self, VersionCommand.self, ManualSectionsCommand.self,
         ],
@@ -67,7 +68,7 @@ extension GroceryDudeCommand {
 
     /// Whether `arguments` name none of the subcommands (the app runs).
     static func namesNoSubcommand(_ arguments: [String]) -> Bool {
-        let names = Set((configuration.subcommands).map { $0._commandName })
+        let names = Set(configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases })
         return !arguments.contains(where: names.contains)
     }
 }

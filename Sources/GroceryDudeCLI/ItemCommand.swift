@@ -24,10 +24,34 @@ struct ItemCommand: ParsableCommand {
         @Option(
             name: .customLong("home-location"), help: "Where it is kept at home (found or created). Empty to clear.")
         var homeLocation: String?
-        @Option(name: .customLong("shop-location"), help: "The shop aisle (found or created). Empty to clear.")
+        @Option(
+            name: [.customLong("aisle"), .customLong("shop-location")],
+            help: "The aisle in the shop (found or created). Empty to clear.")
         var shopLocation: String?
+        @Option(
+            name: .customLong("in"),
+            help: "The shop of --aisle (its name or a prefix of its ID); default: the default shop.")
+        var shop: String?
         @Option(help: "A note (model version 2). Empty to clear.")
         var note: String?
+
+        func validate() throws {
+            if shop != nil, shopLocation == nil {
+                throw ValidationError("--in names the shop of --aisle: pass --aisle AISLE too")
+            }
+        }
+
+        /// The shop of --aisle, when it is not the default one (checked before anything changes),
+        /// and the aisle's name, checked too.
+        func otherShop(_ store: GroceryStore) throws -> (shop: ShopID, aisle: String)? {
+            guard let reference = shop, let aisle = shopLocation else { return nil }
+            let found = try store.shop(reference)
+            guard !found.isDefault else { return nil }
+            if !aisle.trimmingCharacters(in: .whitespaces).isEmpty {
+                _ = try Validation.name(aisle, field: "aisle name")
+            }
+            return (found.id, aisle)
+        }
     }
 
     struct Add: ParsableCommand {
@@ -42,12 +66,14 @@ struct ItemCommand: ParsableCommand {
             let device = try root.global.openDevice(command: "item add")
             var draft = ItemDraft(name: name)
             if let text = links.quantity { draft.quantity = try Validation.quantity(text: text) }
+            let other = try links.otherShop(device.store)
             draft.unit = links.unit
             draft.homeLocation = links.homeLocation
-            draft.shopLocation = links.shopLocation
+            draft.shopLocation = other == nil ? links.shopLocation : nil
             draft.note = links.note.flatMap { $0.isEmpty ? nil : $0 }
             draft.listed = !unlisted
-            let row = try device.store.addItem(draft)
+            var row = try device.store.addItem(draft)
+            if let other { row = try device.store.setAisle(of: row.id.description, in: other.shop, to: other.aisle) }
             print("Added \(ItemText.describe(row))")
         }
     }
@@ -64,7 +90,7 @@ struct ItemCommand: ParsableCommand {
                 links.shopLocation == nil, links.note == nil
             {
                 throw ValidationError(
-                    "nothing to change: pass --name, --qty, --unit, --home-location, --shop-location or --note")
+                    "nothing to change: pass --name, --qty, --unit, --home-location, --aisle [--in SHOP] or --note")
             }
         }
 
@@ -75,9 +101,12 @@ struct ItemCommand: ParsableCommand {
             changes.quantity = try links.quantity.map { try Validation.quantity(text: $0) }
             changes.unit = links.unit
             changes.homeLocation = links.homeLocation
-            changes.shopLocation = links.shopLocation
+            let other = try links.otherShop(device.store)
+            changes.shopLocation = other == nil ? links.shopLocation : nil
             changes.note = links.note
-            let row = try device.store.editItem(reference, changes)
+            var row = try device.store.resolveItem(reference)
+            if changes.changesAnything { row = try device.store.editItem(row.id.description, changes) }
+            if let other { row = try device.store.setAisle(of: row.id.description, in: other.shop, to: other.aisle) }
             print("Updated \(ItemText.describe(row))")
         }
     }
@@ -98,17 +127,25 @@ struct ItemCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the items.")
         @ParentCommand var root: GroceryDudeCommand
         @Flag(help: "Only the items on the shopping list.") var listed = false
+        @Option(
+            name: .customLong("in"),
+            help: "A shop: its items in its walking order, those in no aisle there last (by name).")
+        var shop: String?
         @Flag(help: "Print JSON (the format is in docs/command-line.md).") var json = false
 
         func run() throws {
             let device = try root.global.openDevice(command: "item ls")
+            let shop = try self.shop.map { try device.store.shop($0) }
             let items = try device.store.listing(listedOnly: listed)
+            let order = try shop.map { try ItemText.ShopListing(items, in: $0.id, of: device.store) }
             if json {
-                try ItemText.writeJSON(items, to: FileHandle.standardOutput)
+                try ItemText.writeJSON(
+                    items, shops: try ItemText.ShopAisles(device.store), order: order?.order,
+                    to: FileHandle.standardOutput)
             } else if items.count == 0 {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {
-                try ItemText.writeTable(items, to: FileHandle.standardOutput)
+                try ItemText.writeTable(items, shop: order, to: FileHandle.standardOutput)
             }
         }
     }

@@ -19,10 +19,13 @@ enum ItemText {
     /// Writes the table of `item ls`, its columns aligned in terminal columns (``TextWidth``):
     /// names with emoji, flags, accents in either Unicode form or CJK keep the columns straight
     /// and are printed whole. Written as it is made, ``chunkBytes`` at a time.
-    static func writeTable(_ items: ItemListing, to output: FileHandle) throws {
+    ///
+    /// - Parameter shop: a shop's list (`item ls --in`): the items in its walking order, and
+    ///   the last column their aisle there.
+    static func writeTable(_ items: ItemListing, shop: ShopListing? = nil, to output: FileHandle) throws {
         var pending: [UInt8] = []
         pending.reserveCapacity(chunkBytes + 4096)
-        try appendTable(items, to: &pending) { pending in
+        try appendTable(items, shop: shop, to: &pending) { pending in
             guard pending.count >= chunkBytes else { return }
             try output.write(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
@@ -35,9 +38,9 @@ enum ItemText {
     /// a line, a cell or a padded cell (10k items made 80k of them), and each unit's and
     /// location's name is measured once.
     private static func appendTable(
-        _ items: ItemListing, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void
+        _ items: ItemListing, shop: ShopListing?, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void
     ) rethrows {
-        let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", "SHOP"]
+        let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", shop == nil ? "SHOP" : "AISLE"]
         let columnCount = header.count
         /// The mark of an item collected, on the shopping list, or neither, measured once.
         let marks = ["✓", "•", " "].map { (text: $0, width: TextWidth.columns(of: $0)) }
@@ -67,6 +70,7 @@ enum ItemText {
                 }
             }
         }
+        if let shop { widths[6] = max(widths[6], shop.aisles.compactMap { $0 }.map(TextWidth.columns).max() ?? 0) }
         let last = columnCount - 1
         func pad(_ width: Int, column: Int) {
             if column == last {
@@ -91,7 +95,7 @@ enum ItemText {
             }
         }
         for (column, cell) in header.enumerated() { append(cell, column: column) }
-        for index in 0..<items.count {
+        for index in shop?.order ?? Array(0..<items.count) {
             let mark = marks[mark(index)]
             output.append(contentsOf: mark.text.utf8)
             pad(mark.width, column: 0)
@@ -103,7 +107,7 @@ enum ItemText {
             output.append(contentsOf: name)
             pad(width(name), column: 4)
             appendLink(1, of: index)
-            appendLink(2, of: index)
+            if let shop { append(shop.aisles[index] ?? "", column: 6) } else { appendLink(2, of: index) }
             try flush(&output)
         }
     }
@@ -116,7 +120,12 @@ enum ItemText {
     /// Written as it is made, ``chunkBytes`` at a time: 10k items make 2.5 MB, which made whole,
     /// then copied to close the array and again into `Data`, were half the memory the command
     /// touched (a page fault for each new page).
-    static func writeJSON(_ items: ItemListing, to output: FileHandle) throws {
+    ///
+    /// Each item's `aisles` (model version 3): where it is found in each shop, the default
+    /// shop's (its `shopLocation`) first, as `[{"shop", "aisle"}]`.
+    static func writeJSON(
+        _ items: ItemListing, shops: ShopAisles, order: [Int]? = nil, to output: FileHandle
+    ) throws {
         var writer = JSONWriter()
         writer.reserveCapacity(chunkBytes + 4096)
         // The names of units and locations as JSON strings, made once each.
@@ -127,8 +136,31 @@ enum ItemText {
                 return bytes
             }
         }
-        for index in 0..<items.count {
+        var defaultShop: [UInt8] = []
+        JSONText.appendQuoted(shops.defaultShop, to: &defaultShop)
+        for index in order ?? Array(0..<items.count) {
             append(index, of: items, linkJSON: linkJSON, to: &writer)
+            // `aisles`, after the other keys.
+            var aisles: [UInt8] = Array("[".utf8)
+            if let position = items.linked(.shop, index) {
+                aisles +=
+                    Array("{\"shop\":".utf8) + defaultShop + Array(",\"aisle\":".utf8) + linkJSON[2][position] + [
+                        UInt8(ascii: "}")
+                    ]
+            }
+            if !shops.others.isEmpty, let others = shops.others[String(decoding: items.id(index), as: UTF8.self)] {
+                for found in others {
+                    if aisles.count > 1 { aisles.append(UInt8(ascii: ",")) }
+                    aisles += Array("{\"shop\":".utf8)
+                    JSONText.appendQuoted(found.shop, to: &aisles)
+                    aisles += Array(",\"aisle\":".utf8)
+                    JSONText.appendQuoted(found.aisle, to: &aisles)
+                    aisles.append(UInt8(ascii: "}"))
+                }
+            }
+            aisles.append(UInt8(ascii: "]"))
+            writer.append(Key.aisles, json: aisles)
+            writer.endObject()
             if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
         try output.write(contentsOf: writer.finish())
@@ -162,7 +194,6 @@ enum ItemText {
             writer.append(Key.note, .string(nil))
         }
         writer.append(Key.photoBytes, .integer(items.photoSize(index) ?? 0))
-        writer.endObject()
     }
 
     /// The keys of an item's object, in their order.
@@ -174,5 +205,41 @@ enum ItemText {
         static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"),
             modified = JSONWriter.Key("modified")
         static let note = JSONWriter.Key("note"), photoBytes = JSONWriter.Key("photoBytes")
+        static let aisles = JSONWriter.Key("aisles")
+    }
+
+    /// The shops' names and each item's aisles in shops other than the default.
+    struct ShopAisles {
+        let defaultShop: String
+        let others: [String: [ItemAisle]]
+
+        init(_ store: GroceryStore) throws {
+            defaultShop = try store.shop(nil).name
+            others = try store.otherShopsAisles()
+        }
+    }
+
+    /// A shop's list: the listing's items in the shop's walking order (those found in no aisle
+    /// there last, by name), and each one's aisle there, by its place in the listing.
+    struct ShopListing {
+        let order: [Int]
+        let aisles: [String?]
+
+        init(_ items: ItemListing, in shop: ShopID, of store: GroceryStore) throws {
+            let places = try store.walkingPlaces(in: shop)
+            var aisles = [String?](repeating: nil, count: items.count)
+            var ranks = [Int](repeating: Int.max, count: items.count)
+            for index in 0..<items.count {
+                if let found = places[String(decoding: items.id(index), as: UTF8.self)] {
+                    aisles[index] = found.aisle
+                    ranks[index] = found.place
+                }
+            }
+            // The listing is in name order: a stable sort by place keeps it within an aisle.
+            order = (0..<items.count).enumerated().sorted { a, b in
+                ranks[a.element] != ranks[b.element] ? ranks[a.element] < ranks[b.element] : a.offset < b.offset
+            }.map(\.element)
+            self.aisles = aisles
+        }
     }
 }

@@ -12,6 +12,10 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
     /// duplicates, typically made on two devices before they synced.
     case duplicates(kind: String, reference: String, candidates: [String])
     case alreadyExists(kind: String, name: String)
+    /// The default shop cannot be removed (its aisles are the book's).
+    case defaultShop(name: String)
+    /// An aisle move that cannot be made.
+    case invalidMove(reason: String)
     case importFailed(file: String, reason: String)
     case unknownFormat(file: String)
     /// A property the store's model version does not have.
@@ -32,6 +36,9 @@ public enum GroceryError: Error, Equatable, CustomStringConvertible, LocalizedEr
             "\(reference.debugDescription) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")) — the same name, "
                 + "made on several devices or spelled differently"
         case .alreadyExists(let kind, let name): "\(kind.withArticle) named \(name.debugDescription) exists already"
+        case .defaultShop(let name):
+            "\(name.debugDescription) is the default shop, which holds the aisles of items with no shop named; it cannot be removed, only renamed"
+        case .invalidMove(let reason): "cannot move the aisle: \(reason)"
         case .importFailed(let file, let reason): "cannot import \(file): \(reason); nothing was imported"
         case .notInModelVersion(let property, let since, let store):
             "this device's store is at model version \(store), which has no \(property) (it came with version \(since)); nothing was changed"

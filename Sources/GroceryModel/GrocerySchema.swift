@@ -6,6 +6,11 @@ import Ubiquity
 ///
 /// - Version 1: Item, Unit, LocationAtHome, LocationAtShop, ItemPhoto.
 /// - Version 2: adds `Item.note` (lightweight migration: one nullable column).
+/// - Version 3: shops. `Shop` (unique by name; the default shop, "My shop", is made by the
+///   migration under ``defaultShopID``); `ShopAisle`, another shop's aisle (unique by name within
+///   its shop); `ItemAisle`, an item's aisle in another shop (one per item and shop); and
+///   `position` on both kinds of aisle, for the ones the user moved. The book's aisles
+///   (`LocationAtShop`) and an item's `locationAtShop` stay what they were: the default shop's.
 ///
 /// Run as an older version with `--model-version 1` (or `GROCERY_DUDE_MODEL_VERSION=1`).
 public enum GrocerySchema {
@@ -16,7 +21,16 @@ public enum GrocerySchema {
         public static let locationAtHome = "LocationAtHome"
         public static let locationAtShop = "LocationAtShop"
         public static let itemPhoto = "ItemPhoto"
+        public static let shop = "Shop"
+        public static let shopAisle = "ShopAisle"
+        public static let itemAisle = "ItemAisle"
     }
+
+    /// The default shop's ID: the same on every device, and the smallest ID there is, so that
+    /// a shop of the same name made elsewhere merges into it and never the other way round.
+    public static let defaultShopID = GlobalID("00000000-0000-8000-8000-000000000000")!
+    /// The default shop's name until the user renames it.
+    public static let defaultShopName = "My shop"
 
     /// The newest model version this build knows.
     public static var currentVersion: Int { definition.currentVersion }
@@ -25,6 +39,7 @@ public enum GrocerySchema {
     public static let definition = ModelDefinition(versions: [
         ModelVersion(schema: schema(version: 1), migrate: migrateToVersion1),
         ModelVersion(schema: schema(version: 2), migrate: migrateToVersion2),
+        ModelVersion(schema: schema(version: 3), migrate: migrateToVersion3),
     ])
 
     /// The default item name, as in the book.
@@ -50,6 +65,8 @@ public enum GrocerySchema {
     public static let dateRule = ValueRule(optional: false)
     /// Flags: required.
     public static let flagRule = ValueRule(optional: false)
+    /// An aisle's place in its shop's walking order, once the user moved it: any finite number.
+    public static let positionRule = ValueRule(optional: true, range: -1e15...1e15)
 
     // MARK: - Schemas
 
@@ -63,16 +80,37 @@ public enum GrocerySchema {
         ]
         if version >= 2 { itemAttributes.append(AttributeDescription("note", .string, rule: noteRule)) }
 
-        func named(_ entity: String, table: String, attribute: String) -> EntityDescription {
+        let modified = AttributeDescription(
+            "modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule)
+        func named(_ entity: String, table: String, attribute: String, moved: Bool = false) -> EntityDescription {
             EntityDescription(
                 name: entity, table: table,
-                attributes: [
-                    AttributeDescription(attribute, .string, rule: nameRule),
-                    AttributeDescription(
-                        "modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
-                ],
+                attributes: [AttributeDescription(attribute, .string, rule: nameRule), modified]
+                    + (moved ? [AttributeDescription("position", .double, rule: positionRule)] : []),
                 uniqueAttribute: attribute, modificationDateAttribute: "modified")
         }
+        let shops: [EntityDescription] =
+            version < 3
+            ? []
+            : [
+                named(Entity.shop, table: "shop", attribute: "name"),
+                EntityDescription(
+                    name: Entity.shopAisle, table: "shopAisle",
+                    attributes: [
+                        AttributeDescription("aisle", .string, rule: nameRule), modified,
+                        AttributeDescription("position", .double, rule: positionRule),
+                    ],
+                    relationships: [RelationshipDescription("shop", to: Entity.shop, belongsToTarget: true)],
+                    uniqueAttribute: "aisle", uniqueWithin: ["shop"], modificationDateAttribute: "modified"),
+                EntityDescription(
+                    name: Entity.itemAisle, table: "itemAisle", attributes: [modified],
+                    relationships: [
+                        RelationshipDescription("item", to: Entity.item, belongsToTarget: true),
+                        RelationshipDescription("shop", to: Entity.shop, belongsToTarget: true),
+                        RelationshipDescription("aisle", to: Entity.shopAisle, belongsToTarget: true),
+                    ],
+                    uniqueWithin: ["item", "shop"], modificationDateAttribute: "modified"),
+            ]
 
         return Schema(
             version: version,
@@ -89,7 +127,7 @@ public enum GrocerySchema {
                     uniqueAttribute: "name", modificationDateAttribute: "modified"),
                 named(Entity.unit, table: "unit", attribute: "name"),
                 named(Entity.locationAtHome, table: "locationAtHome", attribute: "storedIn"),
-                named(Entity.locationAtShop, table: "locationAtShop", attribute: "aisle"),
+                named(Entity.locationAtShop, table: "locationAtShop", attribute: "aisle", moved: version >= 3),
                 EntityDescription(
                     name: Entity.itemPhoto, table: "itemPhoto",
                     attributes: [
@@ -98,7 +136,7 @@ public enum GrocerySchema {
                             "modified", .date, default: .date(Date(timeIntervalSince1970: 0)), rule: dateRule),
                     ],
                     modificationDateAttribute: "modified"),
-            ])
+            ] + shops)
     }
 
     // MARK: - Migrations (only ever appended)
@@ -136,5 +174,33 @@ public enum GrocerySchema {
         try db.alter(table: "item") { t in
             t.add(column: "note", .text)
         }
+    }
+
+    /// Shops: the book's aisles become the default shop's, nothing renamed; the default shop is
+    /// made here, alike on every device (no clock reading: any rename wins over it).
+    @Sendable static func migrateToVersion3(_ db: Database) throws {
+        try db.alter(table: "locationAtShop") { t in t.add(column: "position", .double) }
+        try db.create(table: "shop") { t in
+            t.primaryKey("id", .text)
+            t.column("name", .text).indexed()
+            t.column("modified", .double).notNull()
+        }
+        try db.create(table: "shopAisle") { t in
+            t.primaryKey("id", .text)
+            t.column("aisle", .text)
+            t.column("modified", .double).notNull()
+            t.column("position", .double)
+            t.column("shop", .text).indexed()
+        }
+        try db.create(table: "itemAisle") { t in
+            t.primaryKey("id", .text)
+            t.column("modified", .double).notNull()
+            t.column("item", .text).indexed()
+            t.column("shop", .text).indexed()
+            t.column("aisle", .text).indexed()
+        }
+        try db.execute(
+            sql: "INSERT INTO shop (id, name, modified) VALUES (?, ?, 0)",
+            arguments: [defaultShopID.description, defaultShopName])
     }
 }

@@ -25,6 +25,11 @@ public struct ItemChanges: Sendable {
     public var note: String?
 
     public init() {}
+
+    /// Whether the edit changes anything at all.
+    public var changesAnything: Bool {
+        name != nil || quantity != nil || unit != nil || homeLocation != nil || shopLocation != nil || note != nil
+    }
 }
 
 extension GroceryStore {

@@ -13,6 +13,12 @@ public enum UnitEntity: ModelEntity { public static var name: String { GrocerySc
 public enum HomeLocationEntity: ModelEntity { public static var name: String { GrocerySchema.Entity.locationAtHome } }
 /// The shop's aisles.
 public enum ShopLocationEntity: ModelEntity { public static var name: String { GrocerySchema.Entity.locationAtShop } }
+/// Shops (model version 3).
+public enum ShopEntity: ModelEntity { public static var name: String { GrocerySchema.Entity.shop } }
+/// An aisle of any shop: the default shop's are the book's shop aisles (`LocationAtShop`),
+/// another shop's are `ShopAisle`s. The ID tells them apart from items and shops, not from
+/// each other: the shop an aisle belongs to says which it is.
+public enum AisleEntity: ModelEntity { public static var name: String { GrocerySchema.Entity.shopAisle } }
 /// Items' photos.
 public enum PhotoEntity: ModelEntity { public static var name: String { GrocerySchema.Entity.itemPhoto } }
 
@@ -25,5 +31,9 @@ public typealias UnitID = EntityID<UnitEntity>
 public typealias HomeLocationID = EntityID<HomeLocationEntity>
 /// A shop aisle's identity.
 public typealias ShopLocationID = EntityID<ShopLocationEntity>
+/// A shop's identity.
+public typealias ShopID = EntityID<ShopEntity>
+/// An aisle's identity, in any shop.
+public typealias AisleID = EntityID<AisleEntity>
 /// An item photo's identity.
 public typealias PhotoID = EntityID<PhotoEntity>

@@ -8,12 +8,14 @@ enum ReferenceResolver {
     /// The shortest ID prefix accepted, so that a short word is not taken for an ID.
     static let minimumIDPrefix = 4
 
-    static func resolve(_ reference: String, kind: String, table: String, nameColumn: String, db: Database) throws
-        -> GlobalID
-    {
+    /// - Parameter within: the column and the object a name is unique within (a shop's
+    ///   aisles: `shop` and the shop); `nil` for names unique in the table.
+    static func resolve(
+        _ reference: String, kind: String, table: String, nameColumn: String, within: Scope? = nil, db: Database
+    ) throws -> GlobalID {
         let wanted = Validation.normalized(reference)
         guard !wanted.isEmpty else { throw GroceryError.notFound(kind: kind, reference: reference) }
-        let byName = try rowsNamed(wanted, table: table, nameColumn: nameColumn, db: db)
+        let byName = try rowsNamed(wanted, table: table, nameColumn: nameColumn, within: within, db: db)
         let candidates: [Row]
         if !byName.isEmpty {
             // An exact spelling wins over other spellings that normalize the same ("kg" / "Kg").
@@ -26,7 +28,8 @@ enum ReferenceResolver {
         } else if (minimumIDPrefix...36).contains(wanted.count), wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             // No ID is longer than 36 characters (and SQLite refuses a very long LIKE pattern).
             candidates = try Row.fetchAll(
-                db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) WHERE id LIKE ? || '%'", arguments: [wanted])
+                db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) WHERE id LIKE ? || '%'" + (within?.sql ?? ""),
+                arguments: StatementArguments([wanted] + (within.map { [$0.id.description] } ?? [])))
         } else {
             candidates = []
         }
@@ -48,11 +51,20 @@ enum ReferenceResolver {
         }.sorted()
     }
 
+    /// The column and the object a name is unique within.
+    struct Scope {
+        let column: String
+        let id: GlobalID
+
+        /// The condition, with one argument: ` AND "shop" = ?`.
+        var sql: String { " AND \(column.quotedDatabaseIdentifier) = ?" }
+    }
+
     /// The objects whose name normalizes like `name`.
-    static func matches(_ name: String, table: String, nameColumn: String, db: Database) throws -> [(
-        id: GlobalID, name: String
-    )] {
-        try rowsNamed(Validation.normalized(name), table: table, nameColumn: nameColumn, db: db).map {
+    static func matches(_ name: String, table: String, nameColumn: String, within: Scope? = nil, db: Database) throws
+        -> [(id: GlobalID, name: String)]
+    {
+        try rowsNamed(Validation.normalized(name), table: table, nameColumn: nameColumn, within: within, db: db).map {
             ($0["id"], $0["name"])
         }
     }
@@ -64,22 +76,29 @@ enum ReferenceResolver {
     /// of those keys, so a name is found by one probe of it instead of a scan of the table
     /// (10k items: the command's fixed cost instead of several milliseconds). Both sides go
     /// through the same function, so the rows are those whose normalized name equals `wanted`.
-    private static func rowsNamed(_ wanted: String, table: String, nameColumn: String, db: Database) throws -> [Row] {
-        try Row.fetchAll(db.cachedStatement(sql: namedSQL(table: table, nameColumn: nameColumn)), arguments: [wanted])
+    private static func rowsNamed(_ wanted: String, table: String, nameColumn: String, within: Scope?, db: Database)
+        throws -> [Row]
+    {
+        try Row.fetchAll(
+            db.cachedStatement(sql: namedSQL(table: table, nameColumn: nameColumn, within: within)),
+            arguments: StatementArguments([wanted] + (within.map { [$0.id.description] } ?? [])))
     }
 
-    /// The query of ``rowsNamed(_:table:nameColumn:db:)``: one argument, the name looked for.
-    static func namedSQL(table: String, nameColumn: String) -> String {
+    /// The query of ``rowsNamed(_:table:nameColumn:within:db:)``: the name looked for, then the
+    /// scope's object.
+    static func namedSQL(table: String, nameColumn: String, within: Scope? = nil) -> String {
         let column = nameColumn.quotedDatabaseIdentifier
         let key = UniqueKey.sqlName
         return """
             SELECT id, \(column) AS name FROM \(table.quotedDatabaseIdentifier)
-            WHERE \(key)(\(column)) = \(key)(?) ORDER BY rowid
+            WHERE \(key)(\(column)) = \(key)(?)\(within?.sql ?? "") ORDER BY rowid
             """
     }
 
-    static func ensureNameIsFree(_ name: String, kind: String, table: String, nameColumn: String, db: Database) throws {
-        if let existing = try matches(name, table: table, nameColumn: nameColumn, db: db).first {
+    static func ensureNameIsFree(
+        _ name: String, kind: String, table: String, nameColumn: String, within: Scope? = nil, db: Database
+    ) throws {
+        if let existing = try matches(name, table: table, nameColumn: nameColumn, within: within, db: db).first {
             throw GroceryError.alreadyExists(kind: kind, name: existing.name)
         }
     }

@@ -12,38 +12,47 @@ final class TestPeer {
     let cloud: URL
     let clock: TestClock
     let ids: SequentialIDs
+    /// The model and its version: ``TestModel``'s version 2 unless a test gives its own.
+    let model: (definition: ModelDefinition, version: Int)
     var store: ObjectStore
     var sync: CloudSync
 
-    init(name: String, prefix: String, cloud: URL, clock: TestClock) throws {
+    init(
+        name: String, prefix: String, cloud: URL, clock: TestClock,
+        model: (definition: ModelDefinition, version: Int) = (TestModel.definition, 2)
+    ) throws {
         self.name = name
         self.directory = TemporaryDirectory("peer-\(name)")
         self.cloud = cloud
         self.clock = clock
         self.ids = SequentialIDs(prefix: prefix)
-        (store, sync) = try Self.open(directory: directory, cloud: cloud, name: name, clock: clock, ids: ids)
+        self.model = model
+        (store, sync) = try Self.open(
+            directory: directory, cloud: cloud, name: name, clock: clock, ids: ids, model: model)
     }
 
-    static func open(directory: TemporaryDirectory, cloud: URL, name: String, clock: TestClock, ids: SequentialIDs)
-        throws -> (ObjectStore, CloudSync)
-    {
+    static func open(
+        directory: TemporaryDirectory, cloud: URL, name: String, clock: TestClock, ids: SequentialIDs,
+        model: (definition: ModelDefinition, version: Int)
+    ) throws -> (ObjectStore, CloudSync) {
         let store = try ObjectStore(
-            path: directory.file("store.sqlite").path, model: TestModel.definition, version: 2,
+            path: directory.file("store.sqlite").path, model: model.definition, version: model.version,
             peer: "peer-\(name)", clock: clock, ids: ids)
-        let layout = try CloudLayout(cloud: cloud, account: "default", storeName: "Test", modelVersion: 2)
+        let layout = try CloudLayout(cloud: cloud, account: "default", storeName: "Test", modelVersion: model.version)
         return (store, CloudSync(store: store, layout: layout, device: name))
     }
 
     /// Closes and reopens the store, as a process restart would.
     func restart() throws {
-        (store, sync) = try Self.open(directory: directory, cloud: cloud, name: name, clock: clock, ids: ids)
+        (store, sync) = try Self.open(
+            directory: directory, cloud: cloud, name: name, clock: clock, ids: ids, model: model)
     }
 
     /// Every row of every table of the model, as text: what must be equal on converged peers.
     /// Every row's values, without the engine's column of property clocks.
     func contents() throws -> [String] {
         try store.read { db in
-            try ["note", "folder", "attachment"].flatMap { table in
+            try store.schema.entities.map(\.table).flatMap { table in
                 let columns = try db.columns(in: table).map(\.name).filter { $0 != EngineTables.clockColumn }
                 return try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id")
                     .map { "\(table): \($0)" }

@@ -22,8 +22,8 @@ public struct DeduplicationReport: Equatable, Sendable {
     public var mergedCount: Int { merges.reduce(0) { $0 + $1.losers.count } }
 }
 
-/// Finds objects whose unique attribute has the same key (``UniqueKey``) and merges each group
-/// of copies into one (``SaveContext/merge(_:id:with:chosen:reading:)``), alike on every peer:
+/// Finds objects with the same unique key (``EntityDescription/uniqueKey``: texts by
+/// ``UniqueKey``, references by ID) and merges each group of copies into one (``SaveContext/merge(_:id:with:chosen:reading:)``), alike on every peer:
 ///
 /// - the copy with the smallest global ID holds the object: IDs never change, so two peers
 ///   deduplicating at once, whatever each has seen, keep the same copy — never both deleted;
@@ -34,7 +34,9 @@ public struct DeduplicationReport: Equatable, Sendable {
 ///   used by one. The spelling is written with a reading just after the spellings it chose
 ///   among, so a rename made anywhere later still wins.
 ///
-/// Everything that pointed at a copy merged away points at the survivor.
+/// Everything that pointed at a copy merged away points at the survivor. Objects keyed by what
+/// they point at (an item's aisle in a shop) may become copies of each other then: a run goes
+/// on until a pass merges nothing.
 ///
 /// One grouped query per entity finds the duplicated keys, reading only the index of keys
 /// (``UniqueKeyIndex``); only their objects are read, a batch of keys per save. A run when
@@ -72,27 +74,27 @@ public struct Deduplicator: Sendable {
 
     private func pass() throws -> [DeduplicationReport.Merge] {
         var merges: [DeduplicationReport.Merge] = []
-        for entity in store.schema.entities {
-            guard let unique = entity.uniqueAttribute else { continue }
+        for entity in store.schema.entities where !entity.uniqueKey.isEmpty {
             let table = entity.table.quotedDatabaseIdentifier
-            let column = unique.quotedDatabaseIdentifier
+            let parts = UniqueKeyIndex.keyExpressions(of: entity)
+            let texts = entity.uniqueKey.map { entity.type(of: $0) == .string }
             let keys = try store.read { db in
-                try String.fetchAll(db, sql: Self.duplicatedKeys(table: table, column: column))
+                try Row.fetchAll(db, sql: Self.duplicatedKeys(table: table, parts: parts, texts: texts)).map { row in
+                    (0..<parts.count).map { row[$0] as String }
+                }
             }
             var index = 0
             while index < keys.count {
                 let batch = Array(keys[index..<min(index + batchSize, keys.count)])
                 index += batch.count
                 merges += try store.save(author: "dedupe") { context in
-                    let marks = Array(repeating: "?", count: batch.count).joined(separator: ", ")
                     let rows = try Row.fetchAll(
-                        context.db,
-                        sql: """
-                            SELECT id, ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE ubiquity_unique_key(\(column)) IN (\(marks))
-                            """, arguments: StatementArguments(batch))
-                    var groups: [String: [GlobalID]] = [:]
+                        context.db, sql: Self.copies(table: table, parts: parts, count: batch.count),
+                        arguments: StatementArguments(batch.flatMap { $0 }))
+                    var groups: [[String]: [GlobalID]] = [:]
                     for row in rows {
-                        if let id = GlobalID(row["id"] as String) { groups[row["k"], default: []].append(id) }
+                        guard let id = GlobalID(row["id"] as String) else { continue }
+                        groups[(1...parts.count).map { row[$0] as String }, default: []].append(id)
                     }
                     return try batch.compactMap { key in
                         guard let ids = groups[key], ids.count > 1 else { return nil }
@@ -104,13 +106,34 @@ public struct Deduplicator: Sendable {
         return merges
     }
 
-    /// The keys more than one object of `table` has: the expression of ``UniqueKeyIndex``
-    /// word for word, so that SQLite reads the index alone. (Quoted names.)
+    /// The keys more than one object of `table` has: the expressions of ``UniqueKeyIndex``
+    /// word for word, so that SQLite reads the index alone. A key with a part missing (null,
+    /// or an empty text) is none. (Quoted names.)
+    static func duplicatedKeys(table: String, parts: [String], texts: [Bool]) -> String {
+        let aliases = parts.indices.map { "k\($0)" }
+        let selected = zip(parts, aliases).map { "\($0) AS \($1)" }.joined(separator: ", ")
+        let present = aliases.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+        let nonEmpty = zip(aliases, texts).filter(\.1).map { " AND \($0.0) != ''" }.joined()
+        return """
+            SELECT \(selected) FROM \(table) WHERE \(present)
+            GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1\(nonEmpty)
+            """
+    }
+
+    /// ``duplicatedKeys(table:parts:texts:)`` of a key of one text attribute.
     static func duplicatedKeys(table: String, column: String) -> String {
-        """
-        SELECT ubiquity_unique_key(\(column)) AS k FROM \(table) WHERE k IS NOT NULL
-        GROUP BY k HAVING count(*) > 1 AND k != ''
-        """
+        duplicatedKeys(table: table, parts: ["\(UniqueKey.sqlName)(\(column))"], texts: [true])
+    }
+
+    /// The objects of `count` keys, each with its key's parts after its ID.
+    static func copies(table: String, parts: [String], count: Int) -> String {
+        let tuple = parts.count == 1 ? parts[0] : "(\(parts.joined(separator: ", ")))"
+        let marks = "(" + Array(repeating: "?", count: parts.count).joined(separator: ", ") + ")"
+        let list =
+            parts.count == 1
+            ? Array(repeating: "?", count: count).joined(separator: ", ")
+            : "VALUES " + Array(repeating: marks, count: count).joined(separator: ", ")
+        return "SELECT id, \(parts.joined(separator: ", ")) FROM \(table) WHERE \(tuple) IN (\(list))"
     }
 
     /// Merges one group of copies into the one with the smallest ID.
@@ -144,7 +167,8 @@ public struct Deduplicator: Sendable {
     private func spelling(of copies: [GlobalID], entity: EntityDescription, in context: SaveContext) throws
         -> (chosen: [String: PropertyValue], reading: HLC?)
     {
-        let pointing = store.schema.relationships(pointingAt: entity.name)
+        // Objects that belong to it (an item's aisle in a shop) are part of it, not users of its name.
+        let pointing = store.schema.relationships(pointingAt: entity.name).filter { !$0.relationship.belongsToTarget }
         guard let unique = entity.uniqueAttribute, !pointing.isEmpty else { return ([:], nil) }
         struct Spelling {
             var uses = 0

@@ -140,10 +140,38 @@ enum MergedCopies {
         let existed = try RowWriter.values(entity, id: id, db) != nil
         try RowWriter.delete(entity, id: id, db)
         try PropertyClocks.tombstone(object, clock: clock, mergedInto: target, db)
+        if pointingAt == nil { try deleteBelonging(to: object, clock: clock, schema: schema, changes: &changes, db) }
         changes.updated.formUnion(try repoint(object, to: pointingAt, schema: schema, db))
         if existed { changes.deleted.insert(object) }
         changes.inserted.remove(object)
         changes.updated.remove(object)
+    }
+
+    /// Deletes the objects that belong to `object` (``RelationshipDescription/belongsToTarget``),
+    /// and theirs in turn, tombstoned at `clock`, without recording it: every peer does the
+    /// same when it learns of `object`'s delete, so that a link made elsewhere meanwhile goes
+    /// too.
+    static func deleteBelonging(
+        to object: ObjectID, clock: HLC, schema: Schema, changes: inout ImportedChanges, _ db: Database
+    ) throws {
+        for (source, relationship) in schema.relationships(pointingAt: object.entity) where relationship.belongsToTarget
+        {
+            let ids = try GlobalID.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?
+                    """, arguments: [object.id.description])
+            for id in ids {
+                let owned = ObjectID(entity: source.name, id: id)
+                try RowWriter.delete(source, id: id, db)
+                try PropertyClocks.tombstone(owned, clock: clock, db)
+                try deleteBelonging(to: owned, clock: clock, schema: schema, changes: &changes, db)
+                changes.updated.formUnion(try repoint(owned, to: nil, schema: schema, db))
+                changes.deleted.insert(owned)
+                changes.inserted.remove(owned)
+                changes.updated.remove(owned)
+            }
+        }
     }
 
     /// Points every reference to `object` at `target`, or sets it to null, without a new

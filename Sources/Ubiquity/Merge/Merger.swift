@@ -111,6 +111,13 @@ struct Merger {
         guard !survivor.deleted else { return }
         let id = survivor.id
         let object = ObjectID(entity: object.entity, id: id)
+        if !entity.belongingRelationships.isEmpty,
+            let clock = try ownerGone(properties, of: entity, untombstoned)
+        {
+            // It belongs to an object deleted meanwhile (a link to a shop removed elsewhere):
+            // deleted with it, as where the delete was made.
+            return try delete(object, clock: clock, changes: &changes)
+        }
         // An object the check found without a row has none still unless this transaction
         // merged something of it (every merge that writes a row lists the object as inserted
         // or updated): an import's new objects need no query to say so.
@@ -226,6 +233,17 @@ struct Merger {
         }
     }
 
+    /// The reading of a reference, among `properties`, to an object that is deleted, by a
+    /// relationship that belongs to its target; `nil` when there is none.
+    private func ownerGone<Properties: Sequence>(
+        _ properties: Properties, of entity: EntityDescription, _ untombstoned: StoredEntities?
+    ) throws -> HLC? where Properties.Element == (key: String, value: (PropertyValue, HLC)) {
+        for (property, (value, clock)) in properties where entity.belongingRelationships.contains(property) {
+            if case .reference(let target) = value, try survivor(of: target, untombstoned).deleted { return clock }
+        }
+        return nil
+    }
+
     /// What `id` stands for now (``MergedCopies/survivor(of:_:)``): itself, without a query,
     /// when `untombstoned` read it and found no tombstone, and none was written since.
     private func survivor(of id: GlobalID, _ untombstoned: StoredEntities?) throws -> MergedCopies.Survivor {
@@ -247,7 +265,9 @@ struct Merger {
         let existed = try RowWriter.values(entity, id: object.id, db) != nil
         try RowWriter.delete(entity, id: object.id, db)
         try PropertyClocks.tombstone(object, clock: clock, db)
-        // Set to null without being recorded: each peer does the same when it learns of the delete.
+        // Deleted or set to null without being recorded: each peer does the same when it learns
+        // of the delete.
+        try MergedCopies.deleteBelonging(to: object, clock: clock, schema: schema, changes: &changes, db)
         changes.updated.formUnion(try MergedCopies.repoint(object, to: nil, schema: schema, db))
         if existed { changes.deleted.insert(object) }
     }

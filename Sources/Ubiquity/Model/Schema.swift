@@ -40,22 +40,37 @@ public struct AttributeDescription: Sendable, Equatable {
 
 /// A to-one relationship, stored as a column holding the target's global ID.
 ///
-/// Objects that point at a deleted object always lose the link (nullify); `deleteRule` says
-/// what happens to the target when the object holding the relationship is deleted.
+/// `deleteRule` says what happens to the target when the object holding the relationship is
+/// deleted. Objects that point at a deleted object lose the link (nullify), unless they belong
+/// to it (`belongsToTarget`): a link object, such as an item's aisle in one shop, is deleted
+/// with its item or its shop — locally, when a peer's delete arrives, and when it arrives
+/// itself pointing at an object deleted meanwhile. A relationship of the unique key
+/// (``EntityDescription/uniqueKey``) usually belongs to its target: an object whose key lost
+/// a part would otherwise stay with half a key.
 public struct RelationshipDescription: Sendable, Equatable {
     public let name: String
     public let destination: String
     public let deleteRule: DeleteRule
+    public let belongsToTarget: Bool
 
-    public init(_ name: String, to destination: String, deleteRule: DeleteRule = .nullify) {
+    public init(
+        _ name: String, to destination: String, deleteRule: DeleteRule = .nullify, belongsToTarget: Bool = false
+    ) {
         self.name = name
         self.destination = destination
         self.deleteRule = deleteRule
+        self.belongsToTarget = belongsToTarget
     }
 }
 
-/// One entity: its table, attributes, relationships, and the attribute that identifies it for
-/// users (matched by importers and deduplication).
+/// One entity: its table, attributes, relationships, and its unique key: the properties whose
+/// values together identify an object (matched by importers, seeding and deduplication).
+///
+/// A key is one text attribute (an item's name), or a text attribute within the objects it
+/// points at (an aisle's name within its shop), or references alone (an item's aisle in one
+/// shop: one per item and shop). Texts compare by ``UniqueKey``, references by global ID; an
+/// object with a part of its key missing (null, or an empty text) has no key and is never a
+/// duplicate.
 ///
 /// The table has a `id TEXT PRIMARY KEY` column and one column per property, named as the
 /// property.
@@ -64,7 +79,13 @@ public struct EntityDescription: Sendable, Equatable {
     public let table: String
     public let attributes: [AttributeDescription]
     public let relationships: [RelationshipDescription]
+    /// The key's text attribute, if it has one: how people tell the objects apart ("Milk"),
+    /// and the spelling deduplication chooses among copies.
     public let uniqueAttribute: String?
+    /// The properties of the unique key, in the order of its index; empty: no key.
+    public let uniqueKey: [String]
+    /// The relationships whose target the object belongs to (deleted with it).
+    public let belongingRelationships: Set<String>
     /// A date attribute that every save touching the object sets to now (`modified`).
     public let modificationDateAttribute: String?
 
@@ -74,6 +95,7 @@ public struct EntityDescription: Sendable, Equatable {
         attributes: [AttributeDescription],
         relationships: [RelationshipDescription] = [],
         uniqueAttribute: String? = nil,
+        uniqueWithin: [String] = [],
         modificationDateAttribute: String? = nil
     ) {
         self.name = name
@@ -81,6 +103,17 @@ public struct EntityDescription: Sendable, Equatable {
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueAttribute = uniqueAttribute
+        uniqueKey = (uniqueAttribute.map { [$0] } ?? []) + uniqueWithin
+        belongingRelationships = Set(relationships.filter(\.belongsToTarget).map(\.name))
+        for part in uniqueKey {
+            precondition(
+                attributes.contains { $0.name == part && $0.type == .string }
+                    || relationships.contains { $0.name == part },
+                "\(name): the unique key's \(part) is neither a text attribute nor a relationship")
+        }
+        precondition(
+            uniqueAttribute.map { part in attributes.contains { $0.name == part && $0.type == .string } } ?? true,
+            "\(name): the unique attribute is a text attribute")
         self.modificationDateAttribute = modificationDateAttribute
         propertyNames = attributes.map(\.name) + relationships.map(\.name)
         // An attribute's type wins over a relationship of the same name, as `type(of:)` always said.

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// An index of each entity's unique attribute by its key (``UniqueKey``), `CREATE INDEX … ON
-/// item(ubiquity_unique_key(name), name)`: deduplication groups the keys by reading the index
+/// An index of each entity's unique key (``EntityDescription/uniqueKey``, texts by
+/// ``UniqueKey``), `CREATE INDEX … ON item(ubiquity_unique_key(name), name)`: deduplication groups the keys by reading the index
 /// alone, in key order, and finds a key's copies without reading the table.
 ///
 /// The attribute itself is the index's second column. SQLite 3.40 (Debian 12) does not read an
@@ -29,6 +29,28 @@ enum UniqueKeyIndex {
 
     static func name(of table: String) -> String { "\(prefix)\(rule)_\(shape)_\(table)" }
 
+    /// The index of `entity`'s key: the name of a key of one text attribute is ``name(of:)``;
+    /// a key of several parts names them, so that a key that gains a part (a model version that
+    /// makes aisles unique within their shop) gets an index of its own.
+    static func name(of entity: EntityDescription) -> String {
+        let single = entity.uniqueKey.count == 1 && entity.uniqueAttribute != nil
+        return single ? name(of: entity.table) : name(of: entity.table) + "_" + entity.uniqueKey.joined(separator: "_")
+    }
+
+    /// The SQL of each part of `entity`'s key: a text attribute's key (``UniqueKey``), a
+    /// reference as it is stored (quoted names).
+    static func keyExpressions(of entity: EntityDescription) -> [String] {
+        entity.uniqueKey.map { part in
+            part == entity.uniqueAttribute || entity.type(of: part) == .string
+                ? "\(UniqueKey.sqlName)(\(part.quotedDatabaseIdentifier))" : part.quotedDatabaseIdentifier
+        }
+    }
+
+    /// The index's columns: the key's parts, then the text attribute itself (see above).
+    static func columns(of entity: EntityDescription) -> [String] {
+        keyExpressions(of: entity) + (entity.uniqueAttribute.map { [$0.quotedDatabaseIdentifier] } ?? [])
+    }
+
     /// Drops every index this makes, whatever its rule.
     static func drop(_ db: Database) throws {
         let names = try String.fetchAll(
@@ -43,24 +65,24 @@ enum UniqueKeyIndex {
     /// Makes the missing indexes and drops those of an older rule, in one write; reads only when
     /// everything is in place already.
     static func ensure(for schema: Schema, in database: any DatabaseWriter) throws {
-        let wanted = schema.entities.compactMap { entity in entity.uniqueAttribute.map { (entity.table, $0) } }
+        let wanted = schema.entities.filter { !$0.uniqueKey.isEmpty }
         guard !wanted.isEmpty else { return }
         let existing = try database.read { db in
             try String.fetchSet(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
                 arguments: [likePattern])
         }
-        let names = Set(wanted.map { name(of: $0.0) })
+        let names = Set(wanted.map { name(of: $0) })
         guard names != existing else { return }
         try database.write { db in
             for index in existing.subtracting(names) {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)")
             }
-            for (table, attribute) in wanted where try db.tableExists(table) {
+            for entity in wanted where try db.tableExists(entity.table) {
                 try db.execute(
                     sql: """
-                        CREATE INDEX IF NOT EXISTS \(name(of: table).quotedDatabaseIdentifier)
-                        ON \(table.quotedDatabaseIdentifier)(\(UniqueKey.sqlName)(\(attribute.quotedDatabaseIdentifier)), \(attribute.quotedDatabaseIdentifier))
+                        CREATE INDEX IF NOT EXISTS \(name(of: entity).quotedDatabaseIdentifier)
+                        ON \(entity.table.quotedDatabaseIdentifier)(\(columns(of: entity).joined(separator: ", ")))
                         """)
             }
         }

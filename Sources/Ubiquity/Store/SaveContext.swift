@@ -128,8 +128,8 @@ public final class SaveContext {
 
     // MARK: - Delete
 
-    /// Deletes an object: objects pointing at it lose the link, and targets of its cascading
-    /// relationships are deleted too. Deleting an object that is not there does nothing.
+    /// Deletes an object: objects pointing at it lose the link (those that belong to it are
+    /// deleted), and targets of its cascading relationships are deleted too. Deleting an object that is not there does nothing.
     public func delete(_ entityName: String, id: GlobalID) throws {
         let entity = try entityDescription(entityName)
         let object = ObjectID(entity: entity.name, id: id)
@@ -145,7 +145,11 @@ public final class SaveContext {
                     "SELECT id FROM \(source.table.quotedDatabaseIdentifier) WHERE \(relationship.name.quotedDatabaseIdentifier) = ?",
                 arguments: [id.description])
             for sourceID in pointing.compactMap(GlobalID.init) {
-                try update(source.name, id: sourceID, values: [relationship.name: .null])
+                if relationship.belongsToTarget {
+                    try delete(source.name, id: sourceID)
+                } else {
+                    try update(source.name, id: sourceID, values: [relationship.name: .null])
+                }
             }
         }
         for relationship in entity.relationships where relationship.deleteRule == .cascade {

@@ -2,18 +2,18 @@ import Foundation
 import GRDB
 
 /// Deep-copies one store's objects into another, entity by entity, matching on unique
-/// attributes so that nothing is copied twice and relationships point at the right objects
+/// keys so that nothing is copied twice and relationships point at the right objects
 /// (the book's "Merge with Cloud?", and merging a kept store back).
 ///
-/// - An object is matched by its global ID, then by the key of its unique attribute
-///   (``UniqueKey``). A match takes, property by property, the copy's value when the copy's
+/// - An object is matched by its global ID, then by its unique key (texts by ``UniqueKey``,
+///   references by what they were copied or matched to). A match takes, property by property, the copy's value when the copy's
 ///   clock reading of it is later than the match's — an edit made on the source store after
 ///   the target's value was written, such as a user's change of shipped default data, which
 ///   both stores hold under the same IDs. A property the source holds no reading of (a store
 ///   `cloud disable` wrote without sync metadata) only fills what the match lacks.
 /// - An object the target deleted stays deleted: a delete is final, as in every merge.
 /// - Anything else is inserted under its own global ID with its modification date set to now.
-/// - Objects without a unique attribute (photos) are copied only with the object that owns them
+/// - Objects without a unique key (photos) are copied only with the object that owns them
 ///   through a cascading relationship, when that object takes them.
 /// - Saves a batch at a time: a copy interrupted anywhere and run again finds what the earlier
 ///   run committed (by key or by ID) and copies only the rest.
@@ -191,7 +191,13 @@ public struct StoreSeeder {
             return try self.copyOwned(destination, id: target, state: &state, in: context).map(PropertyValue.reference)
                 ?? .null
         }
-        if let existing = try match(entity, id: id, values: object.values, state: &state, in: context) {
+        // A link that belongs to an object not copied (one the source points at but does not
+        // hold) would have half a key: it stays behind.
+        for name in entity.belongingRelationships where object.values[name] != .null && object.values[name] != nil {
+            if wanted[name] == .null { return .unchanged }
+        }
+        let key = Self.key(of: entity, values: object.values, references: wanted)
+        if let existing = try match(entity, id: id, key: key, state: &state, in: context) {
             state.mapped[id] = existing.id
             let readings = try context.readings(of: ObjectID(entity: entity.name, id: existing.id), in: entity)
             // Whether the source's value of a property replaces the match's.
@@ -229,9 +235,7 @@ public struct StoreSeeder {
             try context.insert(entity.name, id: id, values: wanted)
         }
         state.mapped[id] = id
-        if let unique = entity.uniqueAttribute, case .string(let text)? = object.values[unique] {
-            state.keys[entity.name]?[UniqueKey.normalize(text)] = id
-        }
+        if let key { state.keys[entity.name]?[key] = id }
         return .inserted
     }
 
@@ -241,33 +245,56 @@ public struct StoreSeeder {
         var keys: [String: [String: GlobalID]] = [:]
     }
 
-    /// The target's object for a source object: same ID, or same key of its unique attribute —
-    /// unless the target deleted the object of that ID.
+    /// An object's unique key (``EntityDescription/uniqueKey``) as one text: its texts'
+    /// ``UniqueKey``s and the IDs of what it points at (`references`: already the target's),
+    /// joined; `nil` when a part is missing.
+    static func key(
+        of entity: EntityDescription, values: [String: PropertyValue], references: [String: PropertyValue]
+    ) -> String? {
+        guard !entity.uniqueKey.isEmpty else { return nil }
+        var parts: [String] = []
+        for part in entity.uniqueKey {
+            switch entity.type(of: part) == .reference ? references[part] : values[part] {
+            case .string(let text)?:
+                let key = UniqueKey.normalize(text)
+                guard !key.isEmpty else { return nil }
+                parts.append(key)
+            case .reference(let target)?: parts.append(target.description)
+            default: return nil
+            }
+        }
+        return parts.joined(separator: "\u{1F}")
+    }
+
+    /// The target's object for a source object: same ID, or same unique key — unless the
+    /// target deleted the object of that ID.
     private func match(
-        _ entity: EntityDescription, id: GlobalID, values: [String: PropertyValue], state: inout CopyState,
-        in context: SaveContext
+        _ entity: EntityDescription, id: GlobalID, key: String?, state: inout CopyState, in context: SaveContext
     ) throws -> (id: GlobalID, values: [String: PropertyValue])? {
         if let current = try context.values(of: entity.name, id: id) { return (id, current) }
-        guard try !context.isDeleted(id), let unique = entity.uniqueAttribute, case .string(let text)? = values[unique]
-        else { return nil }
+        guard try !context.isDeleted(id), let key else { return nil }
         if state.keys[entity.name] == nil {
             // Read once per entity: one pass over the target's table, first ID per key.
             var keys: [String: GlobalID] = [:]
+            let columns = entity.uniqueKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             let rows = try Row.fetchAll(
-                context.db,
-                sql: """
-                    SELECT id, \(unique.quotedDatabaseIdentifier) FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id
-                    """)
+                context.db, sql: "SELECT id, \(columns) FROM \(entity.table.quotedDatabaseIdentifier) ORDER BY id")
             for row in rows {
-                guard let rowID = GlobalID(row[0] as String), let name = row[1] as String? else { continue }
-                let key = UniqueKey.normalize(name)
-                if keys[key] == nil { keys[key] = rowID }
+                guard let rowID = GlobalID(row[0] as String) else { continue }
+                var values: [String: PropertyValue] = [:]
+                for (index, part) in entity.uniqueKey.enumerated() {
+                    let stored = row[index + 1] as String?
+                    values[part] =
+                        entity.type(of: part) == .reference
+                        ? stored.flatMap(GlobalID.init).map(PropertyValue.reference) : stored.map(PropertyValue.string)
+                }
+                if let rowKey = Self.key(of: entity, values: values, references: values), keys[rowKey] == nil {
+                    keys[rowKey] = rowID
+                }
             }
             state.keys[entity.name] = keys
         }
-        let key = UniqueKey.normalize(text)
-        guard !key.isEmpty, let found = state.keys[entity.name]?[key],
-            let current = try context.values(of: entity.name, id: found)
+        guard let found = state.keys[entity.name]?[key], let current = try context.values(of: entity.name, id: found)
         else { return nil }
         return (found, current)
     }

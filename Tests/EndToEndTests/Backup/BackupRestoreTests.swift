@@ -21,7 +21,7 @@ struct BackupRestoreTests {
         for index in 1...3 { try a.output(["item", "add", "Item \(index)"]) }
         #expect(try a.output(["backup", backupFolder("a-backup")]).contains("1 store"))
         for index in 4...5 { try a.output(["item", "add", "Item \(index)"]) }
-        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")
         let published = try FileManager.default.contentsOfDirectory(atPath: logs.path).flatMap { peer in
             try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(peer).path).map {
                 "\(peer)/\($0)"

@@ -23,7 +23,7 @@ struct DevicePastTests {
         try FileManager.default.copyItem(at: sandbox, to: backup)
         for index in 4...5 { try a.output(["item", "add", "Item \(index)"]) }
         try b.output(["cloud", "sync"])
-        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")
         let peer = try #require(
             try FileManager.default.contentsOfDirectory(atPath: logs.path).first {
                 (try? FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent($0).path).count) == 5
@@ -98,7 +98,7 @@ struct DevicePastTests {
 
         // Under the shared identity, one log per number, each written once; the new identity
         // numbers from 1.
-        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(identity).path).sorted()
                 == ["0000000001.gdlog", "0000000002.gdlog"])

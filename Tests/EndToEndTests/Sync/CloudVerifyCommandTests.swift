@@ -34,7 +34,7 @@ struct CloudVerifyCommandTests {
             as! [String: Any]
         let kitchenPeer = status["peerID"] as! String
         let log2 = directory.url.appendingPathComponent(
-            "Cloud/default/GroceryDude/v2/epoch-1/logs/\(kitchenPeer)/0000000002.gdlog")
+            "Cloud/default/GroceryDude/v3/epoch-1/logs/\(kitchenPeer)/0000000002.gdlog")
         try FileManager.default.removeItem(at: log2)
 
         let stuck = try phone.run(["cloud", "verify"])

@@ -11,7 +11,7 @@ struct CloudWatchTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs") }
+    var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs") }
 
     @Test func importsAsLogsArriveSaysWhatCameAndFollowsOtherTerminals() throws {
         let kitchen = device("kitchen")

@@ -84,7 +84,7 @@ struct DamagedOwnFilesTests {
         try a.output(["item", "add", "Milk"])
         #expect(try b.itemNames() == ["Bread", "Milk"])
         // Its logs stay one device's: numbered on, in its one folder.
-        let logs = directory.file("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let logs = directory.file("Cloud/default/GroceryDude/v3/epoch-1/logs")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { !$0.hasPrefix(".") } == [peerID])
         #expect(

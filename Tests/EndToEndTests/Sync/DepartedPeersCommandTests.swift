@@ -59,7 +59,7 @@ struct DepartedPeersCommandTests {
         try ok("kitchen", ["cloud", "enable"])
         try ok("phone", ["cloud", "enable"])
         try ok("phone", ["item", "add", "Milk"])
-        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs")
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")
         let phoneFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first)
         #expect(try ok("kitchen", ["item", "ls"]).contains("Milk"))
         try ok("kitchen", ["item", "ls"])

@@ -12,7 +12,7 @@ struct HostileCloudCommandTests {
         CommandRunner(dataDirectory: directory.path, device: name, environment: CommandRunner.withoutDefaultData)
     }
 
-    var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs") }
+    var logsFolder: URL { directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs") }
 
     /// Copies `source` (a log with one inserted item) as log `seq` of `peer`, with the item's
     /// values changed by `change`, a fresh item ID and the peer's own clock; sealed correctly.
@@ -116,7 +116,7 @@ struct HostileCloudCommandTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: logsFolder.appendingPathComponent(peer).path).isEmpty)
         let baseline = directory.url.appendingPathComponent(
-            "Cloud/default/GroceryDude/v2/epoch-1/baselines/\(peer)/0000000001.gdbase")
+            "Cloud/default/GroceryDude/v3/epoch-1/baselines/\(peer)/0000000001.gdbase")
         let whole = try Data(contentsOf: baseline)
         try whole.prefix(whole.count / 2).write(to: baseline)
         // Beside it, a 3 GB file named like a log, and a leftover of a crash in kitchen's folder.

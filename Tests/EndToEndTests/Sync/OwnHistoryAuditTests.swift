@@ -9,7 +9,7 @@ import Testing
 struct OwnHistoryAuditTests {
     let directory = TemporaryDirectory("own-audit")
     var cloud: URL { directory.file("cloud") }
-    var epoch: URL { cloud.appendingPathComponent("default/GroceryDude/v2/epoch-1") }
+    var epoch: URL { cloud.appendingPathComponent("default/GroceryDude/v3/epoch-1") }
 
     init() throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)

@@ -101,7 +101,7 @@ struct ParallelStartTests {
             #expect(try runner.itemNames(global).filter { $0.hasPrefix("Cloud \(round)-") } == added.sorted())
             // The device's logs are in one peer's folder, and each add is in exactly one log.
             let peer = try peerID(ofDevice: runner.device)
-            let logsFolder = cloud.appendingPathComponent("default/GroceryDude/v2/epoch-1/logs")
+            let logsFolder = cloud.appendingPathComponent("default/GroceryDude/v3/epoch-1/logs")
             let logs = try FileManager.default.contentsOfDirectory(atPath: logsFolder.appendingPathComponent(peer).path)
                 .filter { $0.hasSuffix(".gdlog") }
                 .map { try String(contentsOf: logsFolder.appendingPathComponent("\(peer)/\($0)"), encoding: .utf8) }

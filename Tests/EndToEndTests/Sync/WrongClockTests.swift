@@ -49,7 +49,7 @@ struct WrongClockTests {
     /// The wall time, in seconds since 1970, of the reading in `device`'s newest published log.
     func newestReading(of device: CommandRunner) throws -> Double {
         let peer = try #require(try status(device)["peerID"] as? String)
-        let folder = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v2/epoch-1/logs/\(peer)")
+        let folder = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs/\(peer)")
         let newest = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gdlog") }.max())
         let lines = try String(contentsOf: folder.appendingPathComponent(newest), encoding: .utf8).split(
