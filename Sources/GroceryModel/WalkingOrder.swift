@@ -16,8 +16,10 @@ public enum WalkingOrder {
     /// Where a move puts an aisle.
     public enum Move: Sendable, Equatable {
         case first, last
-        /// Just before or after another aisle, by ID.
-        case before(String), after(String)
+        /// Just before another aisle (its name or a prefix of its ID).
+        case before(String)
+        /// Just after another aisle.
+        case after(String)
     }
 
     /// `aisles` in walking order, each with its place: its position when moved, else its rank.

@@ -49,7 +49,7 @@ struct CommandLineTests {
         #expect(
             Set(milk.keys) == [
                 "id", "name", "quantity", "unit", "homeLocation", "shopLocation", "listed",
-                "collected", "modified", "note", "photoBytes",
+                "collected", "modified", "note", "photoBytes", "aisles",
             ])
 
         _ = try run(["item", "edit", "milk", "--qty", "1.5", "--name", "Oat Milk", "--unit", ""])
