@@ -63,6 +63,7 @@ extension CloudCommand {
                 if let cloud = status.cloud {
                     writer.add("refused", .raw(Self.json(refused)))
                     writer.add("clocksAhead", .raw(Self.json(cloud.clocksAhead)))
+                    writer.add("otherModelVersions", .raw(Self.json(cloud.otherModels)))
                 }
                 writer.add("transitions", .raw(Self.json(transitions)))
                 print(writer.text)
@@ -96,6 +97,10 @@ extension CloudCommand {
                             + (cloud.clocksAhead.isEmpty ? "none" : ""))
                     for clock in cloud.clocksAhead { print("  \(clock.summary)") }
                     if !cloud.clocksAhead.isEmpty { print("  \(Self.clockAheadAdvice)") }
+                    print(
+                        "Other versions:".padding(toLength: 21, withPad: " ", startingAt: 0)
+                            + (cloud.otherModels.isEmpty ? "none" : ""))
+                    for other in cloud.otherModels { print("  \(other.summary)") }
                 }
                 print(
                     "Transitions:".padding(toLength: 21, withPad: " ", startingAt: 0)
@@ -128,6 +133,18 @@ extension CloudCommand {
                     + "\"file\": \(JSONText.quoted(clock.file)), \"writtenAt\": \(JSONText.quoted(Timestamp.string(clock.writtenAt))), "
                     + "\"seenAt\": \(JSONText.quoted(Timestamp.string(clock.seenAt))), \"aheadSeconds\": \(Int64(clock.ahead.rounded())), "
                     + "\"ahead\": \(JSONText.quoted(DurationText.about(clock.ahead)))}"
+            }
+            return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
+        }
+
+        /// One object per line: the device, its model version, whether it is older than this
+        /// one's, when its newest log arrived.
+        static func json(_ others: [OtherModelNote]) -> String {
+            guard !others.isEmpty else { return "[]" }
+            let objects = others.map { other in
+                "{\"peer\": \(JSONText.quoted(other.peer)), \"device\": \(other.device.map(JSONText.quoted) ?? "null"), "
+                    + "\"modelVersion\": \(other.modelVersion), \"older\": \(other.isOlder), "
+                    + "\"lastSeen\": \(other.lastSeen.map { JSONText.quoted(Timestamp.string($0)) } ?? "null")}"
             }
             return "[\n    " + objects.joined(separator: ",\n    ") + "\n  ]"
         }

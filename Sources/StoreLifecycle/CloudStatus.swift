@@ -57,6 +57,9 @@ public struct CloudStatus: Equatable, Sendable {
         public var lastVerify: LastVerify? = nil
         /// Devices whose clocks were found more than a day ahead of this one's, furthest first.
         public var clocksAhead: [ClockAheadNote] = []
+        /// Devices on another model version of the store, which do not sync with this one until
+        /// the older side updates.
+        public var otherModels: [OtherModelNote] = []
     }
 }
 
@@ -89,6 +92,11 @@ extension StoreCoordinator {
             refused: try sync?.refusedFiles().map(RefusedCloudFile.init) ?? [],
             lastVerify: try sync?.lastVerify().map(LastVerify.init),
             clocksAhead: try sync?.clocksAhead().map(ClockAheadNote.init) ?? [])
+        if problem == nil {
+            status.cloud?.otherModels = layout.devicesOnOtherModelVersions().map {
+                OtherModelNote($0, here: store.modelVersion)
+            }
+        }
         let waitingHere = status.cloud?.pendingExport ?? 0
         status.cloud?.pendingExportAllLists = waitingHere + waitingInOtherLists(account: account)
         return status

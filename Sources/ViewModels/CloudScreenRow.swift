@@ -130,6 +130,9 @@ extension CloudViewModel {
                     value: "\(who)'s clock was \(DurationText.about(clock.ahead)) ahead of this one's (\(clock.file)): "
                         + "its edits win over concurrent ones until it is set right", .warning))
         }
+        for other in cloud.otherModels {
+            rows.append(.field(label: "Other version", value: other.summary, other.isOlder ? .plain : .warning))
+        }
         for file in cloud.refused {
             rows.append(
                 .field(

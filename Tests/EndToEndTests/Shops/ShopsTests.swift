@@ -129,11 +129,25 @@ struct ShopsTests {
         #expect(try phone.itemNames() == ["Milk"], "model 3 sees nothing of model 2 yet")
         let old = try laptop.run(["--model-version", "2", "shops", "ls"])
         #expect(old.status != 0 && old.stderr.contains("model version 2"), "\(old.stderr)")
+        // The silo is said on both sides, never silent.
+        let status = try kitchen.output(["cloud", "status"])
+        #expect(
+            status.contains("device \"laptop\" is on an older version (model 2): its changes arrive when it updates"),
+            "\(status)")
+        let newer = try laptop.output(["--model-version", "2", "cloud", "status"])
+        #expect(newer.contains("device \"kitchen\" is on a newer version (model 3)"), "\(newer)")
+        let others =
+            try JSONSerialization.jsonObject(
+                with: Data(try phone.output(["cloud", "status", "--json"]).utf8)) as! [String: Any]
+        let listed = try #require(others["otherModelVersions"] as? [[String: Any]])
+        #expect(listed.map { $0["device"] as? String } == ["laptop"] && listed.first?["older"] as? Bool == true)
         // The laptop updates: its store migrates, its aisles are the default shop's.
         #expect(try laptop.itemNames() == ["Coffee", "Milk"])
         #expect(try aisleNames(laptop).contains("Hot drinks"))
         #expect(try json(laptop, ["shops", "ls", "--json"]).map { $0["name"] as! String } == ["My shop"])
         #expect(try phone.itemNames() == ["Coffee", "Milk"])
+        let updated = try kitchen.output(["cloud", "status"])
+        #expect(!updated.contains("laptop") && updated.contains("Other versions:"), "\(updated)")
         // Its local store (model 2, never merged) opens under model 3 too.
         try laptop.output(["cloud", "disable"])
         #expect(try laptop.itemNames() == ["Tea"])
