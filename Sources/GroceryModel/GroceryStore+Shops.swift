@@ -127,6 +127,21 @@ extension GroceryStore {
         return shop
     }
 
+    /// The shop the Shop screen shows on this device (a local fact of the list's store, never
+    /// synced): the default shop until another is chosen, and again when that one is gone.
+    public func shownShop() throws -> ShopID {
+        guard modelVersion >= 3, let text = try objects.metadata(Self.shownShopKey), let id = ShopID(text),
+            try shops().contains(where: { $0.id == id })
+        else { return .defaultShop }
+        return id
+    }
+
+    public func setShownShop(_ shop: ShopID) throws {
+        try objects.setMetadata(Self.shownShopKey, shop.description)
+    }
+
+    static let shownShopKey = "shownShop"
+
     // MARK: - Aisles
 
     /// A shop's aisles in its walking order (``WalkingOrder``).
@@ -142,7 +157,7 @@ extension GroceryStore {
         return try objects.read { db in try Self.aisles(in: shop, db) }
     }
 
-    private static func aisles(in shop: GlobalID, _ db: Database) throws -> [AisleEntry] {
+    static func aisles(in shop: GlobalID, _ db: Database) throws -> [AisleEntry] {
         let table = AisleTable(shop: shop)
         let rows = try Row.fetchAll(
             db,
@@ -158,6 +173,15 @@ extension GroceryStore {
                 modified: Date(timeIntervalSince1970: row["modified"]), itemCount: row["items"])
         }
         return WalkingOrder.ordered(aisles, id: \.id.description, name: \.name, position: \.position).map(\.aisle)
+    }
+
+    /// A shop's aisles in walking order, as entries of the Aisles screen (``CatalogEntry``).
+    public func aisleEntries(in shopID: ShopID) throws -> [CatalogEntry] {
+        try aisles(in: shopID).map {
+            CatalogEntry(
+                kind: .shop, id: CatalogEntryID(.shop, $0.id.globalID), name: $0.name, modified: $0.modified,
+                itemCount: $0.itemCount)
+        }
     }
 
     /// Adds an aisle to a shop; without one, to the default shop.
@@ -314,6 +338,20 @@ extension GroceryStore {
                 try context.delete(GrocerySchema.Entity.itemAisle, id: link)
             }
             return try Self.itemRow(id: item.id, context.db)!
+        }
+    }
+
+    /// The name of an item's aisle in a shop; `nil` when it has none there.
+    public func aisleName(of item: ItemID, in shopID: ShopID) throws -> String? {
+        if shopID == .defaultShop { return try self.item(id: item)?.shopLocationName }
+        guard modelVersion >= 3 else { return nil }
+        return try objects.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT a.aisle FROM itemAisle l JOIN shopAisle a ON a.id = l.aisle
+                    WHERE l.item = ? AND l.shop = ? ORDER BY l.id LIMIT 1
+                    """, arguments: [item.description, shopID.description])
         }
     }
 

@@ -22,6 +22,8 @@ public struct ItemListQuery: Hashable, Sendable {
     }
 
     public var grouping: Grouping
+    /// The shop whose aisles group a Shop list (model version 3); the default shop when `nil`.
+    public var shop: ShopID?
     public var order: Order
     /// Only the items on the shopping list (Shop; Prepare's "only listed" filter).
     public var listedOnly: Bool
@@ -29,8 +31,12 @@ public struct ItemListQuery: Hashable, Sendable {
     /// "Crème"); empty for all.
     public var search: String
 
-    public init(grouping: Grouping, order: Order = .byLocation, listedOnly: Bool = false, search: String = "") {
+    public init(
+        grouping: Grouping, shop: ShopID? = nil, order: Order = .byLocation, listedOnly: Bool = false,
+        search: String = ""
+    ) {
         self.grouping = grouping
+        self.shop = shop
         self.order = order
         self.listedOnly = listedOnly
         self.search = search
@@ -109,17 +115,24 @@ extension GroceryStore {
                 arguments += [search]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            // (A list by name has no sections by location: none are read.)
-            let locations =
-                query.order == .byName
-                ? []
-                : NameOrder.naturallySorted(
+            // (A list by name has no sections by location: none are read.) A shop's aisles come
+            // in its walking order (``WalkingOrder``), which is natural order until one is moved.
+            let shop = query.grouping == .shopAisle ? (query.shop ?? .defaultShop) : nil
+            let inShop = shop.map { $0 != .defaultShop && objects.schema.version >= 3 } ?? false
+            let locations: [(id: String, name: String?)]
+            if query.order == .byName {
+                locations = []
+            } else if let shop, objects.schema.version >= 3 {
+                locations = try Self.aisles(in: shop.globalID, db).map { ($0.id.description, $0.name) }
+            } else {
+                locations = NameOrder.naturallySorted(
                     try Row.fetchAll(
                         db,
                         sql: """
                             SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
                             """
                     ).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
+            }
             // An item's link is the position of its location here, by the link's exact stored
             // text; a link to a location not here (not arrived yet from its peer) is none.
             var byText = IDTextTable<Int>()
@@ -131,12 +144,19 @@ extension GroceryStore {
             typealias Entry = (id: ItemID, listed: Bool)
             typealias Scanned = (id: ItemID, location: Int?, listed: Bool, name: String)
             var scanned: [Scanned] = []
+            // Another shop's aisle of an item is its link there (one, or the first until a
+            // deduplication merges two).
+            let link =
+                inShop
+                ? "(SELECT aisle FROM itemAisle WHERE itemAisle.item = item.id AND itemAisle.shop = ? ORDER BY itemAisle.id LIMIT 1)"
+                : kind.itemRelationship
             let statement = try db.makeStatement(
                 sql: """
-                    SELECT id, \(kind.itemRelationship), listed, name FROM item INDEXED BY item_list_order\(filter)
+                    SELECT id, \(link), listed, name FROM item INDEXED BY item_list_order\(filter)
                     ORDER BY name COLLATE NOCASE, id
                     """)
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            let rows = try Row.fetchCursor(
+                statement, arguments: inShop ? StatementArguments([shop?.description]) + arguments : arguments)
             while let row = try rows.next() {
                 let location = GlobalID.textBytes(statement.sqliteStatement, 1).flatMap { bytes in
                     byText.value(bytes) ?? byString[String(decoding: bytes, as: UTF8.self)]

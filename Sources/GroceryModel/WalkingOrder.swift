@@ -27,7 +27,12 @@ public enum WalkingOrder {
     static func ordered<Aisle>(
         _ aisles: [Aisle], id: (Aisle) -> String, name: (Aisle) -> String, position: (Aisle) -> Double?
     ) -> [(aisle: Aisle, place: Double)] {
-        let natural = NameOrder.naturallySorted(aisles.sorted { id($0) < id($1) }, name: name)
+        // Natural order expects its rows in SQL's order of names (ignoring ASCII case), then ID.
+        let byName = aisles.sorted { a, b in
+            let (first, second) = (name(a).lowercased(), name(b).lowercased())
+            return first != second ? first < second : id(a) < id(b)
+        }
+        let natural = NameOrder.naturallySorted(byName, name: name)
         var placed = natural.enumerated().map { rank, aisle in
             (aisle: aisle, place: position(aisle) ?? Double(rank + 1), moved: position(aisle) != nil)
         }

@@ -16,6 +16,12 @@ extension AppController {
             guard let entry = model.selectedEntry else { return .ignored }
             ask(.renameEntry, "Rename \(entry.name) to:", entry.name)
         case .character("d"): model.requestDeleteSelected()
+        // The Aisles screen: a shop's aisles in walking order.
+        case .character("K") where model.isWalkingOrder: model.moveSelectedAisle(by: -1)
+        case .character("J") where model.isWalkingOrder: model.moveSelectedAisle(by: 1)
+        case .character("s") where model.isWalkingOrder: app.switchShop(by: 1)
+        case .character("S") where model.isWalkingOrder: app.switchShop(by: -1)
+        case .character("N") where model.isWalkingOrder: ask(.addShop, "New shop:")
         default: return .ignored
         }
         return .handled

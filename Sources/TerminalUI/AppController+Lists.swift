@@ -25,6 +25,8 @@ extension AppController {
         case .character("o") where model.screen == .prepare:
             model.order = model.order == .byName ? .byLocation : .byName
         case .character("f") where model.screen == .prepare: model.onlyListed.toggle()
+        case .character("s") where model.screen == .shop: app.switchShop(by: 1)
+        case .character("S") where model.screen == .shop: app.switchShop(by: -1)
         case .character("/"): ask(.search, "Search:", model.searchText)
         case .character("n"): model.moveSelection(to: model.selection + 1 < model.rowCount ? model.selection + 1 : 0)
         case .character("N"): model.moveSelection(to: model.selection > 0 ? model.selection - 1 : model.rowCount - 1)

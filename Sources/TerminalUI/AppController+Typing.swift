@@ -66,6 +66,9 @@ extension AppController {
             try app.cloud.signIn(trimmed)
         case .newList:
             try app.createList(named: text)
+        case .addShop:
+            guard !trimmed.isEmpty else { return }
+            try app.addShop(named: text)
         }
     }
 }

@@ -15,6 +15,7 @@ public struct UIState: Equatable, Sendable {
         case photoPath
         case signIn
         case newList
+        case addShop
     }
 
     public struct Prompt: Equatable, Sendable {

@@ -54,7 +54,8 @@ extension AppModel {
     public func openEditor(_ id: ItemID) {
         guard isInputEnabled, editor == nil else { return }
         do {
-            editor = try ItemEditorViewModel(store: coordinator.current.store, id: id, undo: undoHistory)
+            editor = try ItemEditorViewModel(
+                store: coordinator.current.store, id: id, undo: undoHistory, shop: shop.shop, shopName: shownShop?.name)
         } catch {
             say("Cannot open the item: \(ErrorText.reason(error))")
         }

@@ -24,6 +24,7 @@ extension AppModel {
             refreshSummary(force: true)
             let store = coordinator.current.store
             for list in lists { list.storeDidChange(to: store, message: change.summary) }
+            restoreShownShop()
             say(change.summary)
             if let editor {
                 editor.storeDidChange(to: store)

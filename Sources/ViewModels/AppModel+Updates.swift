@@ -97,6 +97,7 @@ extension AppModel {
         case .imported(_, let devices, let changes):
             cloud.handle(event)
             say(event.message)
+            if changes.touches(GrocerySchema.Entity.shop) { refreshShops() }
             // Who changed what the editor shows, for its marks ("phone set 2 at 18:02").
             if let editor {
                 editor.noteImport(by: devices.sorted(), changedThisItem: changes.mayHaveChanged(editor.id))

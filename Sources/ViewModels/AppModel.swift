@@ -63,6 +63,9 @@ public final class AppModel {
     var pastedItems: [String]?
     /// The name of the list on screen ("Groceries" for the default list).
     public internal(set) var listName = NamedLists.defaultDisplayName
+    /// How many shops the list has, and the one Shop and Aisles show (``shownShop``).
+    var shopCount = 1
+    var shopNamed: ShopEntry?
 
     let logger: Logger
     var lastPollFailure: String?
@@ -85,6 +88,7 @@ public final class AppModel {
             say("Setting up the cloud store… (Using local storage: 1)")
         }
         refreshListName()
+        restoreShownShop()
         refreshSummary(force: true)
         coordinator.subscribe { [weak self] message in self?.receive(message) }
         // Core Data's save loop: a transition waits while the editor has unsaved edits.

@@ -19,6 +19,21 @@ public final class CatalogListViewModel: StoreFollowingList {
     /// Between a store's will-change and did-change notices: input is off, nothing is read.
     public var isStoreChanging: Bool { binding.isChanging }
 
+    /// The Aisles screen's shop (model version 3): its aisles in its walking order, which `J`
+    /// and `K` change. The other kinds ignore it.
+    public var shop: ShopID = .defaultShop {
+        didSet {
+            guard shop != oldValue else { return }
+            binding.invalidate()
+            refreshIfChanged()
+        }
+    }
+    /// The shop's name, which Aisles shows above its aisles when the list has more than one shop.
+    public internal(set) var shopName: String?
+    /// Whether this screen's entries are a shop's aisles in walking order (the Aisles screen of
+    /// a store with shops).
+    public var isWalkingOrder: Bool { kind == .shop && store.modelVersion >= 3 }
+
     var binding: StoreBinding
     private var store: GroceryStore { binding.store }
 
@@ -35,7 +50,7 @@ public final class CatalogListViewModel: StoreFollowingList {
         do {
             guard let token = try binding.tokenIfChanged() else { return false }
             let selectedID = selectedEntry?.id
-            entries = try store.entries(kind)
+            entries = isWalkingOrder ? try store.aisleEntries(in: shop) : try store.entries(kind)
             fetches += 1
             binding.fetched(token)
             if let selectedID, let index = entries.firstIndex(where: { $0.id == selectedID }) { selection = index }
@@ -55,7 +70,11 @@ public final class CatalogListViewModel: StoreFollowingList {
     /// the fetch stays current when nothing else changed since it.
     @discardableResult
     public func apply(_ changes: StoreChanges) -> Bool {
-        if !changes.touches(kind.entity), !changes.touches(GrocerySchema.Entity.item),
+        let entities =
+            isWalkingOrder
+            ? [kind.entity, GrocerySchema.Entity.shopAisle, GrocerySchema.Entity.itemAisle, GrocerySchema.Entity.shop]
+            : [kind.entity]
+        if !entities.contains(where: changes.touches), !changes.touches(GrocerySchema.Entity.item),
             binding.isOnlyChange(changes), let after = changes.tokenAfter
         {
             binding.fetched(after)
@@ -74,10 +93,14 @@ public final class CatalogListViewModel: StoreFollowingList {
     /// - Throws: why the name is refused (in use, too long): the caller keeps what was typed.
     public func add(_ name: String) throws {
         guard !isStoreChanging else { return }
-        let added = try store.addEntry(kind, name: name)
-        message = "Added \(added.name)"
+        let added =
+            isWalkingOrder
+            ? try store.addAisle(name, in: shop).id.description : try store.addEntry(kind, name: name).id.description
         refreshIfChanged()
-        if let index = entries.firstIndex(where: { $0.id == added.id }) { selection = index }
+        if let index = entries.firstIndex(where: { $0.id.description == added }) {
+            selection = index
+            message = "Added \(entries[index].name)"
+        }
     }
 
     /// Renames the selected entry.
@@ -85,8 +108,11 @@ public final class CatalogListViewModel: StoreFollowingList {
     /// - Throws: why the name is refused (in use, too long): the caller keeps what was typed.
     public func renameSelected(to name: String) throws {
         guard !isStoreChanging, let entry = selectedEntry else { return }
-        let renamed = try store.renameEntry(entry.id, to: name)
-        message = "Renamed \(entry.name) to \(renamed.name)"
+        let renamed =
+            isWalkingOrder
+            ? try store.renameAisle(entry.id.description, to: name, in: shop).name
+            : try store.renameEntry(entry.id, to: name).name
+        message = "Renamed \(entry.name) to \(renamed)"
         refreshIfChanged()
     }
 
@@ -105,9 +131,28 @@ public final class CatalogListViewModel: StoreFollowingList {
         guard accepted, case .confirm = dialog else { return }
         perform { entry in
             guard let entry else { return nil }
-            let removed = try store.removeEntry(entry.id)
-            return "Deleted \(removed.name)"
+            let removed =
+                isWalkingOrder
+                ? try store.removeAisle(entry.id.description, in: shop).name : try store.removeEntry(entry.id).name
+            return "Deleted \(removed)"
         }
+    }
+
+    /// Moves the selected aisle one place up (`-1`) or down (`1`) in its shop's walking order:
+    /// one position written, the moved aisle's; the selection follows it.
+    public func moveSelectedAisle(by delta: Int) {
+        guard isWalkingOrder, let entry = selectedEntry else { return }
+        let target = selection + delta
+        guard entries.indices.contains(target) else {
+            message = "\(entry.name) is \(delta < 0 ? "first" : "last") already"
+            return
+        }
+        let neighbour = entries[target].id.description
+        perform { _ in
+            try store.moveAisle(entry.id.description, in: shop, to: delta < 0 ? .before(neighbour) : .after(neighbour))
+            return "Moved \(entry.name) \(delta < 0 ? "up" : "down")"
+        }
+        if let index = entries.firstIndex(where: { $0.id == entry.id }) { selection = index }
     }
 
     // MARK: - Store transitions (``StoreFollowingList``)

@@ -18,7 +18,9 @@ extension ItemEditorViewModel {
     public func openPicker(for field: Field) {
         guard isOpen, !isStoreChanging, let kind = Self.kind(of: field) else { return }
         do {
-            picker = CatalogPicker(field: field, entries: try store.entries(kind), current: values[field] ?? "")
+            let entries =
+                field == .shopLocation && editsAnotherShop ? try store.aisleEntries(in: shop) : try store.entries(kind)
+            picker = CatalogPicker(field: field, entries: entries, current: values[field] ?? "")
         } catch {
             message = "Cannot read the \(kind.noun)s: \(ErrorText.reason(error))"
         }

@@ -61,6 +61,7 @@ extension ItemEditorViewModel {
             }
             let earlier = stored
             stored = Self.fields(of: row)
+            if editsAnotherShop { stored[.shopLocation] = try store.aisleName(of: id, in: shop) ?? "" }
             for field in Field.allCases where !touched.contains(field) { values[field] = stored[field] }
             // A field being edited that changed elsewhere: marked, never overwritten unseen.
             for field in touched where !earlier.isEmpty && earlier[field] != stored[field] {

@@ -24,7 +24,11 @@ extension ItemEditorViewModel {
             try undo.recording(
                 store, ids: [id], withPhotos: photo != nil, label: { (row: ItemRow) in "Edited \(row.name)" }
             ) {
-                var row = touched.isEmpty ? try store.item(id: id) : try store.editItem(id.description, changes)
+                var row =
+                    changes.changesAnything ? try store.editItem(id.description, changes) : try store.item(id: id)
+                if editsAnotherShop, touched.contains(.shopLocation) {
+                    row = try store.setAisle(of: id.description, in: shop, to: values[.shopLocation] ?? "")
+                }
                 switch photo {
                 case .attach(let data)?: row = try store.setPhoto(id, data)
                 case .remove?: row = try store.setPhoto(id, nil)
@@ -101,7 +105,7 @@ extension ItemEditorViewModel {
                 }
             case .unit: changes.unit = text
             case .homeLocation: changes.homeLocation = text
-            case .shopLocation: changes.shopLocation = text
+            case .shopLocation: if !editsAnotherShop { changes.shopLocation = text }
             case .note: changes.note = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
             }
         }

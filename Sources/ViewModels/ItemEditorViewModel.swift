@@ -40,6 +40,10 @@ public final class ItemEditorViewModel {
     }
 
     public let id: ItemID
+    /// The shop whose aisle the aisle field edits: the one Shop shows (the default shop's is
+    /// the item's shop aisle, the book's field), named when the list has several shops.
+    public let shop: ShopID
+    public let shopName: String?
     public internal(set) var values: [Field: String] = [:]
     /// The fields the user changed since opening (or the last save).
     public internal(set) var touched: Set<Field> = []
@@ -105,15 +109,30 @@ public final class ItemEditorViewModel {
     /// Opens an item, marking it modified (as the book does).
     ///
     /// - Parameter undo: where saved edits are recorded for undo.
-    public init(store: GroceryStore, id: ItemID, undo: UndoHistory = UndoHistory()) throws {
+    public init(
+        store: GroceryStore, id: ItemID, undo: UndoHistory = UndoHistory(), shop: ShopID = .defaultShop,
+        shopName: String? = nil
+    ) throws {
         binding = StoreBinding(store)
         self.id = id
         self.undo = undo
+        self.shop = shop
+        self.shopName = shopName
         try store.markModified(id)
         refreshIfChanged()
     }
 
     public var isOpen: Bool { closedBecause == nil }
+
+    /// A field's label: the aisle field names its shop when the list has several ("Aldi aisle").
+    public func label(of field: Field) -> String {
+        guard field == .shopLocation, let shopName else { return field.label }
+        return "\(shopName) aisle"
+    }
+
+    /// Whether the aisle field is another shop's than the default (an `ItemAisle`, not the
+    /// item's shop aisle).
+    var editsAnotherShop: Bool { shop != .defaultShop }
 
     /// The fields this store's model version has: the note came with version 2.
     public var fields: [Field] {

@@ -19,7 +19,9 @@ extension ItemListViewModel {
     /// - Returns: whether anything was read.
     @discardableResult
     public func apply(_ changes: StoreChanges) -> Bool {
+        // Another shop's sections come from its links, which a row does not carry.
         guard changes.otherEntities.isEmpty, changes.updatedItems.count <= Self.inPlaceLimit, searchText.isEmpty,
+            query.shop == nil || query.shop == .defaultShop,
             binding.isOnlyChange(changes), let after = changes.tokenAfter,
             let rows = rowsInPlace(changes.updatedItems)
         else {

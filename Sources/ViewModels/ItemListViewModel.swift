@@ -35,6 +35,13 @@ public final class ItemListViewModel {
     public var order: ItemListQuery.Order = .byLocation {
         didSet { if order != oldValue { refetchKeepingSelection() } }
     }
+    /// The shop whose aisles and walking order Shop shows (`s` switches; the device remembers
+    /// it, ``AppModel/switchShop(by:)``).
+    public var shop: ShopID = .defaultShop {
+        didSet { if shop != oldValue { refetchKeepingSelection() } }
+    }
+    /// The shop's name, which Shop shows above the list when the list has more than one shop.
+    public internal(set) var shopName: String?
     /// Prepare shows only what is on the shopping list (`f`). Kept for the session.
     public var onlyListed = false {
         didSet { if onlyListed != oldValue { refetchKeepingSelection() } }
@@ -105,7 +112,8 @@ public final class ItemListViewModel {
 
     public var query: ItemListQuery {
         ItemListQuery(
-            grouping: screen == .prepare ? .homeLocation : .shopAisle, order: order,
+            grouping: screen == .prepare ? .homeLocation : .shopAisle, shop: screen == .shop ? shop : nil,
+            order: order,
             listedOnly: screen == .shop || onlyListed, search: searchText)
     }
 

@@ -98,6 +98,26 @@ struct ItemEditorViewModelTests {
         }
     }
 
+    /// With a shop shown other than the default, the aisle field is that shop's: it reads and
+    /// saves the item's aisle there, and leaves the item's shop aisle (the default shop's) alone.
+    @Test func theAisleFieldIsTheShownShops() throws {
+        let (store, _) = try peer("here")
+        var draft = ItemDraft(name: "Milk")
+        draft.shopLocation = "Dairy"
+        let milk = try store.addItem(draft)
+        let aldi = try store.addShop(name: "Aldi")
+        try store.setAisle(of: "Milk", in: aldi.id, to: "Aisle 1")
+        let editor = try ItemEditorViewModel(store: store, id: milk.id, shop: aldi.id, shopName: aldi.name)
+        #expect(editor.values[.shopLocation] == "Aisle 1" && editor.label(of: .shopLocation) == "Aldi aisle")
+        try editor.set(.shopLocation, "Aisle 9")
+        #expect(editor.save())
+        #expect(try store.aisleName(of: milk.id, in: aldi.id) == "Aisle 9")
+        #expect(try store.item(id: milk.id)?.shopLocationName == "Dairy", "the default shop's aisle stays")
+        editor.openPicker(for: .shopLocation)
+        #expect(editor.picker?.options.map(\.label).contains("Aisle 1") == true, "Aldi's aisles to pick from")
+        #expect(editor.picker?.options.map(\.label).contains("Dairy") == false)
+    }
+
     @Test func aRemoteDeleteClosesTheEditor() throws {
         let (here, hereSync) = try peer("here")
         let (there, thereSync) = try peer("there")

@@ -11,6 +11,16 @@ enum CatalogView {
         height: Int
     ) {
         let width = screen.width
+        var top = top
+        var height = height
+        if let shop = model.shopName {
+            // A list with several shops: whose aisles these are.
+            screen.put(
+                TextWidth.truncate(" Aisles of \(shop), in walking order  (J K move, s S other shops)", to: width - 1),
+                row: top, column: 0, style: CellStyle(color: .hint))
+            top += 1
+            height = max(1, height - 1)
+        }
         guard !model.entries.isEmpty else {
             screen.put(
                 "No \(model.kind.noun)s. Press a to add one.", row: top + 1, column: 2, style: CellStyle(dim: true))

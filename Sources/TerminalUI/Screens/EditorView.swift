@@ -52,7 +52,7 @@ public enum EditorView {
             switch row {
             case .field(let field):
                 isWrong = editor.fieldError?.field == field
-                label = field.label + (isWrong ? "!" : editor.touched.contains(field) ? "*" : "")
+                label = editor.label(of: field) + (isWrong ? "!" : editor.touched.contains(field) ? "*" : "")
                 let text = editor.values[field] ?? ""
                 value =
                     (text.isEmpty
@@ -79,7 +79,9 @@ public enum EditorView {
                     TextWidth.truncate(value, to: width - labelWidth - 2), row: y, column: labelWidth + 1, style: style)
             }
         }
-        if let picker = editor.picker { drawPicker(picker, into: &screen, top: top, height: height) }
+        if let picker = editor.picker {
+            drawPicker(picker, title: editor.label(of: picker.field), into: &screen, top: top, height: height)
+        }
     }
 
     /// The first field shown when `visible` of `count` fit: the selected one in the middle, as
@@ -93,9 +95,11 @@ public enum EditorView {
         min(picker.options.count, max(1, height - 2))
     }
 
-    static func drawPicker(_ picker: CatalogPicker, into screen: inout ScreenBuffer, top: Int, height: Int) {
+    static func drawPicker(
+        _ picker: CatalogPicker, title: String, into screen: inout ScreenBuffer, top: Int, height: Int
+    ) {
         screen.pickerBox(
-            title: picker.field.label, labels: picker.options.map(\.label), selection: picker.selection,
+            title: title, labels: picker.options.map(\.label), selection: picker.selection,
             dimmed: { picker.options[$0] == .clear || picker.options[$0] == .new }, top: top, height: height)
     }
 }

@@ -23,6 +23,7 @@ enum HelpView {
                 ("Enter e", "edit"), ("a", "add (on the list)"), ("+ = -", "quantity up, down"), ("d", "delete (asks)"),
                 ("/ n N", "search, next, previous"),
                 ("o", "Prepare: by location / by name"), ("f", "Prepare: only listed, or all"),
+                ("s S", "Shop: next, previous shop"),
                 ("C", "clear (asks on Prepare)"), ("Esc", "clear the search"),
             ]
         ),
@@ -47,7 +48,13 @@ enum HelpView {
                 ("+", "merge two lists of one name (asks)"), ("Esc", "close"),
             ]
         ),
-        ("Units, Home, Aisles", [("a r d", "add, rename, delete")]),
+        (
+            "Units, Home, Aisles",
+            [
+                ("a r d", "add, rename, delete"), ("J K", "Aisles: move the aisle down, up the walking order"),
+                ("s S N", "Aisles: next, previous shop; new shop"),
+            ]
+        ),
         (
             "Cloud",
             [

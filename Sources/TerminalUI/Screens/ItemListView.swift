@@ -64,6 +64,7 @@ enum ItemListView {
     /// What narrows the list, a line each above it: the search, Prepare's "only listed".
     static func filterLines(_ model: ItemListViewModel) -> [String] {
         var lines: [String] = []
+        if let shop = model.shopName { lines.append(" \(shop)  (s S: other shops)") }
         if !model.searchText.isEmpty {
             lines.append(" Search: \(model.searchText)  (\(model.rowCount) found; Esc clears)")
         }
