@@ -38,9 +38,12 @@ struct DedupeCommand: ParsableCommand {
         }
         for merge in report.groups {
             let carried = merge.carried.isEmpty ? "" : " (took \(merge.carried.joined(separator: ", ")))"
+            let count = "\(merge.merged.count) duplicate\(merge.merged.count == 1 ? "" : "s")"
+            // A link has no name (an item's aisle in a shop): its copies followed a merge above.
             print(
-                "\(merge.entity) \(merge.name.debugDescription): merged \(merge.merged.count) duplicate\(merge.merged.count == 1 ? "" : "s")\(carried)"
-            )
+                merge.name.isEmpty
+                    ? "\(merge.entity): merged \(count), links whose item or shop was merged\(carried)"
+                    : "\(merge.entity) \(merge.name.debugDescription): merged \(count)\(carried)")
         }
         print("Merged \(report.mergedCount) duplicate\(report.mergedCount == 1 ? "" : "s").")
     }

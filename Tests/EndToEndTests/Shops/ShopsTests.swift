@@ -116,6 +116,38 @@ struct ShopsTests {
         #expect(try aisleNames(phone, in: "Aldi") == expected)
     }
 
+    /// Two devices, offline, each make "Aldi" with an aisle and put the same item in it: once
+    /// back, deduplication merges the shops by name, their aisles by name within the shop, and
+    /// the item's two aisles there into one — the same on both devices.
+    @Test func shopsMadeApartUnderOneNameMergeWithTheirAislesAndLinks() throws {
+        let (kitchen, phone) = try enabledPair()
+        try kitchen.output(["item", "add", "Milk"])
+        try phone.output(["cloud", "sync"])
+        try kitchen.output(["cloud", "offline"])
+        try phone.output(["cloud", "offline"])
+        try kitchen.output(["shops", "new", "Aldi"])
+        try kitchen.output(["item", "edit", "Milk", "--aisle", "Chilled", "--in", "Aldi"])
+        try phone.output(["shops", "new", "ALDI"])
+        try phone.output(["item", "edit", "Milk", "--aisle", "chilled", "--in", "ALDI"])
+        try phone.output(["aisle", "add", "Bakery", "--in", "ALDI"])
+        try kitchen.output(["cloud", "online"])
+        try phone.output(["cloud", "online"])
+        try kitchen.output(["cloud", "sync"])
+        #expect(try json(kitchen, ["shops", "ls", "--json"]).count == 3, "two Aldis until deduplicated")
+        let report = try kitchen.output(["dedupe"])
+        #expect(report.contains("Shop ") && report.contains("links whose item or shop was merged"), "\(report)")
+        try phone.output(["cloud", "sync"])
+        for device in [kitchen, phone] {
+            #expect(try json(device, ["shops", "ls", "--json"]).map { $0["name"] as! String }.count == 2)
+            let shop = try #require(try json(device, ["shops", "ls", "--json"]).last?["name"] as? String)
+            #expect(try aisleNames(device, in: shop).map { $0.lowercased() } == ["bakery", "chilled"])
+            let milk = try #require(try device.items().first)
+            let aisles = try #require(milk["aisles"] as? [[String: String]])
+            #expect(aisles.count == 1 && aisles.first?["aisle"]?.lowercased() == "chilled", "\(aisles)")
+        }
+        #expect(try kitchen.output(["export"]) == phone.output(["export"]))
+    }
+
     /// A store of model 2 opens under model 3 with its aisles in the default shop; a device
     /// still on model 2 keeps syncing with its kind, and its data meets model 3 once it updates.
     @Test func aModel2StoreOpensUnderModel3AndA2DeviceMeetsThe3sWhenItUpdates() throws {
