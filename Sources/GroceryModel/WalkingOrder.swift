@@ -27,7 +27,9 @@ public enum WalkingOrder {
     static func ordered<Aisle>(
         _ aisles: [Aisle], id: (Aisle) -> String, name: (Aisle) -> String, position: (Aisle) -> Double?
     ) -> [(aisle: Aisle, place: Double)] {
-        let natural = NameOrder.naturallySorted(aisles.sorted { id($0) < id($1) }, name: name)
+        // NameOrder starts from the order SQL gives names (case ignored), ties by ID.
+        let byName = aisles.sorted { (name($0).lowercased(), id($0)) < (name($1).lowercased(), id($1)) }
+        let natural = NameOrder.naturallySorted(NameOrder.sorted(byName, name: name), name: name)
         var placed = natural.enumerated().map { rank, aisle in
             (aisle: aisle, place: position(aisle) ?? Double(rank + 1), moved: position(aisle) != nil)
         }
