@@ -13,7 +13,7 @@ enum ErrorAdvice {
         switch error {
         case GroceryError.duplicates: "; grocery-dude dedupe merges them (or use an ID)"
         case GroceryError.notInModelVersion(_, _, let store): " — run without --model-version \(store) to upgrade"
-        case GroceryError.unknownFormat: "; pass --format json|csv|xml|coredata"
+        case GroceryError.unknownFormat: "; pass --format json|csv|csv-aisles|xml|coredata"
         case StoreRemovalError.cloudDisabled, SeedError.notInCloud: ": grocery-dude cloud enable"
         case StoreRemovalError.deviceOffline: " (grocery-dude cloud online)"
         case StoreRemovalError.earlierBuilds: ", or start over with --despite-earlier-builds"

@@ -22,10 +22,14 @@ struct WritableFormat: ExpressibleByArgument {
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write every item, unit and location as JSON or CSV (what import reads back).")
+        abstract: "Write every item, unit and location as JSON or CSV (what import reads back).",
+        discussion: """
+            json has everything, shops included; csv one row per item, unit, home location or \
+            default-shop aisle; csv-aisles one row per item in an aisle of a shop, every shop.
+            """)
     @ParentCommand var root: GroceryDudeCommand
     @Option(
-        help: "json or csv; default: from --output's extension, else json.",
+        help: "json, csv or csv-aisles; default: from --output's extension, else json.",
         completion: .list(WritableFormat.allValueStrings))
     var format: WritableFormat?
     @Option(
@@ -35,7 +39,9 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let format = format?.format ?? output.map { try? ArchiveFormat.detect(path: $0) }.flatMap { $0 } ?? .json
-        guard format.isWritable else { throw ValidationError("export writes json or csv, not \(format.rawValue)") }
+        guard format.isWritable else {
+            throw ValidationError("export writes json, csv or csv-aisles, not \(format.rawValue)")
+        }
         let device = try root.global.openDevice(command: "export")
         let archive = try device.store.exportArchive()
         let data = try format.write(archive)
@@ -57,7 +63,10 @@ struct ImportCommand: ParsableCommand {
         discussion: "Objects are matched by name, so importing a file twice adds nothing. An import is all or nothing.")
     @ParentCommand var root: GroceryDudeCommand
     @Argument(help: "The file to import.", completion: CompletionValues.importFiles) var file: String
-    @Option(help: "json, csv, xml or coredata; default: from the file's extension.") var format: ArchiveFormat?
+    @Option(
+        help:
+            "json, csv, csv-aisles, xml or coredata; default: from the file's extension (a .csv file with a shop column is csv-aisles)."
+    ) var format: ArchiveFormat?
 
     func run() throws {
         let format = try format ?? ArchiveFormat.detect(path: file)

@@ -9,11 +9,21 @@ import Ubiquity
 /// Unicode form: Swift's `String` keys compare canonically, and names are stored in NFC), so
 /// importing the same file twice creates nothing new. A matched object takes the file's values for the
 /// fields the file has; fields the file leaves out (or empty links) keep the store's values.
+/// Shops, their aisles and items' aisles in them are in ``ArchiveImporter+Shops.swift``.
 struct ArchiveImporter {
     let context: SaveContext
-    private var catalog: [CatalogKind: [String: GlobalID]] = [:]
-    private var itemsByName: [String: GlobalID] = [:]
-    private var summary = ImportSummary()
+    var catalog: [CatalogKind: [String: GlobalID]] = [:]
+    var itemsByName: [String: GlobalID] = [:]
+    var summary = ImportSummary()
+    /// Shops by exact name (``ArchiveImporter+Shops.swift``), loaded at the first shop.
+    var shopsByName: [String: GlobalID]?
+    /// Each other shop's aisles by exact name, loaded per shop.
+    var shopAisles: [GlobalID: [String: GlobalID]] = [:]
+    /// Each item's aisle links in other shops: item → shop → (link, aisle); loaded once.
+    var itemAisles: [GlobalID: [GlobalID: (link: GlobalID, aisle: GlobalID)]]?
+
+    /// Whether the store has shops, walking orders and items' aisles in them (model version 3).
+    var hasShops: Bool { context.schema.version >= 3 }
 
     private init(context: SaveContext) {
         self.context = context
@@ -31,9 +41,17 @@ struct ArchiveImporter {
             for (index, record) in archive.records(kind).enumerated() {
                 try Self.within("\(kind.noun) \(index + 1)") {
                     let name = try Validation.importedName(record.name, field: "\(kind.noun) name")
-                    _ = try link(kind, name: name, modified: record.modified, counted: true)
+                    guard kind == .shop else {
+                        guard record.position == nil else { throw RecordFault("only aisles have a position") }
+                        _ = try link(kind, name: name, modified: record.modified, counted: true)
+                        return
+                    }
+                    try applyAisle(record, name: name, in: GrocerySchema.defaultShopID)
                 }
             }
+        }
+        for (index, record) in (archive.shops ?? []).enumerated() {
+            try apply(record, place: "shop \(index + 1) (\(ValueRule.shortened(record.name).debugDescription))")
         }
         itemsByName = try Self.index(table: "item", nameColumn: "name", db: context.db)
         for (index, record) in archive.items.enumerated() {
@@ -64,6 +82,7 @@ struct ArchiveImporter {
             let name = try Validation.importedName(linked, field: "\(kind.noun) name")
             values[kind.itemRelationship] = .reference(try link(kind, name: name, modified: nil, counted: false))
         }
+        let otherShops = try aisles(of: record, values: &values)
 
         let entity = GrocerySchema.Entity.item
         if let id = itemsByName[name] {
@@ -71,6 +90,7 @@ struct ArchiveImporter {
             if let photo = record.photo {
                 changed = try attach(photo, modified: record.modified, to: id, values: &values)
             }
+            if try place(item: id, in: otherShops) { changed = true }
             // The file's modification date alone is no change.
             let current = try context.values(of: entity, id: id) ?? [:]
             let differs = values.contains { $0.key != "modified" && current[$0.key] != $0.value }
@@ -86,7 +106,9 @@ struct ArchiveImporter {
                     GrocerySchema.Entity.itemPhoto, values: photoValues(photo, record.modified))
                 values["photo"] = .reference(photoID)
             }
-            itemsByName[name] = try context.insert(entity, values: values)
+            let id = try context.insert(entity, values: values)
+            itemsByName[name] = id
+            try place(item: id, in: otherShops)
             summary.items.inserted += 1
         }
     }
@@ -117,7 +139,7 @@ struct ArchiveImporter {
     // MARK: - Units and locations
 
     /// The entry named exactly `name`, created when missing.
-    private mutating func link(_ kind: CatalogKind, name: String, modified: Date?, counted: Bool) throws -> GlobalID {
+    mutating func link(_ kind: CatalogKind, name: String, modified: Date?, counted: Bool) throws -> GlobalID {
         if let id = catalog[kind]?[name] {
             if counted { summary[kind].unchanged += 1 }
             return id
@@ -133,22 +155,33 @@ struct ArchiveImporter {
     // MARK: - Helpers
 
     /// Name → ID for a table; with several objects of one name, the smallest ID (deterministic).
-    private static func index(table: String, nameColumn: String, db: Database) throws -> [String: GlobalID] {
+    static func index(
+        table: String, nameColumn: String, db: Database, filter: String = "", arguments: StatementArguments = []
+    ) throws -> [String: GlobalID] {
         var index: [String: GlobalID] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) ORDER BY id DESC") {
+        let sql = "SELECT id, \(nameColumn) AS name FROM \(table)\(filter) ORDER BY id DESC"
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             if let name: String = row["name"] { index[name] = row["id"] }
         }
         return index
     }
 
     /// Runs `body`, prefixing any error it throws with where in the file it happened.
-    private static func within(_ place: String, _ body: () throws -> Void) throws {
+    static func within(_ place: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as GroceryError {
             throw ArchiveError.invalidRecord(place: place, reason: error.description)
+        } catch let fault as RecordFault {
+            throw ArchiveError.invalidRecord(place: place, reason: fault.reason)
         }
     }
+}
+
+/// What is wrong with one record, said where it is (``ArchiveImporter/within(_:_:)``).
+struct RecordFault: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
 }
 
 /// A record of an archive that cannot be imported.

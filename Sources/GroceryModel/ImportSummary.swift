@@ -13,6 +13,9 @@ public struct ImportSummary: Equatable, Sendable, CustomStringConvertible {
     public var units = Counts()
     public var homeLocations = Counts()
     public var shopLocations = Counts()
+    /// Shops (the default one included) and the aisles of shops other than the default.
+    public var shops = Counts()
+    public var shopAisles = Counts()
 
     subscript(kind: CatalogKind) -> Counts {
         get {
@@ -32,12 +35,18 @@ public struct ImportSummary: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        func line(_ counts: Counts, _ noun: String) -> String {
-            "\(counted(counts.total, noun)) (\(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged)"
+        func line(_ counts: Counts, _ noun: String, plural: String? = nil) -> String {
+            "\(counted(counts.total, noun, plural: plural)) (\(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged)"
         }
-        return [
+        var lines = [
             line(items, "item"), line(units, "unit"),
             line(homeLocations, "home location"), line(shopLocations, "shop aisle"),
-        ].joined(separator: ", ")
+        ]
+        // Shops only when the file had some: a file without says what it said before shops.
+        if shops.total > 0 { lines.append(line(shops, "shop")) }
+        if shopAisles.total > 0 {
+            lines.append(line(shopAisles, "aisle of another shop", plural: "aisles of other shops"))
+        }
+        return lines.joined(separator: ", ")
     }
 }

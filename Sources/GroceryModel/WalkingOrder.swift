@@ -27,12 +27,9 @@ public enum WalkingOrder {
     static func ordered<Aisle>(
         _ aisles: [Aisle], id: (Aisle) -> String, name: (Aisle) -> String, position: (Aisle) -> Double?
     ) -> [(aisle: Aisle, place: Double)] {
-        // Natural order expects its rows in SQL's order of names (ignoring ASCII case), then ID.
-        let byName = aisles.sorted { a, b in
-            let (first, second) = (name(a).lowercased(), name(b).lowercased())
-            return first != second ? first < second : id(a) < id(b)
-        }
-        let natural = NameOrder.naturallySorted(byName, name: name)
+        // NameOrder starts from the order SQL gives names (case ignored), ties by ID.
+        let byName = aisles.sorted { (name($0).lowercased(), id($0)) < (name($1).lowercased(), id($1)) }
+        let natural = NameOrder.naturallySorted(NameOrder.sorted(byName, name: name), name: name)
         var placed = natural.enumerated().map { rank, aisle in
             (aisle: aisle, place: position(aisle) ?? Double(rank + 1), moved: position(aisle) != nil)
         }

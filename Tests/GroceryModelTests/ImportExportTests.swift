@@ -74,6 +74,7 @@ struct ImportExportTests {
         #expect(rows.map(\.name) == ["Apples", "Fish & Chips"])
         #expect(rows[1].unitName == nil && rows[1].homeLocationName == nil && rows[1].shopLocationName == "Frozen")
         #expect(try store.counts() == [2, 1, 1, 2])
+        #expect(try store.aisles(in: .defaultShop).map(\.name) == ["Frozen", "Produce"], "the default shop's aisles")
     }
 
     @Test func aCoreDataStoreWithModifiedDatesAndPhotosIsRead() throws {
@@ -102,6 +103,7 @@ struct ImportExportTests {
         #expect(flour.unitName == "kg" && flour.homeLocationName == "Pantry" && flour.shopLocationName == "Aisle 2")
         #expect(flour.item.modified == Timestamp.rounded(Date(timeIntervalSinceReferenceDate: 700_000_000.5)))
         #expect(flour.photoSize == 4)
+        #expect(try store.aisles(in: .defaultShop).map(\.name) == ["Aisle 2"], "the default shop's aisles")
         let candles = try store.resolveItem("candles")
         #expect(!candles.item.listed && candles.unitName == nil && candles.photoSize == nil)
     }

@@ -35,4 +35,11 @@ struct WalkingOrderTests {
         #expect(throws: GroceryError.self) { try store.moveAisle("Aisle 1", in: other.id, to: .before("Aisle 1")) }
         #expect(throws: GroceryError.self) { try store.removeShop("My shop") }
     }
+
+    /// Names without digits too: by name, whatever order their IDs are in.
+    @Test func unmovedAislesAreInOrderOfNames() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        for name in ["Zeta", "alpha", "Mid", "Beta", "Éclair"] { try store.addAisle(name) }
+        #expect(try store.aisles().map(\.name) == ["alpha", "Beta", "Éclair", "Mid", "Zeta"])
+    }
 }
