@@ -127,7 +127,7 @@ check "bash: lists rm offers the lists" \
 check "bash: --device offers the devices of --data-dir" offers 't' --data-dir "$work/data" --device ''
 check "bash: import offers the files it reads (.json, not .txt) and folders" \
   offers $'cloud\nfolder two\ngroceries.json\nlists\ncompopt: -o filenames' import ''
-check "bash: export --format offers json and csv" offers $'json\ncsv' export --format ''
+check "bash: export --format offers json, csv and csv-aisles" offers $'json\ncsv\ncsv-aisles' export --format ''
 # The lists come from the device's own files: with cloud sync on and the cloud folder named,
 # completing --list opens nothing in the cloud folder (a hung share would hang Tab).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
