@@ -3,6 +3,7 @@ import Foundation
 import GroceryModel
 import Logging
 import StoreLifecycle
+import TextAndFiles
 
 /// The options every command takes, before the subcommand: which device, where its data is.
 public struct GlobalOptions: ParsableArguments, Sendable {
@@ -180,7 +181,20 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         configuration.mayCreateCloudFolder = cloud == nil && environment["GROCERY_DUDE_CLOUD"] == nil
         configuration.onNotice = { notice in FileHandle.standardError.write(Data("\(notice)\n".utf8)) }
         configuration.advice = ErrorAdvice.device
+        configuration.personOverride = try requestedPerson()
         return configuration
+    }
+
+    /// The person `GROCERY_DUDE_PERSON` names for this command, checked by a name's rules.
+    ///
+    /// - Throws: ``ValidationErrorMessage`` saying what is wrong with it: nothing is done.
+    func requestedPerson() throws -> String? {
+        guard let raw = environment["GROCERY_DUDE_PERSON"], !raw.isEmpty else { return nil }
+        do {
+            return try DevicePerson.checked(raw)
+        } catch {
+            throw ValidationErrorMessage("GROCERY_DUDE_PERSON: \(ErrorText.reason(error))")
+        }
     }
 
     /// The list named by `--list` or `GROCERY_DUDE_LIST`, if any.

@@ -72,6 +72,10 @@ enum ManualSections {
         ("GROCERY_DUDE_CLOUD", "The shared cloud folder (--cloud). Default: <data-dir>/Cloud."),
         ("GROCERY_DUDE_LIST", "The list to act on, by its name or store name (--list). Default: the default list."),
         (
+            "GROCERY_DUDE_PERSON",
+            "The person this command's changes are named as (person set names the device's). Default: the device's."
+        ),
+        (
             "GROCERY_DUDE_LOG_LEVEL",
             "trace, debug, info, notice, warning, error or critical (--log-level). Default: info."
         ),

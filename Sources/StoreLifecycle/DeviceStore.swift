@@ -66,7 +66,7 @@ public struct DeviceStore: Sendable {
         let layout = try configuration.layout(account: account, epoch: epoch)
         let sync = CloudSync(
             store: store.objects, layout: layout, device: configuration.sandbox.device,
-            instance: configuration.sandbox.instance, logger: configuration.logger)
+            instance: configuration.sandbox.instance, person: configuration.person().name, logger: configuration.logger)
         let device = DeviceStore(
             description: StoreDescription(role: .cloud, account: account, path: url.path),
             store: store, sync: sync, configuration: configuration)

@@ -36,6 +36,8 @@ public struct StoreConfiguration: Sendable {
     /// connection each, and opening them writes nothing. The app and `cloud watch`, which live
     /// on and read while they write, keep a pool of connections (`StoreConnections`).
     public var runsOneCommand = false
+    /// The person a command names (`GROCERY_DUDE_PERSON`), over the device's own (`person set`).
+    public var personOverride: String?
     /// Whether bringing this store up to date carries what lists merged into it gained on this
     /// device (``ListMerge``): not while opening a merged-away list's copy to carry it.
     var carriesMergedLists = true

@@ -18,10 +18,15 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
     /// By account, the IDs of the cloud folder this device synced with (``CloudFolderIdentity``):
     /// a folder that holds none of them is not the account's cloud folder.
     public var cloudFolderIDs: [String: [String]] = [:]
+    /// Who uses the device (`person set`), named in every log it publishes; `nil`: the
+    /// device's name. Never taken from the login: that would publish a full name unasked.
+    public var person: String?
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case account, cloudEnabled, offline, seedSource, cloudFolderIDs }
+    private enum CodingKeys: String, CodingKey {
+        case account, cloudEnabled, offline, seedSource, cloudFolderIDs, person
+    }
 
     /// Reads what a settings file has; a setting it lacks (written by an older version) keeps its
     /// default.
@@ -32,6 +37,7 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
         offline = try container.decodeIfPresent(Bool.self, forKey: .offline) ?? false
         seedSource = try container.decodeIfPresent(String.self, forKey: .seedSource)
         cloudFolderIDs = try container.decodeIfPresent([String: [String]].self, forKey: .cloudFolderIDs) ?? [:]
+        person = try container.decodeIfPresent(String.self, forKey: .person)
     }
 
     /// The device's settings. A damaged file is kept aside and rebuilt from the stores and the

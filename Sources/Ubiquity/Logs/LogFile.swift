@@ -27,6 +27,9 @@ public struct LogFile: Equatable, Sendable {
         /// two copies of one device in use at once are told apart by it. Absent from files of
         /// earlier builds.
         public var instance: String?
+        /// Who uses the device that wrote it (its person, `person set`): whose change it was.
+        /// Absent from files of earlier builds, which read files that have it as before.
+        public var person: String?
     }
 
     public static let magic = "GDLOG 1"
@@ -37,10 +40,11 @@ public struct LogFile: Equatable, Sendable {
     /// The file's bytes for a record.
     public static func encode(
         _ record: TransactionRecord, layout: CloudLayout, peer: String, device: String, seq: Int64,
-        instance: String? = nil
+        instance: String? = nil, person: String? = nil
     ) throws -> Data {
         try seal(
-            record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq, instance: instance)
+            record.jsonData(), magic: magic, layout: layout, peer: peer, device: device, seq: seq, instance: instance,
+            person: person)
     }
 
     /// The largest log read, in bytes: a save of a whole imported list fits many times over;
@@ -85,14 +89,14 @@ public struct LogFile: Equatable, Sendable {
     /// CRC-32), then the payload.
     static func seal(
         _ payload: Data, magic: String, layout: CloudLayout, peer: String, device: String, seq: Int64,
-        instance: String? = nil
+        instance: String? = nil, person: String? = nil
     ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let header = Header(
             storeName: layout.storeName, modelVersion: layout.modelVersion, epoch: layout.epoch, peer: peer,
             device: device, seq: seq, length: payload.count, crc32: String(CRC32.checksum(payload), radix: 16),
-            instance: instance)
+            instance: instance, person: person)
         return Data((magic + "\n").utf8) + (try encoder.encode(header)) + Data("\n".utf8) + payload
     }
 
@@ -257,7 +261,7 @@ enum EnvelopeFile {
             throw LogFileError.badHeader
         }
         guard header.length >= 0, HLC.isPeerName(header.peer), header.device.utf8.count <= 256,
-            header.instance.map(HLC.isPeerName) ?? true
+            header.instance.map(HLC.isPeerName) ?? true, (header.person?.utf8.count ?? 0) <= 1024
         else {
             throw LogFileError.badHeader
         }

@@ -55,6 +55,8 @@ public final class CloudSync: @unchecked Sendable {
     /// Which copy of the device's data folder this is (the app tells it: a hash of the machine and the folder's path), written in
     /// every log; nil turns clone detection off.
     public let instance: String?
+    /// Who uses the device (its person), written in every log it publishes; `nil`: none.
+    public let person: String?
     let policy: any MergePolicy
     let logger: Logger
     private let importObservers = ObserverList<ImportedChanges>()
@@ -87,13 +89,14 @@ public final class CloudSync: @unchecked Sendable {
     var batchBytes = 32 << 20
 
     public init(
-        store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil,
+        store: ObjectStore, layout: CloudLayout, device: String, instance: String? = nil, person: String? = nil,
         policy: any MergePolicy = LastWriterWins(), logger: Logger = .silent
     ) {
         self.store = store
         self.layout = layout
         self.device = device
         self.instance = instance
+        self.person = person
         self.policy = policy
         self.logger = logger
     }
@@ -294,7 +297,7 @@ public final class CloudSync: @unchecked Sendable {
         }
         let data = try LogFile.encode(
             try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
-            device: device, seq: seq, instance: instance)
+            device: device, seq: seq, instance: instance, person: person)
         try versionLayout.makeFolder(url.deletingLastPathComponent())
         if FaultInjection.isRequested(FaultInjection.midLogWrite) {
             try data.prefix(data.count / 2).write(
