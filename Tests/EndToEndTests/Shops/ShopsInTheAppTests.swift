@@ -34,10 +34,14 @@ struct ShopsInTheAppTests {
         try cli.output(["item", "edit", "Apples", "--aisle", "Aisle 2", "--in", "Aldi"])
         let tmux = try app()
         try tmux.sendKeys("2")
-        var screen = try tmux.waitFor { $0.contains("Dairy") && $0.contains("Produce") }
+        // Each wait is for everything it checks: a screen may be caught while it is drawn.
+        var screen = try tmux.waitFor {
+            $0.contains("Dairy") && $0.contains("Produce") && $0.contains("My shop  (s S: other shops)")
+        }
         #expect(screen.contains("My shop  (s S: other shops)"), "\(screen)")
         try tmux.sendKeys("s")
-        screen = try tmux.waitFor { $0.contains("Aldi  (s S: other shops)") && $0.contains("Aisle 2") }
+        let aldi = ["Aisle 1", "Milk", "Aisle 2", "Apples", "Aldi  (s S: other shops)"]
+        screen = try tmux.waitFor { screen in aldi.allSatisfy { screen.contains($0) } }
         #expect(
             order(of: ["Aisle 1", "Milk", "Aisle 2", "Apples"], in: screen)
                 == order(of: ["Aisle 1", "Milk", "Aisle 2", "Apples"], in: screen).sorted(), "\(screen)")
@@ -53,14 +57,14 @@ struct ShopsInTheAppTests {
                 with: Data(try cli.output(["aisle", "ls", "--in", "Aldi", "--json"]).utf8)) as! [[String: Any]]
         #expect(aisles.map { $0["name"] as! String } == ["Aisle 2", "Aisle 1"])
         try tmux.sendKeys("2")
-        screen = try tmux.waitFor { $0.contains("Aldi  (s S: other shops)") }
+        screen = try tmux.waitFor { screen in aldi.allSatisfy { screen.contains($0) } }
         let rows = order(of: ["Aisle 2", "Apples", "Aisle 1", "Milk"], in: screen)
         #expect(rows.count == 4 && rows == rows.sorted(), "Aldi's new order on Shop: \(screen)")
         // The editor edits the aisle in the shop shown.
         try tmux.sendKeys("g")
         try tmux.waitForIdle()
         try tmux.sendKeys("Enter")
-        screen = try tmux.waitFor { $0.contains("Edit item") }
+        screen = try tmux.waitFor { $0.contains("Edit item") && $0.contains("Aldi aisle") }
         #expect(screen.contains("Aldi aisle"), "\(screen)")
         try tmux.sendKeys("q")
         try tmux.waitFor { !$0.contains("Edit item") }
@@ -69,7 +73,7 @@ struct ShopsInTheAppTests {
         // The device remembers the shop shown.
         let again = try app()
         try again.sendKeys("2")
-        screen = try again.waitFor { $0.contains("(s S: other shops)") }
+        screen = try again.waitFor { $0.contains("Aldi  (s S: other shops)") }
         #expect(screen.contains("Aldi  (s S: other shops)"), "\(screen)")
         try again.sendKeys("q")
         #expect(try again.waitFor { $0.contains("EXITED") }.contains("EXITED 0"))
