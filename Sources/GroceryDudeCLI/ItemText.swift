@@ -136,19 +136,21 @@ enum ItemText {
                 return bytes
             }
         }
+        // `aisles`, after the other keys: made once for each default-shop aisle (most items
+        // are in no other shop), built only for the items that are.
         var defaultShop: [UInt8] = []
         JSONText.appendQuoted(shops.defaultShop, to: &defaultShop)
+        let inDefaultAisle = linkJSON[2].map { aisle in
+            Array("{\"shop\":".utf8) + defaultShop + Array(",\"aisle\":".utf8) + aisle + [UInt8(ascii: "}")]
+        }
+        let onlyDefault = inDefaultAisle.map { [UInt8(ascii: "[")] + $0 + [UInt8(ascii: "]")] }
+        let none = Array("[]".utf8)
         for index in order ?? Array(0..<items.count) {
             append(index, of: items, linkJSON: linkJSON, to: &writer)
-            // `aisles`, after the other keys.
-            var aisles: [UInt8] = Array("[".utf8)
-            if let position = items.linked(.shop, index) {
-                aisles +=
-                    Array("{\"shop\":".utf8) + defaultShop + Array(",\"aisle\":".utf8) + linkJSON[2][position] + [
-                        UInt8(ascii: "}")
-                    ]
-            }
+            let position = items.linked(.shop, index)
             if !shops.others.isEmpty, let others = shops.others[String(decoding: items.id(index), as: UTF8.self)] {
+                var aisles: [UInt8] = [UInt8(ascii: "[")]
+                if let position { aisles += inDefaultAisle[position] }
                 for found in others {
                     if aisles.count > 1 { aisles.append(UInt8(ascii: ",")) }
                     aisles += Array("{\"shop\":".utf8)
@@ -157,9 +159,11 @@ enum ItemText {
                     JSONText.appendQuoted(found.aisle, to: &aisles)
                     aisles.append(UInt8(ascii: "}"))
                 }
+                aisles.append(UInt8(ascii: "]"))
+                writer.append(Key.aisles, json: aisles)
+            } else {
+                writer.append(Key.aisles, json: position.map { onlyDefault[$0] } ?? none)
             }
-            aisles.append(UInt8(ascii: "]"))
-            writer.append(Key.aisles, json: aisles)
             writer.endObject()
             if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
