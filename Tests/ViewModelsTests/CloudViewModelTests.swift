@@ -12,8 +12,11 @@ import Ubiquity
 struct CloudViewModelTests {
     let directory = TemporaryDirectory("cloud-screen")
 
-    func app(_ device: String, cloudEnabled: Bool = true, clock: any WallClock = SystemWallClock()) throws -> AppModel {
-        let config = try StoreConfiguration.temporary(in: directory, device: device)
+    func app(
+        _ device: String, cloudEnabled: Bool = true, clock: any WallClock = SystemWallClock(), modelVersion: Int? = nil
+    ) throws -> AppModel {
+        var config = try StoreConfiguration.temporary(in: directory, device: device)
+        if let modelVersion { config.modelVersion = modelVersion }
         if cloudEnabled { try config.changeSettings { $0.cloudEnabled = true } }
         let coordinator = try StoreCoordinator(configuration: config, claimDevice: { true }, clock: clock)
         if cloudEnabled {
@@ -46,6 +49,34 @@ struct CloudViewModelTests {
         #expect(app.cloud.message == "Synced: exported 1 log, imported 0")
         #expect(app.cloud.status?.cloud?.pendingExport == 0)
         #expect(app.cloud.status?.cloud?.lastSync != nil)
+    }
+
+    /// A device still on an older model version does not sync with this one: the Cloud screen
+    /// names it, and says when its changes will come.
+    @Test func aDeviceOnAnOlderModelVersionIsNamed() throws {
+        let laptop = try app("laptop", modelVersion: 2)
+        try laptop.coordinator.current.store.addItem(ItemDraft(name: "Tea"))
+        laptop.cloud.syncNow()
+        try laptop.update { laptop.cloud.message?.hasPrefix("Synced") == true }
+        let kitchen = try app("kitchen")
+        kitchen.show(.cloud)
+        #expect(
+            kitchen.cloud.rows.contains(
+                .field(
+                    label: "Other version",
+                    value: "device \"laptop\" is on an older version (model 2): its changes arrive when it updates",
+                    .plain)), "\(kitchen.cloud.rows)")
+        // And the other way round, once the kitchen published: a newer version, to look at.
+        try kitchen.coordinator.current.store.addItem(ItemDraft(name: "Milk"))
+        kitchen.cloud.syncNow()
+        try kitchen.update { kitchen.cloud.message?.hasPrefix("Synced") == true }
+        laptop.show(.cloud)
+        #expect(
+            laptop.cloud.rows.contains(
+                .field(
+                    label: "Other version",
+                    value: "device \"kitchen\" is on a newer version (model 3): update this device to see its changes",
+                    .warning)), "\(laptop.cloud.rows)")
     }
 
     /// A share that is not mounted leaves an empty folder at the cloud folder's path: the status
