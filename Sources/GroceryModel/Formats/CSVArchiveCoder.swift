@@ -41,30 +41,8 @@ public enum CSVArchiveCoder {
     }
 
     public static func decode(_ data: Data) throws -> GroceryArchive {
-        let text = try UTF8Text.decode(data)
-        let rows = try CSVTable.parse(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
-        guard let header = rows.first else { throw ArchiveError.malformed("the file is empty") }
-        let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
-        guard names.contains("name") else {
-            throw ArchiveError.malformed("line 1: the header has no \"name\" column")
-        }
-        if let unknown = names.first(where: { !columns.contains($0) }) {
-            throw ArchiveError.malformed(
-                "line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
-        }
-        if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-            throw ArchiveError.malformed("line 1: the column \(twice.debugDescription) appears twice")
-        }
-
         var archive = GroceryArchive()
-        for (offset, row) in rows.dropFirst().enumerated() {
-            let line = offset + 2
-            if row == [""] { continue }  // a blank line
-            guard row.count == names.count else {
-                throw ArchiveError.malformed("line \(line): \(row.count) fields, the header has \(names.count)")
-            }
-            var cell: [String: String] = [:]
-            for (name, value) in zip(names, row) where !value.isEmpty { cell[name] = value }
+        for (line, cell) in try CSVTable.records(data, columns: columns, required: ["name"]) {
             guard let name = cell["name"] else { throw ArchiveError.malformed("line \(line): the name is empty") }
             let modified = try cell["modified"].map { text in
                 guard let date = Timestamp.parse(text) else {

@@ -3,6 +3,44 @@ import Foundation
 /// RFC 4180 CSV: fields separated by commas, quoted with `"` when they hold a comma, a quote
 /// or a line break, quotes doubled inside; rows end with CRLF or LF.
 public enum CSVTable {
+    /// A file of the project's CSV kinds read into records: a header of known column names,
+    /// then a row per record, each as its non-empty cells by column name, with its line number.
+    /// A byte-order mark is skipped and blank lines are not records.
+    ///
+    /// - Throws: ``ArchiveError/malformed(_:)`` for text that is not UTF-8, an empty file, a
+    ///   header lacking a `required` column, naming an unknown one or one twice, or a row whose
+    ///   field count is not the header's — naming the line.
+    static func records(_ data: Data, columns: [String], required: [String]) throws -> [(
+        line: Int, cells: [String: String]
+    )] {
+        let text = try UTF8Text.decode(data)
+        let rows = try parse(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+        guard let header = rows.first else { throw ArchiveError.malformed("the file is empty") }
+        let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        for column in required where !names.contains(column) {
+            throw ArchiveError.malformed("line 1: the header has no \(column.debugDescription) column")
+        }
+        if let unknown = names.first(where: { !columns.contains($0) }) {
+            throw ArchiveError.malformed(
+                "line 1: unknown column \(unknown.debugDescription); columns are \(columns.joined(separator: ","))")
+        }
+        if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ArchiveError.malformed("line 1: the column \(twice.debugDescription) appears twice")
+        }
+        var records: [(line: Int, cells: [String: String])] = []
+        for (offset, row) in rows.dropFirst().enumerated() {
+            let line = offset + 2
+            if row == [""] { continue }  // a blank line
+            guard row.count == names.count else {
+                throw ArchiveError.malformed("line \(line): \(row.count) fields, the header has \(names.count)")
+            }
+            var cells: [String: String] = [:]
+            for (name, value) in zip(names, row) where !value.isEmpty { cells[name] = value }
+            records.append((line, cells))
+        }
+        return records
+    }
+
     /// Parses CSV text into rows of fields.
     ///
     /// - Throws: ``ArchiveError/malformed(_:)`` for an unterminated quote or text after a
