@@ -349,7 +349,7 @@ extension GroceryStore {
             try String.fetchOne(
                 db,
                 sql: """
-                    SELECT a.aisle FROM itemAisle l JOIN shopAisle a ON a.id = l.aisle
+                    SELECT a.aisle FROM itemAisle l JOIN shopAisle a ON a.id = l.aisle AND a.shop = l.shop
                     WHERE l.item = ? AND l.shop = ? ORDER BY l.id LIMIT 1
                     """, arguments: [item.description, shopID.description])
         }
@@ -364,7 +364,7 @@ extension GroceryStore {
                 db,
                 sql: """
                     SELECT l.item, s.name AS shop, a.aisle FROM itemAisle l
-                    JOIN shop s ON s.id = l.shop JOIN shopAisle a ON a.id = l.aisle
+                    JOIN shop s ON s.id = l.shop JOIN shopAisle a ON a.id = l.aisle AND a.shop = l.shop
                     """)
             var found: [String: [ItemAisle]] = [:]
             for row in rows {

@@ -2,6 +2,7 @@ import Foundation
 import GroceryModel
 import TestSupport
 import Testing
+import Ubiquity
 
 /// A shop's walking order (``WalkingOrder``) through the store: natural order until moved,
 /// one position written a move, and a gap that runs out of numbers numbered again.
@@ -34,6 +35,27 @@ struct WalkingOrderTests {
         #expect(try store.aisles(in: other.id).map(\.name) == ["Aisle 1", "Aisle 3"])
         #expect(throws: GroceryError.self) { try store.moveAisle("Aisle 1", in: other.id, to: .before("Aisle 1")) }
         #expect(throws: GroceryError.self) { try store.removeShop("My shop") }
+    }
+
+    /// A peer's link that puts an item in one shop under another shop's aisle (a buggy or
+    /// hostile writer) is nowhere: not that shop's aisle of the item, in no listing of it.
+    @Test func aLinkToAnotherShopsAisleIsNoAisle() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let milk = try store.addItem(ItemDraft(name: "Milk"))
+        let aldi = try store.addShop(name: "Aldi")
+        let lidl = try store.addShop(name: "Lidl")
+        let chilled = try store.addAisle("Chilled", in: aldi.id)
+        try store.objects.save(author: "hostile") { context in
+            _ = try context.insert(
+                GrocerySchema.Entity.itemAisle,
+                values: [
+                    "item": .reference(milk.id.globalID), "shop": .reference(lidl.id.globalID),
+                    "aisle": .reference(chilled.id.globalID),
+                ])
+        }
+        #expect(try store.aisleName(of: milk.id, in: lidl.id) == nil)
+        #expect(try store.otherShopsAisles().isEmpty)
+        #expect(try store.walkingPlaces(in: lidl.id).isEmpty)
     }
 
     /// Names without digits too: by name, whatever order their IDs are in.
