@@ -8,7 +8,7 @@ struct ItemCommand: ParsableCommand {
         commandName: "item",
         abstract: "Add, change, list and tick off items.",
         subcommands: [
-            Add.self, Edit.self, Remove.self, List.self, Listed.self, Unlisted.self,
+            Add.self, Edit.self, Remove.self, List.self, History.self, Listed.self, Unlisted.self,
             Collect.self, Uncollect.self, ClearListed.self, ClearCollected.self,
         ]
     )

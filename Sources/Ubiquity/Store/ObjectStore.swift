@@ -24,6 +24,9 @@ public final class ObjectStore: Sendable {
     private let checkpointer: WALCheckpointer
     /// The peer whose saves these are: the third part of every clock reading it makes.
     public let peer: String
+    /// The device and person this store's own saves are recorded under in its history
+    /// (``ChangeHistory``); set by the device layer, `nil` until then.
+    public let historyAuthor = LockedValue<(device: String, person: String)?>(nil)
     /// Where "now" comes from: saves' dates, and how far readings seen may move its clock.
     let clock: any WallClock
     private let ids: any IDGenerator
@@ -249,6 +252,10 @@ public final class ObjectStore: Sendable {
                 shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
             let sequence = try Outbox.append(
                 record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
+            if shipped == nil {
+                let author = historyAuthor.withLock { $0 }
+                try ChangeHistory.record(record, peer: peer, device: author?.device, person: author?.person, db)
+            }
             return (result, record, (after, sequence, start.dataVersion))
         }
         if let left {
