@@ -21,10 +21,9 @@ enum Outbox {
     ///   (``RememberedSave``): the row takes the next without the store being read for it.
     /// - Returns: the row's number.
     static func append(
-        _ record: TransactionRecord, clock: HLC?, after lastSequence: Int64?, modelVersion: Int,
+        _ record: TransactionRecord, payload: Data, clock: HLC?, after lastSequence: Int64?, modelVersion: Int,
         in db: Database
     ) throws -> Int64 {
-        let payload = record.jsonData()
         var row = [
             record.transactionID.description.databaseValue,
             record.timestamp.timeIntervalSince1970.databaseValue, modelVersion.databaseValue,

@@ -15,7 +15,7 @@ enum PropertyClocks {
     /// The device's clock as stored: the last outbox row's when it carries one made after the
     /// metadata's clock was written, else the metadata's.
     ///
-    /// A save carries the clock in its outbox row (``Outbox/append(_:clock:after:modelVersion:in:)``)
+    /// A save carries the clock in its outbox row (``Outbox/append(_:payload:clock:after:modelVersion:in:)``)
     /// rather than writing the metadata row too, a page of every save. An import that moves the
     /// clock writes the metadata, noting the last row then (``setCurrent(_:_:)``): outbox rows are
     /// never changed after their save. The exporter carries a row's clock into the metadata when

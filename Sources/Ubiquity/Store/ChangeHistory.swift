@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 
-/// What happened to each object, as this device learned it: a row for every object a save of
-/// its own or an imported log inserted, updated, deleted or merged, with when the change was
-/// made (its clock reading), by which peer, device and person, and the values it wrote (binary
-/// values left out). Local, never synced: each device keeps its own, from its own saves and
-/// the logs it imports; baselines carry none, so a device that joins late knows the history
-/// from the logs still in the folder onward. Rows older than ``retention`` go at each import.
+/// What happened to each object, as this device learned it: a row for every save of its own
+/// and every log it imported, with when it was made (its clock reading), by which peer, device
+/// and person, and the transaction record itself (the JSON the outbox holds: photos travel as
+/// content hashes in a log and are not kept here). One row a save, appended at the end of a
+/// table without secondary indexes: a save writes about one page more. Reading an object's
+/// history scans the table — a command a person runs now and then, not a save's cost.
+/// Local, never synced: baselines carry none, so a device that joins late knows the history
+/// from the logs still in the folder onward. Rows older than ``retention`` go at imports.
 public enum ChangeHistory {
     static let table = "ubiquity_history"
     /// How long history is kept, by the changes' own times.
@@ -37,52 +39,67 @@ public enum ChangeHistory {
     /// The engine migration `ubiquity-v8`: the history's table.
     static func create(_ db: Database) throws {
         try db.create(table: table) { t in
-            t.autoIncrementedPrimaryKey("seq")
-            t.column("objectID", .text).notNull().indexed()
-            t.column("entity", .text).notNull()
-            t.column("kind", .text).notNull()
-            t.column("wall", .integer).notNull().indexed()
+            t.column("wall", .integer).notNull()
             t.column("clock", .text)
             t.column("peer", .text).notNull()
             t.column("device", .text)
             t.column("person", .text)
-            t.column("author", .text).notNull()
-            t.column("vals", .text)
-            t.column("mergedInto", .text)
+            t.column("payload", .blob).notNull()
         }
     }
 
-    /// Records what `record` did, as made by `peer` (device and person as its log named them).
+    /// Records a save or an imported log: `payload` is `record`'s JSON.
     static func record(
-        _ record: TransactionRecord, peer: String, device: String?, person: String?, _ db: Database
+        _ record: TransactionRecord, payload: Data, peer: String, device: String?, person: String?, _ db: Database
     ) throws {
-        let reading = record.clock
-        let wall = reading?.wall ?? Int64(record.timestamp.timeIntervalSince1970 * 1000)
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO \(table) (objectID, entity, kind, wall, clock, peer, device, person, author, vals, mergedInto)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        func add(_ object: ObjectID, _ kind: Entry.Kind, _ values: [String: PropertyValue]?, into: GlobalID? = nil)
-            throws
-        {
-            let kept = values?.filter {
-                switch $0.value {
-                case .data, .blob: false
-                default: true
-                }
-            }
-            let text = try kept.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-            try statement.execute(arguments: [
-                object.id.description, object.entity, kind.rawValue, wall, reading?.description, peer, device,
-                person, record.author, text, into?.description,
+        let wall = record.clock?.wall ?? Int64(record.timestamp.timeIntervalSince1970 * 1000)
+        try db.executeCached(
+            "INSERT INTO \(table) (wall, clock, peer, device, person, payload) VALUES (?, ?, ?, ?, ?, ?)",
+            binding: [
+                wall.databaseValue, record.clock?.description.databaseValue ?? .null, peer.databaseValue,
+                device?.databaseValue ?? .null, person?.databaseValue ?? .null, payload.databaseValue,
             ])
+    }
+
+    /// The entries of every recorded change, in the order the changes were made (by clock
+    /// reading, then as recorded), of the objects `wanted` accepts.
+    static func entries(where wanted: (ObjectID) -> Bool, _ db: Database) throws -> [Entry] {
+        var found: [(Entry, Int64)] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT rowid, wall, clock, peer, device, person, payload FROM \(table) ORDER BY rowid")
+        while let row = try rows.next() {
+            guard let payload = row["payload"] as Data?, let record = try? TransactionRecord(jsonData: payload) else {
+                continue
+            }
+            let at = Date(timeIntervalSince1970: Double(row["wall"] as Int64) / 1000)
+            let clock = (row["clock"] as String?).flatMap { HLC($0) }
+            func add(_ object: ObjectID, _ kind: Entry.Kind, _ values: [String: PropertyValue], into: GlobalID? = nil) {
+                guard wanted(object) else { return }
+                let kept = values.filter {
+                    switch $0.value {
+                    case .data, .blob: false
+                    default: true
+                    }
+                }
+                found.append(
+                    (
+                        Entry(
+                            object: object, kind: kind, at: at, clock: clock, peer: row["peer"], device: row["device"],
+                            person: row["person"], author: record.author, values: kept, mergedInto: into),
+                        row["rowid"]
+                    ))
+            }
+            for change in record.inserted { add(change.object, .insert, change.values) }
+            for change in record.updated { add(change.object, .update, change.values) }
+            let merged = Set(record.merged.map(\.object))
+            for merge in record.merged { add(merge.object, .merge, merge.chosen, into: merge.into) }
+            for object in record.deleted where !merged.contains(object) { add(object, .delete, [:]) }
         }
-        for change in record.inserted { try add(change.object, .insert, change.values) }
-        for change in record.updated { try add(change.object, .update, change.values) }
-        let merged = Set(record.merged.map(\.object))
-        for merge in record.merged { try add(merge.object, .merge, merge.chosen, into: merge.into) }
-        for object in record.deleted where !merged.contains(object) { try add(object, .delete, nil) }
+        return found.sorted { a, b in
+            if a.0.clock != b.0.clock, let first = a.0.clock, let second = b.0.clock { return first < second }
+            if a.0.at != b.0.at { return a.0.at < b.0.at }
+            return a.1 < b.1
+        }.map(\.0)
     }
 
     /// Copies the history of the store file at `source` into the one at `target` (a rebuild:
@@ -100,97 +117,63 @@ public enum ChangeHistory {
                     == true
             else { return }
             try db.inTransaction {
-                let columns = "objectID, entity, kind, wall, clock, peer, device, person, author, vals, mergedInto"
+                let columns = "wall, clock, peer, device, person, payload"
                 try db.execute(
                     sql: """
                         INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM kept.\(table) AS k
-                        WHERE NOT EXISTS (SELECT 1 FROM main.\(table) AS m WHERE m.objectID = k.objectID
-                            AND m.kind = k.kind AND m.clock IS k.clock AND m.peer = k.peer)
-                        ORDER BY k.seq
+                        WHERE NOT EXISTS (SELECT 1 FROM main.\(table) AS m WHERE m.clock IS k.clock AND m.peer = k.peer
+                            AND m.payload = k.payload)
+                        ORDER BY k.rowid
                         """)
                 return .commit
             }
         }
     }
 
-    /// Forgets what is older than ``retention`` by `now`.
+    /// Forgets what is older than ``retention`` by `now`: looked for only when the oldest row
+    /// recorded is that old (one read of the table's first row), a thousand rows at a time.
     static func prune(now: Date, _ db: Database) throws {
+        let cutoff = Int64((now.timeIntervalSince1970 - retention) * 1000)
+        guard let oldest = try Int64.fetchOne(db, sql: "SELECT wall FROM \(table) ORDER BY rowid LIMIT 1"),
+            oldest < cutoff
+        else { return }
         try db.execute(
-            sql: "DELETE FROM \(table) WHERE wall < ?",
-            arguments: [Int64((now.timeIntervalSince1970 - retention) * 1000)])
-    }
-
-    /// The history of these objects, oldest first (by clock reading, then as recorded).
-    static func entries(of ids: [GlobalID], _ db: Database) throws -> [Entry] {
-        guard !ids.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT * FROM \(table) WHERE objectID IN (\(marks)) ORDER BY wall, clock, seq",
-            arguments: StatementArguments(ids.map(\.description)))
-        return rows.compactMap { row in
-            guard let id = GlobalID(row["objectID"] as String), let kind = Entry.Kind(rawValue: row["kind"]) else {
-                return nil
-            }
-            let values = (row["vals"] as String?).flatMap {
-                try? JSONDecoder().decode([String: PropertyValue].self, from: Data($0.utf8))
-            }
-            return Entry(
-                object: ObjectID(entity: row["entity"], id: id), kind: kind,
-                at: Date(timeIntervalSince1970: Double(row["wall"] as Int64) / 1000),
-                clock: (row["clock"] as String?).flatMap { HLC($0) }, peer: row["peer"], device: row["device"],
-                person: row["person"], author: row["author"], values: values ?? [:],
-                mergedInto: (row["mergedInto"] as String?).flatMap(GlobalID.init))
-        }
-    }
-
-    /// The objects of `entity` whose history ever gave the text attribute `property` a value
-    /// with the key of `text` (``UniqueKey``: an item's name, ignoring case and spaces): how a
-    /// removed or merged object is found again.
-    static func objects(of entity: String, whereEver property: String, was text: String, _ db: Database)
-        throws -> [GlobalID]
-    {
-        let wanted = UniqueKey.normalize(text)
-        var found: Set<GlobalID> = []
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT objectID, vals FROM \(table) WHERE entity = ? AND instr(vals, ?) > 0",
-            arguments: [entity, "\"\(property)\""])
-        while let row = try rows.next() {
-            guard let id = GlobalID(row[0] as String), !found.contains(id), let text = row[1] as String?,
-                let values = try? JSONDecoder().decode([String: PropertyValue].self, from: Data(text.utf8)),
-                case .string(let value)? = values[property], UniqueKey.normalize(value) == wanted
-            else { continue }
-            found.insert(id)
-        }
-        return found.sorted()
+            sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE wall < ? LIMIT 1000)",
+            arguments: [cutoff])
     }
 }
 
 extension ObjectStore {
     /// The history of these objects, oldest first (``ChangeHistory``).
     public func history(of ids: [GlobalID]) throws -> [ChangeHistory.Entry] {
-        try read { db in try ChangeHistory.entries(of: ids, db) }
+        let wanted = Set(ids)
+        return try read { db in try ChangeHistory.entries(where: { wanted.contains($0.id) }, db) }
+    }
+
+    /// The objects of `entity` whose history ever gave the text attribute `property` a value
+    /// with the key of `text` (``UniqueKey``: an item's name, ignoring case and spaces): how a
+    /// removed or merged object is found again.
+    public func historyObjects(of entity: String, whereEver property: String, was text: String) throws
+        -> [GlobalID]
+    {
+        let wanted = UniqueKey.normalize(text)
+        let entries = try read { db in try ChangeHistory.entries(where: { $0.entity == entity }, db) }
+        return Set(
+            entries.compactMap { entry -> GlobalID? in
+                guard case .string(let value)? = entry.values[property], UniqueKey.normalize(value) == wanted else {
+                    return nil
+                }
+                return entry.object.id
+            }
+        ).sorted()
     }
 
     /// The copies whose history says they were merged into one of `ids` (a deduplication).
     public func historyObjects(mergedInto ids: [GlobalID]) throws -> [GlobalID] {
-        guard !ids.isEmpty else { return [] }
-        return try read { db in
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            return try String.fetchAll(
-                db,
-                sql: """
-                    SELECT DISTINCT objectID FROM \(ChangeHistory.table) WHERE kind = 'merge' AND mergedInto IN (\(marks))
-                    """, arguments: StatementArguments(ids.map(\.description))
-            ).compactMap(GlobalID.init)
-        }
-    }
-
-    /// The objects whose history ever named them `text` (by the key of ``UniqueKey``).
-    public func historyObjects(of entity: String, whereEver property: String, was text: String) throws
-        -> [GlobalID]
-    {
-        try read { db in try ChangeHistory.objects(of: entity, whereEver: property, was: text, db) }
+        let targets = Set(ids)
+        let entries = try read { db in try ChangeHistory.entries(where: { _ in true }, db) }
+        return Set(entries.filter { $0.kind == .merge && $0.mergedInto.map(targets.contains) == true }.map(\.object.id))
+            .sorted()
     }
 }
 

@@ -250,11 +250,13 @@ public final class ObjectStore: Sendable {
             try PropertyClocks.stamp(record, clock: reading, schema: schema, insertsWritten: context.insertWritten, db)
             let after =
                 shipped == nil ? LocalClock.clock(stored: stored, after: reading, now: context.now, peer: peer) : stored
+            let payload = record.jsonData()
             let sequence = try Outbox.append(
-                record, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
+                record, payload: payload, clock: after, after: start.lastSequence, modelVersion: schema.version, in: db)
             if shipped == nil {
                 let author = historyAuthor.withLock { $0 }
-                try ChangeHistory.record(record, peer: peer, device: author?.device, person: author?.person, db)
+                try ChangeHistory.record(
+                    record, payload: payload, peer: peer, device: author?.device, person: author?.person, db)
             }
             return (result, record, (after, sequence, start.dataVersion))
         }

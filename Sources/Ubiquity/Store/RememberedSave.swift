@@ -5,7 +5,7 @@ import GRDBSQLite
 /// What this store's last save left, kept in memory so that the next save need not read it
 /// back: the device's clock (``PropertyClocks/current(_:)``: a statement of four probes, about
 /// 4 % of a save's time) and the outbox's last number (two more probes in the statement that
-/// appends a save's row, ``Outbox/append(_:clock:after:modelVersion:in:)``).
+/// appends a save's row, ``Outbox/append(_:payload:clock:after:modelVersion:in:)``).
 ///
 /// What the store holds is the truth; this is only a copy of what the store would answer, used
 /// only while the store file cannot have changed since the save that left it. SQLite's data

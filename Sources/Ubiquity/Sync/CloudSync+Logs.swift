@@ -200,7 +200,8 @@ extension CloudSync {
                     // Its own logs are in the history already, from its saves.
                     if other != peer {
                         try ChangeHistory.record(
-                            log.record, peer: other, device: log.header.device, person: log.header.person, db)
+                            log.record, payload: log.record.jsonData(), peer: other, device: log.header.device,
+                            person: log.header.person, db)
                     }
                     try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
                     if other != peer {
