@@ -8,7 +8,7 @@ struct ItemCommand: ParsableCommand {
         commandName: "item",
         abstract: "Add, change, list and tick off items.",
         subcommands: [
-            Add.self, Edit.self, Remove.self, List.self, Listed.self, Unlisted.self,
+            Add.self, Edit.self, Remove.self, List.self, History.self, Listed.self, Unlisted.self,
             Collect.self, Uncollect.self, ClearListed.self, ClearCollected.self,
         ]
     )
@@ -131,10 +131,28 @@ struct ItemCommand: ParsableCommand {
             name: .customLong("in"),
             help: "A shop: its items in its walking order, those in no aisle there last (by name).")
         var shop: String?
+        @Option(
+            help: ArgumentHelp(
+                "The list as it was then, from this device's history (90 days): 2026-11-24T18:00:00Z or local 2026-11-24 18:00.",
+                valueName: "time"))
+        var at: String?
         @Flag(help: "Print JSON (the format is in docs/command-line.md).") var json = false
+
+        func validate() throws {
+            guard let at else { return }
+            guard Timestamp.parseMoment(at) != nil else {
+                throw ValidationError(
+                    "invalid time \(at.debugDescription): give 2026-11-24T18:00:00Z (ISO 8601) or 2026-11-24 18:00 (local time)"
+                )
+            }
+            if shop != nil { throw ValidationError("--at lists the default shop's aisles only: leave out --in") }
+        }
 
         func run() throws {
             let device = try root.global.openDevice(command: "item ls")
+            if let moment = at.flatMap(Timestamp.parseMoment) {
+                return try listPast(at: moment, of: device.store)
+            }
             let shop = try self.shop.map { try device.store.shop($0) }
             let items = try device.store.listing(listedOnly: listed)
             let order = try shop.map { try ItemText.ShopListing(items, in: $0.id, of: device.store) }
@@ -146,6 +164,29 @@ struct ItemCommand: ParsableCommand {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {
                 try ItemText.writeTable(items, shop: order, to: FileHandle.standardOutput)
+            }
+        }
+
+        private func note(_ text: String) { FileHandle.standardError.write(Data("note: \(text)\n".utf8)) }
+
+        /// `--at`: the list as this device's history says it was then (``PastList``).
+        private func listPast(at moment: Date, of store: GroceryStore) throws {
+            let past = try store.pastList(at: moment, listedOnly: listed)
+            if let begins = past.historyBegins, begins > moment || past.uncertain > 0 {
+                note(
+                    "this device's history begins at \(Timestamp.string(begins)); what changed before then is shown as it is now"
+                )
+            } else if past.historyBegins == nil {
+                note("this device has no history yet: the list is shown as it is now")
+            }
+            let items = ItemListing(past.items)
+            if json {
+                let shops = ItemText.ShopAisles(defaultShop: try store.shop(nil).name, others: [:])
+                try ItemText.writeJSON(items, shops: shops, to: FileHandle.standardOutput)
+            } else if items.count == 0 {
+                print(listed ? "The shopping list was empty." : "No items then.")
+            } else {
+                try ItemText.writeTable(items, to: FileHandle.standardOutput)
             }
         }
     }

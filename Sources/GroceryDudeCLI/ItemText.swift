@@ -221,6 +221,11 @@ enum ItemText {
             defaultShop = try store.shop(nil).name
             others = try store.otherShopsAisles()
         }
+
+        init(defaultShop: String, others: [String: [ItemAisle]]) {
+            self.defaultShop = defaultShop
+            self.others = others
+        }
     }
 
     /// A shop's list: the listing's items in the shop's walking order (those found in no aisle

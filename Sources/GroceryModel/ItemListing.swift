@@ -87,6 +87,37 @@ public struct ItemListing: Sendable {
         }
     }
 
+    /// A listing of rows made elsewhere (the list at a past moment, ``PastList``), in their order.
+    public init(_ rows: [ItemRow]) {
+        var positions: [CatalogKind: [String: Int32]] = [:]
+        var names: [CatalogKind: [String]] = [.unit: [], .home: [], .shop: []]
+        func position(_ kind: CatalogKind, _ name: String?) -> Int32 {
+            guard let name else { return -1 }
+            if let known = positions[kind]?[name] { return known }
+            let new = Int32(names[kind]!.count)
+            names[kind]!.append(name)
+            positions[kind, default: [:]][name] = new
+            return new
+        }
+        for row in rows {
+            let start = text.count
+            text.append(contentsOf: row.id.description.utf8)
+            text.append(contentsOf: row.name.utf8)
+            let nameEnd = text.count
+            if let note = row.item.note { text.append(contentsOf: note.utf8) }
+            entries.append(
+                Entry(
+                    start: start, nameEnd: nameEnd, noteEnd: text.count, hasNote: row.item.note != nil,
+                    listed: row.item.listed, collected: row.item.collected, quantity: row.item.quantity,
+                    modified: row.item.modified.timeIntervalSince1970, unit: position(.unit, row.unitName),
+                    home: position(.home, row.homeLocationName), shop: position(.shop, row.shopLocationName),
+                    photoSize: row.photoSize.map(Int64.init) ?? -1))
+        }
+        unitNames = names[.unit]!
+        homeNames = names[.home]!
+        shopNames = names[.shop]!
+    }
+
     /// Appends the text in column `index` as GRDB reads a `String` (up to its first NUL, invalid
     /// UTF-8 repaired); whether any of it is outside ASCII.
     private static func appendText(_ statement: SQLiteStatement, _ index: CInt, to text: inout [UInt8]) -> Bool {

@@ -133,6 +133,42 @@ public enum Timestamp {
     }
 }
 
+extension Timestamp {
+    /// A moment a person types: ISO 8601 (``parse(_:)``: `2026-11-24T18:00:00Z`, with an offset
+    /// or `Z`), or local time without a zone, `2026-11-24 18:00` (seconds optional; a `T` may
+    /// stand for the space); `nil` when it is neither.
+    public static func parseMoment(_ text: String) -> Date? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let date = parse(text) { return date }
+        let characters = Array(text.utf8)
+        guard characters.count == 16 || characters.count == 19, characters.allSatisfy({ $0 < 0x80 }) else {
+            return nil
+        }
+        let digits = characters.enumerated().filter { ![4, 7, 10, 13, 16].contains($0.offset) }.map(\.element)
+        guard digits.allSatisfy({ (48...57).contains($0) }), characters[4] == 45, characters[7] == 45,
+            [32, 84, 116].contains(characters[10]), characters[13] == 58, characters.count == 16 || characters[16] == 58
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int32 {
+            range.reduce(0) { $0 * 10 + Int32(characters[$1] - 48) }
+        }
+        var parts = tm()
+        parts.tm_year = number(0..<4) - 1900
+        parts.tm_mon = number(5..<7) - 1
+        parts.tm_mday = number(8..<10)
+        parts.tm_hour = number(11..<13)
+        parts.tm_min = number(14..<16)
+        parts.tm_sec = characters.count == 19 ? number(17..<19) : 0
+        parts.tm_isdst = -1
+        let (month, day, hour, minute, second) = (
+            parts.tm_mon, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec
+        )
+        guard (0...11).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+        let seconds = mktime(&parts)
+        guard seconds != -1 || parts.tm_mday == day, parts.tm_mday == day else { return nil }  // 31 February
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+}
+
 /// The wall clock of a real device, at the store's millisecond precision.
 public struct MillisecondClock: WallClock {
     public init() {}

@@ -64,9 +64,10 @@ public struct DeviceStore: Sendable {
             try store.objects.setMetadata(CloudSetup.epochKey, String(epoch))
         }
         let layout = try configuration.layout(account: account, epoch: epoch)
+        let person = configuration.person().name
         let sync = CloudSync(
             store: store.objects, layout: layout, device: configuration.sandbox.device,
-            instance: configuration.sandbox.instance, person: configuration.person().name, logger: configuration.logger)
+            instance: configuration.sandbox.instance, person: person, logger: configuration.logger)
         let device = DeviceStore(
             description: StoreDescription(role: .cloud, account: account, path: url.path),
             store: store, sync: sync, configuration: configuration)

@@ -76,10 +76,14 @@ public struct StoreConfiguration: Sendable {
     }
 
     /// Opens (creating when missing) a store file of this device at its model version.
+    /// Its own saves are recorded in its history under this device and its person.
     public func openStore(at url: URL, defaultData: Bool = false) throws -> GroceryStore {
-        try GroceryStore(
+        let store = try GroceryStore(
             path: url.path, modelVersion: modelVersion, defaultData: defaultData, peer: peer, logger: logger,
             connections: runsOneCommand ? .single : .pooled)
+        let person = person().name
+        store.objects.historyAuthor.withLock { $0 = (sandbox.device, person) }
+        return store
     }
 
     // MARK: - Where the stores are

@@ -79,6 +79,8 @@ extension StoreCoordinator {
             try? StoreFiles.remove(staging)
             throw error
         }
+        // The device's history goes with it: the cloud folder holds only what a baseline left.
+        try ChangeHistory.copy(from: url, into: staging)
         var kept: URL?
         let old = current
         let change = StoreChange(transition: .rebuilt, removed: [old.description], added: [old.description])

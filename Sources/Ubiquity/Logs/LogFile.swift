@@ -36,6 +36,9 @@ public struct LogFile: Equatable, Sendable {
 
     public let header: Header
     public let record: TransactionRecord
+    /// The record's bytes as the file holds them (JSON): what this device's history keeps of an
+    /// imported log (``ChangeHistory``), without encoding the record again.
+    public let payload: Data
 
     /// The file's bytes for a record.
     public static func encode(
@@ -56,7 +59,7 @@ public struct LogFile: Equatable, Sendable {
     /// - Throws: ``LogFileError`` saying what is wrong.
     public static func decode(_ data: Data, expecting layout: CloudLayout, peer: String, seq: Int64) throws -> LogFile {
         let (header, payload) = try open(data, magic: magic, expecting: layout, peer: peer, seq: seq)
-        return LogFile(header: header, record: try record(payload))
+        return LogFile(header: header, record: try record(payload), payload: payload)
     }
 
     /// Reads and verifies a log file, reading no more than its header when it is too large or
@@ -69,7 +72,7 @@ public struct LogFile: Equatable, Sendable {
             at: url, magic: magic, limit: maximumBytes,
             expecting: layout, peer: peer, seq: seq)
         do {
-            return LogFile(header: header, record: try record(payload))
+            return LogFile(header: header, record: try record(payload), payload: payload)
         } catch let error as LogFileError {
             throw LogFileFailure(error: error, header: header)
         }

@@ -63,6 +63,7 @@ public struct ModelDefinition: Sendable {
         migrator.registerMigration("ubiquity-v6", migrate: EngineTables.packClocks)
         let schema = versions[max(0, min(version, versions.count) - 1)].schema
         migrator.registerMigration("ubiquity-v7") { db in try EngineTables.moveClocksIntoRows(of: schema, db) }
+        migrator.registerMigration("ubiquity-v8", migrate: ChangeHistory.create)
         return migrator
     }
 }

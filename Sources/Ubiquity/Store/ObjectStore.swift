@@ -24,6 +24,9 @@ public final class ObjectStore: Sendable {
     private let checkpointer: WALCheckpointer
     /// The peer whose saves these are: the third part of every clock reading it makes.
     public let peer: String
+    /// The device and person this store's own saves waiting in the outbox are shown under in
+    /// its history (``ChangeHistory``); set by the device layer, `nil` until then.
+    public let historyAuthor = LockedValue<(device: String, person: String)?>(nil)
     /// Where "now" comes from: saves' dates, and how far readings seen may move its clock.
     let clock: any WallClock
     private let ids: any IDGenerator

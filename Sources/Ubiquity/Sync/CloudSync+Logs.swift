@@ -184,6 +184,7 @@ extension CloudSync {
         let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
         let merger = Merger(schema: store.schema, policy: policy, db: db)
         let now = store.clock.now()
+        try ChangeHistory.prune(now: now, db)
         let pending = batch.filter { $0.header.seq > current }
         var changes = ImportedChanges()
         changes.reserveCapacity(
@@ -196,6 +197,10 @@ extension CloudSync {
                 func applyLog() throws -> ImportedChanges {
                     let checked = try merger.check(log.record)
                     let applied = try merger.apply(resolvingBlobs(log.record), from: other, checked: checked)
+                    // Its own logs are in the history already, from its saves.
+                    if other != peer {
+                        try ChangeHistory.recordImported(log, peer: other, db)
+                    }
                     try LocalClock.observe(Merger.reading(of: log.record, from: other), now: now, peer: peer, db)
                     if other != peer {
                         try ClocksAhead.note(

@@ -330,6 +330,7 @@ public final class CloudSync: @unchecked Sendable {
     private func markExported(_ pending: Outbox.Pending, seq: Int64, own: Bool = false) throws -> WaitingSave? {
         let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
         return try store.write { db in
+            try ChangeHistory.recordExported(sequence: pending.sequence, peer: peer, device: device, person: person, db)
             try Outbox.remove(sequence: pending.sequence, db)
             let exported =
                 try String.fetchCached(db, "SELECT value FROM \(EngineTables.metadata) WHERE key = ?", [seqKey])
