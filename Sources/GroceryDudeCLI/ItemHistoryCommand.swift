@@ -41,9 +41,8 @@ extension ItemCommand {
             print(history.name + (history.exists ? "" : " (not in the list now)"))
             if history.entries.isEmpty { print("  no change known on this device") }
             for entry in history.entries {
-                let who = [entry.person, entry.device.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-                let what = entry.changes.map(Self.words).joined(separator: ", ")
-                print("  \(Timestamp.string(entry.at))  \(who.isEmpty ? "someone" : who): \(what)")
+                let what = entry.changes.map(\.words).joined(separator: ", ")
+                print("  \(Timestamp.string(entry.at))  \(entry.who): \(what)")
             }
         }
 
@@ -55,17 +54,6 @@ extension ItemCommand {
             case .collected(let on): (on ? "collected" : "uncollected", "collected", nil, nil)
             case .removed: ("removed", nil, nil, nil)
             case .merged(let into): ("merged", nil, nil, into)
-            }
-        }
-
-        static func words(_ change: ItemHistory.Entry.Change) -> String {
-            switch change {
-            case .added(let name): "added \(name.debugDescription)"
-            case .field(let field, let from, let to): "\(field) \(from.map { "\($0) → " } ?? "set to ")\(to)"
-            case .listed(let on): on ? "put on the list" : "taken off the list"
-            case .collected(let on): on ? "collected" : "uncollected"
-            case .removed: "removed"
-            case .merged(let into): "merged as a duplicate into \(into.debugDescription)"
             }
         }
     }

@@ -15,6 +15,18 @@ public struct ItemHistory: Equatable, Sendable {
             case collected(Bool)
             case removed
             case merged(into: String)
+
+            /// "quantity 2 → 3", "collected", "merged as a duplicate into "Milk"".
+            public var words: String {
+                switch self {
+                case .added(let name): "added \(name.debugDescription)"
+                case .field(let field, let from, let to): "\(field) \(from.map { "\($0) → " } ?? "set to ")\(to)"
+                case .listed(let on): on ? "put on the list" : "taken off the list"
+                case .collected(let on): on ? "collected" : "uncollected"
+                case .removed: "removed"
+                case .merged(let into): "merged as a duplicate into \(into.debugDescription)"
+                }
+            }
         }
 
         /// When the change was made, by its clock reading (not when it arrived).
@@ -22,6 +34,14 @@ public struct ItemHistory: Equatable, Sendable {
         public let person: String?
         public let device: String?
         public let changes: [Change]
+
+        /// "Anna (kitchen)", "Ben" (a person named after the device), "someone" (a log of an
+        /// earlier build).
+        public var who: String {
+            guard let person else { return device ?? "someone" }
+            guard let device, device != person else { return person }
+            return "\(person) (\(device))"
+        }
     }
 
     /// The item's name: as it is now, or as it last was.
@@ -39,14 +59,22 @@ extension GroceryStore {
     /// - Throws: ``GroceryError/notFound(kind:reference:)`` when neither knows it.
     public func itemHistory(_ reference: String) throws -> ItemHistory {
         let current = try? resolveItem(reference)
-        var ids: [GlobalID] =
+        let ids: [GlobalID] =
             try current.map { [$0.id.globalID] }
             ?? objects.historyObjects(of: GrocerySchema.Entity.item, whereEver: "name", was: reference)
         guard !ids.isEmpty else { throw GroceryError.notFound(kind: "item", reference: reference) }
+        return try history(of: ids, current: current)
+    }
+
+    /// The history of the item `id` (in the store or not), with the copies merged into it.
+    public func itemHistory(of id: ItemID) throws -> ItemHistory {
+        try history(of: [id.globalID], current: try item(id: id))
+    }
+
+    private func history(of ids: [GlobalID], current: ItemRow?) throws -> ItemHistory {
         // The copies merged into it (a deduplication): their past is its past.
-        ids += try objects.historyObjects(of: GrocerySchema.Entity.item, mergedInto: ids)
-        let entries = try objects.history(of: ids)
-        return try describe(entries, current: current)
+        let copies = try objects.historyObjects(of: GrocerySchema.Entity.item, mergedInto: ids)
+        return try describe(try objects.history(of: ids + copies), current: current)
     }
 
     private func describe(_ history: [ChangeHistory.Entry], current: ItemRow?) throws -> ItemHistory {

@@ -19,6 +19,9 @@ extension AppController {
         case .character("x"): editor.requestRemovePhoto()
         case .character("s"): editor.requestSave()
         case .character("m"): openFullText()
+        case .character("h"):
+            ui.historyVisible = true
+            ui.historyScroll = 0
         case .character("q"), .escape: app.leaveEditor()  // asks first when there are unsaved changes
         case .character("?"):
             ui.helpVisible = true

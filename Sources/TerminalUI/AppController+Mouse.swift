@@ -12,7 +12,8 @@ extension AppController {
             for _ in 0..<3 { _ = handle(key) }
             return .handled
         case .click, .doubleClick:
-            guard app.dialog == nil, ui.prompt == nil, !ui.helpVisible, !ui.fullTextVisible, app.listSwitcher == nil
+            guard app.dialog == nil, ui.prompt == nil, !ui.helpVisible, !ui.fullTextVisible, !ui.historyVisible,
+                app.listSwitcher == nil
             else { return .handled }
             if event.y == 0 {
                 if app.editor == nil, let tab = AppScreen.tab(at: event.x, app: app, width: screenWidth) {

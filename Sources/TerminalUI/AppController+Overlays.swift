@@ -37,6 +37,12 @@ extension AppController {
         return .handled
     }
 
+    func handleItemHistory(_ key: Key) -> Outcome {
+        let last = ItemHistoryView.maximumScroll(self, width: screenWidth, height: screenHeight)
+        ui.historyVisible = app.editor != nil && scrollOverlay(key, &ui.historyScroll, last: last)
+        return .handled
+    }
+
     func handleFullText(_ key: Key) -> Outcome {
         let last = FullTextView.maximumScroll(self, width: screenWidth, height: screenHeight)
         ui.fullTextVisible = scrollOverlay(key, &ui.fullTextScroll, last: last)

@@ -62,6 +62,7 @@ public final class AppController {
         if case .mouse(let event) = key { return handleMouse(event) }
         if ui.helpVisible { return handleHelp(key) }
         if ui.fullTextVisible { return handleFullText(key) }
+        if ui.historyVisible { return handleItemHistory(key) }
         if let dialog = app.dialog { return handleDialog(key, dialog) }
         if ui.prompt != nil { return handlePrompt(key) }
         // As in htop: F1 is help, F10 quits (leaves the editor as q does; closes a picker as Esc).

@@ -45,6 +45,10 @@ public struct UIState: Equatable, Sendable {
     public var fullTextVisible = false
     /// Its first line shown.
     public var fullTextScroll = 0
+    /// The edited item's history (`h` in the editor), over the screen.
+    public var historyVisible = false
+    /// Its first line shown.
+    public var historyScroll = 0
     /// The messages the message line took, oldest first (the last ``messageLogLimit``), for `m`.
     public var messageLog: [Message] = []
     public static let messageLogLimit = 30

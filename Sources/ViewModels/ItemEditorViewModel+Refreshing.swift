@@ -75,6 +75,7 @@ extension ItemEditorViewModel {
                 }
             }
             photoSize = row.photoSize
+            readHistory()
             return true
         } catch {
             message = "Cannot read the item: \(ErrorText.reason(error))"

@@ -86,6 +86,8 @@ public final class ItemEditorViewModel {
         }
     }
 
+    /// The item's history on this device (``readHistory()``), read with the item.
+    public internal(set) var history: ItemHistory?
     /// The touched fields another device changed since they were touched.
     public internal(set) var remoteChanges: [Field: RemoteChange] = [:]
     /// The fields of ``remoteChanges`` seen before the import message that names who made them.

@@ -55,7 +55,7 @@ public enum AppScreen {
         if let editor = app.editor {
             EditorView.draw(
                 editor, selected: ui.editorRow, editing: ui.editsInPlace ? ui.prompt?.field : nil, into: &screen,
-                top: top, height: contentHeight)
+                top: top, height: contentHeight, now: app.now)
         } else {
             switch app.tab {
             case .prepare: ItemListView.draw(app.prepare, into: &screen, top: top, height: contentHeight)
@@ -95,6 +95,8 @@ public enum AppScreen {
                 scroll: ui.helpScroll)
         } else if ui.fullTextVisible {
             FullTextView.draw(controller, scroll: ui.fullTextScroll, into: &screen)
+        } else if ui.historyVisible {
+            ItemHistoryView.draw(controller, scroll: ui.historyScroll, into: &screen)
         }
         return screen
     }

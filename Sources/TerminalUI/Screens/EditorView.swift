@@ -4,7 +4,8 @@ import TextAndFiles
 import ViewModels
 
 /// The item editor: one row per field, the selected one highlighted, a * on edited ones, a !
-/// on the one a save was refused for, with the reason under the title; the picker of unit and
+/// on the one a save was refused for, with the reason under the title (else who added the item
+/// and who changed it last); the picker of unit and
 /// locations opens over it. When the terminal is too short for every field, the fields scroll so
 /// that the selected one always shows, and the title line says which of how many it is.
 public enum EditorView {
@@ -20,7 +21,7 @@ public enum EditorView {
     /// - Parameter editing: the text being typed into the selected field, edited in place.
     static func draw(
         _ editor: ItemEditorViewModel, selected: Int, editing: TextField? = nil, into screen: inout ScreenBuffer,
-        top: Int, height: Int
+        top: Int, height: Int, now: Date
     ) {
         let width = screen.width
         screen.put(
@@ -30,6 +31,9 @@ public enum EditorView {
             screen.put(
                 " ! " + TextWidth.truncate(error.description, to: width - 4), row: top + 1, column: 0,
                 style: CellStyle(bold: true, color: .warning))
+        } else if let authors = editor.authors(now: now) {
+            screen.put(
+                " " + TextWidth.truncate(authors, to: width - 2), row: top + 1, column: 0, style: CellStyle(dim: true))
         }
         let labelWidth = width >= 60 ? 16 : 10
         let rows = rows(of: editor)

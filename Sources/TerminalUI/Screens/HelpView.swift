@@ -31,6 +31,7 @@ enum HelpView {
             "Item editor",
             [
                 ("↑↓ Enter", "choose a field, edit it"), ("p x", "attach, remove a photo"), ("s", "save, and stay"),
+                ("h", "the item's history: who changed what"),
                 ("q Esc F10", "leave (asks if unsaved)"),
             ]
         ),

@@ -79,16 +79,18 @@ public enum ChangeHistory {
 
     /// The entries of every recorded change, and of the saves still in the outbox (as
     /// `own`'s), in the order the changes were made (by clock reading, then as recorded), of the
-    /// objects `wanted` accepts. With `naming`, only the records whose bytes hold that text
-    /// (an object's ID) are decoded.
+    /// objects `wanted` accepts. With `naming`, only the records whose bytes hold one of those
+    /// texts (objects' IDs) are decoded.
     static func entries(
-        where wanted: (ObjectID) -> Bool, naming text: String? = nil,
-        own: (peer: String, device: String?, person: String?),
-        _ db: Database
+        where wanted: (ObjectID) -> Bool, naming texts: [String]? = nil,
+        own: (peer: String, device: String?, person: String?), _ db: Database
     ) throws -> [Entry] {
         var found: [(Entry, Int)] = []
-        let filter = text == nil ? "" : " WHERE instr(payload, CAST(? AS BLOB)) > 0"
-        let arguments: StatementArguments = text.map { [$0] } ?? []
+        let filter =
+            texts.map { texts in
+                " WHERE " + texts.map { _ in "instr(payload, CAST(? AS BLOB)) > 0" }.joined(separator: " OR ")
+            } ?? ""
+        let arguments = StatementArguments(texts ?? [])
         let recorded = try Row.fetchCursor(
             db, sql: "SELECT peer, device, person, payload FROM \(table)\(filter) ORDER BY rowid", arguments: arguments)
         while let row = try recorded.next() {
@@ -178,9 +180,8 @@ extension ObjectStore {
         let wanted = Set(ids)
         let own = historyOwner()
         return try read { db in
-            // One object: only the records that name it are decoded.
-            try ChangeHistory.entries(
-                where: { wanted.contains($0.id) }, naming: ids.count == 1 ? ids[0].description : nil, own: own, db)
+            // Only the records that name them are decoded.
+            try ChangeHistory.entries(where: { wanted.contains($0.id) }, naming: ids.map(\.description), own: own, db)
         }
     }
 
@@ -211,10 +212,13 @@ extension ObjectStore {
     /// deduplication).
     public func historyObjects(of entity: String, mergedInto ids: [GlobalID]) throws -> [GlobalID] {
         let targets = Set(ids)
-        return Set(
-            try history(of: entity).filter { $0.kind == .merge && $0.mergedInto.map(targets.contains) == true }.map(
-                \.object.id)
-        ).sorted()
+        let own = historyOwner()
+        // A merge's record names the copy it went into: only those records are decoded.
+        let entries = try read { db in
+            try ChangeHistory.entries(where: { $0.entity == entity }, naming: ids.map(\.description), own: own, db)
+        }
+        return Set(entries.filter { $0.kind == .merge && $0.mergedInto.map(targets.contains) == true }.map(\.object.id))
+            .sorted()
     }
 
     /// Whose the saves waiting in the outbox are.
