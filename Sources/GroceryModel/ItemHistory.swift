@@ -116,9 +116,23 @@ extension GroceryStore {
             if case .string(let name)? = entry.values["name"], current == nil { lastName = name }
             guard !changes.isEmpty else { continue }
             entries.append(
-                ItemHistory.Entry(at: entry.at, person: entry.person, device: entry.device, changes: changes))
+                ItemHistory.Entry(
+                    at: entry.at, person: entry.person.map(Self.shown), device: entry.device.map(Self.shown),
+                    changes: changes))
         }
         return ItemHistory(name: current?.name ?? lastName ?? "", exists: current != nil, entries: entries)
+    }
+
+    /// A person's or device's name as another peer's log gave it, safe to print: one holding a
+    /// control character, a line separator or a bidirectional override (a buggy or hostile
+    /// peer; `person set` refuses them) is shown quoted with them escaped, a long one shortened.
+    static func shown(_ name: String) -> String {
+        let short = ValueRule.shortened(name)
+        guard short.unicodeScalars.contains(where: ValueRule.isForbidden) else { return short }
+        let escaped = short.unicodeScalars.map { scalar in
+            ValueRule.isForbidden(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
+        return "\"" + escaped.joined() + "\""
     }
 
     private static func label(of property: String) -> String {

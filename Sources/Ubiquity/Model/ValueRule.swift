@@ -123,7 +123,7 @@ public struct ValueRule: Sendable, Equatable {
 
     /// Control characters, line and paragraph separators, and the bidirectional overrides and
     /// isolates that make text display in another order than it is stored.
-    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true
         default: return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)

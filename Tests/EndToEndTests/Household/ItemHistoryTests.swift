@@ -117,4 +117,26 @@ struct ItemHistoryTests {
         let withShop = try kitchen.run(["item", "ls", "--at", "2026-01-01 10:00", "--in", "My shop"])
         #expect(withShop.status != 0 && withShop.stderr.contains("--in"), "\(withShop.stderr)")
     }
+
+    /// A peer's log whose header names a person with control characters (a buggy or hostile
+    /// peer) is applied as any log, and its person is printed escaped, never as terminal codes.
+    @Test func aPersonWithControlCharactersInAPeersLogIsPrintedEscaped() throws {
+        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+        let kitchen = try device("kitchen", person: "Anna")
+        let phone = try device("phone", person: "Ben")
+        try phone.output(["item", "add", "Milk"])
+        // The header's person rewritten in place; the payload and its checksum stay as they were.
+        let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: logs.path).filter { $0.hasSuffix(".gdlog") }
+            .map { logs.appendingPathComponent($0) }
+        let log = try #require(
+            try files.first { String(decoding: try Data(contentsOf: $0), as: UTF8.self).contains("\"Ben\"") })
+        let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        try Data(text.replacingOccurrences(of: "\"Ben\"", with: "\"Evil\\u001b[2J\\u202e\"").utf8).write(to: log)
+        try kitchen.output(["cloud", "sync"])
+        let shown = try kitchen.output(["item", "history", "Milk"])
+        #expect(!shown.contains("\u{1B}") && !shown.contains("\u{202E}"), "\(shown.debugDescription)")
+        #expect(shown.contains(#""Evil\u{1B}[2J\u{202E}" (phone): added"#), "\(shown)")
+        #expect(try kitchen.itemNames() == ["Milk"], "the log was applied")
+    }
 }
