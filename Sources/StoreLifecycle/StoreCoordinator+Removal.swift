@@ -75,12 +75,12 @@ extension StoreCoordinator {
             guard try CloudSetup.run(configuration, account: account, at: staging, onImport: { _ in }) else {
                 throw configuration.offlineError ?? StoreRemovalError.deviceOffline
             }
+            // The device's history goes with it: the cloud folder holds only what a baseline left.
+            try ChangeHistory.copy(from: url, into: staging)
         } catch {
             try? StoreFiles.remove(staging)
             throw error
         }
-        // The device's history goes with it: the cloud folder holds only what a baseline left.
-        try ChangeHistory.copy(from: url, into: staging)
         var kept: URL?
         let old = current
         let change = StoreChange(transition: .rebuilt, removed: [old.description], added: [old.description])

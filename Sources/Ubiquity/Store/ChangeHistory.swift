@@ -61,7 +61,8 @@ public enum ChangeHistory {
             """
             INSERT INTO \(table) (wall, peer, device, person, payload)
             SELECT CAST(timestamp * 1000 AS INTEGER), ?, ?, ?, payload FROM \(EngineTables.outbox) WHERE seq = ?
-            """, [peer, device, person, String(sequence)])
+            """,
+            binding: [peer.databaseValue, device.databaseValue, person?.databaseValue ?? .null, sequence.databaseValue])
     }
 
     /// Records a log imported from `peer`, with the bytes it was read from.
@@ -161,8 +162,9 @@ public enum ChangeHistory {
         }
     }
 
-    /// Forgets what is older than ``retention`` by `now`: looked for only when the oldest row
-    /// recorded is that old (one read of the table's first row), a thousand rows at a time.
+    /// Forgets what is older than ``retention`` by `now`, a thousand rows at a time: looked for
+    /// only when the first row recorded is that old (one read), as rows arrive about in the
+    /// order their changes were made.
     static func prune(now: Date, _ db: Database) throws {
         let cutoff = Int64((now.timeIntervalSince1970 - retention) * 1000)
         guard let oldest = try Int64.fetchOne(db, sql: "SELECT wall FROM \(table) ORDER BY rowid LIMIT 1"),
