@@ -13,6 +13,14 @@ extension ItemEditorViewModel {
     /// Who added the item and who changed it last, with when, as of `now`; `nil` when this
     /// device's history knows nothing of it.
     public func authors(now: Date) -> String? {
+        let day = Calendar.current.startOfDay(for: now)
+        if let shown = authorsShown, shown.day == day { return shown.line }
+        let line = authorsLine(now: now)
+        authorsShown = (day, line)
+        return line
+    }
+
+    private func authorsLine(now: Date) -> String? {
         guard let entries = history?.entries, let last = entries.last else { return nil }
         let added = entries.last { $0.changes.contains(where: Self.isAdded) }
         var parts: [String] = []

@@ -87,7 +87,12 @@ public final class ItemEditorViewModel {
     }
 
     /// The item's history on this device (``readHistory()``), read with the item.
-    public internal(set) var history: ItemHistory?
+    public internal(set) var history: ItemHistory? {
+        didSet { authorsShown = nil }
+    }
+    /// ``authors(now:)``'s line as last made, and the day it was made for: drawn every frame,
+    /// made again only when the history is read again or the day changes.
+    var authorsShown: (day: Date, line: String?)?
     /// The touched fields another device changed since they were touched.
     public internal(set) var remoteChanges: [Field: RemoteChange] = [:]
     /// The fields of ``remoteChanges`` seen before the import message that names who made them.
