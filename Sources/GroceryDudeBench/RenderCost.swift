@@ -27,9 +27,18 @@ enum RenderCost {
         let store = coordinator.current.store
         let app = AppModel(coordinator: coordinator)
         let controller = AppController(app: app)
+        // The first screen: the first rows at once, the whole order from another thread.
         var started = GroceryDudeBench.now()
         app.prepare.refreshIfChanged()
+        _ = AppScreen.frame(controller, width: 120, height: 40)
         let firstFetch = (GroceryDudeBench.now() - started) * 1000
+        var wholeOrder = firstFetch
+        while app.prepare.rowCount < app.prepare.totalRows {
+            let events = app.mailbox.wait(timeout: 30)
+            guard !events.isEmpty else { throw CocoaError(.fileReadUnknown) }  // the order never came
+            for event in events { app.handle(event) }
+            wholeOrder = (GroceryDudeBench.now() - started) * 1000
+        }
 
         var frames: [Double] = []
         for frame in 0..<300 {
@@ -64,12 +73,13 @@ enum RenderCost {
                 "p50_ms": GroceryDudeBench.percentile(frames, 0.5), "p99_ms": GroceryDudeBench.percentile(frames, 0.99),
                 "rss_mb": resident, "refetch_ms": GroceryDudeBench.percentile(refetches, 0.5),
                 "refetch_arrival_ms": GroceryDudeBench.percentile(arrivals, 0.5),
-                "first_fetch_ms": firstFetch, "items": Double(items),
+                "first_fetch_ms": firstFetch, "whole_order_ms": wholeOrder, "items": Double(items),
             ],
             line: String(
                 format:
-                    "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); first fetch of the list's order %.0f ms; after a change made elsewhere, on the UI thread p50 %.1f ms (target ≤ 16 ms; the order fetched on another thread, arrived after p50 %.0f ms); %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
+                    "render, Prepare with %d items at 120×40: frame p50 %.3f ms, p99 %.3f ms (target ≤ 2 ms); the first screen %.0f ms (target ≤ 50 ms; the whole order there after %.0f ms); after a change made elsewhere, on the UI thread p50 %.1f ms (target ≤ 16 ms; the order fetched on another thread, arrived after p50 %.0f ms); %d rows read in all; resident memory %.0f MB (target ≤ 80 MB)",
                 items, GroceryDudeBench.percentile(frames, 0.5), GroceryDudeBench.percentile(frames, 0.99), firstFetch,
+                wholeOrder,
                 GroceryDudeBench.percentile(refetches, 0.5), GroceryDudeBench.percentile(arrivals, 0.5),
                 app.prepare.rowsRead, resident))
     }

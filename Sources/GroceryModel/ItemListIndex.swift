@@ -50,6 +50,16 @@ public struct ItemListSection: Hashable, Sendable {
     /// The position of the section's first row among all rows.
     public let start: Int
     public let count: Int
+    /// How many items the section holds in all: ``count`` but in a first page
+    /// (``ItemListIndex/isFirstPage``), which holds only the first of them.
+    public let total: Int
+
+    public init(title: String, start: Int, count: Int, total: Int? = nil) {
+        self.title = title
+        self.start = start
+        self.count = count
+        self.total = total ?? count
+    }
 
     public var rows: Range<Int> { start..<(start + count) }
 }
@@ -70,6 +80,11 @@ public struct ItemListIndex: Hashable, Sendable {
     public var listedCount = 0
     /// How many items the store held when this was fetched, shown or not: what a fetch scans.
     public var itemsInStore = 0
+    /// For only the first rows of the list (``GroceryStore/itemIndexFirstPage(_:rows:)``), shown
+    /// while the whole order is fetched: how many rows the whole list has. `nil` for a whole order.
+    public var firstPageOf: Int?
+    /// How many rows the whole list has.
+    public var total: Int { firstPageOf ?? count }
 
     public init() {}
 
@@ -115,24 +130,9 @@ extension GroceryStore {
                 arguments += [search]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            // (A list by name has no sections by location: none are read.) A shop's aisles come
-            // in its walking order (``WalkingOrder``), which is natural order until one is moved.
             let shop = query.grouping == .shopAisle ? (query.shop ?? .defaultShop) : nil
             let inShop = shop.map { $0 != .defaultShop && objects.schema.version >= 3 } ?? false
-            let locations: [(id: String, name: String?)]
-            if query.order == .byName {
-                locations = []
-            } else if let shop, objects.schema.version >= 3 {
-                locations = try Self.aisles(in: shop.globalID, db).map { ($0.id.description, $0.name) }
-            } else {
-                locations = NameOrder.naturallySorted(
-                    try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
-                            """
-                    ).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
-            }
+            let locations = try listLocations(query, db)
             // An item's link is the position of its location here, by the link's exact stored
             // text; a link to a location not here (not arrived yet from its peer) is none.
             var byText = IDTextTable<Int>()
@@ -199,6 +199,24 @@ extension GroceryStore {
             add(ItemListIndex.unknownLocation, unknown)
             return index
         }
+    }
+
+    /// The sections' locations of a list, in their order: none for a list by name; a shop's
+    /// aisles in its walking order (``WalkingOrder``), which is natural order until one is
+    /// moved; home locations in natural order.
+    func listLocations(_ query: ItemListQuery, _ db: Database) throws -> [(id: String, name: String?)] {
+        let kind = query.grouping.kind
+        if query.order == .byName { return [] }
+        if query.grouping == .shopAisle, objects.schema.version >= 3 {
+            return try Self.aisles(in: (query.shop ?? .defaultShop).globalID, db).map { ($0.id.description, $0.name) }
+        }
+        return NameOrder.naturallySorted(
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, \(kind.nameAttribute) FROM \(kind.table) ORDER BY \(kind.nameAttribute) COLLATE NOCASE, id
+                    """
+            ).map { (id: $0[0] as String, name: $0[1] as String?) }, name: { $0.name ?? "" })
     }
 
     /// The rows of these items, in one query; items no longer in the store are missing.

@@ -26,6 +26,7 @@ extension ItemListViewModel {
             fetchInBackground(token, mailbox)
             return false
         }
+        if index.count == 0, index.itemsInStore == 0, showFirstPage(token) { return true }
         let fetched: ItemListIndex
         do {
             fetched = try store.itemIndex(query)
@@ -38,9 +39,27 @@ extension ItemListViewModel {
         return true
     }
 
+    /// A list that has shown no order yet (its first screen, or the first after a new store) over
+    /// a store of ``firstPageFromRows`` items or more: shows the first rows at once (``GroceryStore/itemIndexFirstPage(_:rows:)``)
+    /// and fetches the whole order on another thread, shown when it arrives through the mailbox.
+    /// Returns whether it did; a list it cannot cut short is fetched whole, as before.
+    private func showFirstPage(_ token: Int64) -> Bool {
+        guard let mailbox, fetchingToken == nil,
+            let page = try? store.itemIndexFirstPage(query, rows: Self.firstPageRows),
+            page.itemsInStore >= firstPageFromRows
+        else { return false }
+        adopt(page, token: nil)
+        fetchInBackground(token, mailbox)
+        return true
+    }
+
+    /// The rows of a first page: more than any terminal shows.
+    static let firstPageRows = 300
+
     /// Shows a newly fetched order, the selection kept on its item at the same height on screen,
-    /// and notes which rows on screen changed.
-    func adopt(_ fetched: ItemListIndex, token: Int64) {
+    /// and notes which rows on screen changed. `token` is the store's that the order is whole
+    /// for; `nil` for a first page, after which the whole order is still wanted.
+    func adopt(_ fetched: ItemListIndex, token: Int64?) {
         let shown = visibleLines.compactMap(\.row)
         let before = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let selectedID = selectedID
@@ -49,7 +68,7 @@ extension ItemListViewModel {
         let replaced = index
         index = fetched
         Self.release(replaced)
-        binding.fetched(token)
+        if let token { binding.fetched(token) }
         cache = [:]
         cachedRange = 0..<0
         if let selectedID, let position = index.ids.firstIndex(of: selectedID) {

@@ -78,6 +78,9 @@ public final class ItemListViewModel {
     /// another thread (``refreshIfChanged(inBackground:)``): below it a fetch takes a few
     /// milliseconds.
     public var backgroundFetchRows = 5_000
+    /// From this many items in the store on, the first screen shows the first rows at once and
+    /// fetches the whole order on another thread (``refreshIfChanged(inBackground:)``).
+    public var firstPageFromRows = 5_000
     /// The change token a fetch on another thread is under way for.
     var fetchingToken: Int64?
 
@@ -129,6 +132,8 @@ public final class ItemListViewModel {
 
     public var sections: [ItemListSection] { index.sections }
     public var rowCount: Int { index.count }
+    /// How many rows the list has: ``rowCount`` but while only its first page is shown.
+    public var totalRows: Int { index.total }
     public var listedCount: Int { index.listedCount }
     public var lineCount: Int { index.count + index.sections.count }
 

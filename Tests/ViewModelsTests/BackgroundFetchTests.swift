@@ -53,6 +53,47 @@ struct BackgroundFetchTests {
         #expect(!model.refreshIfChanged(inBackground: true), "current: nothing more to fetch")
     }
 
+    /// The first screen of a large list: its first rows at once, in the whole order's order, with
+    /// the whole list's counts; the whole order when it arrives from another thread. Names
+    /// outside ASCII sort as the whole order sorts them (not as SQL does), items of no location
+    /// come last; Prepare's "only listed" and Shop are cut short the same way.
+    @Test func theFirstScreenOfALargeListShowsItsFirstRowsThenTheWholeOrder() throws {
+        let store = try GroceryStore.temporary(in: directory)
+        let names = ["éclair", "Eclair", "Zucchini", "apple", "Åland cheese", "Oat milk"]
+        for index in 0..<(ItemListViewModel.firstPageRows + 60) {
+            var draft = ItemDraft(name: index < names.count ? names[index] : "Item \(index)")
+            draft.homeLocation = index % 5 == 4 ? nil : ["Fridge", "Pantry 10", "Pantry 2", "Freezer"][index % 5 % 4]
+            draft.shopLocation = ["Dairy", "Aisle 3"][index % 2]
+            draft.listed = index % 3 == 0
+            try store.addItem(draft)
+        }
+        for (screen, onlyListed) in [(ItemListViewModel.Screen.prepare, false), (.prepare, true), (.shop, true)] {
+            let mailbox = Mailbox<AppEvent>()
+            let model = ItemListViewModel(store: store, device: "here", screen: screen, mailbox: mailbox)
+            model.firstPageFromRows = 100
+            model.setViewport(height: 12)
+            if onlyListed, screen == .prepare {
+                model.onlyListed = true  // fetches anew
+            } else {
+                #expect(model.refreshIfChanged())
+            }
+            let whole = try store.itemIndex(model.query)
+            let page = model.index
+            #expect(page.firstPageOf == whole.count, "\(screen) \(onlyListed)")
+            #expect(model.rowCount == min(whole.count, ItemListViewModel.firstPageRows))
+            #expect(model.totalRows == whole.count && model.listedCount == whole.listedCount)
+            #expect(Array(page.ids) == Array(whole.ids.prefix(page.count)), "the whole order's first rows")
+            #expect(page.sections.map(\.title) == Array(whole.sections.map(\.title).prefix(page.sections.count)))
+            #expect(page.sections.map(\.total) == Array(whole.sections.map(\.count).prefix(page.sections.count)))
+            #expect(model.receive(try nextFetch(mailbox)))
+            #expect(model.index == whole, "then the whole order")
+        }
+        // A small store is fetched whole at once.
+        let small = ItemListViewModel(store: store, device: "here", screen: .prepare, mailbox: Mailbox<AppEvent>())
+        small.refreshIfChanged()
+        #expect(small.index.firstPageOf == nil && small.rowCount == ItemListViewModel.firstPageRows + 60)
+    }
+
     /// What a fetch costs is the items it scans, not the rows it shows: Shop with one item listed
     /// of many, or a search that finds one, fetches in the background too.
     @Test func aFewRowsOfALargeStoreAreFetchedInTheBackgroundToo() throws {

@@ -26,7 +26,7 @@ enum ItemListView {
         for entry in model.visibleLines.prefix(top + height - y) {
             switch entry.line {
             case .header(let section):
-                let count = " \(section.count)"
+                let count = " \(section.total)"
                 screen.put(
                     TextWidth.truncate(section.title, to: width - 2 - TextWidth.columns(of: count)), row: y, column: 1,
                     style: CellStyle(bold: true, color: .section))
