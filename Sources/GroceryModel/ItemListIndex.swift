@@ -78,6 +78,8 @@ public struct ItemListIndex: Hashable, Sendable {
     public var sections: [ItemListSection] = []
     /// How many of these items are on the shopping list.
     public var listedCount = 0
+    /// Whether ``listedCount`` was counted: not in the first page of a list of every item.
+    public var knowsListedCount = true
     /// How many items the store held when this was fetched, shown or not: what a fetch scans.
     public var itemsInStore = 0
     /// For only the first rows of the list (``GroceryStore/itemIndexFirstPage(_:rows:)``), shown

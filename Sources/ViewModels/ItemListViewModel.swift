@@ -134,7 +134,9 @@ public final class ItemListViewModel {
     public var rowCount: Int { index.count }
     /// How many rows the list has: ``rowCount`` but while only its first page is shown.
     public var totalRows: Int { index.total }
-    public var listedCount: Int { index.listedCount }
+    /// How many of the list's items are listed; `nil` while only the first page of a list of
+    /// every item is shown (it arrives with the whole order).
+    public var listedCount: Int? { index.knowsListedCount ? index.listedCount : nil }
     public var lineCount: Int { index.count + index.sections.count }
 
     // MARK: - Rows and lines

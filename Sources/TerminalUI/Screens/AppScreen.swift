@@ -136,7 +136,7 @@ public enum AppScreen {
                     style: current ? CellStyle(bold: true, reverse: false, color: .normal) : bar)
         }
         if let list = app.currentList, app.editor == nil {
-            let counts = "\(counted(list.totalRows, "item")), \(list.listedCount) listed "
+            let counts = counted(list.totalRows, "item") + (list.listedCount.map { ", \($0) listed " } ?? " ")
             if x + TextWidth.columns(of: counts) + 2 <= screen.width {
                 screen.putRight(counts, row: 0, margin: 0, style: bar)
             }
