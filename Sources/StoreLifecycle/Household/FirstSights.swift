@@ -5,7 +5,7 @@ import TextAndFiles
 /// or a presence expires. The writer's stated times never do — a device whose clock is a year
 /// fast, or a file that says it was written in 2099, would otherwise pin a claim for ever or
 /// expire it at once. Kept on this device beside the list's store (`household-seen.json`), never
-/// synced; a file that changes (another size or modification time) is a new sighting. Files
+/// synced; a file that changes (another size or inode) is a new sighting. Files
 /// gone from the folder are forgotten. Also remembers which files were refused, so that each is
 /// told once.
 ///
@@ -14,7 +14,7 @@ import TextAndFiles
 struct FirstSights: Codable, Equatable {
     struct Sighting: Codable, Equatable {
         var size: Int64
-        var modified: Double
+        var inode: UInt64
         /// Seconds since 1970 by this device's clock.
         var firstSeen: Double
     }
@@ -41,18 +41,18 @@ struct FirstSights: Codable, Equatable {
     }
 
     /// When `file` was first seen, recording `now` when it is new (or changed).
-    mutating func firstSeen(path: String, size: Int64, modified: Double, now: Date) -> Date {
-        if let known = seen[path], known.size == size, known.modified == modified {
+    mutating func firstSeen(path: String, size: Int64, inode: UInt64, now: Date) -> Date {
+        if let known = seen[path], known.size == size, known.inode == inode {
             return Date(timeIntervalSince1970: known.firstSeen)
         }
-        seen[path] = Sighting(size: size, modified: modified, firstSeen: now.timeIntervalSince1970)
+        seen[path] = Sighting(size: size, inode: inode, firstSeen: now.timeIntervalSince1970)
         return now
     }
 
     /// Records a refusal; whether it is new (not told before with this stamp).
-    mutating func refuse(path: String, size: Int64, modified: Double, now: Date) -> Bool {
-        if let known = refused[path], known.size == size, known.modified == modified { return false }
-        refused[path] = Sighting(size: size, modified: modified, firstSeen: now.timeIntervalSince1970)
+    mutating func refuse(path: String, size: Int64, inode: UInt64, now: Date) -> Bool {
+        if let known = refused[path], known.size == size, known.inode == inode { return false }
+        refused[path] = Sighting(size: size, inode: inode, firstSeen: now.timeIntervalSince1970)
         return true
     }
 

@@ -67,7 +67,7 @@ public struct Household: Sendable {
         func refuse(_ file: HouseholdFile, _ violation: RuleViolation, device: String?) {
             let refused = RefusedCloudFile(household: file, device: device, reason: violation.reason)
             view.refused.append(refused)
-            if sights.refuse(path: file.path, size: file.size, modified: file.modified, now: now) {
+            if sights.refuse(path: file.path, size: file.size, inode: file.inode, now: now) {
                 configuration.logger.warning("refused \(refused.summary)")
                 configuration.tell(Notice(.note, "refused: \(refused.summary) (ignored)"))
             }
@@ -78,7 +78,7 @@ public struct Household: Sendable {
             switch checkedClaim(file, now: now) {
             case .failure(let violation): refuse(file, violation, device: nil)
             case .success(let (note, reading)):
-                let firstSeen = sights.firstSeen(path: file.path, size: file.size, modified: file.modified, now: now)
+                let firstSeen = sights.firstSeen(path: file.path, size: file.size, inode: file.inode, now: now)
                 if latestClaims[note.item].map({ reading > $0.reading }) ?? true {
                     latestClaims[note.item] = (note, reading, firstSeen)
                 }
@@ -89,7 +89,7 @@ public struct Household: Sendable {
             switch checkedPresence(file) {
             case .failure(let violation): refuse(file, violation, device: nil)
             case .success(let note):
-                let firstSeen = sights.firstSeen(path: file.path, size: file.size, modified: file.modified, now: now)
+                let firstSeen = sights.firstSeen(path: file.path, size: file.size, inode: file.inode, now: now)
                 // A peer's files are numbered: its newest says what it does now.
                 latestPresence[file.peer] = (note, firstSeen)
             }

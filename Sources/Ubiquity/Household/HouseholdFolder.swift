@@ -103,10 +103,13 @@ public struct HouseholdFolder: Sendable {
         return numbers.map { number in
             let url = peerFolder.appendingPathComponent(CloudLayout.numberedName(number, kind.fileExtension))
             let stamp = FileStamp.of(url)
+            var info = stat()
+            let inode = lstat(url.path, &info) == 0 ? UInt64(info.st_ino) : 0
             let body = MarkerFile.body(of: url, magic: kind.magic)
             return HouseholdFile(
                 kind: kind, path: relativePath(peer: peer, number: number), peer: peer, number: number,
-                size: (try? stamp.get().size) ?? -1, modified: (try? stamp.get().modified) ?? 0, body: body)
+                size: (try? stamp.get().size) ?? -1, modified: (try? stamp.get().modified) ?? 0, inode: inode,
+                body: body)
         }
     }
 }
@@ -123,6 +126,9 @@ public struct HouseholdFile: Sendable {
     /// -1 when it is not a regular file.
     public let size: Int64
     public let modified: Double
+    /// The file's inode: with its size, what tells a file seen before from a new one under the
+    /// same name (times are not: a tool such as `faketime` shows them moved with the clock).
+    public let inode: UInt64
     public let body: Result<Data, RuleViolation>
 }
 
