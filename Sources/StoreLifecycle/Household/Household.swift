@@ -23,17 +23,18 @@ public struct Household: Sendable {
 
     let store: GroceryStore
     let configuration: StoreConfiguration
-    let isOffline: Bool
+    let device: DeviceStore
     let claims: HouseholdFolder
     let presence: HouseholdFolder
     let now: @Sendable () -> Date
 
     var peer: String { store.objects.peer }
+    /// Asked at each use: the app's follower lives while the device goes offline and back.
+    var isOffline: Bool { device.isOffline }
+    /// Beside the list's store: `ubiquity/<account>/<store name>/household-seen.json`.
     var sightsURL: URL {
-        store.objects.path.isEmpty
-            ? URL(fileURLWithPath: FirstSights.fileName)
-            : URL(fileURLWithPath: store.objects.path).deletingLastPathComponent().appendingPathComponent(
-                FirstSights.fileName)
+        URL(fileURLWithPath: store.objects.path).deletingLastPathComponent().appendingPathComponent(
+            FirstSights.fileName)
     }
 
     /// The household of the device's store; nil unless it is a cloud store.
@@ -46,7 +47,7 @@ public struct Household: Sendable {
         else { return nil }
         self.store = device.store
         self.configuration = device.configuration
-        self.isOffline = device.isOffline
+        self.device = device
         self.claims = claims
         self.presence = presence
         self.now = now
@@ -57,7 +58,10 @@ public struct Household: Sendable {
     /// What the folders say now. Offline, nothing: claims and presence are of the moment.
     public func read() -> HouseholdView {
         var view = HouseholdView()
-        guard !isOffline else { return view }
+        // Most lists have no claims and nobody shopping: two `lstat`s, not the offline checks.
+        guard [claims, presence].contains(where: { FileManager.default.fileExists(atPath: $0.folder.path) }),
+            !isOffline
+        else { return view }
         let now = now()
         var sights = FirstSights.load(from: sightsURL)
         var present: Set<String> = []
@@ -73,6 +77,12 @@ public struct Household: Sendable {
             }
         }
 
+        for folder in [claims, presence] where !folder.isListable {
+            view.refused.append(
+                RefusedCloudFile(
+                    folder: "\(folder.account)/\(folder.storeName).\(folder.kind.rawValue)",
+                    reason: "it cannot be listed: its claims or presence are not seen"))
+        }
         for file in claims.files() {
             present.insert(file.path)
             switch checkedClaim(file, now: now) {
@@ -288,6 +298,18 @@ extension DeviceStore {
 }
 
 extension RefusedCloudFile {
+    /// A household folder that cannot be listed.
+    init(folder path: String, reason: String) {
+        kind = "folder"
+        self.path = path
+        peer = ""
+        seq = 0
+        device = nil
+        self.reason = reason
+        summary = "folder \(path): \(reason)"
+        holdsDeviceBack = false
+    }
+
     /// A household file refused: it holds nothing back.
     init(household file: HouseholdFile, device: String?, reason: String) {
         kind = file.kind.fileKind
