@@ -61,6 +61,20 @@ struct ClaimTests {
         #expect(try claimers(phone)["Milk"] == .some(nil))
     }
 
+    /// Ben's phone is five minutes fast: Anna's collect, made after she saw the claim, still comes
+    /// after it (her device moved its clock past the claim's reading), and ends it for good — put
+    /// back (uncollected) a moment later by her slower clock, it is not Ben's again.
+    @Test func aClaimFromAClockAheadEndsByTheTickNotByWallTime() throws {
+        let (kitchen, phone) = try household()
+        try kitchen.output(["item", "add", "Milk"])
+        try phone.withClock("+5m").output(["item", "claim", "Milk"])
+        #expect(try claimers(kitchen)["Milk"] == "Ben")
+        try kitchen.output(["item", "collect", "Milk"])
+        try kitchen.output(["item", "uncollect", "Milk"])
+        #expect(try claimers(kitchen)["Milk"] == .some(nil))
+        #expect(try claimers(phone)["Milk"] == .some(nil))
+    }
+
     @Test func unclaimingAnothersClaimWritesAReleaseOfOnesOwn() throws {
         let (kitchen, phone) = try household()
         try kitchen.output(["item", "add", "Bread"])
