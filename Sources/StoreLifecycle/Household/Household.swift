@@ -235,10 +235,14 @@ public struct Household: Sendable {
             person: person, item: row.id.description, itemName: row.name, reading: reading.description, kind: kind,
             written: HouseholdNoteCheck.time(now()))
         let written = try claims.write(try HouseholdNoteCheck.encode(note), peer: peer)
-        // This device's older files about the item are superseded.
+        // This device's older files about the item are superseded; those about other items
+        // written over a claim's life ago (by this device's own clock) are done with: a device
+        // that has not seen one by then loses nothing worth showing.
+        let now = now().timeIntervalSince1970
         claims.removeOwn(peer: peer) { file in
-            guard file.path != written, case .success(let data) = file.body,
-                let old = try? JSONDecoder().decode(ClaimNote.self, from: data)
+            guard file.path != written else { return false }
+            if now - file.modified > Self.claimLifetime { return true }
+            guard case .success(let data) = file.body, let old = try? JSONDecoder().decode(ClaimNote.self, from: data)
             else { return false }
             return old.item == note.item
         }
