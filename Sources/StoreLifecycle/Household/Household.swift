@@ -68,8 +68,8 @@ public struct Household: Sendable {
         var latestClaims: [String: (note: ClaimNote, reading: HLC, firstSeen: Date)] = [:]
         var latestPresence: [String: (note: PresenceNote, firstSeen: Date)] = [:]
 
-        func refuse(_ file: HouseholdFile, _ violation: RuleViolation, device: String?) {
-            let refused = RefusedCloudFile(household: file, device: device, reason: violation.reason)
+        func refuse(_ file: HouseholdFile, _ violation: RuleViolation) {
+            let refused = RefusedCloudFile(household: file, reason: violation.reason)
             view.refused.append(refused)
             if sights.refuse(path: file.path, size: file.size, inode: file.inode, now: now) {
                 configuration.logger.warning("refused \(refused.summary)")
@@ -86,7 +86,7 @@ public struct Household: Sendable {
         for file in claims.files() {
             present.insert(file.path)
             switch checkedClaim(file, now: now) {
-            case .failure(let violation): refuse(file, violation, device: nil)
+            case .failure(let violation): refuse(file, violation)
             case .success(let (note, reading)):
                 let firstSeen = sights.firstSeen(path: file.path, size: file.size, inode: file.inode, now: now)
                 if latestClaims[note.item].map({ reading > $0.reading }) ?? true {
@@ -97,7 +97,7 @@ public struct Household: Sendable {
         for file in presence.files() {
             present.insert(file.path)
             switch checkedPresence(file) {
-            case .failure(let violation): refuse(file, violation, device: nil)
+            case .failure(let violation): refuse(file, violation)
             case .success(let note):
                 let firstSeen = sights.firstSeen(path: file.path, size: file.size, inode: file.inode, now: now)
                 // A peer's files are numbered: its newest says what it does now.
@@ -315,12 +315,12 @@ extension RefusedCloudFile {
     }
 
     /// A household file refused: it holds nothing back.
-    init(household file: HouseholdFile, device: String?, reason: String) {
+    init(household file: HouseholdFile, reason: String) {
         kind = file.kind.fileKind
         path = file.path
         peer = file.peer
         seq = file.number
-        self.device = device
+        device = nil  // a refused file's words are not trusted, its device's name neither
         self.reason = reason
         summary = "\(file.kind.fileKind) file \(file.path): \(reason)"
         holdsDeviceBack = false
