@@ -57,7 +57,10 @@ struct WhoCommand: ParsableCommand {
 
     func run() throws {
         let device = try root.global.openDevice(command: "who")
-        let shoppers = try HouseholdCommands.household(of: device).read().shoppers
+        let household = try HouseholdCommands.household(of: device)
+        // Offline, nobody can be seen: an error, not an empty list.
+        try household.requireOnline()
+        let shoppers = household.read().shoppers
         if json {
             let objects = shoppers.map { shopper in
                 "{\"person\": \(JSONText.quoted(shopper.person)), \"device\": \(JSONText.quoted(shopper.device)), "

@@ -187,7 +187,9 @@ public struct Household: Sendable {
 
     // MARK: - Writing
 
-    func requireOnline() throws {
+    /// Throws ``HouseholdError/offline(_:)`` when the cloud folder cannot be used now: nothing
+    /// of the household can be read or written.
+    public func requireOnline() throws {
         if isOffline {
             throw HouseholdError.offline(configuration.cloudFolderProblem ?? "this device is offline")
         }

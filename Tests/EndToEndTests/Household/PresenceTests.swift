@@ -54,6 +54,12 @@ struct PresenceTests {
 
         let unknown = try phone.run(["shopping", "start", "--in", "Lidl"])
         #expect(unknown.status != 0, "\(unknown.stdout)")
+        // Offline, nobody can be seen and nothing is written: errors, not an empty list.
+        try kitchen.output(["cloud", "offline"])
+        for arguments in [["who"], ["shopping", "start"]] {
+            let offline = try kitchen.run(arguments)
+            #expect(offline.status != 0 && offline.stderr.contains("offline"), "\(arguments): \(offline.stderr)")
+        }
     }
 
     @Test func aKilledDeviceStopsShowingAsShoppingByItself() throws {
