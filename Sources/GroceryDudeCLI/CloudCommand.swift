@@ -75,7 +75,7 @@ struct CloudCommand: ParsableCommand {
             print(
                 "Synced: exported \(rounds.exported) log\(rounds.exported == 1 ? "" : "s"), imported \(rounds.appliedLogs) (\(rounds.changedObjects) object\(rounds.changedObjects == 1 ? "" : "s") changed)."
             )
-            let refused = try sync.refusedFiles()
+            let refused = try sync.refusedFiles() + (device.coordinator.current.household?.read().refused ?? [])
             guard refused.isEmpty else {
                 for file in refused {
                     FileHandle.standardError.write(

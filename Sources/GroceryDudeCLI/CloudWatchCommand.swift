@@ -18,7 +18,8 @@ extension CloudCommand {
                 Every other list of the device is kept in sync too, a list at a time when its files change \
                 (lists made meanwhile included). Prints a line for each import ("3 changes from kitchen", \
                 "Trip: 2 changes from phone" for another list), each change of store, each merge and each \
-                problem. Holds the device as the app does, so not while the app runs on it. Ctrl-C \
+                problem. While the device is shopping (shopping start), keeps that fresh: a new note every minute, \
+                which other devices show for 3 minutes (so a watch that is killed stops showing). Holds the device as the app does, so not while the app runs on it. Ctrl-C \
                 or SIGTERM stops it.
                 """)
         @ParentCommand var root: GroceryDudeCommand
@@ -75,6 +76,7 @@ extension CloudCommand {
             var lastMerge = Date()
             Self.resumeMerge(coordinator, out)
             var lastFailure: String?
+            var lastRefreshFailure: String?
             while !stop.requested && !out.isClosed {
                 // Transitions made by other terminals: the settings file and the epoch markers, once a second.
                 _ = wake.wait(timeout: .now() + 1)
@@ -95,6 +97,15 @@ extension CloudCommand {
                     let line = "cannot follow the device's settings: \(error)"
                     if line != lastFailure { out.problem(line) }
                     lastFailure = line
+                }
+                // While this device is shopping (`shopping start`), its presence stays fresh.
+                do {
+                    try coordinator.current.household?.refreshIfShopping()
+                    lastRefreshFailure = nil
+                } catch {
+                    let line = "cannot keep this device's shopping note fresh: \(ErrorText.reason(error))"
+                    if line != lastRefreshFailure { out.problem(line) }
+                    lastRefreshFailure = line
                 }
             }
         }

@@ -16,6 +16,7 @@ enum ErrorAdvice {
         case GroceryError.unknownFormat: "; pass --format json|csv|csv-aisles|xml|coredata"
         case StoreRemovalError.cloudDisabled, SeedError.notInCloud: ": grocery-dude cloud enable"
         case StoreRemovalError.deviceOffline: " (grocery-dude cloud online)"
+        case HouseholdError.notSyncing: ": grocery-dude cloud enable"
         case StoreRemovalError.earlierBuilds: ", or start over with --despite-earlier-builds"
         case NamedListError.unknown: " (grocery-dude lists ls shows them)"
         case NamedListError.removed: "; make a new one with grocery-dude lists new"

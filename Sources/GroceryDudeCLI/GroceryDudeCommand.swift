@@ -15,7 +15,8 @@ public struct GroceryDudeCommand: ParsableCommand {
         version: "grocery-dude \(GroceryResources.version)",
         subcommands: [
             TUICommand.self, ItemCommand.self, CatalogCommand.Unit.self, CatalogCommand.Home.self,
-            AisleCommand.self, ShopsCommand.self, PersonCommand.self, ExportCommand.self, ImportCommand.self,
+            AisleCommand.self, ShopsCommand.self, PersonCommand.self, ShoppingCommand.self, WhoCommand.self,
+            ExportCommand.self, ImportCommand.self,
             DedupeCommand.self,
             AccountCommand.self,
             CloudCommand.self,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GroceryModel
+import StoreLifecycle
 
 /// `grocery-dude item …`: items and the shopping list.
 struct ItemCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct ItemCommand: ParsableCommand {
         abstract: "Add, change, list and tick off items.",
         subcommands: [
             Add.self, Edit.self, Remove.self, List.self, History.self, Listed.self, Unlisted.self,
-            Collect.self, Uncollect.self, ClearListed.self, ClearCollected.self,
+            Collect.self, Uncollect.self, ClearListed.self, ClearCollected.self, Claim.self, Unclaim.self,
         ]
     )
 
@@ -156,14 +157,15 @@ struct ItemCommand: ParsableCommand {
             let shop = try self.shop.map { try device.store.shop($0) }
             let items = try device.store.listing(listedOnly: listed)
             let order = try shop.map { try ItemText.ShopListing(items, in: $0.id, of: device.store) }
+            let claims = ItemText.claimers(device.coordinator.current.household?.read())
             if json {
                 try ItemText.writeJSON(
-                    items, shops: try ItemText.ShopAisles(device.store), order: order?.order,
+                    items, shops: try ItemText.ShopAisles(device.store), order: order?.order, claims: claims,
                     to: FileHandle.standardOutput)
             } else if items.count == 0 {
                 print(listed ? "The shopping list is empty." : "No items.")
             } else {
-                try ItemText.writeTable(items, shop: order, to: FileHandle.standardOutput)
+                try ItemText.writeTable(items, shop: order, claims: claims, to: FileHandle.standardOutput)
             }
         }
 
@@ -275,6 +277,42 @@ struct ItemCommand: ParsableCommand {
                 count == 0
                     ? "Nothing to clear: no item on the shopping list is collected."
                     : "Removed \(count) collected item\(count == 1 ? "" : "s") from the shopping list.")
+        }
+    }
+
+    struct Claim: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "claim",
+            abstract: "\"I'll get it\": claim a listed item, shown beside it on every device.",
+            discussion: """
+                The claim ends when the item is collected or taken off the list (a change made after the \
+                claim), when it is unclaimed, or 12 hours after a device first sees it. Needs cloud sync.
+                """)
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
+
+        func run() throws {
+            let device = try root.global.openDevice(command: "item claim")
+            let row = try device.store.resolveItem(reference)
+            let before = try HouseholdCommands.household(of: device).claim(row)
+            let person = device.coordinator.configuration.person().name
+            print(
+                "Claimed \(row.name.debugDescription) for \(person)" + (before.map { " (it was \($0.person)'s)" } ?? "")
+            )
+        }
+    }
+
+    struct Unclaim: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unclaim", abstract: "Take back a claim on an item (yours or anyone's).")
+        @ParentCommand var root: GroceryDudeCommand
+        @Argument(help: "The item: its name (ignoring case) or a prefix of its ID.") var reference: String
+
+        func run() throws {
+            let device = try root.global.openDevice(command: "item unclaim")
+            let row = try device.store.resolveItem(reference)
+            let released = try HouseholdCommands.household(of: device).unclaim(row)
+            print("Released \(released.person)'s claim on \(row.name.debugDescription)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GroceryModel
+import StoreLifecycle
 import TextAndFiles
 
 /// How items are printed: one-line descriptions, an aligned table, and the stable JSON of
@@ -22,10 +23,13 @@ enum ItemText {
     ///
     /// - Parameter shop: a shop's list (`item ls --in`): the items in its walking order, and
     ///   the last column their aisle there.
-    static func writeTable(_ items: ItemListing, shop: ShopListing? = nil, to output: FileHandle) throws {
+    /// - Parameter claims: who claimed which item (by ID): "(Ben)" follows its name.
+    static func writeTable(
+        _ items: ItemListing, shop: ShopListing? = nil, claims: [String: String] = [:], to output: FileHandle
+    ) throws {
         var pending: [UInt8] = []
         pending.reserveCapacity(chunkBytes + 4096)
-        try appendTable(items, shop: shop, to: &pending) { pending in
+        try appendTable(items, shop: shop, claims: claims, to: &pending) { pending in
             guard pending.count >= chunkBytes else { return }
             try output.write(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
@@ -38,7 +42,8 @@ enum ItemText {
     /// a line, a cell or a padded cell (10k items made 80k of them), and each unit's and
     /// location's name is measured once.
     private static func appendTable(
-        _ items: ItemListing, shop: ShopListing?, to output: inout [UInt8], flush: (inout [UInt8]) throws -> Void
+        _ items: ItemListing, shop: ShopListing?, claims: [String: String], to output: inout [UInt8],
+        flush: (inout [UInt8]) throws -> Void
     ) rethrows {
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", shop == nil ? "SHOP" : "AISLE"]
         let columnCount = header.count
@@ -56,6 +61,16 @@ enum ItemText {
             bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
                 ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
         }
+        /// " (Ben)" after a claimed item's name, measured once.
+        let claimed: [(bytes: [UInt8], width: Int)?] =
+            claims.isEmpty
+            ? []
+            : (0..<items.count).map { index in
+                claims[String(decoding: items.id(index), as: UTF8.self)].map { person in
+                    (Array(" (\(person))".utf8), TextWidth.columns(of: " (\(person))"))
+                }
+            }
+        func claimWidth(_ index: Int) -> Int { claimed.isEmpty ? 0 : claimed[index]?.width ?? 0 }
         // Quantities are formatted once, for both passes.
         let quantities = (0..<items.count).map { QuantityFormat.string(items.quantity($0)) }
         var widths = header.map { TextWidth.columns(of: $0) }
@@ -63,7 +78,7 @@ enum ItemText {
             widths[0] = max(widths[0], marks[mark(index)].width)
             widths[1] = max(widths[1], 8)  // the ID's first 8 characters, hexadecimal digits
             widths[2] = max(widths[2], TextWidth.columns(of: quantities[index]))
-            widths[4] = max(widths[4], width(items.name(index)))
+            widths[4] = max(widths[4], width(items.name(index)) + claimWidth(index))
             for (link, (column, kind)) in linkColumns.enumerated() {
                 if let position = items.linked(kind, index) {
                     widths[column] = max(widths[column], linkNames[link][position].width)
@@ -105,7 +120,8 @@ enum ItemText {
             appendLink(0, of: index)
             let name = items.name(index)
             output.append(contentsOf: name)
-            pad(width(name), column: 4)
+            if !claimed.isEmpty, let claim = claimed[index] { output.append(contentsOf: claim.bytes) }
+            pad(width(name) + claimWidth(index), column: 4)
             appendLink(1, of: index)
             if let shop { append(shop.aisles[index] ?? "", column: 6) } else { appendLink(2, of: index) }
             try flush(&output)
@@ -122,9 +138,11 @@ enum ItemText {
     /// touched (a page fault for each new page).
     ///
     /// Each item's `aisles` (model version 3): where it is found in each shop, the default
-    /// shop's (its `shopLocation`) first, as `[{"shop", "aisle"}]`.
+    /// shop's (its `shopLocation`) first, as `[{"shop", "aisle"}]`; then `claimedBy`: the
+    /// person whose claim ("I'll get it") holds on it, or null.
     static func writeJSON(
-        _ items: ItemListing, shops: ShopAisles, order: [Int]? = nil, to output: FileHandle
+        _ items: ItemListing, shops: ShopAisles, order: [Int]? = nil, claims: [String: String] = [:],
+        to output: FileHandle
     ) throws {
         var writer = JSONWriter()
         writer.reserveCapacity(chunkBytes + 4096)
@@ -164,6 +182,8 @@ enum ItemText {
             } else {
                 writer.append(Key.aisles, json: position.map { onlyDefault[$0] } ?? none)
             }
+            writer.append(
+                Key.claimedBy, .string(claims.isEmpty ? nil : claims[String(decoding: items.id(index), as: UTF8.self)]))
             writer.endObject()
             if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
@@ -209,7 +229,13 @@ enum ItemText {
         static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"),
             modified = JSONWriter.Key("modified")
         static let note = JSONWriter.Key("note"), photoBytes = JSONWriter.Key("photoBytes")
-        static let aisles = JSONWriter.Key("aisles")
+        static let aisles = JSONWriter.Key("aisles"), claimedBy = JSONWriter.Key("claimedBy")
+    }
+
+    /// Who claimed which item, by the item's ID: nothing when the device does not sync.
+    static func claimers(_ household: HouseholdView?) -> [String: String] {
+        guard let household else { return [:] }
+        return Dictionary(uniqueKeysWithValues: household.claims.map { ($0.key.description, $0.value.person) })
     }
 
     /// The shops' names and each item's aisles in shops other than the default.

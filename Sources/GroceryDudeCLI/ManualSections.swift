@@ -168,6 +168,10 @@ enum ManualSections {
         path("<cloud>/<account>/folder-ids/<peer>.gdfolder"),
         Roff.text(
             "The cloud folder's identity, as each device knows it: a share that is not mounted is not taken for it."),
+        path("<cloud>/<account>/<store>.claims/<peer>/<n>.gdclaim"),
+        Roff.text("Claims (item claim, item unclaim): they expire, judged by each reader's clock."),
+        path("<cloud>/<account>/<store>.presence/<peer>/<n>.gdpresence"),
+        Roff.text("Who is shopping where (shopping start, the app's Shop screen): they expire the same way."),
         ".El",
     ]
 

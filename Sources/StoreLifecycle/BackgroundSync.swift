@@ -22,7 +22,24 @@ final class BackgroundSync: @unchecked Sendable {
     /// device synced with (an empty mount point, another share): offline for that reason.
     private var seenOtherFolder = false
 
+    /// Claims and presence, read and written on a thread of their own (cloud stores only).
+    private var household: HouseholdFollower?
+    /// Whether the app says this device is shopping, and where: kept across stores.
+    private var shopping: HouseholdFollower.Shopping?
+
     var wasOfflineAtLastRound: Bool? { lock.withLock { seenOffline } }
+
+    /// What the claims and presence files said at the follower's last read.
+    var householdView: HouseholdView { lock.withLock { household }?.latest ?? HouseholdView() }
+
+    /// The app's Shop screen opened (`shop`: the shop it shows, or none) or closed (`nil`).
+    func setShopping(_ shopping: HouseholdFollower.Shopping?) {
+        let follower = lock.withLock {
+            self.shopping = shopping
+            return household
+        }
+        follower?.setShopping(shopping)
+    }
     var sawAnotherFolderAtLastRound: Bool { lock.withLock { seenOtherFolder } }
 
     /// How long the setup waits before trying again (offline, or after an error).
@@ -71,6 +88,14 @@ final class BackgroundSync: @unchecked Sendable {
             } catch {
                 tell(.problem("cannot watch the cloud folder: \(ErrorText.reason(error))"))
             }
+            if let household = store.household {
+                let follower = lock.withLock {
+                    let follower = HouseholdFollower(household: household, shopping: shopping, wake: wake)
+                    self.household = follower
+                    return follower
+                }
+                follower.start()
+            }
         case .fallback:
             guard let account = store.account else { return }
             let thread = Thread { [self] in runSetup(configuration, account: account, generation: generation) }
@@ -101,12 +126,13 @@ final class BackgroundSync: @unchecked Sendable {
     }
 
     func stop() {
-        let live = lock.withLock {
+        let (live, household) = lock.withLock {
             generation += 1
             setupFinished = false
-            defer { self.live = nil }
-            return self.live
+            defer { (self.live, self.household) = (nil, nil) }
+            return (self.live, self.household)
         }
         live?.stop()
+        household?.stop()
     }
 }

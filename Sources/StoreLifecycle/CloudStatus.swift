@@ -93,6 +93,8 @@ extension StoreCoordinator {
             lastVerify: try sync?.lastVerify().map(LastVerify.init),
             clocksAhead: try sync?.clocksAhead().map(ClockAheadNote.init) ?? [])
         if problem == nil {
+            // Claims and presence refused: each alone, holding nothing back.
+            status.cloud?.refused += current.household?.read().refused ?? []
             status.cloud?.otherModels = layout.devicesOnOtherModelVersions().map {
                 OtherModelNote($0, here: store.modelVersion)
             }

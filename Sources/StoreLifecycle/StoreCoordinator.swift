@@ -44,6 +44,16 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// Whether background sync last found a folder at the cloud folder's path that is not the
     /// one this device synced with (is the share mounted?), the reason it works offline.
     public var cloudFolderWasAnotherOne: Bool { background?.sawAnotherFolderAtLastRound ?? false }
+    /// What the claims and presence files said when background sync last read them (every few
+    /// seconds): for screens, which must not touch the cloud folder.
+    public var householdNow: HouseholdView { background?.householdView ?? HouseholdView() }
+
+    /// The app's Shop screen is open (`true`, at `shop` or none) or not: while it is, background
+    /// sync keeps this device's presence fresh ("Ben is shopping at Aldi" on the other devices),
+    /// and writes that it stopped when it closes or the app quits.
+    public func setShoppingHere(_ shopping: Bool, at shop: String?) {
+        background?.setShopping(shopping ? HouseholdFollower.Shopping(shop: shop) : nil)
+    }
     private var lastEpochCheck = Date.distantPast
     /// Paces the looks at the cloud folder's epoch markers (at most one a second); a test
     /// moves it on instead of sleeping.

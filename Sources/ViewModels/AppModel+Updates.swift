@@ -77,8 +77,16 @@ extension AppModel {
         latest.lastSync = try? current.cloudLink?.lastSync()
         latest.refusedFiles = current.cloudLink?.refusedAtLastImport ?? 0
         latest.list = coordinator.configuration.storeName == GroceryStore.defaultStoreName ? nil : listName
+        // Claims and presence as background sync last read them; while Shop is open, this
+        // device is shopping (background sync keeps that fresh for the other devices).
+        let household = coordinator.householdNow
+        latest.shoppers = household.othersShopping.map(\.summary)
+        let claims = household.claims.mapValues(\.person)
+        let claimsChanged = shop.claims != claims
+        shop.claims = claims
+        coordinator.setShoppingHere(tab == .shop, at: shop.shopName)
         defer { summary = latest }
-        return latest != summary
+        return latest != summary || claimsChanged
     }
 
     /// Applies one message from another thread.

@@ -16,4 +16,6 @@ public struct DeviceSummary: Equatable, Sendable {
     public var refusedFiles = 0
     /// The named list on screen, when it is not the default one.
     public var list: String?
+    /// Who is shopping on the other devices: "Ben is shopping at Aldi".
+    public var shoppers: [String] = []
 }

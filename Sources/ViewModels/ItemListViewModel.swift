@@ -42,6 +42,9 @@ public final class ItemListViewModel {
     }
     /// The shop's name, which Shop shows above the list when the list has more than one shop.
     public internal(set) var shopName: String?
+    /// Who claimed which item ("I'll get it"), as background sync last read it: Shop shows the
+    /// person beside the item.
+    public internal(set) var claims: [ItemID: String] = [:]
     /// Prepare shows only what is on the shopping list (`f`). Kept for the session.
     public var onlyListed = false {
         didSet { if onlyListed != oldValue { refetchKeepingSelection() } }

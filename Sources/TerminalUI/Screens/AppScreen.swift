@@ -219,7 +219,7 @@ public enum AppScreen {
     }
 
     /// The status line's words: the device, the list, the account, cloud on or off, "Using local
-    /// storage", offline, the last sync, refused files. On a narrow terminal the least useful go
+    /// storage", offline, the last sync, who is shopping on other devices, refused files. On a narrow terminal the least useful go
     /// first ("Using local storage", then cloud on/off, the account, the list), so that offline,
     /// refused files and the last sync stay.
     static func statusText(_ summary: DeviceSummary, width: Int = .max) -> String {
@@ -239,6 +239,7 @@ public enum AppScreen {
             if summary.otherCloudFolder { shortened[parts.count - 1] = "offline: share not mounted?" }
         }
         if summary.cloudOn { parts.append(("synced " + (summary.lastSync.map(CloudView.time) ?? "never"), 6)) }
+        if !summary.shoppers.isEmpty { parts.append((summary.shoppers.joined(separator: ", "), 7)) }
         if summary.refusedFiles > 0 {
             parts.append(("\(summary.refusedFiles) file\(summary.refusedFiles == 1 ? "" : "s") refused (Cloud tab)", 8))
             shortened[parts.count - 1] = "\(summary.refusedFiles) refused"

@@ -43,6 +43,7 @@ enum ItemListView {
                     model.screen == .prepare ? (row.item.listed ? "[x]" : "[ ]") : (row.item.collected ? "[✓]" : "[ ]")
                 var text = "  \(mark) \(row.summary)"
                 if row.photoSize != nil { text += " ▣" }
+                if model.screen == .shop, let person = model.claims[row.id] { text += "  (\(person))" }
                 let shown = TextWidth.truncate(text, to: width - 1)
                 screen.put(shown, row: y, column: 0, style: style)
                 if let match = SearchMatch.range(of: model.searchText, in: String(text.dropFirst(6))) {

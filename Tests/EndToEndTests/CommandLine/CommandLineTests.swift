@@ -49,7 +49,7 @@ struct CommandLineTests {
         #expect(
             Set(milk.keys) == [
                 "id", "name", "quantity", "unit", "homeLocation", "shopLocation", "listed",
-                "collected", "modified", "note", "photoBytes", "aisles",
+                "collected", "modified", "note", "photoBytes", "aisles", "claimedBy",
             ])
 
         _ = try run(["item", "edit", "milk", "--qty", "1.5", "--name", "Oat Milk", "--unit", ""])
