@@ -29,7 +29,8 @@ struct NamedListsInTheAppTests {
                 + "--cloud \(cloud) --device kitchen; echo EXITED $?; sleep 60")
         try tmux.waitFor { $0.contains("Milk") }
         try tmux.sendKeys("L")
-        var screen = try tmux.waitFor { $0.contains("Lists") && $0.contains("Camping") }
+        // Each wait is for everything it checks: a screen may be caught while it is drawn.
+        var screen = try tmux.waitFor { $0.contains("Lists") && $0.contains("Camping") && $0.contains("new list…") }
         #expect(screen.contains("Groceries"))
         #expect(screen.contains("new list…"))
 
