@@ -50,23 +50,57 @@ public struct Digest: Equatable, Sendable {
 
     /// Reads the whole store in the caller's (read) transaction.
     public static func compute(schema: Schema, applied: [String: Int64], _ db: Database) throws -> Digest {
+        // Read whole, no bucket is irregular: never nil.
+        let contents = try bucketContents(schema: schema, only: nil, db) ?? [:]
+        let buckets = contents.mapValues { SHA256.hex($0.bytes) }
+        return Digest(
+            applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
+    }
+
+    /// The contents of the buckets named in `only` (every bucket when `nil`), read in the
+    /// caller's transaction: the very bytes ``compute(schema:applied:_:)`` gives them, since
+    /// each bucket's rows are read in the same order (entities in schema order, each by ID, then
+    /// tombstones by ID) through the primary key's range of the bucket's IDs.
+    ///
+    /// - Returns: the non-empty buckets; `nil` when a bucket's range held an ID whose bucket is
+    ///   another one, or a name was no bucket of two hex digits (the caller then reads it all).
+    static func bucketContents(schema: Schema, only: Set<String>?, _ db: Database) throws -> [String: Bucket]? {
         var contents: [String: Bucket] = [:]
+        var irregular = false
         func append(_ entity: String, _ id: String, deleted: Bool, _ write: (inout [UInt8]) -> Void) {
             let bucket = bucket(of: id)
+            if let only, !only.contains(bucket) {
+                irregular = true
+                return
+            }
             var content = contents.removeValue(forKey: bucket) ?? Bucket()
             let start = content.bytes.count
             write(&content.bytes)
             content.entries.append(.init(entity: entity, id: id, deleted: deleted, range: start..<content.bytes.count))
             contents[bucket] = content
         }
+        // Every bucket's ranges: a bucket is its IDs' first two characters, lowercased.
+        var ranges: [(low: String, high: String)] = []
+        if let only {
+            for name in only.sorted() {
+                guard let bucketRanges = idRanges(ofBucket: name) else { return nil }
+                ranges += bucketRanges
+            }
+        }
+        func whereClause(_ column: String) -> String {
+            guard only != nil else { return "" }
+            return " WHERE "
+                + ranges.map { _ in "(\(column) >= ? AND \(column) < ?)" }.joined(separator: " OR ")
+        }
+        let arguments = StatementArguments(ranges.flatMap { [$0.low, $0.high] })
         for entity in schema.entities {
             let names = entity.propertyNames.sorted()
             let nameBytes = names.map { Array($0.utf8) }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
             let sql =
-                "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t ORDER BY t.id"
-            let rows = try Row.fetchCursor(db, sql: sql)
+                "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t\(whereClause("t.id")) ORDER BY t.id"
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let id: String = row[0]
                 let clocks = clockReadings(row[names.count + 1])
@@ -84,15 +118,41 @@ public struct Digest: Equatable, Sendable {
             }
         }
         let tombstones = try Row.fetchCursor(
-            db, sql: "SELECT objectID, entity FROM \(EngineTables.tombstone) ORDER BY objectID")
+            db,
+            sql: "SELECT objectID, entity FROM \(EngineTables.tombstone)\(whereClause("objectID")) ORDER BY objectID",
+            arguments: arguments)
         while let row = try tombstones.next() {
             let id: String = row[0]
             let entity: String = row[1]
             append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
         }
-        let buckets = contents.mapValues { SHA256.hex($0.bytes) }
-        return Digest(
-            applied: applied.filter { $0.value > 0 }, buckets: buckets, top: topHash(buckets), contents: contents)
+        return irregular ? nil : contents
+    }
+
+    /// The ranges of IDs (`low <= id < high`) that hold the IDs of a bucket of two hex digits,
+    /// in either case ("ab": from "ab" to "ac", from "aB" to "aC", …); `nil` for any other name.
+    static func idRanges(ofBucket name: String) -> [(low: String, high: String)]? {
+        let digits = Array(name.utf8)
+        guard digits.count == 2, digits.allSatisfy({ isLowerHexDigit($0) }) else { return nil }
+        func cases(_ digit: UInt8) -> [UInt8] {
+            digit >= UInt8(ascii: "a") ? [digit, digit - 32] : [digit]
+        }
+        var ranges: [(low: String, high: String)] = []
+        for first in cases(digits[0]) {
+            for second in cases(digits[1]) {
+                ranges.append(
+                    (
+                        String(decoding: [first, second], as: UTF8.self),
+                        String(decoding: [first, second + 1], as: UTF8.self)
+                    ))
+            }
+        }
+        return ranges
+    }
+
+    /// `0`…`9`, `a`…`f`.
+    static func isLowerHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
     /// Each property's clock reading as stored, as bytes, not parsed: the readings are written
@@ -126,6 +186,22 @@ public struct Digest: Equatable, Sendable {
                 entity: entry.entity, id: entry.id, hash: SHA256.hex(content.bytes[entry.range]),
                 deleted: entry.deleted ? true : nil)
         }
+    }
+
+    /// This digest with the contents of `names` that it lacks (a digest computed again in part
+    /// holds only the contents of the buckets it computed), read in the caller's transaction.
+    ///
+    /// - Returns: `nil` when one of them no longer hashes as the digest says: the store changed since.
+    func filledIn(_ names: [String], schema: Schema, _ db: Database) throws -> Digest? {
+        let missing = Set(names.filter { buckets[$0] != nil && contents[$0] == nil })
+        guard !missing.isEmpty else { return self }
+        guard let read = try Digest.bucketContents(schema: schema, only: missing, db) else { return nil }
+        var filled = self
+        for name in missing {
+            guard let content = read[name], SHA256.hex(content.bytes) == buckets[name] else { return nil }
+            filled.contents[name] = content
+        }
+        return filled
     }
 
     /// The bucket of an object: the first two hex digits of its ID.
