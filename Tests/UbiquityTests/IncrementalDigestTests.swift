@@ -58,6 +58,7 @@ struct IncrementalDigestTests {
         #expect(try changedBuckets(a.store) == nil, "no digest yet: read whole")
         try expectAgreement(a.store, "first")
         #expect(try changedBuckets(a.store) == [], "nothing changed since")
+        try expectAgreement(a.store, "unchanged")
 
         _ = try a.store.save(author: "t") { try $0.update("Note", id: notes[3], values: ["count": .integer(7)]) }
         #expect(try changedBuckets(a.store) == [bucket(notes[3])])

@@ -65,6 +65,7 @@ public struct Digest: Equatable, Sendable {
     /// - Returns: the non-empty buckets; `nil` when a bucket's range held an ID whose bucket is
     ///   another one, or a name was no bucket of two hex digits (the caller then reads it all).
     static func bucketContents(schema: Schema, only: Set<String>?, _ db: Database) throws -> [String: Bucket]? {
+        if let only, only.isEmpty { return [:] }
         var contents: [String: Bucket] = [:]
         var irregular = false
         func append(_ entity: String, _ id: String, deleted: Bool, _ write: (inout [UInt8]) -> Void) {
