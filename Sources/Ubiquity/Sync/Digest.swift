@@ -80,58 +80,67 @@ public struct Digest: Equatable, Sendable {
             content.entries.append(.init(entity: entity, id: id, deleted: deleted, range: start..<content.bytes.count))
             contents[bucket] = content
         }
-        // Every bucket's ranges: a bucket is its IDs' first two characters, lowercased.
-        var ranges: [(low: String, high: String)] = []
+        // One scan of each table when reading whole; else one a range of IDs, each bucket's
+        // ranges in ascending order, so that each bucket's rows come in the order of the whole
+        // read. One range a query: each is a seek in the primary key (SQLite scanned the whole
+        // key for ranges joined by OR, to give them in order).
+        var scans: [StatementArguments] = []
+        var rangeClause = ""
         if let only {
             for name in only.sorted() {
-                guard let bucketRanges = idRanges(ofBucket: name) else { return nil }
-                ranges += bucketRanges
+                guard let ranges = idRanges(ofBucket: name) else { return nil }
+                scans += ranges.map { [$0.low, $0.high] }
             }
+            rangeClause = " WHERE t.id >= ? AND t.id < ?"
+        } else {
+            scans = [[]]
         }
-        func whereClause(_ column: String) -> String {
-            guard only != nil else { return "" }
-            return " WHERE "
-                + ranges.map { _ in "(\(column) >= ? AND \(column) < ?)" }.joined(separator: " OR ")
-        }
-        let arguments = StatementArguments(ranges.flatMap { [$0.low, $0.high] })
         for entity in schema.entities {
             let names = entity.propertyNames.sorted()
             let nameBytes = names.map { Array($0.utf8) }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-            let sql =
-                "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t\(whereClause("t.id")) ORDER BY t.id"
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() {
-                let id: String = row[0]
-                let clocks = clockReadings(row[names.count + 1])
-                append(entity.name, id, deleted: false) { bytes in
-                    Canonical.append("O", entity.name, id, to: &bytes)
-                    for index in names.indices {
-                        Canonical.appendField(bytes: nameBytes[index], to: &bytes)
-                        Canonical.append(
-                            PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]),
-                            to: &bytes)
-                        let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
-                        Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
+            let statement = try db.cachedStatement(
+                sql:
+                    "SELECT t.id, \(columns), t.\(EngineTables.clockColumn) FROM \(entity.table.quotedDatabaseIdentifier) t\(rangeClause) ORDER BY t.id"
+            )
+            for arguments in scans {
+                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                while let row = try rows.next() {
+                    let id: String = row[0]
+                    let clocks = clockReadings(row[names.count + 1])
+                    append(entity.name, id, deleted: false) { bytes in
+                        Canonical.append("O", entity.name, id, to: &bytes)
+                        for index in names.indices {
+                            Canonical.appendField(bytes: nameBytes[index], to: &bytes)
+                            Canonical.append(
+                                PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]),
+                                to: &bytes)
+                            let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
+                            Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
+                        }
                     }
                 }
             }
         }
-        let tombstones = try Row.fetchCursor(
-            db,
-            sql: "SELECT objectID, entity FROM \(EngineTables.tombstone)\(whereClause("objectID")) ORDER BY objectID",
-            arguments: arguments)
-        while let row = try tombstones.next() {
-            let id: String = row[0]
-            let entity: String = row[1]
-            append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
+        let tombstoneStatement = try db.cachedStatement(
+            sql:
+                "SELECT t.objectID, t.entity FROM \(EngineTables.tombstone) t\(rangeClause.replacingOccurrences(of: "t.id", with: "t.objectID")) ORDER BY t.objectID"
+        )
+        for arguments in scans {
+            let tombstones = try Row.fetchCursor(tombstoneStatement, arguments: arguments)
+            while let row = try tombstones.next() {
+                let id: String = row[0]
+                let entity: String = row[1]
+                append(entity, id, deleted: true) { bytes in Canonical.append("D", entity, id, to: &bytes) }
+            }
         }
         return irregular ? nil : contents
     }
 
     /// The ranges of IDs (`low <= id < high`) that hold the IDs of a bucket of two hex digits,
-    /// in either case ("ab": from "ab" to "ac", from "aB" to "aC", …); `nil` for any other name.
+    /// in either case, in ascending order ("ab": "AB" to "AC", "Ab" to "Ac", "aB" to "aC", "ab"
+    /// to "ac"); `nil` for any other name.
     static func idRanges(ofBucket name: String) -> [(low: String, high: String)]? {
         let digits = Array(name.utf8)
         guard digits.count == 2, digits.allSatisfy({ isLowerHexDigit($0) }) else { return nil }
@@ -139,8 +148,8 @@ public struct Digest: Equatable, Sendable {
             digit >= UInt8(ascii: "a") ? [digit, digit - 32] : [digit]
         }
         var ranges: [(low: String, high: String)] = []
-        for first in cases(digits[0]) {
-            for second in cases(digits[1]) {
+        for first in cases(digits[0]).reversed() {
+            for second in cases(digits[1]).reversed() {
                 ranges.append(
                     (
                         String(decoding: [first, second], as: UTF8.self),
