@@ -149,6 +149,27 @@ struct IncrementalDigestTests {
         try expectAgreement(a.store, "after a metadata write and a save")
     }
 
+    /// The definition is the previous version's: devices that run it compare digests with this
+    /// one. The top hash of a fixed store, as the previous version computed it.
+    @Test func theDigestIsThePreviousVersions() throws {
+        let a = try peer("a")
+        let folder = try a.store.save(author: "t") { try $0.insert("Folder", values: ["name": .string("Home")]) }
+        try a.store.save(author: "t") { context in
+            let attachment = try context.insert("Attachment", values: ["bytes": .data(Data([1, 2, 3]))])
+            _ = try context.insert(
+                "Note",
+                values: [
+                    "title": .string("Milk é"), "count": .integer(12), "pinned": .bool(true),
+                    "modified": .date(Date(timeIntervalSince1970: 1_700_000_000.25)), "folder": .reference(folder),
+                    "attachment": .reference(attachment),
+                ])
+            let gone = try context.insert("Note", values: ["title": .string("Gone")])
+            try context.delete("Note", id: gone)
+        }
+        let digest = try a.store.read { db in try a.store.digest(applied: [:], db) }
+        #expect(digest.top == "49a09ed387b6dfb20888264717a09040e21535737cf943a0a2905a29d604cbc6")
+    }
+
     @Test func aBucketReadAloneHasTheBytesOfTheWholeRead() throws {
         let a = try peer("a")
         try a.store.save(author: "t") { context in
