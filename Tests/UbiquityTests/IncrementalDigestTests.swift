@@ -166,6 +166,11 @@ struct IncrementalDigestTests {
             let gone = try context.insert("Note", values: ["title": .string("Gone")])
             try context.delete("Note", id: gone)
         }
+        for count in [0, 1, 9, 10, 99, 100, 12_345, Int.max] {
+            var bytes: [UInt8] = []
+            Canonical.appendDecimal(count, to: &bytes)
+            #expect(bytes == Array(String(count).utf8))
+        }
         let digest = try a.store.read { db in try a.store.digest(applied: [:], db) }
         #expect(digest.top == "49a09ed387b6dfb20888264717a09040e21535737cf943a0a2905a29d604cbc6")
     }

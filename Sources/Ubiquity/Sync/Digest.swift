@@ -98,6 +98,11 @@ public struct Digest: Equatable, Sendable {
         for entity in schema.entities {
             let names = entity.propertyNames.sorted()
             let nameBytes = names.map { Array($0.utf8) }
+            let nameFields = names.map { name in
+                var field: [UInt8] = []
+                Canonical.appendField(name, to: &field)
+                return field
+            }
             let types = names.map { entity.type(of: $0)! }
             let columns = names.map { "t." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
             let statement = try db.cachedStatement(
@@ -112,12 +117,16 @@ public struct Digest: Equatable, Sendable {
                     append(entity.name, id, deleted: false) { bytes in
                         Canonical.append("O", entity.name, id, to: &bytes)
                         for index in names.indices {
-                            Canonical.appendField(bytes: nameBytes[index], to: &bytes)
+                            bytes.append(contentsOf: nameFields[index])
                             Canonical.append(
                                 PropertyValue(databaseValue: row[index + 1] as DatabaseValue, type: types[index]),
                                 to: &bytes)
                             let reading = clocks.first { $0.name.elementsEqual(nameBytes[index]) }?.reading
-                            Canonical.appendField(bytes: reading ?? [UInt8(ascii: "-")], to: &bytes)
+                            if let reading {
+                                Canonical.appendField(bytes: reading, to: &bytes)
+                            } else {
+                                bytes.append(contentsOf: Canonical.noReading)
+                            }
                         }
                     }
                 }
@@ -241,9 +250,25 @@ enum Canonical {
 
     static func appendField<Field: Collection>(bytes field: Field, to bytes: inout [UInt8])
     where Field.Element == UInt8 {
-        bytes.append(contentsOf: String(field.count).utf8)
+        appendDecimal(field.count, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: field)
+    }
+
+    /// The field of a property without a clock reading: "-".
+    static let noReading: [UInt8] = Array("1:-".utf8)
+
+    /// A count's decimal digits, as `String(count)` gives them, without making the string
+    /// (most of a digest's time was spent in small strings).
+    static func appendDecimal(_ count: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= count / 10 { divisor *= 10 }
+        var rest = count
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     static func append(_ kind: String, _ entity: String, _ id: String, to bytes: inout [UInt8]) {
@@ -251,6 +276,9 @@ enum Canonical {
         appendField(entity, to: &bytes)
         appendField(id, to: &bytes)
     }
+
+    /// The tag of a string value's field: "s".
+    static let stringTag: [UInt8] = Array("1:s".utf8)
 
     /// A typed form: a tag, then the value. Doubles and dates by their bit pattern, data by the
     /// SHA-256 of its bytes.
@@ -261,7 +289,7 @@ enum Canonical {
         case .integer(let value): appendField("i" + String(value), to: &bytes)
         case .double(let value): appendField("d" + String(value.bitPattern, radix: 16), to: &bytes)
         case .string(let value):
-            appendField("s", to: &bytes)
+            bytes.append(contentsOf: stringTag)
             appendField(value, to: &bytes)
         case .date(let value): appendField("t" + String(value.timeIntervalSince1970.bitPattern, radix: 16), to: &bytes)
         case .data(let value): appendField("x" + SHA256.hex(value), to: &bytes)
