@@ -171,6 +171,22 @@ struct IncrementalDigestTests {
             Canonical.appendDecimal(count, to: &bytes)
             #expect(bytes == Array(String(count).utf8))
         }
+        // Typed fields as the previous version wrote them ("d" + the bit pattern in hex, …).
+        let id = try #require(GlobalID("0123abcd-0000-4000-8000-000000000001"))
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let expected: [(PropertyValue, String)] = [
+            (.double(0), "d0"), (.double(1.5), "d" + String((1.5).bitPattern, radix: 16)),
+            (.double(-2.25), "d" + String((-2.25).bitPattern, radix: 16)),
+            (.date(date), "t" + String(date.timeIntervalSince1970.bitPattern, radix: 16)),
+            (.integer(-42), "i-42"), (.reference(id), "r" + id.description), (.blob("ab12"), "hab12"),
+        ]
+        for (value, text) in expected {
+            var bytes: [UInt8] = []
+            Canonical.append(value, to: &bytes)
+            var old: [UInt8] = []
+            Canonical.appendField(text, to: &old)
+            #expect(bytes == old, "\(value)")
+        }
         let digest = try a.store.read { db in try a.store.digest(applied: [:], db) }
         #expect(digest.top == "49a09ed387b6dfb20888264717a09040e21535737cf943a0a2905a29d604cbc6")
     }

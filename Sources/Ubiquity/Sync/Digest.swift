@@ -255,6 +255,29 @@ enum Canonical {
         bytes.append(contentsOf: field)
     }
 
+    /// The field of `tag` followed by `text`, as `appendField(tag + text)` gives it.
+    static func appendField(tag: Unicode.Scalar, _ text: String.UTF8View, to bytes: inout [UInt8]) {
+        appendDecimal(1 + text.count, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: tag))
+        bytes.append(contentsOf: text)
+    }
+
+    /// The field of `tag` followed by `value`'s lowercase hex digits, as
+    /// `appendField(tag + String(value, radix: 16))` gives it.
+    static func appendField(tag: Unicode.Scalar, hex value: UInt64, to bytes: inout [UInt8]) {
+        var digits = 1
+        while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        appendDecimal(1 + digits, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: tag))
+        for index in (0..<digits).reversed() {
+            bytes.append(hexDigits[Int((value >> (4 * UInt64(index))) & 0xF)])
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// The field of a property without a clock reading: "-".
     static let noReading: [UInt8] = Array("1:-".utf8)
 
@@ -286,15 +309,15 @@ enum Canonical {
         switch value {
         case .null: appendField("n", to: &bytes)
         case .bool(let value): appendField(value ? "b1" : "b0", to: &bytes)
-        case .integer(let value): appendField("i" + String(value), to: &bytes)
-        case .double(let value): appendField("d" + String(value.bitPattern, radix: 16), to: &bytes)
+        case .integer(let value): appendField(tag: "i", String(value).utf8, to: &bytes)
+        case .double(let value): appendField(tag: "d", hex: value.bitPattern, to: &bytes)
         case .string(let value):
             bytes.append(contentsOf: stringTag)
             appendField(value, to: &bytes)
-        case .date(let value): appendField("t" + String(value.timeIntervalSince1970.bitPattern, radix: 16), to: &bytes)
-        case .data(let value): appendField("x" + SHA256.hex(value), to: &bytes)
-        case .reference(let value): appendField("r" + value.description, to: &bytes)
-        case .blob(let hash): appendField("h" + hash, to: &bytes)
+        case .date(let value): appendField(tag: "t", hex: value.timeIntervalSince1970.bitPattern, to: &bytes)
+        case .data(let value): appendField(tag: "x", SHA256.hex(value).utf8, to: &bytes)
+        case .reference(let value): appendField(tag: "r", value.description.utf8, to: &bytes)
+        case .blob(let hash): appendField(tag: "h", hash.utf8, to: &bytes)
         }
     }
 }
