@@ -121,43 +121,57 @@ final class DigestChanges: @unchecked Sendable {
 
     // MARK: - Writes
 
+    /// What a write left to do once its transaction is committed.
+    enum Noted {
+        case nothing
+        /// The write noted under this number, to confirm.
+        case write(Int)
+        /// Forget everything (``forget()``): the write changed the data in a way no digest can
+        /// build on, and a digest computed while it was being committed must not be kept.
+        case forget
+    }
+
     /// Runs a write's body in its transaction, noting its counts and the buckets it changed.
-    ///
-    /// - Returns: the body's result, and the number of the write noted (to confirm once the
-    ///   transaction is committed), if one was.
-    func track<T>(_ db: Database, _ body: (Database) throws -> T) throws -> (T, Int?) {
-        let before = try Outbox.changeCounts(db)
-        lock.withLock {
+    /// The counts are read only while there is a digest to build on: a store whose digest is
+    /// never computed (no cloud) pays for the hook alone.
+    func track<T>(_ db: Database, _ body: (Database) throws -> T) throws -> (T, Noted) {
+        let building = lock.withLock { () -> Bool in
             touched = [Bool](repeating: false, count: 256)
             touchedIrregular = false
+            return base != nil
         }
         defer { lock.withLock { touched = nil } }
+        let before = building ? try Outbox.changeCounts(db) : nil
         let result = try body(db)
-        let after = try Outbox.changeCounts(db)
-        let number = lock.withLock { () -> Int? in
+        let after = building ? try Outbox.changeCounts(db) : nil
+        let noted = lock.withLock { () -> Noted in
             let buckets = touched ?? []
             let changedData = touchedIrregular || buckets.contains(true)
-            if touchedIrregular || (changedData && before == after) {
-                forgetLocked()
-                return nil
+            guard let before, let after else {
+                // Not counted: a digest computed meanwhile cannot tell whether it holds this write.
+                return changedData ? .forget : .nothing
             }
-            guard before != after, base != nil else { return nil }
-            guard writes.count < Self.keptWrites else {
-                forgetLocked()
-                return nil
-            }
+            if touchedIrregular || (changedData && before == after) { return .forget }
+            guard before != after, base != nil else { return .nothing }
+            guard writes.count < Self.keptWrites else { return .forget }
             lastWriteNumber += 1
             writes.append(
                 Write(number: lastWriteNumber, before: before, after: after, buckets: buckets, committed: false))
-            return lastWriteNumber
+            return .write(lastWriteNumber)
         }
-        return (result, number)
+        if case .forget = noted { forget() }
+        return (result, noted)
     }
 
-    /// The write noted under `number` is committed.
-    func confirm(_ number: Int) {
-        lock.withLock {
-            if let index = writes.firstIndex(where: { $0.number == number }) { writes[index].committed = true }
+    /// Does what the write left to do, once its transaction is committed.
+    func committed(_ noted: Noted) {
+        switch noted {
+        case .nothing: break
+        case .write(let number):
+            lock.withLock {
+                if let index = writes.firstIndex(where: { $0.number == number }) { writes[index].committed = true }
+            }
+        case .forget: forget()
         }
     }
 

@@ -312,7 +312,7 @@ public final class ObjectStore: Sendable {
             let (result, noted) = try gate.use {
                 try database.write { db in try digestChanges.track(db, body) }
             }
-            if let noted { digestChanges.confirm(noted) }
+            digestChanges.committed(noted)
             return result
         } catch {
             // Committed or not: the digest's next computation cannot tell, and reads it all.
