@@ -28,6 +28,9 @@ let package = Package(
             path: "Sources/CNCurses",
             providers: [.apt(["libncursesw5-dev"])]
         ),
+        /// SQLite's pre-update hook, which the system SQLite has but GRDB's module does not declare:
+        /// the store learns which rows each write changes, for digests (docs/decisions/0167).
+        .systemLibrary(name: "CSQLitePreupdate", path: "Sources/CSQLitePreupdate"),
 
         // MARK: - Libraries, one job each
 
@@ -47,6 +50,7 @@ let package = Package(
                 // SQLite's C API: the SQL function called for every row (UniqueKey+SQL), the
                 // background checkpoint's connection, IDs read where SQLite holds them.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLitePreupdate",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

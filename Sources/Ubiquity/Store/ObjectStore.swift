@@ -35,6 +35,9 @@ public final class ObjectStore: Sendable {
     /// The device's clock and the outbox's last number as the last save left them, while
     /// nothing committed since.
     let rememberedSave = RememberedSave()
+    /// The last digest's bucket hashes and the buckets changed since, so that the next digest
+    /// rehashes only those.
+    let digestChanges: DigestChanges
 
     /// Opens (creating when missing) the store at `path`, migrating it to `version` of `model`.
     ///
@@ -63,6 +66,7 @@ public final class ObjectStore: Sendable {
         defer { lock.release() }
         let gate = UsageGate(path: path)
         let checkpointer = WALCheckpointer(path: path, gate: gate)
+        let digestChanges = DigestChanges()
         func configuration(sharedMemory: Bool) -> Configuration {
             var configuration = Configuration()
             configuration.busyMode = .callback(StoreWriter.waiter(storePath: path, patience: Self.busyPatience))
@@ -82,6 +86,7 @@ public final class ObjectStore: Sendable {
                 if !db.configuration.readonly {
                     try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
                     checkpointer.install(on: db)
+                    digestChanges.install(on: db)
                 }
             }
             return configuration
@@ -122,6 +127,7 @@ public final class ObjectStore: Sendable {
             }
             try migrator.migrate(database)
             try UniqueKeyIndex.ensure(for: modelVersion.schema, in: database)
+            try database.read { db in try digestChanges.readTables(schema: modelVersion.schema, db) }
         } catch {
             throw Self.translated(error, storePath: path)
         }
@@ -133,6 +139,7 @@ public final class ObjectStore: Sendable {
         self.connections = connections
         self.gate = gate
         self.checkpointer = checkpointer
+        self.digestChanges = digestChanges
         self.peer = peer
         self.clock = clock
         self.ids = ids
@@ -302,8 +309,14 @@ public final class ObjectStore: Sendable {
     ///   had no room for the transaction (nothing of it was written).
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try gate.use { try database.write(body) }
+            let (result, noted) = try gate.use {
+                try database.write { db in try digestChanges.track(db, body) }
+            }
+            digestChanges.committed(noted)
+            return result
         } catch {
+            // Committed or not: the digest's next computation cannot tell, and reads it all.
+            digestChanges.forget()
             throw Self.translated(error, storePath: path)
         }
     }

@@ -67,7 +67,12 @@ extension CloudSync {
             let applied = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.value > 0 }
             let token = try Outbox.changeToken(db)
             if !force, let published, published.applied == applied, published.token == token { return .unchanged }
-            return .computed(try Digest.compute(schema: store.schema, applied: applied, db), token)
+            guard force else { return .computed(try store.digest(applied: applied, db), token) }
+            // Asked for (`cloud verify`): computed whole, and checked against the digest computed
+            // from the changes since the last one.
+            let (digest, agreed) = try store.checkedDigest(applied: applied, db)
+            if !agreed { logger.error("the digest computed from the changes differs from the whole one's") }
+            return .computed(digest, token)
         }
         var current: Digest?
         switch snapshot {
@@ -168,11 +173,18 @@ extension CloudSync {
                         try Int.fetchOne(db, sql: "SELECT count(*) FROM \(EngineTables.pendingBlob)") == 0
                     else { return nil }
                     let applied = try Watermarks.all(folder: layout.watermarkFolder, db).filter { $0.value > 0 }
-                    return try Digest.compute(schema: store.schema, applied: applied, db)
+                    return try store.digest(applied: applied, db)
                 }
             }
-            guard let digest, digest.applied == request.applied, digest.top != request.top else { continue }
-            try writeDetailIfNeeded(digest, buckets: Array(request.buckets.keys))
+            guard let current = digest, current.applied == request.applied, current.top != request.top else { continue }
+            // Buckets that this process did not compute again have no contents in it yet.
+            guard
+                let filled = try store.read({ db in
+                    try current.filledIn(Array(request.buckets.keys), schema: store.schema, db)
+                })
+            else { continue }
+            digest = filled
+            try writeDetailIfNeeded(filled, buckets: Array(request.buckets.keys))
         }
     }
 
