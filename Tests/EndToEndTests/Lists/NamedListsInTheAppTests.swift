@@ -94,14 +94,20 @@ struct NamedListsInTheAppTests {
                 + "--cloud \(cloud) --device kitchen --list \(ofKitchen); echo EXITED $?; sleep 60", width: 120)
         try tmux.waitFor { $0.contains("Pasta") }
         try tmux.sendKeys("L")
-        let switcher = try tmux.waitFor { $0.contains("Lists") && $0.contains("by phone") }
+        let switcher = try tmux.waitFor {
+            $0.contains("Lists") && $0.contains("by phone") && $0.contains("by kitchen")
+                && $0.contains("+ merge the two")
+        }
         #expect(switcher.contains("by kitchen"), "both shown apart: \(switcher)")
         #expect(switcher.contains("+ merge the two"), "the hint offers the merge: \(switcher)")
         try tmux.sendKeys("+")
-        let question = try tmux.waitFor { $0.contains("Merge Lists?") }
+        let question = try tmux.waitFor { $0.contains("Merge Lists?") && $0.contains("goes into") }
         #expect(question.contains("goes into"), "\(question)")
         try tmux.sendKeys("y")
-        var screen = try tmux.waitFor { $0.contains("Merged dinner into Dinner") && $0.contains("Rice") }
+        var screen = try tmux.waitFor {
+            $0.contains("Merged dinner into Dinner") && $0.contains("Rice") && $0.contains("Pasta")
+                && $0.contains("list Dinner")
+        }
         #expect(screen.contains("Pasta"), "\(screen)")
         #expect(screen.contains("list Dinner"), "the list on screen stays: \(screen)")
         #expect(try phone.listNames() == ["Dinner", "Groceries", "Trip"], "one Dinner on the other device too")
