@@ -163,6 +163,21 @@ extension CommandRunner {
         try items(global).map { $0["name"] as! String }.sorted()
     }
 
+    /// A household: devices "kitchen" (Anna's) and "phone" (Ben's) of the data folder
+    /// `dataDirectory`, cloud sync on in `cloud` (made when missing), each with its person set.
+    public static func household(in dataDirectory: String, cloud: String) throws -> (
+        kitchen: CommandRunner, phone: CommandRunner
+    ) {
+        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
+        let kitchen = device("kitchen", in: dataDirectory, cloud: cloud)
+        let phone = device("phone", in: dataDirectory, cloud: cloud)
+        for (device, person) in [(kitchen, "Anna"), (phone, "Ben")] {
+            try device.output(["cloud", "enable", "--no-merge"])
+            try device.output(["person", "set", person])
+        }
+        return (kitchen, phone)
+    }
+
     /// Device `name` of the data folder `dataDirectory`, without the default data, on the cloud
     /// folder `cloud`.
     public static func device(_ name: String, in dataDirectory: String, cloud: String) -> CommandRunner {

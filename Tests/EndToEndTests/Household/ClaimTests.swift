@@ -10,14 +10,7 @@ struct ClaimTests {
 
     /// Two devices of two persons, cloud sync on: the kitchen's Anna, the phone's Ben.
     func household() throws -> (kitchen: CommandRunner, phone: CommandRunner) {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = CommandRunner.device("kitchen", in: directory.path, cloud: cloud)
-        let phone = CommandRunner.device("phone", in: directory.path, cloud: cloud)
-        for (device, person) in [(kitchen, "Anna"), (phone, "Ben")] {
-            try device.output(["cloud", "enable", "--no-merge"])
-            try device.output(["person", "set", person])
-        }
-        return (kitchen, phone)
+        try CommandRunner.household(in: directory.path, cloud: cloud)
     }
 
     /// Each item's `claimedBy` in `item ls --json`, by name (NSNull when none).

@@ -50,13 +50,7 @@ struct HostileHouseholdFilesTests {
     }
 
     @Test func eachBadFileIsRefusedAloneAndNothingWaits() throws {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = CommandRunner.device("kitchen", in: directory.path, cloud: cloud)
-        let phone = CommandRunner.device("phone", in: directory.path, cloud: cloud)
-        for (device, person) in [(kitchen, "Anna"), (phone, "Ben")] {
-            try device.output(["cloud", "enable", "--no-merge"])
-            try device.output(["person", "set", person])
-        }
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         try kitchen.output(["item", "add", "Milk"])
         let items =
             try JSONSerialization.jsonObject(with: Data(try kitchen.output(["item", "ls", "--json"]).utf8))

@@ -9,17 +9,8 @@ struct ItemHistoryInTheAppTests {
     let directory = TemporaryDirectory("history-app")
     var cloud: String { directory.file("Cloud").path }
 
-    func device(_ name: String, person: String) throws -> CommandRunner {
-        let runner = CommandRunner.device(name, in: directory.path, cloud: cloud)
-        try runner.output(["cloud", "enable", "--no-merge"])
-        try runner.output(["person", "set", person])
-        return runner
-    }
-
     @Test func theEditorNamesWhoAddedAndWhoTickedAndHShowsEveryChange() throws {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = try device("kitchen", person: "Anna")
-        let phone = try device("phone", person: "Ben")
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         try kitchen.output(["item", "add", "Milk", "--home-location", "Fridge"])
         try phone.output(["item", "edit", "Milk", "--qty", "3"])
         try phone.output(["item", "list", "Milk"])

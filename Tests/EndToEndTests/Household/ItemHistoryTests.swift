@@ -10,13 +10,6 @@ struct ItemHistoryTests {
     let directory = TemporaryDirectory("history")
     var cloud: String { directory.file("Cloud").path }
 
-    func device(_ name: String, person: String) throws -> CommandRunner {
-        let runner = CommandRunner.device(name, in: directory.path, cloud: cloud)
-        try runner.output(["cloud", "enable", "--no-merge"])
-        try runner.output(["person", "set", person])
-        return runner
-    }
-
     func history(_ runner: CommandRunner, _ name: String) throws -> [[String: Any]] {
         try JSONSerialization.jsonObject(with: Data(try runner.output(["item", "history", name, "--json"]).utf8))
             as! [[String: Any]]
@@ -30,9 +23,7 @@ struct ItemHistoryTests {
     }
 
     @Test func bothPersonsChangesInOrderAcrossABaselineAndRemovedAndMergedItemsFoundByName() throws {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = try device("kitchen", person: "Anna")
-        let phone = try device("phone", person: "Ben")
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         try kitchen.output(["item", "add", "Milk", "--qty", "2"])
         try phone.output(["item", "edit", "milk", "--qty", "3"])
         try kitchen.output(["cloud", "baseline"])
@@ -79,9 +70,7 @@ struct ItemHistoryTests {
 
     /// `item ls --at`: the list as each change was made, on the device that did not make them.
     @Test func theListAsItWasBeforeAndAfterAnEdit() throws {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = try device("kitchen", person: "Anna")
-        let phone = try device("phone", person: "Ben")
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         func list(at moment: Date?) throws -> [String: Double] {
@@ -121,9 +110,7 @@ struct ItemHistoryTests {
     /// A peer's log whose header names a person with control characters (a buggy or hostile
     /// peer) is applied as any log, and its person is printed escaped, never as terminal codes.
     @Test func aPersonWithControlCharactersInAPeersLogIsPrintedEscaped() throws {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = try device("kitchen", person: "Anna")
-        let phone = try device("phone", person: "Ben")
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         try phone.output(["item", "add", "Milk"])
         // The header's person rewritten in place; the payload and its checksum stay as they were.
         let logs = directory.url.appendingPathComponent("Cloud/default/GroceryDude/v3/epoch-1/logs")

@@ -11,13 +11,7 @@ struct PresenceTests {
 
     /// Two devices of two persons, cloud sync on: the kitchen's Anna, the phone's Ben; a shop Aldi.
     func household() throws -> (kitchen: CommandRunner, phone: CommandRunner) {
-        try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-        let kitchen = CommandRunner.device("kitchen", in: directory.path, cloud: cloud)
-        let phone = CommandRunner.device("phone", in: directory.path, cloud: cloud)
-        for (device, person) in [(kitchen, "Anna"), (phone, "Ben")] {
-            try device.output(["cloud", "enable", "--no-merge"])
-            try device.output(["person", "set", person])
-        }
+        let (kitchen, phone) = try CommandRunner.household(in: directory.path, cloud: cloud)
         try phone.output(["shops", "new", "Aldi"])
         return (kitchen, phone)
     }
