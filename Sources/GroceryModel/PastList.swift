@@ -21,7 +21,8 @@ public struct PastList: Sendable {
     /// Before it, the list is known only where nothing changed since.
     public let historyBegins: Date?
     /// How many items changed after the moment in a way the history cannot undo (what they
-    /// were before is older than what it holds): they are shown as they are now.
+    /// were before is older than what it holds): they are shown as they are now, or, removed
+    /// since without a name the history knows, not at all.
     public let uncertain: Int
 }
 
@@ -64,8 +65,13 @@ extension GroceryStore {
                     unknown = true
                 }
             }
+            // An item removed since whose name the history never held: there then, unknown.
+            guard let item = Self.item(ItemID(id), values) else {
+                uncertain += 1
+                continue
+            }
             if unknown { uncertain += 1 }
-            guard let item = Self.item(ItemID(id), values), !listedOnly || item.listed else { continue }
+            guard !listedOnly || item.listed else { continue }
             rows.append(
                 ItemRow(
                     item: item, unitName: item.unit.flatMap { names[$0.globalID] },
