@@ -7,7 +7,9 @@ import TextAndFiles
 
 /// The floor of ``Latency``, measured in the same run: what the disk and the kernel take to
 /// carry a change from one process to another with no engine at all. As many writer processes,
-/// at the same rate, each publish a file the size of the engine's logs the way a log is published
+/// at the same rate, each commit the change durably as a save does (appended to a journal file of
+/// their own and `fdatasync`ed: the engine's saves are `synchronous = FULL`, a WAL append and its
+/// sync), then publish a file the size of the engine's logs the way a log is published
 /// (``AtomicFile/create(_:at:)``: an unnamed file where the file system allows, fsync, a link
 /// into place, fsync of the folder), and a watcher in the leader notes when inotify tells of
 /// each new name. A change's floor latency: from the start of its publication to that event. No store is written and
@@ -60,7 +62,16 @@ enum LatencyFloor {
     /// paced and reported as ``Latency``'s writers are.
     static func write(folder: URL, name: String, count: Int, rate: Double, start: Double, size: Int) throws {
         let payload = Data(repeating: UInt8(ascii: "x"), count: size)
+        let journal = open(folder.appendingPathComponent("\(name).journal").path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard journal >= 0 else {
+            throw BenchFailure("cannot open the floor's journal: \(String(cString: strerror(errno)))")
+        }
+        defer { close(journal) }
         try Latency.paced(name, count: count, rate: rate, start: start) { index in
+            let written = payload.withUnsafeBytes { Glibc.write(journal, $0.baseAddress, $0.count) }
+            guard written == payload.count, fdatasync(journal) == 0 else {
+                throw BenchFailure("cannot commit to the floor's journal: \(String(cString: strerror(errno)))")
+            }
             _ = try AtomicFile.create(payload, at: folder.appendingPathComponent("\(name)/\(index).log"))
         }
     }
