@@ -59,6 +59,13 @@ struct LinkedNames {
         }
     }
 
+    /// The row of an item made elsewhere (``PastList``): the names it points at, its photo's size.
+    func row(of item: Item) -> ItemRow {
+        ItemRow(
+            item: item, unitName: units.name(item.unit), homeLocationName: homeLocations.name(item.locationAtHome),
+            shopLocationName: shopLocations.name(item.locationAtShop), photoSize: item.photo.flatMap { photoSizes[$0] })
+    }
+
     /// The size of the photo in the statement's column `index`, when it links to one here.
     func photoSize(_ statement: SQLiteStatement, _ index: CInt) -> Int? {
         guard !photoSizes.isEmpty, let photo = PhotoID(sqliteStatement: statement, index: index) else { return nil }
@@ -95,6 +102,9 @@ private struct Catalog<Entity: ModelEntity> {
         entries[id] = (name, position)
         byText.insert(id.description, (id, name, position))
     }
+
+    /// The name of the entry `id` names, if it is here.
+    func name(_ id: EntityID<Entity>?) -> String? { id.flatMap { entries[$0]?.name } }
 
     /// The ID in column `index` of the statement's row, and the name of the entry it links to
     /// (`nil` when there is none).

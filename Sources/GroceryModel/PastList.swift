@@ -13,7 +13,7 @@ import Ubiquity
 /// Each item's values are today's, but for every property changed after the moment: that one
 /// takes the last value the history gave it up to the moment. Items added after it are left
 /// out; items removed or merged away after it are back, with the values they had. Units and
-/// locations are named as they are named now.
+/// locations are named as they are named now, and a photo shows its size when it is still here.
 public struct PastList: Sendable {
     /// The items in the lists' order.
     public let items: [ItemRow]
@@ -34,7 +34,7 @@ extension GroceryStore {
         let history = try objects.history(of: GrocerySchema.Entity.item)
         var changes: [GlobalID: [ChangeHistory.Entry]] = [:]
         for entry in history { changes[entry.object.id, default: []].append(entry) }
-        let names = try catalogNames()
+        let names = try objects.read { db in try LinkedNames(db) }
         var rows: [ItemRow] = []
         var uncertain = 0
         for id in Set(current.keys).union(changes.keys) {
@@ -72,30 +72,11 @@ extension GroceryStore {
             }
             if unknown { uncertain += 1 }
             guard !listedOnly || item.listed else { continue }
-            rows.append(
-                ItemRow(
-                    item: item, unitName: item.unit.flatMap { names[$0.globalID] },
-                    homeLocationName: item.locationAtHome.flatMap { names[$0.globalID] },
-                    shopLocationName: item.locationAtShop.flatMap { names[$0.globalID] },
-                    photoSize: item.photo == now?.item.photo ? now?.photoSize : nil))
+            rows.append(names.row(of: item))
         }
         rows.sort { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         return PastList(
             items: NameOrder.sorted(rows, name: \.name), historyBegins: history.map(\.at).min(), uncertain: uncertain)
-    }
-
-    /// The names of every unit, home location and aisle, by ID.
-    private func catalogNames() throws -> [GlobalID: String] {
-        try objects.read { db in
-            var names: [GlobalID: String] = [:]
-            for kind in [CatalogKind.unit, .home, .shop] {
-                let rows = try Row.fetchCursor(db, sql: "SELECT id, \(kind.nameAttribute) FROM \(kind.table)")
-                while let row = try rows.next() {
-                    if let id = GlobalID(row[0] as String? ?? ""), let name = row[1] as String? { names[id] = name }
-                }
-            }
-            return names
-        }
     }
 
     /// An item's values as its records write them.
