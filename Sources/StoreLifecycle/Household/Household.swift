@@ -142,15 +142,9 @@ public struct Household: Sendable {
 
     func checkedClaim(_ file: HouseholdFile, now: Date) -> Result<(ClaimNote, HLC), RuleViolation> {
         let note: ClaimNote
-        switch HouseholdNoteCheck.decode(ClaimNote.self, file) {
+        switch HouseholdNoteCheck.checked(ClaimNote.self, file, folder: claims) {
         case .failure(let violation): return .failure(violation)
-        case .success(let decoded): note = decoded
-        }
-        if let violation = HouseholdNoteCheck.header(
-            account: note.account, store: note.store, peer: note.peer, device: note.device, person: note.person,
-            in: file, folder: claims)
-        {
-            return .failure(violation)
+        case .success(let checked): note = checked
         }
         guard ["claim", "release"].contains(note.kind) else { return .failure(RuleViolation("its kind is unknown")) }
         guard ItemID(note.item) != nil, (try? Validation.name(note.itemName, field: "item name")) == note.itemName
@@ -167,15 +161,9 @@ public struct Household: Sendable {
 
     func checkedPresence(_ file: HouseholdFile) -> Result<PresenceNote, RuleViolation> {
         let note: PresenceNote
-        switch HouseholdNoteCheck.decode(PresenceNote.self, file) {
+        switch HouseholdNoteCheck.checked(PresenceNote.self, file, folder: presence) {
         case .failure(let violation): return .failure(violation)
-        case .success(let decoded): note = decoded
-        }
-        if let violation = HouseholdNoteCheck.header(
-            account: note.account, store: note.store, peer: note.peer, device: note.device, person: note.person,
-            in: file, folder: presence)
-        {
-            return .failure(violation)
+        case .success(let checked): note = checked
         }
         guard ["shopping", "stopped"].contains(note.kind) else { return .failure(RuleViolation("its kind is unknown")) }
         if let shop = note.shop, (try? Validation.name(shop, field: "shop name")) != shop {

@@ -5,7 +5,7 @@ import Ubiquity
 /// The JSON line of a claim file (`<n>.gdclaim`): someone said "I'll get it" (`claim`), or took
 /// a claim back (`release`, theirs or anyone's). Ordered by `reading`, the writing device's
 /// clock reading when it was made.
-struct ClaimNote: Codable, Equatable {
+struct ClaimNote: HouseholdNote {
     var account: String
     var store: String
     var peer: String
@@ -24,7 +24,7 @@ struct ClaimNote: Codable, Equatable {
 
 /// The JSON line of a presence file (`<n>.gdpresence`): a device's person is shopping (at `shop`,
 /// or in no shop in particular) or stopped.
-struct PresenceNote: Codable, Equatable {
+struct PresenceNote: HouseholdNote {
     var account: String
     var store: String
     var peer: String
@@ -41,36 +41,48 @@ struct PresenceNote: Codable, Equatable {
     var written: String
 }
 
+/// What every household file's JSON line says, whatever its kind: whose it is.
+protocol HouseholdNote: Codable, Equatable {
+    var account: String { get }
+    var store: String { get }
+    var peer: String { get }
+    var device: String { get }
+    var person: String { get }
+}
+
 /// The checks every household file's JSON line passes, whatever its kind: it names this account,
 /// this store and the peer whose folder holds it, a device and a person by the rules of names.
 enum HouseholdNoteCheck {
-    static func header(
-        account: String, store: String, peer: String, device: String, person: String, in file: HouseholdFile,
-        folder: HouseholdFolder
-    ) -> RuleViolation? {
-        if account != folder.account {
-            return RuleViolation("it says account \(account.debugDescription), not this folder's")
-        }
-        if store != folder.storeName {
-            return RuleViolation("it says list \(store.debugDescription), not this folder's")
-        }
-        if peer != file.peer { return RuleViolation("it says peer \(peer), its folder \(file.peer)") }
-        if device.isEmpty || device.utf8.count > 256 || (try? Validation.name(device, field: "device")) == nil {
-            return RuleViolation("its device cannot be right")
-        }
-        if (try? DevicePerson.checked(person)) != person { return RuleViolation("its person cannot be right") }
-        return nil
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ file: HouseholdFile) -> Result<T, RuleViolation> {
+    /// The file's JSON line as a note of `type`, when it is one and says whose it is rightly.
+    static func checked<Note: HouseholdNote>(_ type: Note.Type, _ file: HouseholdFile, folder: HouseholdFolder)
+        -> Result<Note, RuleViolation>
+    {
+        let note: Note
         switch file.body {
         case .failure(let violation): return .failure(violation)
         case .success(let data):
-            guard let note = try? JSONDecoder().decode(T.self, from: data) else {
+            guard let decoded = try? JSONDecoder().decode(Note.self, from: data) else {
                 return .failure(RuleViolation("it is not a \(file.kind.fileKind) file"))
             }
-            return .success(note)
+            note = decoded
         }
+        if note.account != folder.account {
+            return .failure(RuleViolation("it says account \(note.account.debugDescription), not this folder's"))
+        }
+        if note.store != folder.storeName {
+            return .failure(RuleViolation("it says list \(note.store.debugDescription), not this folder's"))
+        }
+        if note.peer != file.peer {
+            return .failure(RuleViolation("it says peer \(note.peer), its folder \(file.peer)"))
+        }
+        let device = note.device
+        if device.isEmpty || device.utf8.count > 256 || (try? Validation.name(device, field: "device")) == nil {
+            return .failure(RuleViolation("its device cannot be right"))
+        }
+        if (try? DevicePerson.checked(note.person)) != note.person {
+            return .failure(RuleViolation("its person cannot be right"))
+        }
+        return .success(note)
     }
 
     static func encode<T: Encodable>(_ note: T) throws -> Data {
