@@ -75,7 +75,12 @@ extension ItemEditorViewModel {
                 }
             }
             photoSize = row.photoSize
-            readHistory()
+            // The history is a scan of the device's history (on this, the UI thread): read again
+            // only when the item changed, not at every change of the store.
+            if row.item != historyRead {
+                historyRead = row.item
+                readHistory()
+            }
             return true
         } catch {
             message = "Cannot read the item: \(ErrorText.reason(error))"

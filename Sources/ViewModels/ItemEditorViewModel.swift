@@ -90,6 +90,8 @@ public final class ItemEditorViewModel {
     public internal(set) var history: ItemHistory? {
         didSet { authorsShown = nil }
     }
+    /// The item as it was when ``history`` was read.
+    var historyRead: Item?
     /// ``authors(now:)``'s line as last made, and the day it was made for: drawn every frame,
     /// made again only when the history is read again or the day changes.
     var authorsShown: (day: Date, line: String?)?
