@@ -7,14 +7,9 @@ enum FullTextView {
     static let title = "Messages and transitions"
 
     static func lines(_ controller: AppController, width: Int) -> [(String, CellStyle)] {
-        let inner = max(10, ScrollingBox.width(screen: width) - 4)
         var lines: [(String, CellStyle)] = [("Messages, newest first", CellStyle(bold: true, color: .section))]
         /// `lead` (when) and `text`, wrapped; the lines after the first indented.
-        func add(_ lead: String, _ text: String) {
-            for (index, line) in TextWrap.lines(lead + text, width: inner - 2).enumerated() {
-                lines.append(((index == 0 ? "" : "  ") + line, .plain))
-            }
-        }
+        func add(_ lead: String, _ text: String) { lines += ScrollingBox.wrapped(lead + text, screen: width) }
         // A message knows its age (by the uptime, which never goes back); the app's clock says
         // what time that was.
         let uptime = Message.now

@@ -8,13 +8,7 @@ import ViewModels
 enum ItemHistoryView {
     static func lines(_ controller: AppController, width: Int) -> [(String, CellStyle)] {
         guard let editor = controller.app.editor else { return [] }
-        let inner = max(10, ScrollingBox.width(screen: width) - 4)
-        var lines: [(String, CellStyle)] = []
-        for entry in editor.historyLines(now: controller.app.now) {
-            for (index, line) in TextWrap.lines(entry, width: inner - 2).enumerated() {
-                lines.append(((index == 0 ? "" : "  ") + line, .plain))
-            }
-        }
+        var lines = editor.historyLines(now: controller.app.now).flatMap { ScrollingBox.wrapped($0, screen: width) }
         lines.append(("", .plain))
         lines.append(("Kept 90 days on this device; times are when each change was made.", CellStyle(dim: true)))
         return lines

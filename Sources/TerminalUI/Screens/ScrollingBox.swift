@@ -7,6 +7,15 @@ enum ScrollingBox {
     /// The box's width on a screen `width` wide.
     static func width(screen width: Int) -> Int { min(width - 2, 60) }
 
+    /// `text` wrapped to fit inside the box on a screen `width` wide, the lines after the first
+    /// indented: an entry of a list the box shows.
+    static func wrapped(_ text: String, screen width: Int) -> [(String, CellStyle)] {
+        let inner = max(10, self.width(screen: width) - 4)
+        return TextWrap.lines(text, width: inner - 2).enumerated().map {
+            ((($0.offset == 0 ? "" : "  ") + $0.element), .plain)
+        }
+    }
+
     /// How many lines show inside the box on a screen `height` tall.
     static func visibleLineCount(height: Int, total: Int) -> Int {
         max(1, min(height - 2, total + 3) - 3)
