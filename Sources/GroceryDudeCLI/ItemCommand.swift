@@ -143,7 +143,7 @@ struct ItemCommand: ParsableCommand {
             guard let at else { return }
             guard Timestamp.parseMoment(at) != nil else {
                 throw ValidationError(
-                    "invalid time \(at.debugDescription): give 2026-11-24T18:00:00Z (ISO 8601) or 2026-11-24 18:00 (local time)"
+                    "invalid time \(Validation.shown(at)): give 2026-11-24T18:00:00Z (ISO 8601) or 2026-11-24 18:00 (local time)"
                 )
             }
             if shop != nil { throw ValidationError("--at lists the default shop's aisles only: leave out --in") }
@@ -176,7 +176,7 @@ struct ItemCommand: ParsableCommand {
             let past = try store.pastList(at: moment, listedOnly: listed)
             if let begins = past.historyBegins, begins > moment || past.uncertain > 0 {
                 note(
-                    "this device's history begins at \(Timestamp.string(begins)); what changed before then is shown as it is now"
+                    "this device's history begins at \(Timestamp.string(begins)); what happened before then is not known here"
                 )
             } else if past.historyBegins == nil {
                 note("this device has no history yet: the list is shown as it is now")

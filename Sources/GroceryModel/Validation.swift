@@ -54,6 +54,10 @@ public enum Validation {
         return try quantity(value)
     }
 
+    /// A value a person gave, quoted for a message as the rules quote one: its first 40
+    /// characters, then "…" (a pasted page is not echoed whole).
+    public static func shown(_ text: String) -> String { ValueRule.shortened(text).debugDescription }
+
     /// How names are compared when users refer to them: surrounding and repeated spaces
     /// ignored, case folded, whichever Unicode form (``UniqueKey``).
     public static func normalized(_ name: String) -> String {
