@@ -86,7 +86,7 @@ enum NewPeer {
             digits: 2,
             line: String(
                 format:
-                    "new peer, %d property changes of history, %d items live: joining (baseline) %.0f ms; loading the JSON export into an empty store %.0f ms; ratio %.2f (target ≤ 1.2); baseline %.1f MB, export %.1f MB, %.2f× (target ≤ 1.5)",
+                    "new peer, %d property changes of history, %d items live: joining (baseline) %.0f ms; loading the JSON export into an empty store %.0f ms; ratio %.2f (target ≤ 1.0); baseline %.1f MB, export %.1f MB, %.2f× (target ≤ 1.5)",
                 written, live, joinSeconds * 1000, directSeconds * 1000, joinSeconds / directSeconds,
                 Double(baselineBytes) / 1e6, Double(exportBytes) / 1e6, Double(baselineBytes) / Double(exportBytes)))
     }
