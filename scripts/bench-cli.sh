@@ -52,6 +52,64 @@ measure() {
     "$(ms ${w[0]})" "$(ms ${w[$((runs / 2))]})" "$(ms ${w[$((runs - 1))]})" "$(ms ${c[$((runs / 2))]})" "$runs" "$items"
 }
 
+# The floor: what a static Swift binary pays on this machine before any work of ours. Three
+# programs built once into .build-floor (a package of their own, the GRDB the project resolved):
+# one that prints a line, one that also loads Foundation, and one that opens the same store with
+# GRDB and prints the columns `item ls` prints of every item, in its order, with the same joins.
+floor_dir=.build-floor
+floor_bins=$floor_dir/.build/release
+if [ -z "${NO_FLOOR:-}" ]; then
+  grdb_version=$(awk '/"grdb.swift"/ { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' Package.resolved)
+  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorList"
+  cat >"$floor_dir/Package.swift.new" <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Floor",
+    dependencies: [.package(url: "https://github.com/groue/GRDB.swift", exact: "${grdb_version:-7.10.0}")],
+    targets: [
+        .executableTarget(name: "FloorPrint"),
+        .executableTarget(name: "FloorFoundation"),
+        .executableTarget(name: "FloorList", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+    ]
+)
+SWIFT
+  cmp -s "$floor_dir/Package.swift.new" "$floor_dir/Package.swift" || mv "$floor_dir/Package.swift.new" "$floor_dir/Package.swift"
+  rm -f "$floor_dir/Package.swift.new"
+  echo 'print("grocery-dude")' >"$floor_dir/Sources/FloorPrint/main.swift"
+  printf '%s\n' 'import Foundation' 'print(URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)' \
+    >"$floor_dir/Sources/FloorFoundation/main.swift"
+  cat >"$floor_dir/Sources/FloorList/main.swift" <<'SWIFT'
+import GRDB
+
+// The rows `item ls` lists, read with GRDB and written as tab-separated lines in one buffer.
+let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+var output: [UInt8] = []
+try queue.read { db in
+    let rows = try Row.fetchCursor(
+        db,
+        sql: """
+            SELECT item.id, item.name, item.quantity, item.listed, item.collected, unit.name,
+                   locationAtHome.storedIn, locationAtShop.aisle
+            FROM item
+            LEFT JOIN unit ON unit.id = item.unit
+            LEFT JOIN locationAtHome ON locationAtHome.id = item.locationAtHome
+            LEFT JOIN locationAtShop ON locationAtShop.id = item.locationAtShop
+            ORDER BY item.name COLLATE NOCASE, item.id
+            """)
+    while let row = try rows.next() {
+        for index in 0..<row.count {
+            if index > 0 { output.append(9) }
+            if let text = row[index] as String? { output.append(contentsOf: text.utf8) }
+        }
+        output.append(10)
+    }
+}
+output.withUnsafeBytes { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout) }
+SWIFT
+  (cd "$floor_dir" && swift build -c release --static-swift-stdlib >/dev/null)
+fi
+
 counter=0
 add() { counter=$((counter + 1)); gd item add "Bench $RANDOM-$counter" --unit kg; }
 measure "--help (start-up)" "$bin" --help
@@ -59,6 +117,13 @@ measure "item add" add
 measure "item ls" gd item ls
 measure "item ls --json" gd item ls --json
 measure "item list (by name)" gd item list "Item $((items / 2))"
+if [ -z "${NO_FLOOR:-}" ]; then
+  store=$(find "$dir/devices/bench" -name '*.sqlite' -path '*local*' | head -1)
+  echo "the floor, static Swift binaries built on this machine (.build-floor):"
+  measure "print a line" "$floor_bins/FloorPrint"
+  measure "Foundation, print a line" "$floor_bins/FloorFoundation"
+  measure "GRDB, list the items" "$floor_bins/FloorList" "$store"
+fi
 
 if command -v task >/dev/null; then
   export TASKDATA="$dir/task" TASKRC="$dir/taskrc"
