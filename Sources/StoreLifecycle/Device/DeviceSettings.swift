@@ -44,11 +44,7 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
     /// transition history (``rebuilt(from:)``): the data stays visible and sync keeps its state.
     public static func load(from sandbox: DeviceSandbox) throws -> DeviceSettings {
         guard let data = try? Data(contentsOf: sandbox.settingsURL) else { return DeviceSettings() }
-        if let settings = lastDecoded.withLock({ $0?.data == data ? $0?.settings : nil }) { return settings }
-        if let settings = try? JSONDecoder().decode(DeviceSettings.self, from: data) {
-            lastDecoded.withLock { $0 = (data, settings) }
-            return settings
-        }
+        if let settings = try? JSONDecoder().decode(DeviceSettings.self, from: data) { return settings }
         let settings = rebuilt(from: sandbox)
         let kept = try sandbox.keepCopy(of: data, for: sandbox.settingsURL)
         try settings.save(to: sandbox)
@@ -61,11 +57,6 @@ public struct DeviceSettings: Codable, Equatable, Sendable {
             by: "grocery-dude")
         return settings
     }
-
-    /// The last settings file decoded, byte for byte, and what it says. The file is read afresh
-    /// each time (another terminal may change it), but a command on a cloud store reads it eight
-    /// times, and decoding it was most of each read: the same bytes are decoded once.
-    private static let lastDecoded = LockedValue<(data: Data, settings: DeviceSettings)?>(nil)
 
     public func save(to sandbox: DeviceSandbox) throws {
         let encoder = JSONEncoder()
