@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Prints how long one command takes on a store of N items (the target: ≤ 30 ms at 10k items;
-# start-up, `--help`: ≤ 8 ms), min/median/max of wall time and the median CPU time, next to
-# taskwarrior's nearest commands on as many tasks when `task` is installed.
+# Prints how long one command takes on a store of N items (the goal at 10k items: `item ls` and
+# `item ls --json` ≤ 20 ms, `item list` ≤ 10 ms, `--help` ≤ 5 ms), min/median/max of wall time and
+# the median CPU time, then the floor of a static Swift binary on this machine (docs/decisions/0168),
+# next to taskwarrior's nearest commands on as many tasks when `task` is installed.
 # Usage: scripts/bench-cli.sh [items=10000] [runs=20]   (builds a static release binary first;
-#        BIN=path/to/grocery-dude skips the build)
+#        BIN=path/to/grocery-dude skips the build; NO_FLOOR=1 skips the floor)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -52,6 +53,79 @@ measure() {
     "$(ms ${w[0]})" "$(ms ${w[$((runs / 2))]})" "$(ms ${w[$((runs - 1))]})" "$(ms ${c[$((runs / 2))]})" "$runs" "$items"
 }
 
+# The floor: what a static Swift binary pays on this machine before any work of ours. Three
+# programs built once into .build-floor (a package of their own, the GRDB the project resolved):
+# one that prints a line, one that also loads Foundation, and one that opens the same store with
+# GRDB and writes out the item columns `item ls` reads, in its order (see its source below).
+floor_dir=.build-floor
+floor_bins=$floor_dir/.build/release
+if [ -z "${NO_FLOOR:-}" ]; then
+  grdb_version=$(awk '/"grdb.swift"/ { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' Package.resolved)
+  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorList"
+  cat >"$floor_dir/Package.swift.new" <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Floor",
+    dependencies: [.package(url: "https://github.com/groue/GRDB.swift", exact: "${grdb_version:-7.10.0}")],
+    targets: [
+        .executableTarget(name: "FloorPrint"),
+        .executableTarget(name: "FloorFoundation"),
+        .executableTarget(
+            name: "FloorList",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+    ]
+)
+SWIFT
+  cmp -s "$floor_dir/Package.swift.new" "$floor_dir/Package.swift" || mv "$floor_dir/Package.swift.new" "$floor_dir/Package.swift"
+  rm -f "$floor_dir/Package.swift.new"
+  echo 'print("grocery-dude")' >"$floor_dir/Sources/FloorPrint/main.swift"
+  printf '%s\n' 'import Foundation' 'print(URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)' \
+    >"$floor_dir/Sources/FloorFoundation/main.swift"
+  cat >"$floor_dir/Sources/FloorList/main.swift" <<'SWIFT'
+import GRDB
+import GRDBSQLite
+import Glibc
+
+// The least `item ls` could do: open the store with GRDB (one connection, the file mapped), step
+// through every item's columns that `item ls` reads, in the list's order, and write each row as
+// tab-separated text into one buffer, written at once. Links stay IDs: no names looked up;
+// numbers are written as integers.
+var configuration = Configuration()
+configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+let queue = try DatabaseQueue(path: CommandLine.arguments[1], configuration: configuration)
+var output: [UInt8] = []
+try queue.read { db in
+    let statement = try db.makeStatement(
+        sql: """
+            SELECT id, name, quantity, listed, collected, unit, locationAtHome, locationAtShop
+            FROM item ORDER BY name COLLATE NOCASE, id
+            """)
+    let sqlite = statement.sqliteStatement
+    let rows = try Row.fetchCursor(statement)
+    while try rows.next() != nil {
+        for column in Int32(0)..<8 {
+            if column > 0 { output.append(9) }
+            switch sqlite3_column_type(sqlite, column) {
+            case SQLITE_TEXT:
+                let text = sqlite3_column_text(sqlite, column)!
+                output.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqlite, column))))
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                // SQLite's own text of a number is made by its printf: a third of the time.
+                output.append(contentsOf: String(sqlite3_column_int64(sqlite, column)).utf8)
+            default: break
+            }
+        }
+        output.append(10)
+    }
+}
+output.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+SWIFT
+  (cd "$floor_dir" && swift build -c release --static-swift-stdlib >build.log) || { cat "$floor_dir/build.log"; exit 1; }
+fi
+
 counter=0
 add() { counter=$((counter + 1)); gd item add "Bench $RANDOM-$counter" --unit kg; }
 measure "--help (start-up)" "$bin" --help
@@ -59,6 +133,13 @@ measure "item add" add
 measure "item ls" gd item ls
 measure "item ls --json" gd item ls --json
 measure "item list (by name)" gd item list "Item $((items / 2))"
+if [ -z "${NO_FLOOR:-}" ]; then
+  store=$(find "$dir/devices/bench" -name '*.sqlite' -path '*local*' | head -1)
+  echo "the floor, static Swift binaries built on this machine (.build-floor):"
+  measure "print a line" "$floor_bins/FloorPrint"
+  measure "Foundation, print a line" "$floor_bins/FloorFoundation"
+  measure "GRDB, list the items" "$floor_bins/FloorList" "$store"
+fi
 
 if command -v task >/dev/null; then
   export TASKDATA="$dir/task" TASKRC="$dir/taskrc"

@@ -59,8 +59,10 @@ enum UniqueKeyIndex {
         for index in names { try db.execute(sql: "DROP INDEX IF EXISTS \(index.quotedDatabaseIdentifier)") }
     }
 
-    /// `LIKE` for the names this makes: the prefix, its underscores escaped.
-    private static var likePattern: String { prefix.replacingOccurrences(of: "_", with: "\\_") + "%" }
+    /// `LIKE` for the names this makes: the prefix, its underscores escaped. Escaped by the standard
+    /// library: Foundation's `replacingOccurrences` goes through `NSString`, about a
+    /// quarter of a millisecond at every store's opening.
+    private static let likePattern = prefix.map { $0 == "_" ? "\\_" : String($0) }.joined() + "%"
 
     /// Makes the missing indexes and drops those of an older rule, in one write; reads only when
     /// everything is in place already.

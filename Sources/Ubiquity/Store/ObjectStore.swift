@@ -80,6 +80,10 @@ public final class ObjectStore: Sendable {
                 // After a checkpoint, the write-ahead log is cut back to this size instead of
                 // staying as large as it ever grew.
                 try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+                // A command reads the store where the kernel keeps its pages (mapped) instead of
+                // copying each into SQLite's cache: `item ls` at 10k items read 1,100 pages with
+                // as many `pread`s, into as many new pages of memory, each a page fault.
+                if connections == .single { try db.execute(sql: "PRAGMA mmap_size = \(Self.commandMapBytes)") }
                 // The writer's page cache holds an import's pages: with SQLite's 2 MB, a batch of
                 // logs spilled its dirty pages into the write-ahead log and read them back. Pages
                 // are allocated as they are used; readers keep the default.
@@ -167,6 +171,9 @@ public final class ObjectStore: Sendable {
     static let walSizeLimit = 4 << 20
     /// The writer connection's page cache, in KiB (SQLite's default is 2000).
     static let writerCacheKiB = 32 << 10
+    /// How much of the store file a command's connection maps into memory (address space, not
+    /// memory used): pages beyond it are read as before. A 10k-item store is ~10 MB.
+    static let commandMapBytes = 1 << 30
 
     /// Moves what the write-ahead log holds into the store file and empties the log, when no
     /// other connection holds it back. Best effort: the data is safe either way.

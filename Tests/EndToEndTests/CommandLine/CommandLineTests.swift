@@ -20,6 +20,15 @@ struct CommandLineTests {
         return result.stdout
     }
 
+    @Test func theVersionIsResourcesVersionWithoutItsSpaces() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Resources/VERSION")
+        let version = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        #expect(try ok(["--version"]) == "grocery-dude \(version)\n")
+        #expect(try ok(["version"]) == "grocery-dude \(version)\n")
+    }
+
     @Test func aFirstLaunchLoadsTheDefaultDataAndLogsToTheSandbox() throws {
         let all = try items()
         #expect(all.count >= 100)
