@@ -79,6 +79,9 @@ struct StoredEntities {
             + " WHERE \(held.joined(separator: " OR "))"
     }
 
+    /// Whether the store held none of the IDs read, as a row or a tombstone: a log of new objects.
+    var holdsNone: Bool { rows.isEmpty && tombstones.isEmpty }
+
     /// The entity this store holds `id` as, or `nil` when it has never seen it: `expected`
     /// when its table has the row, else the tombstone's, else the first other table's.
     func entity(holding id: GlobalID, expected: String) -> String? {

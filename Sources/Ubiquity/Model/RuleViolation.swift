@@ -149,6 +149,9 @@ extension Merger {
             for case .reference(let target) in values.values { ids.append(target) }
         }
         let stored = try StoredEntities(of: ids, schema: schema, db)
+        // Nothing stored under any entity: nothing can be stored under another (an import of
+        // new objects looked up each object and each of its references for nothing).
+        guard !stored.holdsNone else { return stored }
         for (object, values) in objects {
             if let holder = stored.entity(holding: object.id, expected: object.entity), holder != object.entity {
                 throw RuleViolation("object \(object.id) is a \(holder) here, not a \(object.entity)")
