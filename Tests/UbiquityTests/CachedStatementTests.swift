@@ -69,6 +69,32 @@ struct CachedStatementTests {
         }
     }
 
+    /// A blob bound where it lies (an imported log's bytes into the history) is stored as GRDB's
+    /// arguments store it, whatever its length.
+    @Test func aBorrowedBlobIsStoredAsGRDBStoresIt() throws {
+        let blobs = [Data(), Data([0]), Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })]
+        let sql = "INSERT INTO t (id, s, b) VALUES (?, ?, ?)"
+        try queue.write { db in
+            for (index, blob) in blobs.enumerated() {
+                try db.execute(sql: sql, arguments: ["grdb\(index)", "x", blob])
+                try db.executeCached(sql, binding: ["ours\(index)".databaseValue, "x".databaseValue], borrowing: blob)
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.executeCached(sql, binding: ["short".databaseValue], borrowing: Data([1]))
+            }
+        }
+        let stored = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, typeof(b) || quote(b) || quote(s) AS v FROM t")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: stored.map { ($0["id"] as String, $0["v"] as String) })
+        #expect(byID.count == 2 * blobs.count)
+        for index in blobs.indices {
+            #expect(byID["ours\(index)"] == byID["grdb\(index)"], "case \(index)")
+        }
+        let big = try queue.read { db in try Data.fetchOne(db, sql: "SELECT b FROM t WHERE id = 'ours2'") }
+        #expect(big == blobs[2])
+    }
+
     @Test func tooFewOrTooManyValuesAreRefusedAndWriteNothing() throws {
         try queue.write { db in
             #expect(throws: DatabaseError.self) { try db.executeCached(Self.insert, binding: ["a".databaseValue]) }

@@ -62,6 +62,8 @@ struct Merger {
     let schema: Schema
     let policy: any MergePolicy
     let db: Database
+    /// The readings text of the last new object written, for the next with the same properties.
+    private let insertReadings = InsertReadings()
 
     /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
     ///   transaction, just before.
@@ -190,7 +192,7 @@ struct Merger {
         if let first = written.first {
             readings =
                 oneReading
-                ? PropertyClocks.encode(written.lazy.map(\.name), at: first.clock)
+                ? insertReadings.text(of: written.lazy.map(\.name), at: first.clock)
                 : PropertyClocks.encode(Dictionary(written.lazy.map { ($0.name, $0.clock) }) { _, last in last })
         } else {
             readings = nil

@@ -79,6 +79,9 @@ struct StoredEntities {
             + " WHERE \(held.joined(separator: " OR "))"
     }
 
+    /// Whether the store held none of the IDs read, as a row or a tombstone: a log of new objects.
+    var holdsNone: Bool { rows.isEmpty && tombstones.isEmpty }
+
     /// The entity this store holds `id` as, or `nil` when it has never seen it: `expected`
     /// when its table has the row, else the tombstone's, else the first other table's.
     func entity(holding id: GlobalID, expected: String) -> String? {
@@ -91,13 +94,15 @@ struct StoredEntities {
     /// Whether `id` was read and has no tombstone: it then stands for itself, not deleted nor
     /// merged away (what ``MergedCopies/survivor(of:_:)`` answers), until a tombstone is written.
     func hasNoTombstone(_ id: GlobalID) -> Bool {
-        tombstones[id] == nil && read.contains(id)
+        // Most logs name no object with a tombstone: no lookup in an empty dictionary.
+        (tombstones.isEmpty || tombstones[id] == nil) && read.contains(id)
     }
 
     /// Whether `id` was read and `entity`'s table had no row of it then: an object this store
     /// has merged nothing of as that entity (until something of it is merged since), and so
     /// has no property clocks of.
     func hadNoRow(_ id: GlobalID, in entity: EntityDescription) -> Bool {
-        read.contains(id) && !(rows[id]?.contains(entity.name) ?? false)
+        // A log of new objects holds none that the store has: no lookup in an empty dictionary.
+        read.contains(id) && (rows.isEmpty || !(rows[id]?.contains(entity.name) ?? false))
     }
 }

@@ -97,6 +97,13 @@ public struct ObjectID: Hashable, Comparable, Codable, Sendable, CustomStringCon
 
     public var description: String { "\(entity)/\(id)" }
 
+    /// The ID alone: it names the object on every peer (a store refuses one ID under two
+    /// entities), and hashing the entity's name too added a second string's hash to every
+    /// lookup in an import's sets of changed objects. Equal objects still have equal hashes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.entity, lhs.id.description) < (rhs.entity, rhs.id.description)
     }

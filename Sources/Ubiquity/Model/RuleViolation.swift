@@ -66,13 +66,16 @@ extension Schema {
             throw RuleViolation("unknown entity \(object.entity.debugDescription)")
         }
         for (property, value) in values {
-            guard let type = entity.type(of: property) else {
+            // One lookup a value: its column gives its type and its rule (every value of every
+            // imported log is checked here).
+            guard let column = entity.column(of: property) else {
                 throw RuleViolation("\(entity.name) has no property \(property.debugDescription)")
             }
+            let type = entity.columnTypes[column]
             guard value.fits(type) else {
                 throw RuleViolation("\(entity.name) \(object.id) \(property): \(value) is not a \(type.rawValue)")
             }
-            if let reason = entity.rule(of: property).violation(of: value) {
+            if let reason = entity.columnRules[column].violation(of: value) {
                 throw RuleViolation("\(entity.name) \(object.id) \(property): \(reason)")
             }
         }
@@ -146,6 +149,9 @@ extension Merger {
             for case .reference(let target) in values.values { ids.append(target) }
         }
         let stored = try StoredEntities(of: ids, schema: schema, db)
+        // Nothing stored under any entity: nothing can be stored under another (an import of
+        // new objects looked up each object and each of its references for nothing).
+        guard !stored.holdsNone else { return stored }
         for (object, values) in objects {
             if let holder = stored.entity(holding: object.id, expected: object.entity), holder != object.entity {
                 throw RuleViolation("object \(object.id) is a \(holder) here, not a \(object.entity)")

@@ -76,13 +76,14 @@ public struct ValueRule: Sendable, Equatable {
         }
     }
 
-    private func numberViolation(_ number: Double, text: String) -> String? {
+    /// `text` is made only for a message: formatting every number checked cost more than the check.
+    private func numberViolation(_ number: Double, text: @autoclosure () -> String) -> String? {
         guard let range else { return nil }
         if number < range.lowerBound {
             return range.lowerBound == 0
-                ? "\(text) is negative" : "\(text) is less than \(Self.format(range.lowerBound))"
+                ? "\(text()) is negative" : "\(text()) is less than \(Self.format(range.lowerBound))"
         }
-        if number > range.upperBound { return "\(text) is more than \(Self.format(range.upperBound))" }
+        if number > range.upperBound { return "\(text()) is more than \(Self.format(range.upperBound))" }
         return nil
     }
 

@@ -65,7 +65,8 @@ public enum ChangeHistory {
             binding: [peer.databaseValue, device.databaseValue, person?.databaseValue ?? .null, sequence.databaseValue])
     }
 
-    /// Records a log imported from `peer`, with the bytes it was read from.
+    /// Records a log imported from `peer`, with the bytes it was read from: one row a log, the
+    /// bytes handed to SQLite where they lie (not copied into a value first).
     static func recordImported(_ log: LogFile, peer: String, _ db: Database) throws {
         let record = log.record
         let wall = record.clock?.wall ?? Int64(record.timestamp.timeIntervalSince1970 * 1000)
@@ -74,8 +75,7 @@ public enum ChangeHistory {
             binding: [
                 wall.databaseValue, peer.databaseValue,
                 log.header.device.databaseValue, log.header.person?.databaseValue ?? .null,
-                log.payload.databaseValue,
-            ])
+            ], borrowing: log.payload)
     }
 
     /// The entries of every recorded change, and of the saves still in the outbox (as

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -34,6 +35,37 @@ extension Database {
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
         }
         try statement.execute()
+    }
+
+    /// ``executeCached(_:binding:)`` with `blob` as the statement's last parameter, handed to
+    /// SQLite where it lies (`SQLITE_STATIC`) rather than copied: an imported log's bytes, half a
+    /// megabyte for 2,500 items, go into the history this way. SQLite reads them only while the
+    /// statement runs, inside this call; the binding is cleared before it returns, so the
+    /// statement never holds the address afterwards.
+    func executeCached(_ sql: String, binding values: [DatabaseValue], borrowing blob: Data) throws {
+        let statement = try cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        let count = values.count + 1
+        guard sqlite3_bind_parameter_count(handle) == count else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of values: \(count) for \(sqlite3_bind_parameter_count(handle))", sql: sql)
+        }
+        statement.setUncheckedArguments(StatementArguments())
+        defer { sqlite3_clear_bindings(handle) }
+        for (index, value) in zip(CInt(1)..., values) {
+            let code = Self.bind(value, to: handle, at: index)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+        }
+        try blob.withUnsafeBytes { bytes in
+            // No destructor is `SQLITE_STATIC`. Empty bytes go through GRDB, stored as it stores them.
+            let code =
+                bytes.isEmpty
+                ? blob.bind(to: handle, at: CInt(count))
+                : sqlite3_bind_blob64(handle, CInt(count), bytes.baseAddress, UInt64(bytes.count), nil)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+            try statement.execute()
+        }
     }
 
     /// Binds `value` as GRDB would, text from its UTF-8 with its length: GRDB hands SQLite a

@@ -36,6 +36,11 @@ final class DigestChanges: @unchecked Sendable {
     private let lock = NSLock()
     /// Per table the digest reads, the column of its objects' IDs.
     private var idColumns: [String: Int32] = [:]
+    /// The last table a row changed in (its name's bytes, NUL-terminated) and its ID column:
+    /// an import changes rows of one table after the other, and making a string of the name to
+    /// look it up, at every row, was most of the hook's own cost.
+    private var lastTable: [CChar] = [0]
+    private var lastColumn: Int32?
     /// The last digest's counts and bucket hashes.
     private var base: (counts: ChangeCounts, buckets: [String: String])?
     private var writes: [Write] = []
@@ -73,13 +78,19 @@ final class DigestChanges: @unchecked Sendable {
         }
         lock.withLock {
             idColumns = columns
+            lastTable = [0]
+            lastColumn = nil
             forgetLocked()
         }
     }
 
     private func rowWillChange(_ connection: OpaquePointer, operation: Int32, table: UnsafePointer<CChar>) {
         lock.withLock {
-            guard let column = idColumns[String(cString: table)] else { return }
+            if strcmp(table, lastTable) != 0 {
+                lastColumn = idColumns[String(cString: table)]
+                lastTable = Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1))
+            }
+            guard let column = lastColumn else { return }
             guard touched != nil else {
                 // A change outside a write this store tracks.
                 forgetLocked()
