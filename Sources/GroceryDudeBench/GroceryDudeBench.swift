@@ -456,29 +456,27 @@ enum ImportThroughput {
                 throw BenchFailure("the import left \(imported.count) items with clocks, not \(items)")
             }
             let itemColumns = imported[0].count - 1
+            // Both bind their values one by one as the engine binds its rows (through
+            // `StatementArguments`, a row cost 16 % of the raw insert and 10 % of the floor, and
+            // flattered both ratios).
+            let rawRows = imported.map { Array($0[..<itemColumns]) }
 
             let raw = try DatabaseQueue(path: roundFolder.appendingPathComponent("raw.sqlite").path)
             try raw.write { db in
                 try createPlainItemTable(db)
             }
+            let rawInsert = "INSERT INTO item (\(columns)) VALUES (\(placeholders(itemColumns)))"
             let rawStarted = GroceryDudeBench.now()
             try raw.write { db in
-                let statement = try db.makeStatement(
-                    sql: "INSERT INTO item (\(columns)) VALUES (\(placeholders(itemColumns)))")
-                for values in imported {
-                    try statement.execute(arguments: StatementArguments(values[..<itemColumns]))
-                }
+                for values in rawRows { try db.executeCached(rawInsert, binding: values) }
             }
             rawSeconds = min(rawSeconds, GroceryDudeBench.now() - rawStarted)
 
             let (floor, _) = try GroceryDudeBench.peer(roundFolder, "floor")
+            let floorInsert = "INSERT INTO item (\(columns), ubiquity_clocks) VALUES (\(placeholders(itemColumns + 1)))"
             let floorStarted = GroceryDudeBench.now()
             try floor.objects.write { db in
-                let row = try db.makeStatement(
-                    sql: "INSERT INTO item (\(columns), ubiquity_clocks) VALUES (\(placeholders(itemColumns + 1)))")
-                for values in imported {
-                    try row.execute(arguments: StatementArguments(values))
-                }
+                for values in imported { try db.executeCached(floorInsert, binding: values) }
             }
             floorSeconds = min(floorSeconds, GroceryDudeBench.now() - floorStarted)
             try target.objects.close()
@@ -498,7 +496,7 @@ enum ImportThroughput {
             ],
             line: String(
                 format:
-                    "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.4); the same rows with their clocks into the model's table: %.0f changes/s, ratio %.2f",
+                    "import of %d logs (%d property changes)%@: %.0f changes/s; raw batched insert: %.0f changes/s, ratio %.2f (target ≥ 0.6); the same rows with their clocks into the model's table: %.0f changes/s, ratio %.2f",
                 appliedLogs, properties, rounds > 1 ? ", the fastest of \(rounds) rounds" : "",
                 importRate, rawRate, importRate / rawRate, floorRate, importRate / floorRate))
     }

@@ -17,8 +17,11 @@ extension Database {
     /// GRDB still executes the statement (its observers hear of the change); only the binding
     /// is done here.
     ///
+    /// Public for the benchmark, whose floors bind their rows as the engine binds its own: a
+    /// floor bound through `StatementArguments` paid what the engine no longer pays.
+    ///
     /// - Throws: a ``DatabaseError`` when the statement does not take as many values.
-    func executeCached(_ sql: String, binding values: [DatabaseValue]) throws {
+    public func executeCached(_ sql: String, binding values: [DatabaseValue]) throws {
         let statement = try cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         guard sqlite3_bind_parameter_count(handle) == values.count else {
