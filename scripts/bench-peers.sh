@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Durable import of N objects × 10 properties: the engine (grocery-dude-bench import) next to
 # Loro and pycrdt (installed from PyPI into a virtual environment), in one run, as ratios.
-# Usage: scripts/bench-peers.sh [objects=50000] [runs=3]
+# Usage: scripts/bench-peers.sh [objects=50000] [runs=3]   (BENCH=path/to/grocery-dude-bench skips
+#        the release build, e.g. the static one of .build-release-static)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -12,10 +13,13 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || { echo "python3 -m venv failed (Debian: apt-get install -y python3-venv)" >&2; exit 1; }
 fi
 "$venv/bin/pip" install -q loro pycrdt
-build_log=$(mktemp)
-swift build -c release --product grocery-dude-bench >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
-rm -f "$build_log"
-bench=.build/release/grocery-dude-bench
+if [ -z "${BENCH:-}" ]; then
+  build_log=$(mktemp)
+  swift build -c release --product grocery-dude-bench >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
+  rm -f "$build_log"
+  BENCH=.build/release/grocery-dude-bench
+fi
+bench=$BENCH
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 # Taking turns, so that a busy machine slows all three alike. Each figure is the fastest of three
