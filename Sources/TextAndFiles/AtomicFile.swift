@@ -87,9 +87,11 @@ public enum AtomicFile {
         }
         defer { close(fd) }
         try writeAll(data, to: fd, path: url.path)
+        TraceMark.mark("written \(url.path)")
         guard fsync(fd) == 0 else {
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
+        TraceMark.mark("fsynced \(url.path)")
         // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
         if linkat(AT_FDCWD, "\(descriptors)/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
             let failure = errno
@@ -101,7 +103,9 @@ public enum AtomicFile {
             guard [ENOSPC, EDQUOT, EROFS, EIO].contains(failure) || folderGone else { return nil }
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
         }
+        TraceMark.mark("linked \(url.path)")
         syncFolder(folder)
+        TraceMark.mark("dirsynced \(url.path)")
         return true
     }
 

@@ -265,6 +265,7 @@ public final class ObjectStore: Sendable {
             // Committed: the next save may take the device's clock and the outbox's number from here.
             rememberedSave.remember(left.clock, sequence: left.sequence, dataVersion: left.dataVersion)
             FaultInjection.crash(at: FaultInjection.afterCommit)
+            TraceMark.mark("committed")
             saveObservers.notify(record)
             logger.debug(
                 "saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted"

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TextAndFiles
 
 /// Importing peers' logs: each peer's in order from its watermark, in batches; the first batch
 /// of every peer with new logs in one transaction.
@@ -61,7 +62,13 @@ extension CloudSync {
             listed.append(logs)
         }
         // No transaction for a round that read nothing (a folder changed by a temporary file).
+        TraceMark.mark("apply-start")
         let applied = listed.allSatisfy(\.batch.isEmpty) ? listed.map { _ in nil } : try applyInOneTransaction(listed)
+        if TraceMark.isOn {
+            for (index, result) in applied.enumerated() {
+                if let result { TraceMark.mark("imported \(listed[index].peer) \(result.last)") }
+            }
+        }
         for (index, result) in applied.enumerated() {
             var logs = listed[index]
             // Remembered as listed; done with once every log in it is applied.
@@ -159,9 +166,11 @@ extension CloudSync {
     private func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
         func applyAll(savepoints: Bool) throws -> [AppliedBatch?] {
             try store.write { db in
-                try listed.map { logs in
+                let r = try listed.map { logs in
                     logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, savepoints: savepoints, db)
                 }
+                TraceMark.mark("apply-body-done")
+                return r
             }
         }
         do {
