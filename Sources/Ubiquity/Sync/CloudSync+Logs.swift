@@ -176,14 +176,18 @@ extension CloudSync {
                     logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, savepoints: savepoints, db)
                 }
                 TraceMark.mark("apply-body-done")
+                FaultInjection.crash(at: FaultInjection.midImport)
                 return r
             }
         }
+        let applied: [AppliedBatch?]
         do {
-            return try applyAll(savepoints: false)
+            applied = try applyAll(savepoints: false)
         } catch is PartlyAppliedLog {
-            return try applyAll(savepoints: true)
+            applied = try applyAll(savepoints: true)
         }
+        FaultInjection.crash(at: FaultInjection.afterImport)
+        return applied
     }
 
     /// Applies a batch of one peer's logs in `db`'s transaction. With `savepoints`, each log
