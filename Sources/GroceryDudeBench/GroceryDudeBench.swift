@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import GroceryModel
 import Logging
-import TextAndFiles
 import Ubiquity
 
 #if canImport(Glibc)
@@ -294,7 +293,6 @@ enum Latency {
             let wait = due - GroceryDudeBench.now()
             if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
             let began = GroceryDudeBench.now()
-            TraceMark.mark("begin \(name) \(index)")
             try change(index)
             lines.append("\(name)-\(index) \(began)")
         }
@@ -338,7 +336,6 @@ enum Latency {
             rescanInterval: 5,
             onImport: { report in
                 let time = GroceryDudeBench.now()
-                TraceMark.mark("onImport")
                 for object in report.changes.inserted where object.entity == GrocerySchema.Entity.item {
                     do {
                         guard let row = try store.item(id: ItemID(object.id)) else {

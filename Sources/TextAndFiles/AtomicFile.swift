@@ -87,11 +87,9 @@ public enum AtomicFile {
         }
         defer { if fd >= 0 { close(fd) } }
         try writeAll(data, to: fd, path: url.path)
-        TraceMark.mark("written \(url.path)")
         guard fsync(fd) == 0 else {
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
-        TraceMark.mark("fsynced \(url.path)")
         // Linked through /proc: `AT_EMPTY_PATH` would need a privilege.
         if linkat(AT_FDCWD, "\(descriptors)/\(fd)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) != 0 {
             let failure = errno
@@ -103,14 +101,12 @@ public enum AtomicFile {
             guard [ENOSPC, EDQUOT, EROFS, EIO].contains(failure) || folderGone else { return nil }
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
         }
-        TraceMark.mark("linked \(url.path)")
         // Closed before the folder's sync, not after: a watcher of the folder hears of the close
         // (`IN_CLOSE_WRITE`) with the link (`IN_CREATE`), in one wake-up, instead of waking a
         // second time a sync later to find nothing new.
         close(fd)
         fd = -1
         syncFolder(folder)
-        TraceMark.mark("dirsynced \(url.path)")
         return true
     }
 

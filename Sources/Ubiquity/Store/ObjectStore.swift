@@ -265,7 +265,6 @@ public final class ObjectStore: Sendable {
             // Committed: the next save may take the device's clock and the outbox's number from here.
             rememberedSave.remember(left.clock, sequence: left.sequence, dataVersion: left.dataVersion)
             FaultInjection.crash(at: FaultInjection.afterCommit)
-            TraceMark.mark("committed")
             saveObservers.notify(record)
             logger.debug(
                 "saved \(author): \(record.inserted.count) inserted, \(record.updated.count) updated, \(record.deleted.count) deleted"
@@ -324,11 +323,11 @@ public final class ObjectStore: Sendable {
 
     /// Runs `body` in a write transaction whose commit does not wait for the disk: for what the
     /// cloud folder can give again after a power cut (an import, with the watermark that says
-    /// what it applied; the remembered folder listings), never for a save or anything only this
-    /// device knows.
+    /// what it applied; the remembered folder listings; the mark of a save whose log is
+    /// published), never for a save or anything only this device knows.
     ///
     /// The commit is atomic and isolated as any other, and visible to every reader at once. It
-    /// reaches the disk with the next synced commit (a save, a mark of an export) or checkpoint:
+    /// reaches the disk with the next synced commit (a save) or checkpoint:
     /// the write-ahead log is one file, synced up to its end, and replayed only up to the first
     /// frame that is missing, so no later commit survives a lost one. A power cut before then
     /// loses the transaction whole, and the next import applies those logs again.

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Logging
-import TextAndFiles
 
 /// Importing peers' logs: each peer's in order from its watermark, in batches; the first batch
 /// of every peer with new logs in one transaction.
@@ -62,13 +61,7 @@ extension CloudSync {
             listed.append(logs)
         }
         // No transaction for a round that read nothing (a folder changed by a temporary file).
-        TraceMark.mark("apply-start")
         let applied = listed.allSatisfy(\.batch.isEmpty) ? listed.map { _ in nil } : try applyInOneTransaction(listed)
-        if TraceMark.isOn {
-            for (index, result) in applied.enumerated() {
-                if let result { TraceMark.mark("imported \(listed[index].peer) \(result.last)") }
-            }
-        }
         for (index, result) in applied.enumerated() {
             var logs = listed[index]
             // Remembered as listed; done with once every log in it is applied.
@@ -172,12 +165,11 @@ extension CloudSync {
     private func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
         func applyAll(savepoints: Bool) throws -> [AppliedBatch?] {
             try store.writeUnsynced { db in
-                let r = try listed.map { logs in
+                let applied = try listed.map { logs in
                     logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, savepoints: savepoints, db)
                 }
-                TraceMark.mark("apply-body-done")
                 FaultInjection.crash(at: FaultInjection.midImport)
-                return r
+                return applied
             }
         }
         let applied: [AppliedBatch?]

@@ -174,9 +174,7 @@ public final class CloudSync: @unchecked Sendable {
             isPending = try pendingExports() > 0
         }
         guard isPending else { return 0 }
-        TraceMark.mark("export-lock-wait")
         let lock = try ExportLock.acquire(storePath: store.path)
-        TraceMark.mark("export-locked")
         defer { lock.release() }
         var attempts = 0
         try numberPastLostOwnLogs()
@@ -297,7 +295,6 @@ public final class CloudSync: @unchecked Sendable {
             guard try isThisSave(pending, at: seq, in: versionLayout) else { throw PublishedHistoryAhead(seq: seq) }
             return try markExported(pending, seq: seq, own: isCurrentVersion)
         }
-        TraceMark.mark("encode \(seq)")
         let data = try LogFile.encode(
             try externalizingBlobs(pending.record), layout: versionLayout, peer: peer,
             device: device, seq: seq, instance: instance, person: person)
@@ -315,7 +312,6 @@ public final class CloudSync: @unchecked Sendable {
         }
         // Its own logs count as applied: they are never imported back.
         let after = try markExported(pending, seq: seq, own: isCurrentVersion)
-        TraceMark.mark("marked \(seq)")
         logger.debug("exported log \(seq)")
         return after
     }
@@ -418,9 +414,7 @@ public final class CloudSync: @unchecked Sendable {
         var report = ImportReport()
         // Every peer folder is stamped; only those that changed since an earlier import read
         // them are listed (departed devices' folders cost a stat each).
-        TraceMark.mark("survey-start")
         var survey = try survey()
-        TraceMark.mark("survey-end")
         for refused in refusedMarkers() + unlistableFolders(survey) {
             report.refused.append(refused)
             report.rejected.append(refused.summary)
@@ -474,9 +468,7 @@ public final class CloudSync: @unchecked Sendable {
         let cached = stateLock.withLock { lastSyncStored }
         let stored = try cached ?? store.metadata("lastSync").flatMap(Double.init) ?? 0
         let writeLastSync = now - stored >= (arrived ? 1 : 60)
-        TraceMark.mark("remember-start")
         try remember(survey, lastSync: writeLastSync ? now : nil)
-        TraceMark.mark("remember-end")
         stateLock.withLock {
             lastImport = Date(timeIntervalSince1970: now)
             lastSyncStored = writeLastSync ? now : stored

@@ -79,13 +79,10 @@ public final class FolderWatcher: @unchecked Sendable {
             if descriptors[1].revents != 0 { return }
             if ready > 0, descriptors[0].revents != 0 {
                 let count = read(inotify, &buffer, buffer.count)
-                TraceMark.mark("inotify \(count)")
                 if count > 0 { handleEvents(buffer[0..<count]) }
             }
             if !watched.values.contains(root.path) { addWatches(under: root.path) }
-            TraceMark.mark("round-start")
             onChange()
-            TraceMark.mark("round-end")
         }
     }
 
