@@ -5,12 +5,12 @@ import Testing
 
 @testable import Ubiquity
 
-/// An import, and the mark of an exported save, commit without waiting for the disk
-/// (``ObjectStore/writeUnsynced(_:)``): a power cut may lose one, whole. A lost import is
-/// applied again by the next import, once; a lost mark is made again by the next export, which
-/// finds the save's log published and writes nothing. The writer is synced again for whatever
-/// follows (a save).
-@Suite("Imports and export marks commit without a sync; one lost is made again")
+/// An import commits without waiting for the disk (``ObjectStore/writeUnsynced(_:)``): a power
+/// cut may lose it, whole, with the watermark that said what it applied; the next import then
+/// applies those logs again, once. The writer is synced again for whatever follows (a save).
+/// An export's mark stays synced; one lost in a crash between the log's publication and the mark
+/// is made again by the next export, which finds the log and writes nothing.
+@Suite("Imports commit without a sync; what a crash loses is made again")
 struct UnsyncedCommitTests {
     let cloud = TemporaryDirectory("unsynced-import")
     let clock = TestClock()
@@ -73,7 +73,8 @@ struct UnsyncedCommitTests {
         return copy
     }
 
-    @Test func anExportMarkLostInAPowerCutIsMadeAgainWithoutANewLog() throws {
+    /// A crash after the log is published, before its mark commits.
+    @Test func anExportMarkLostInACrashIsMadeAgainWithoutANewLog() throws {
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
         try a.store.save(author: "add") { _ = try $0.insert("Note", values: ["title": .string("Milk")]) }

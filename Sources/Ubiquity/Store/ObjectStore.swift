@@ -323,8 +323,8 @@ public final class ObjectStore: Sendable {
 
     /// Runs `body` in a write transaction whose commit does not wait for the disk: for what the
     /// cloud folder can give again after a power cut (an import, with the watermark that says
-    /// what it applied; the remembered folder listings; the mark of a save whose log is
-    /// published), never for a save or anything only this device knows.
+    /// what it applied; the remembered folder listings), never for a save or anything only this
+    /// device knows.
     ///
     /// The commit is atomic and isolated as any other, and visible to every reader at once. It
     /// reaches the disk with the next synced commit (a save) or checkpoint:

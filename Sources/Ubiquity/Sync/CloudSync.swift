@@ -326,15 +326,10 @@ public final class CloudSync: @unchecked Sendable {
     /// Takes a save out of the outbox as exported under `seq`, in a short transaction of its
     /// own. Numbers only move forward, whatever order exporters finish in.
     ///
-    /// The commit does not wait for the disk (``ObjectStore/writeUnsynced(_:)``): the log it
-    /// marks is on the disk already (synced, linked, its folder synced), and a mark lost in a
-    /// power cut leaves the save in the outbox, which the next export finds published under
-    /// this number and marks again, writing nothing. The next save's commit syncs it anyway.
-    ///
     /// - Returns: the save waiting after it, if any.
     private func markExported(_ pending: Outbox.Pending, seq: Int64, own: Bool = false) throws -> WaitingSave? {
         let seqKey = exportedSeqKey(modelVersion: pending.modelVersion)
-        return try store.writeUnsynced { db in
+        return try store.write { db in
             try ChangeHistory.recordExported(sequence: pending.sequence, peer: peer, device: device, person: person, db)
             try Outbox.remove(sequence: pending.sequence, db)
             let exported =
