@@ -78,14 +78,14 @@ public enum AtomicFile {
     static func createUnnamed(_ data: Data, at url: URL, descriptors: String = "/proc/self/fd") throws -> Bool? {
         guard let flags = unnamedFileFlags else { return nil }
         let folder = url.deletingLastPathComponent().path
-        let fd = open(folder, O_WRONLY | O_CLOEXEC | flags, 0o644)
+        var fd = open(folder, O_WRONLY | O_CLOEXEC | flags, 0o644)
         guard fd >= 0 else {
             // EOPNOTSUPP: a file system without unnamed files; EISDIR or EINVAL: a kernel
             // without them. Anything else (a missing folder, no permission) is told as it is.
             if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { return nil }
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
-        defer { close(fd) }
+        defer { if fd >= 0 { close(fd) } }
         try writeAll(data, to: fd, path: url.path)
         guard fsync(fd) == 0 else {
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
@@ -101,6 +101,11 @@ public enum AtomicFile {
             guard [ENOSPC, EDQUOT, EROFS, EIO].contains(failure) || folderGone else { return nil }
             throw FileError.unwritable(path: url.path, reason: String(cString: strerror(failure)))
         }
+        // Closed before the folder's sync, not after: a watcher of the folder hears of the close
+        // (`IN_CLOSE_WRITE`) with the link (`IN_CREATE`), in one wake-up, instead of waking a
+        // second time a sync later to find nothing new.
+        close(fd)
+        fd = -1
         syncFolder(folder)
         return true
     }

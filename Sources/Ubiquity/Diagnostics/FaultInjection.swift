@@ -15,6 +15,10 @@ public enum FaultInjection {
     /// Just before a log is written to the cloud folder: the process stops there (SIGSTOP), as
     /// one whose network mount hangs would, until it is sent SIGCONT.
     static let beforeLogWrite = "before-log-write"
+    /// Inside an import's transaction, once its logs are applied, before it commits.
+    static let midImport = "mid-import"
+    /// Once an import's transaction is committed (not synced), before the round goes on.
+    static let afterImport = "after-import"
     /// Half-way through deleting the older epochs' files in a start over.
     public static let midStartOver = "mid-start-over"
     /// After the first batch of a seed is committed, before the rest.

@@ -374,6 +374,8 @@ extension CloudSync {
 
     /// Writes what the survey's listings found, when anything changed, with the time of the
     /// sync when given (`lastSync`): one transaction, not two, at the end of an import round.
+    /// Not synced (``ObjectStore/writeUnsynced(_:)``): a listing lost in a power cut is read
+    /// again, and `lastSync` goes back a round.
     func remember(_ survey: FolderSurvey, lastSync: Double?) throws {
         let folder = layout.watermarkFolder
         let changes = survey.pendingChanges
@@ -383,7 +385,7 @@ extension CloudSync {
             }
         }
         guard !changes.isEmpty || !digests.isEmpty || lastSync != nil else { return }
-        try store.write { db in
+        try store.writeUnsynced { db in
             if let lastSync {
                 try db.executeCached(
                     "INSERT OR REPLACE INTO \(EngineTables.metadata) (key, value) VALUES ('lastSync', ?)",

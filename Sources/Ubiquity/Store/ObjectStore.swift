@@ -328,6 +328,45 @@ public final class ObjectStore: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction whose commit does not wait for the disk: for what the
+    /// cloud folder can give again after a power cut (an import, with the watermark that says
+    /// what it applied; the remembered folder listings), never for a save or anything only this
+    /// device knows.
+    ///
+    /// The commit is atomic and isolated as any other, and visible to every reader at once. It
+    /// reaches the disk with the next synced commit (a save) or checkpoint:
+    /// the write-ahead log is one file, synced up to its end, and replayed only up to the first
+    /// frame that is missing, so no later commit survives a lost one. A power cut before then
+    /// loses the transaction whole, and the next import applies those logs again.
+    ///
+    /// SQLite's `synchronous` is the connection's, and cannot change inside a transaction: it is
+    /// `NORMAL` for this transaction only, on the writer this transaction holds, and `FULL` again
+    /// before any other transaction can take the writer.
+    public func writeUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            let (result, noted) = try gate.use {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                    let outcome = Result {
+                        var result: (T, DigestChanges.Noted)?
+                        try db.inTransaction {
+                            result = try digestChanges.track(db, body)
+                            return .commit
+                        }
+                        return result!
+                    }
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    return try outcome.get()
+                }
+            }
+            digestChanges.committed(noted)
+            return result
+        } catch {
+            digestChanges.forget()
+            throw Self.translated(error, storePath: path)
+        }
+    }
+
     /// Runs `body` outside any transaction (`VACUUM INTO`).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         do {

@@ -156,19 +156,30 @@ extension CloudSync {
     /// never needs it. A log refused when read never reaches the transaction; one the store
     /// cannot take (a value its constraints refuse, a check that needs the store) is rare
     /// enough to pay for the transaction twice.
+    ///
+    /// The commit does not wait for the disk (``ObjectStore/writeUnsynced(_:)``): the logs stay
+    /// in the cloud folder, and the watermarks that say what was applied are in the same
+    /// transaction, so one lost in a power cut is applied again by the next import. Nothing of
+    /// this device's own rides in it (no outbox row: an import records no save). Its sync was
+    /// the longest step of a live round under load, and a change waited for it to be seen.
     private func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
         func applyAll(savepoints: Bool) throws -> [AppliedBatch?] {
-            try store.write { db in
-                try listed.map { logs in
+            try store.writeUnsynced { db in
+                let applied = try listed.map { logs in
                     logs.batch.isEmpty ? nil : try apply(logs.batch, from: logs.peer, savepoints: savepoints, db)
                 }
+                FaultInjection.crash(at: FaultInjection.midImport)
+                return applied
             }
         }
+        let applied: [AppliedBatch?]
         do {
-            return try applyAll(savepoints: false)
+            applied = try applyAll(savepoints: false)
         } catch is PartlyAppliedLog {
-            return try applyAll(savepoints: true)
+            applied = try applyAll(savepoints: true)
         }
+        FaultInjection.crash(at: FaultInjection.afterImport)
+        return applied
     }
 
     /// Applies a batch of one peer's logs in `db`'s transaction. With `savepoints`, each log
