@@ -550,6 +550,19 @@ enum CaptureOverhead {
                 ])
             }
         }
+        // Outside the save API on purpose: the plain write is the row alone.
+        func plainWrite(_ name: String) throws {
+            try same.objects.write { db in
+                try db.cachedStatement(sql: insert).execute(arguments: [
+                    ids.next().description, name, GroceryDudeBench.now(),
+                ])
+            }
+        }
+        func engineSave(_ name: String) throws {
+            _ = try store.objects.save(author: "bench") { context in
+                try context.insert(GrocerySchema.Entity.item, values: ["name": .string(name)])
+            }
+        }
         var bareSeconds = 0.0
         var plainSeconds = 0.0
         var engineSeconds = 0.0
@@ -571,23 +584,12 @@ enum CaptureOverhead {
             bareSeconds += GroceryDudeBench.now() - started
             started = GroceryDudeBench.now()
             var cpu = GroceryDudeBench.threadCPU()
-            for index in indices {
-                // Outside the save API on purpose: the plain write is the row alone.
-                try same.objects.write { db in
-                    try db.cachedStatement(sql: insert).execute(arguments: [
-                        ids.next().description, "Item \(index)", GroceryDudeBench.now(),
-                    ])
-                }
-            }
+            for index in indices { try plainWrite("Item \(index)") }
             plainSeconds += GroceryDudeBench.now() - started
             plainCPU += GroceryDudeBench.threadCPU() - cpu
             started = GroceryDudeBench.now()
             cpu = GroceryDudeBench.threadCPU()
-            for index in indices {
-                _ = try store.objects.save(author: "bench") { context in
-                    try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Item \(index)")])
-                }
-            }
+            for index in indices { try engineSave("Item \(index)") }
             engineSeconds += GroceryDudeBench.now() - started
             engineCPU += GroceryDudeBench.threadCPU() - cpu
             started = GroceryDudeBench.now()
@@ -606,21 +608,10 @@ enum CaptureOverhead {
                 for round in stride(from: 0, to: saves, by: 50) {
                     let indices = round..<min(saves, round + 50)
                     var started = GroceryDudeBench.now()
-                    for index in indices {
-                        try same.objects.write { db in
-                            try db.cachedStatement(sql: insert).execute(arguments: [
-                                ids.next().description, "Unsynced \(index)", GroceryDudeBench.now(),
-                            ])
-                        }
-                    }
+                    for index in indices { try plainWrite("Unsynced \(index)") }
                     unsyncedPlainSeconds += GroceryDudeBench.now() - started
                     started = GroceryDudeBench.now()
-                    for index in indices {
-                        _ = try store.objects.save(author: "bench") { context in
-                            try context.insert(
-                                GrocerySchema.Entity.item, values: ["name": .string("Unsynced \(index)")])
-                        }
-                    }
+                    for index in indices { try engineSave("Unsynced \(index)") }
                     unsyncedEngineSeconds += GroceryDudeBench.now() - started
                 }
             }
@@ -640,18 +631,8 @@ enum CaptureOverhead {
             let byTable = (try? WALPagesByTable.count(of: objects)) ?? WALPagesByTable.Count()
             return (Double(size - 32) / Double(4096 + 24) / 50, byTable)
         }
-        let (savePages, saveTables) = try pages(store.objects) { index in
-            _ = try store.objects.save(author: "bench") { context in
-                try context.insert(GrocerySchema.Entity.item, values: ["name": .string("Page \(index)")])
-            }
-        }
-        let (plainPages, plainTables) = try pages(same.objects) { index in
-            try same.objects.write { db in
-                try db.cachedStatement(sql: insert).execute(arguments: [
-                    ids.next().description, "Page \(index)", GroceryDudeBench.now(),
-                ])
-            }
-        }
+        let (savePages, saveTables) = try pages(store.objects) { index in try engineSave("Page \(index)") }
+        let (plainPages, plainTables) = try pages(same.objects) { index in try plainWrite("Page \(index)") }
         let (floorPages, floorTables) = try pages(floor.objects) { index in try floorSave("Page \(index)") }
         let item = "item"
         let outbox = "ubiquity_outbox"
