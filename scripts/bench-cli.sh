@@ -135,6 +135,8 @@ measure "item ls --json" gd item ls --json
 measure "item list (by name)" gd item list "Item $((items / 2))"
 if [ -z "${NO_FLOOR:-}" ]; then
   store=$(find "$dir/devices/bench" -name '*.sqlite' -path '*local*' | head -1)
+  # A store laid out elsewhere would leave the floor nothing to read: said, not timed as a crash.
+  [ -n "$store" ] || { echo "bench-cli.sh: no local store under $dir/devices/bench for the floor" >&2; exit 1; }
   echo "the floor, static Swift binaries built on this machine (.build-floor):"
   measure "print a line" "$floor_bins/FloorPrint"
   measure "Foundation, print a line" "$floor_bins/FloorFoundation"
