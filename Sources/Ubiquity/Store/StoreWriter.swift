@@ -14,10 +14,22 @@ public enum StoreWriter {
     /// the lock already gone).
     static func describe(storePath: String) -> String? {
         var info = stat()
-        guard stat(storePath + "-shm", &info) == 0,
-            let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-        else { return nil }
+        guard stat(storePath + "-shm", &info) == 0 else { return nil }
         let inode = String(info.st_ino)
+        // A listing read while other processes take and drop locks can miss a line (see
+        // `lockListing`); the holder's lock lasts, so another look finds it.
+        for _ in 0..<5 {
+            guard let locks = lockListing() else { return nil }
+            if let pid = writeLockHolder(in: locks, inode: inode) {
+                return "process \(pid) (\(commandLine(of: pid)))"
+            }
+        }
+        return nil
+    }
+
+    /// The process whose line in `/proc/locks` holds the WAL write lock (byte 120) of the `-shm`
+    /// file with this inode.
+    static func writeLockHolder(in locks: String, inode: String) -> Int32? {
         for line in locks.split(separator: "\n") {
             // "1: POSIX  ADVISORY  WRITE 8239 fe:00:16229272 120 120"
             let fields = line.split(separator: " ")
@@ -25,9 +37,17 @@ public enum StoreWriter {
                 fields[5].split(separator: ":").last.map(String.init) == inode,
                 let pid = Int32(fields[4])
             else { continue }
-            return "process \(pid) (\(commandLine(of: pid)))"
+            return pid
         }
         return nil
+    }
+
+    /// `/proc/locks` as the kernel lists it now. It hands the listing out a page a `read`, and
+    /// finds where the next page starts by counting lines afresh: when other processes drop
+    /// locks between two reads, the lines after theirs move up and one can be missed — the
+    /// holder's among them (seen on a loaded machine). ``describe(storePath:)`` looks again.
+    static func lockListing() -> String? {
+        try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
     }
 
     /// Told once per wait, after a second, which process the store waits for: a command prints
