@@ -9,7 +9,7 @@ extension CloudSync {
     /// log the watcher had named already.
     ///
     /// Nothing is skipped and nothing applied twice: anything this cannot take whole — a gap, a
-    /// name that is not a peer's log, a log that cannot be read or is refused, this instance
+    /// log that cannot be read or is refused, this instance
     /// not having made a full import yet, an import an export made that is still untold —
     /// returns nil before anything is applied, and the caller makes a full import
     /// (``importPending()``), which finds everything as it would have. The transaction reads
@@ -24,13 +24,15 @@ extension CloudSync {
         guard hasImportedWithNothingUntold, cloneEvidence == nil else { return nil }
         var named: [String: [Int64]] = [:]
         for file in files {
+            // Only a peer's log is ever imported from the logs folder; a full import passes over
+            // any other name too: a sync engine's temporary or conflict copy (a log written under
+            // another name is told again by its own when it is moved there), the close of a file
+            // with no name yet ("#<inode>", an ``AtomicFile`` being written), a folder's files.
             let parts = file.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return nil }
+            guard parts.count == 2, HLC.isPeerName(String(parts[0])),
+                let seq = CloudLayout.seq(ofLogNamed: String(parts[1]))
+            else { continue }
             let other = String(parts[0])
-            let name = String(parts[1])
-            // A sync engine's temporary file: its log is told again by its own name.
-            if name.hasPrefix(".") { continue }
-            guard HLC.isPeerName(other), let seq = CloudLayout.seq(ofLogNamed: name) else { return nil }
             if other == peer { continue }
             named[other, default: []].append(seq)
         }
