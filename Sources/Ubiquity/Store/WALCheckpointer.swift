@@ -69,6 +69,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// The log's size in pages when a checkpoint was last asked for; 0 once the log started over.
     private var askedAt: Int32 = 0
+    /// How many checkpoints were asked for (tests read it).
+    private(set) var asked = 0
     private let askedLock = NSLock()
 
     /// Asks for a checkpoint when the log grew by ``threshold`` pages since the last one was asked
@@ -84,6 +86,7 @@ final class WALCheckpointer: @unchecked Sendable {
             if pages < askedAt { askedAt = 0 }
             guard pages - askedAt >= Self.threshold else { return false }
             askedAt = pages
+            asked += 1
             return true
         }
         if due { schedule() }
