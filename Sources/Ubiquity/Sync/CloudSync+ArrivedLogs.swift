@@ -9,10 +9,11 @@ extension CloudSync {
     /// log the watcher had named already.
     ///
     /// Nothing is skipped and nothing applied twice: anything this cannot take whole — a gap, a
-    /// log that cannot be read or is refused, this instance
-    /// not having made a full import yet, an import an export made that is still untold —
-    /// returns nil before anything is applied, and the caller makes a full import
-    /// (``importPending()``), which finds everything as it would have. The transaction reads
+    /// log that cannot be read or is refused, this instance not having made a full import yet,
+    /// an import an export made that is still untold — returns nil before anything is applied,
+    /// and the caller makes a full import (``importPending()``), which finds everything as it
+    /// would have. A log the store refuses inside the transaction is reported as a full import
+    /// reports it, the logs before it applied. The transaction reads
     /// the watermark again and applies only what is after it, as a full import's does. This
     /// device's own logs are left out: they are marked applied by the export that wrote them.
     /// What a full import does besides (exports to retry, blobs, refusals elsewhere, the audit,
