@@ -70,6 +70,29 @@ struct WALCheckpointerTests {
         #expect(values.compactMap { Int($0.dropFirst(40_000)) }.sorted() == Array(400..<450))
     }
 
+    @Test("commits back to back ask for a checkpoint each time the log grew by the threshold, not at every commit")
+    func oneCheckpointPerThresholdOfGrowth() throws {
+        let path = directory.file("plain.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        let checkpointer = WALCheckpointer(path: path, gate: UsageGate(path: "plain"))
+        queue.inDatabase { db in checkpointer.install(on: db) }
+        defer { checkpointer.close() }
+        // A reader's snapshot keeps the log from starting over: it only grows, about 11 pages a commit.
+        let reader = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE filler (value TEXT)") }
+        let value = String(repeating: "y", count: 40_000)
+        try reader.read { _ in
+            for _ in 0..<150 {
+                try queue.write { db in try db.execute(sql: "INSERT INTO filler VALUES (?)", arguments: [value]) }
+            }
+        }
+        checkpointer.waitUntilIdle()
+        // About 1,650 pages: 6 checkpoints of 250 pages; asked at every commit past the
+        // threshold, it was over 120.
+        #expect((1...8).contains(checkpointer.asked), "\(checkpointer.asked) checkpoints asked for")
+    }
+
     @Test("the hook of a checkpointer that is gone does nothing")
     func hookOutlivesCheckpointer() throws {
         let queue = try DatabaseQueue(path: directory.file("plain.sqlite").path)

@@ -110,7 +110,7 @@ extension CloudSync {
     /// Tells what a batch did (the report, the observers, the log), once it is committed.
     ///
     /// - Returns: whether more of the peer's logs wait for another batch.
-    private func tell(_ result: AppliedBatch?, of logs: inout PeerLogs, into report: inout ImportReport) -> Bool {
+    func tell(_ result: AppliedBatch?, of logs: inout PeerLogs, into report: inout ImportReport) -> Bool {
         var refusal = logs.refusal
         if let result {
             if let storeRefusal = result.refusal {
@@ -162,7 +162,7 @@ extension CloudSync {
     /// transaction, so one lost in a power cut is applied again by the next import. Nothing of
     /// this device's own rides in it (no outbox row: an import records no save). Its sync was
     /// the longest step of a live round under load, and a change waited for it to be seen.
-    private func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
+    func applyInOneTransaction(_ listed: [PeerLogs]) throws -> [AppliedBatch?] {
         func applyAll(savepoints: Bool) throws -> [AppliedBatch?] {
             try store.writeUnsynced { db in
                 let applied = try listed.map { logs in
@@ -267,7 +267,7 @@ extension CloudSync {
 
     /// Reads a peer's log and checks it against the schema's rules — or the refusal, read from
     /// what is remembered when the file has not changed since it was refused.
-    private func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<
+    func readCheckedLog(of other: String, seq: Int64, remembered: [String: RefusedFile]) -> Result<
         LogFile, RefusedFile
     > {
         let url = layout.logURL(peer: other, seq: seq)

@@ -471,6 +471,18 @@ public final class CloudSync: @unchecked Sendable {
         return report
     }
 
+    /// Whether this instance has made a full import, and no import an export made waits to be
+    /// told: then the logs a watcher names may be imported alone (``importArrivedLogs(_:)``).
+    var hasImportedWithNothingUntold: Bool {
+        stateLock.withLock { lastImport != nil && importedMeanwhile == nil }
+    }
+
+    /// Notes that the cloud folder was read without trouble now, in this process's memory
+    /// (``lastSync()``): the store's copy is written by the next full import.
+    func noteFolderRead() {
+        stateLock.withLock { lastImport = Date() }
+    }
+
     /// The last log applied from a peer.
     public func watermark(of other: String) throws -> Int64 {
         try store.read { db in try watermark(of: other, db) }

@@ -8,16 +8,17 @@ import Foundation
 /// Watches a folder tree with inotify and calls `onChange` when files appear in it, plus once
 /// per `rescanInterval` for file systems that send no events (network mounts, some FUSE
 /// engines). Runs on a thread of its own; `onChange` is called there, never concurrently.
+/// It tells which files woke it (``FolderEvents``), so that a caller can read just those.
 public final class FolderWatcher: @unchecked Sendable {
     private let root: URL
     private let rescanInterval: TimeInterval
-    private let onChange: () -> Void
+    private let onChange: (FolderEvents) -> Void
     private var inotify: Int32 = -1
     private var stopPipe: [Int32] = [-1, -1]
     private var watched: [Int32: String] = [:]
     private var thread: Thread?
 
-    public init(root: URL, rescanInterval: TimeInterval = 2, onChange: @escaping () -> Void) {
+    public init(root: URL, rescanInterval: TimeInterval = 2, onChange: @escaping (FolderEvents) -> Void) {
         self.root = root
         self.rescanInterval = rescanInterval
         self.onChange = onChange
@@ -67,7 +68,7 @@ public final class FolderWatcher: @unchecked Sendable {
     }
 
     private func run() {
-        onChange()
+        onChange(FolderEvents(files: nil))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var descriptors = [
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
@@ -77,31 +78,65 @@ public final class FolderWatcher: @unchecked Sendable {
             let ready = poll(&descriptors, 2, Int32(rescanInterval * 1000))
             if ready < 0 && errno == EINTR { continue }
             if descriptors[1].revents != 0 { return }
+            // A wake-up with no event to read is the rescan: no list of files.
+            var events = FolderEvents(files: nil)
             if ready > 0, descriptors[0].revents != 0 {
                 let count = read(inotify, &buffer, buffer.count)
-                if count > 0 { handleEvents(buffer[0..<count]) }
+                if count > 0 { events = handleEvents(buffer[0..<count]) }
             }
-            if !watched.values.contains(root.path) { addWatches(under: root.path) }
-            onChange()
+            if !watched.values.contains(root.path) {
+                addWatches(under: root.path)
+                events = FolderEvents(files: nil)
+            }
+            onChange(events)
         }
     }
 
-    /// Watches folders that appeared (a new peer's folder, a new epoch).
-    private func handleEvents(_ bytes: ArraySlice<UInt8>) {
+    /// Watches folders that appeared (a new peer's folder, a new epoch), and lists the files
+    /// the events name, by their path under the root; no list when a folder appeared (the files
+    /// made in it before its watch began sent no event) or the kernel's queue overflowed.
+    private func handleEvents(_ bytes: ArraySlice<UInt8>) -> FolderEvents {
+        var files: [String]? = []
         var offset = bytes.startIndex
         let headerSize = MemoryLayout<inotify_event>.size
+        let rootPrefix = root.path + "/"
         while offset + headerSize <= bytes.endIndex {
             let (wd, mask, length): (Int32, UInt32, Int) = bytes.withUnsafeBytes { raw in
                 let event = raw.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: inotify_event.self)
                 return (event.wd, event.mask, Int(event.len))
             }
             let nameStart = offset + headerSize
-            if mask & UInt32(IN_ISDIR) != 0, let parent = watched[wd], length > 0 {
-                let nameBytes = bytes[nameStart..<min(nameStart + length, bytes.endIndex)].prefix { $0 != 0 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
-                if !name.hasPrefix(".") { addWatches(under: parent + "/" + name) }
+            let nameBytes = bytes[nameStart..<min(nameStart + length, bytes.endIndex)].prefix { $0 != 0 }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                files = nil
+            } else if let parent = watched[wd], length > 0 {
+                if mask & UInt32(IN_ISDIR) != 0 {
+                    if !name.hasPrefix(".") { addWatches(under: parent + "/" + name) }
+                    files = nil
+                } else if parent == root.path {
+                    files?.append(name)
+                } else if parent.hasPrefix(rootPrefix) {
+                    files?.append(String(parent.dropFirst(rootPrefix.count)) + "/" + name)
+                } else {
+                    files = nil
+                }
+            } else if mask & UInt32(IN_IGNORED) == 0 {
+                // An event of a watch it does not know, or with no name: it cannot say what changed.
+                files = nil
             }
             offset = nameStart + length
         }
+        return FolderEvents(files: files)
     }
+}
+
+/// What woke a ``FolderWatcher``.
+public struct FolderEvents: Sendable, Equatable {
+    /// The files created, moved in or closed after writing, by their path under the watched
+    /// folder ("peer/0000000012.gdlog"), in the order told, a file possibly more than once; nil
+    /// when the watcher cannot say what changed: its first call, a rescan, a folder that
+    /// appeared, events lost to a full queue. An empty list: only events that change nothing
+    /// a reader would see (a watch removed).
+    public let files: [String]?
 }

@@ -35,9 +35,23 @@ public final class LiveSync: @unchecked Sendable {
         // Problems are told once, when they appear, not at every rescan.
         var known: Set<String> = []
         let watcher = FolderWatcher(root: sync.layout.logsFolder, rescanInterval: rescanInterval) {
-            [weak self, sync, logger] in
+            [weak self, sync, logger] events in
             guard isOnline(), sync.layout.isReachable else { return }
             do {
+                // The logs the watcher named, alone, when they are all that changed; a full
+                // round at least once per rescan interval all the same.
+                let now = Date()
+                if let files = events.files, let self, now.timeIntervalSince(self.lastFullRound) < rescanInterval,
+                    let report = (try? sync.importArrivedLogs(files)) ?? nil
+                {
+                    if report.changedSomething {
+                        self.arrivedSinceFullRound = true
+                        onImport(report)
+                    }
+                    // A refusal is told, and its peer's later logs looked for, by a full round.
+                    if report.rejected.isEmpty && report.waiting.isEmpty { return }
+                }
+                self?.lastFullRound = now
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
                 let problems = report.waiting + report.rejected
@@ -46,7 +60,10 @@ public final class LiveSync: @unchecked Sendable {
                 if report.changedSomething { onImport(report) }
                 // Housekeeping reads or writes the whole store (a baseline: a second or more on
                 // a large one): done in a quiet round, so that arriving changes never wait on it.
-                guard self?.isTimeForHousekeeping(busy: report.changedSomething) ?? false else { return }
+                let arrivedMeanwhile = self?.arrivedSinceFullRound ?? false
+                self?.arrivedSinceFullRound = false
+                let busy = report.changedSomething || arrivedMeanwhile
+                guard self?.isTimeForHousekeeping(busy: busy) ?? false else { return }
                 try sync.coalesceHistoryIfDue()
                 // Writing the baseline exports first, which may import (a peer that never
                 // exported learns its own history first): what that applied is told too.
@@ -60,6 +77,14 @@ public final class LiveSync: @unchecked Sendable {
         try watcher.start()
         self.watcher = watcher
     }
+
+    /// When the watcher's thread last made a full round (surveyed the cloud folder, retried
+    /// exports, looked for housekeeping): at least once per rescan interval, whatever the
+    /// watcher names.
+    private var lastFullRound = Date.distantPast
+    /// Whether rounds that imported only the logs the watcher named applied anything since the
+    /// last full round: that round then counts as busy for housekeeping, as if it had.
+    private var arrivedSinceFullRound = false
 
     /// Since when changes have kept arriving, and when they last did (on the watcher's thread).
     private var busySince: Date?
