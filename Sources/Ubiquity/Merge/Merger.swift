@@ -62,6 +62,9 @@ struct Merger {
     let schema: Schema
     let policy: any MergePolicy
     let db: Database
+    /// The store's record of the buckets its writes change, told of each new object's row as
+    /// it is inserted (``DigestChanges/inserting(into:id:_:)``); `nil`: its pre-update hook sees them.
+    var digestChanges: DigestChanges? = nil
     /// The readings text of the last new object written, for the next with the same properties.
     private let insertReadings = InsertReadings()
 
@@ -185,7 +188,8 @@ struct Merger {
             filled = true
         }
         guard !written.isEmpty || filled else { return }
-        var values = [object.id.description.databaseValue]
+        let id = object.id.description
+        var values = [id.databaseValue]
         values.reserveCapacity(row.count + 2)
         for (column, value) in row.enumerated() { values.append(value ?? entity.columnDefaults[column]) }
         let readings: String?
@@ -197,7 +201,13 @@ struct Merger {
         } else {
             readings = nil
         }
-        try RowWriter.insert(entity, row: values, clocks: readings, db)
+        if let digestChanges {
+            try digestChanges.inserting(into: entity.table, id: id) {
+                try RowWriter.insert(entity, row: values, clocks: readings, db)
+            }
+        } else {
+            try RowWriter.insert(entity, row: values, clocks: readings, db)
+        }
         changes.inserted.insert(object)
     }
 
