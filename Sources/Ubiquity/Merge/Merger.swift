@@ -67,6 +67,8 @@ struct Merger {
     var digestChanges: DigestChanges? = nil
     /// The readings text of the last new object written, for the next with the same properties.
     private let insertReadings = InsertReadings()
+    /// The insert statement of the last new object's entity, for the next of the same entity.
+    private let insertStatement = InsertStatement()
 
     /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
     ///   transaction, just before.
@@ -201,12 +203,13 @@ struct Merger {
         } else {
             readings = nil
         }
+        // The row as ``RowWriter/insert(_:row:clocks:_:)`` writes it: its readings last.
+        values.append(readings.databaseValue)
+        let statement = try insertStatement.statement(for: entity, db)
         if let digestChanges {
-            try digestChanges.inserting(into: entity.table, id: id) {
-                try RowWriter.insert(entity, row: values, clocks: readings, db)
-            }
+            try digestChanges.inserting(into: entity.table, id: id) { try db.execute(statement, binding: values) }
         } else {
-            try RowWriter.insert(entity, row: values, clocks: readings, db)
+            try db.execute(statement, binding: values)
         }
         changes.inserted.insert(object)
     }
