@@ -10,7 +10,9 @@ import GRDBSQLite
 /// SQLite tells which rows a write changes: its pre-update hook, on the writer connection, sees
 /// every row inserted, updated or deleted in the tables the digest reads (the entities' and the
 /// tombstones'), whatever statement changed it — a save's own changes, the references a merge
-/// or a delete repoints, the copies a delete takes along, the tombstones an import writes. Each
+/// or a delete repoints, the copies a delete takes along, the tombstones an import writes. An
+/// import's new rows are the one exception: the import marks their buckets itself, from the IDs
+/// it inserts, and the hook passes over each such row (``inserting(into:id:_:)``). Each
 /// write through ``ObjectStore/write(_:)`` reads the change counts (``ChangeCounts``) before and
 /// after its body, so that the writes form a chain from the last digest's counts: a digest at
 /// later counts rehashes the buckets of the writes on the chain, and reuses the other hashes.
