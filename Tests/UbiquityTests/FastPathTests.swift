@@ -177,6 +177,16 @@ struct FastPathTests {
         }
     }
 
+    @Test("the IDs the check asks the store about are written as a JSON array of their texts")
+    func storedEntitiesListOfIDs() throws {
+        #expect(StoredEntities.jsonList(of: []) == "[]")
+        let ids = Set((0..<50).map { _ in GlobalID(UUID()) })
+        let list = StoredEntities.jsonList(of: ids)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String])
+        #expect(parsed.count == ids.count)
+        #expect(Set(parsed) == Set(ids.map(\.description)))
+    }
+
     @Test("a schema of more entities than one query may join is read in several, tombstones once")
     func storedEntitiesOfManyTables() throws {
         let folder = TemporaryDirectory("stored-entities-wide")

@@ -120,6 +120,45 @@ struct IncrementalDigestTests {
         #expect(digest == (try b.store.read { db in try Digest.compute(schema: b.store.schema, applied: [:], db) }))
     }
 
+    @Test func anImportsNewRowsMarkTheirOwnBuckets() throws {
+        let (a, b) = (try peer("a"), try peer("b"))
+        _ = try b.store.save(author: "t") { try $0.insert("Note", id: spreadID(0), values: ["title": .string("N0")]) }
+        try b.sync.sync()
+        _ = try a.sync.importPending()
+        try expectAgreement(a.store, "first")
+
+        // New objects only: the import marks each row's bucket as it inserts it, the hook
+        // passes over the row.
+        let notes = try b.store.save(author: "t") { context in
+            try (1..<40).map { try context.insert("Note", id: spreadID($0), values: ["title": .string("N\($0)")]) }
+        }
+        try b.sync.sync()
+        _ = try a.sync.importPending()
+        #expect(try changedBuckets(a.store) == Set(notes.map(bucket)))
+        let digest = try expectAgreement(a.store, "an import of new objects")
+        #expect(digest == (try b.store.read { db in try Digest.compute(schema: b.store.schema, applied: [:], db) }))
+    }
+
+    @Test func aRowAnnouncedButNeverInsertedHidesNoOtherRowFromTheHook() throws {
+        struct Refused: Error {}
+        let a = try peer("a")
+        _ = try a.store.save(author: "t") { try $0.insert("Note", id: spreadID(0), values: ["title": .string("N0")]) }
+        try expectAgreement(a.store, "first")
+        try a.store.write { db in
+            #expect(throws: Refused.self) {
+                try a.store.digestChanges.inserting(into: "note", id: spreadID(40).description) { throw Refused() }
+            }
+            // Inserted after the announced row failed: the hook must see it.
+            let note = try #require(a.store.schema.entity(named: "Note"))
+            try RowWriter.insert(note, id: spreadID(41), values: ["title": .string("Unannounced")], db)
+            try Outbox.countImport(db)
+        }
+        #expect(
+            try changedBuckets(a.store) == [bucket(spreadID(40)), bucket(spreadID(41))],
+            "the announced row's bucket is computed again, for nothing; the other row's is seen")
+        try expectAgreement(a.store, "after an announced row that failed")
+    }
+
     @Test func whatThisProcessDidNotSeeIsReadWhole() throws {
         let a = try peer("a")
         let note = try a.store.save(author: "t") {

@@ -62,8 +62,13 @@ struct Merger {
     let schema: Schema
     let policy: any MergePolicy
     let db: Database
+    /// The store's record of the buckets its writes change, told of each new object's row as
+    /// it is inserted (``DigestChanges/inserting(into:id:_:)``); `nil`: its pre-update hook sees them.
+    var digestChanges: DigestChanges? = nil
     /// The readings text of the last new object written, for the next with the same properties.
     private let insertReadings = InsertReadings()
+    /// The insert statement of the last new object's entity, for the next of the same entity.
+    private let insertStatement = InsertStatement()
 
     /// - Parameter checked: what ``check(_:)`` read of the store for this record, in the same
     ///   transaction, just before.
@@ -185,7 +190,8 @@ struct Merger {
             filled = true
         }
         guard !written.isEmpty || filled else { return }
-        var values = [object.id.description.databaseValue]
+        let id = object.id.description
+        var values = [id.databaseValue]
         values.reserveCapacity(row.count + 2)
         for (column, value) in row.enumerated() { values.append(value ?? entity.columnDefaults[column]) }
         let readings: String?
@@ -197,7 +203,14 @@ struct Merger {
         } else {
             readings = nil
         }
-        try RowWriter.insert(entity, row: values, clocks: readings, db)
+        // The row as ``RowWriter/insert(_:row:clocks:_:)`` writes it: its readings last.
+        values.append(readings.databaseValue)
+        let statement = try insertStatement.statement(for: entity, db)
+        if let digestChanges {
+            try digestChanges.inserting(into: entity.table, id: id) { try db.execute(statement, binding: values) }
+        } else {
+            try db.execute(statement, binding: values)
+        }
         changes.inserted.insert(object)
     }
 

@@ -28,17 +28,7 @@ struct StoredEntities {
         read = Set(ids)
         // The IDs as one JSON array, read by `json_each`: a single argument, however many.
         // Each once: the query returns a row for each element holding something.
-        // A global ID is hexadecimal digits and dashes: nothing in it needs escaping.
-        var list = "["
-        list.reserveCapacity(read.count * 39 + 2)
-        for id in read {
-            if list.utf8.count > 1 { list += "," }
-            list += "\""
-            list += id.description
-            list += "\""
-        }
-        list += "]"
-        let arguments: StatementArguments = [list]
+        let arguments: StatementArguments = [Self.jsonList(of: read)]
         var start = 0
         repeat {
             // The first query also reads the tombstones; the rest, only when
@@ -57,6 +47,33 @@ struct StoredEntities {
             }
             start += Self.tablesPerQuery
         } while start < schema.entities.count
+    }
+
+    /// The IDs as a JSON array of strings, written as bytes: a global ID is hexadecimal digits
+    /// and dashes, nothing in it needs escaping. Appending to a string four times an ID cost
+    /// about 1,360 instructions an ID, an eighth of the check.
+    static func jsonList(of ids: Set<GlobalID>) -> String {
+        var size = 2
+        for id in ids { size += id.description.utf8.count + 3 }
+        return String(unsafeUninitializedCapacity: size) { bytes in
+            var position = 0
+            func put(_ byte: UInt8) {
+                bytes[position] = byte
+                position += 1
+            }
+            put(UInt8(ascii: "["))
+            for id in ids {
+                if position > 1 { put(UInt8(ascii: ",")) }
+                put(UInt8(ascii: "\""))
+                var text = id.description
+                text.withUTF8 { utf8 in
+                    for byte in utf8 { put(byte) }
+                }
+                put(UInt8(ascii: "\""))
+            }
+            put(UInt8(ascii: "]"))
+            return position
+        }
     }
 
     /// `SELECT value, <held by each table>…[, tombstone's entity]` for the IDs of the JSON array

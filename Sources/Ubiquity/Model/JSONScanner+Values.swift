@@ -44,33 +44,39 @@ extension JSONScanner {
 
     /// A property value: `null` or exactly one tag. A second tag, or anything else, is left to
     /// the slower reader.
+    ///
+    /// The tag is read as its one byte, not made a string and compared with the tags' texts
+    /// (every value of every imported log has one). A tag written otherwise (an escape for
+    /// its letter) is left to the slower reader, which reads it to the same value.
     mutating func propertyValue() -> PropertyValue? {
         if null() { return .null }
-        guard take(UInt8(ascii: "{")), let tag = string(), take(UInt8(ascii: ":")) else { return nil }
+        guard take(UInt8(ascii: "{")), let tag = plainStringBytes(), tag.count == 1, take(UInt8(ascii: ":")) else {
+            return nil
+        }
         let value: PropertyValue
-        switch tag {
-        case "s":
+        switch tag[0] {
+        case UInt8(ascii: "s"):
             guard let text = string() else { return nil }
             value = .string(text)
-        case "d":
+        case UInt8(ascii: "d"):
             guard let number = double() else { return nil }
             value = .double(number)
-        case "b":
+        case UInt8(ascii: "b"):
             guard let bool = bool() else { return nil }
             value = .bool(bool)
-        case "i":
+        case UInt8(ascii: "i"):
             guard let integer = int64() else { return nil }
             value = .integer(integer)
-        case "t":
+        case UInt8(ascii: "t"):
             guard let seconds = double() else { return nil }
             value = .date(Date(timeIntervalSince1970: seconds))
-        case "r":
+        case UInt8(ascii: "r"):
             guard let id = globalID() else { return nil }
             value = .reference(id)
-        case "x":
+        case UInt8(ascii: "x"):
             guard let text = string(), let bytes = Data(base64Encoded: text) else { return nil }
             value = .data(bytes)
-        case "h":
+        case UInt8(ascii: "h"):
             guard let hash = string(), hash.count == 64, hash.allSatisfy(\.isHexDigit) else { return nil }
             value = .blob(hash)
         default: return nil

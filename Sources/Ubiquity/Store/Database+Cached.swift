@@ -22,20 +22,27 @@ extension Database {
     ///
     /// - Throws: a ``DatabaseError`` when the statement does not take as many values.
     public func executeCached(_ sql: String, binding values: [DatabaseValue]) throws {
-        let statement = try cachedStatement(sql: sql)
+        try execute(cachedStatement(sql: sql), binding: values)
+    }
+
+    /// ``executeCached(_:binding:)`` of a statement prepared already (an import's insert, kept
+    /// from one row to the next: ``InsertStatement``).
+    func execute(_ statement: Statement, binding values: [DatabaseValue]) throws {
         let handle = statement.sqliteStatement
         guard sqlite3_bind_parameter_count(handle) == values.count else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of values: \(values.count) for \(sqlite3_bind_parameter_count(handle))", sql: sql
-            )
+                message: "wrong number of values: \(values.count) for \(sqlite3_bind_parameter_count(handle))",
+                sql: statement.sql)
         }
         // Resets the statement and clears its bindings; with no arguments, GRDB takes the
         // values bound next as the statement's.
         statement.setUncheckedArguments(StatementArguments())
         for (index, value) in zip(CInt(1)..., values) {
             let code = Self.bind(value, to: handle, at: index)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: statement.sql)
+            }
         }
         try statement.execute()
     }

@@ -10,7 +10,9 @@ import GRDBSQLite
 /// SQLite tells which rows a write changes: its pre-update hook, on the writer connection, sees
 /// every row inserted, updated or deleted in the tables the digest reads (the entities' and the
 /// tombstones'), whatever statement changed it — a save's own changes, the references a merge
-/// or a delete repoints, the copies a delete takes along, the tombstones an import writes. Each
+/// or a delete repoints, the copies a delete takes along, the tombstones an import writes. An
+/// import's new rows are the one exception: the import marks their buckets itself, from the IDs
+/// it inserts, and the hook passes over each such row (``inserting(into:id:_:)``). Each
 /// write through ``ObjectStore/write(_:)`` reads the change counts (``ChangeCounts``) before and
 /// after its body, so that the writes form a chain from the last digest's counts: a digest at
 /// later counts rehashes the buckets of the writes on the chain, and reuses the other hashes.
@@ -49,6 +51,11 @@ final class DigestChanges: @unchecked Sendable {
     private var touched: [Bool]?
     /// The write under way changed a row whose ID has no bucket of two hex digits.
     private var touchedIrregular = false
+    /// The table (its name's bytes, NUL-terminated) of the row an import is inserting, whose
+    /// bucket is marked already (``inserting(into:id:_:)``): its insert is not unpacked.
+    private var announcedTable: [CChar] = [0]
+    private var announcedTableName = ""
+    private var announced = false
 
     // MARK: - Seeing changes (the writer connection)
 
@@ -80,12 +87,18 @@ final class DigestChanges: @unchecked Sendable {
             idColumns = columns
             lastTable = [0]
             lastColumn = nil
+            announcedTableName = ""
             forgetLocked()
         }
     }
 
     private func rowWillChange(_ connection: OpaquePointer, operation: Int32, table: UnsafePointer<CChar>) {
         lock.withLock {
+            if announced, operation == SQLITE_INSERT, strcmp(table, announcedTable) == 0 {
+                // The import's own insert, its bucket marked when it was announced.
+                announced = false
+                return
+            }
             if strcmp(table, lastTable) != 0 {
                 lastColumn = idColumns[String(cString: table)]
                 lastTable = Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1))
@@ -106,15 +119,42 @@ final class DigestChanges: @unchecked Sendable {
         }
     }
 
+    /// Runs `insert`, an import's insert of one new row into `table` (an entity's) with `id` in
+    /// its ID column, marking the ID's bucket here instead of in the pre-update hook: unpacking
+    /// the new row to read its ID (`sqlite3_preupdate_new`) was most of the hook's cost at every
+    /// row an import inserts. The hook skips the first insert into `table` that follows, the
+    /// row's own; every other change (a statement of `insert` failing before its row, another
+    /// row, another table, a write not tracked) is seen by the hook as always. A bucket marked
+    /// for a row that is not inserted in the end only has its hash computed again.
+    func inserting<T>(into table: String, id: String, _ insert: () throws -> T) throws -> T {
+        lock.withLock {
+            // Outside a tracked write the hook must see the row (and forget what it knows).
+            guard touched != nil else { return }
+            if table != announcedTableName {
+                guard idColumns[table] != nil else { return }
+                announcedTableName = table
+                announcedTable = Array(table.utf8CString)
+            }
+            var id = id
+            id.withUTF8 { touch(text: $0) }
+            announced = true
+        }
+        defer { lock.withLock { announced = false } }
+        return try insert()
+    }
+
     /// Marks the bucket of the ID `value` holds.
     private func touch(_ value: OpaquePointer?) {
-        guard let value, sqlite3_value_type(value) == SQLITE_TEXT, sqlite3_value_bytes(value) >= 2,
-            let text = sqlite3_value_text(value)
-        else {
+        guard let value, sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
             touchedIrregular = true
             return
         }
-        guard let high = Self.hexValue(text[0]), let low = Self.hexValue(text[1]) else {
+        touch(text: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
+    }
+
+    /// Marks the bucket of the ID whose text is `text` (its first two bytes, hex digits).
+    private func touch(text: UnsafeBufferPointer<UInt8>) {
+        guard text.count >= 2, let high = Self.hexValue(text[0]), let low = Self.hexValue(text[1]) else {
             touchedIrregular = true
             return
         }

@@ -193,7 +193,7 @@ extension CloudSync {
         // Another importer of this device (the app and a command) may have gone further
         // meanwhile: skip what it applied, never move the watermark back.
         let current = try Watermarks.get(other, folder: layout.watermarkFolder, db)
-        let merger = Merger(schema: store.schema, policy: policy, db: db)
+        let merger = Merger(schema: store.schema, policy: policy, db: db, digestChanges: store.digestChanges)
         let now = store.clock.now()
         try ChangeHistory.prune(now: now, db)
         let pending = batch.filter { $0.header.seq > current }
