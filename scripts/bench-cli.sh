@@ -95,7 +95,7 @@ import Glibc
 // numbers are written as integers. The rows are stepped with SQLite's own calls on GRDB's
 // statement, and the buffer is a local one with its room reserved: a global buffer mutated in a
 // closure paid Swift's run-time exclusivity check on every append, and a cursor of GRDB rows a
-// call through its row type for each row (a tenth of the floor, docs/decisions/0171).
+// call through its row type for each row (a fifth of the floor's time, docs/decisions/0171).
 var configuration = Configuration()
 configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
 let queue = try DatabaseQueue(path: CommandLine.arguments[1], configuration: configuration)
