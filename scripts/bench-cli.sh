@@ -92,20 +92,24 @@ import Glibc
 // The least `item ls` could do: open the store with GRDB (one connection, the file mapped), step
 // through every item's columns that `item ls` reads, in the list's order, and write each row as
 // tab-separated text into one buffer, written at once. Links stay IDs: no names looked up;
-// numbers are written as integers.
+// numbers are written as integers. The rows are stepped with SQLite's own calls on GRDB's
+// statement, and the buffer is a local one with its room reserved: a global buffer mutated in a
+// closure paid Swift's run-time exclusivity check on every append, and a cursor of GRDB rows a
+// call through its row type for each row (a fifth of the floor's time, docs/decisions/0171).
 var configuration = Configuration()
 configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
 let queue = try DatabaseQueue(path: CommandLine.arguments[1], configuration: configuration)
-var output: [UInt8] = []
-try queue.read { db in
+let output: [UInt8] = try queue.read { db in
     let statement = try db.makeStatement(
         sql: """
             SELECT id, name, quantity, listed, collected, unit, locationAtHome, locationAtShop
             FROM item ORDER BY name COLLATE NOCASE, id
             """)
     let sqlite = statement.sqliteStatement
-    let rows = try Row.fetchCursor(statement)
-    while try rows.next() != nil {
+    var output: [UInt8] = []
+    output.reserveCapacity(1 << 20)
+    var step = sqlite3_step(sqlite)
+    while step == SQLITE_ROW {
         for column in Int32(0)..<8 {
             if column > 0 { output.append(9) }
             switch sqlite3_column_type(sqlite, column) {
@@ -119,7 +123,10 @@ try queue.read { db in
             }
         }
         output.append(10)
+        step = sqlite3_step(sqlite)
     }
+    guard step == SQLITE_DONE else { throw DatabaseError(resultCode: ResultCode(rawValue: step)) }
+    return output
 }
 output.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
 SWIFT

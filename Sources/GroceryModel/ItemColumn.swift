@@ -8,8 +8,25 @@ enum ItemColumn: CInt, CaseIterable {
     /// a version 1 store's selection, which leaves it out.
     case note
 
-    /// The column's name in the item table.
-    var sqlName: String { "\(self)" }
+    /// The column's name in the item table. Spelled out: interpolating the case (`"\(self)"`) asked
+    /// the Swift runtime whether the type conforms to three protocols (each first question a walk
+    /// over every conformance record of the binary) and read the case's name by reflection, at the
+    /// start of every command that reads items (docs/decisions/0171).
+    var sqlName: String {
+        switch self {
+        case .id: "id"
+        case .name: "name"
+        case .quantity: "quantity"
+        case .listed: "listed"
+        case .collected: "collected"
+        case .modified: "modified"
+        case .unit: "unit"
+        case .locationAtHome: "locationAtHome"
+        case .locationAtShop: "locationAtShop"
+        case .photo: "photo"
+        case .note: "note"
+        }
+    }
 
     /// The column's index in a statement that selects the item's columns from `offset` on.
     func index(from offset: Int = 0) -> Int { offset + Int(rawValue) }

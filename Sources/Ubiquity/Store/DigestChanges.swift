@@ -76,11 +76,10 @@ final class DigestChanges: @unchecked Sendable {
     /// Learns the digest's tables, once the store is migrated.
     func readTables(schema: Schema, _ db: Database) throws {
         var columns: [String: Int32] = [:]
+        // One statement for every table: preparing it for each was half of this, at every open.
+        let statement = try db.makeStatement(sql: "SELECT cid FROM pragma_table_info(?) WHERE name = ?")
         for (table, column) in schema.entities.map({ ($0.table, "id") }) + [(EngineTables.tombstone, "objectID")] {
-            guard
-                let index = try Int32.fetchOne(
-                    db, sql: "SELECT cid FROM pragma_table_info(?) WHERE name = ?", arguments: [table, column])
-            else { continue }
+            guard let index = try Int32.fetchOne(statement, arguments: [table, column]) else { continue }
             columns[table] = index
         }
         lock.withLock {

@@ -54,6 +54,26 @@ struct ClaimTests {
         #expect(try claimers(phone)["Milk"] == .some(nil))
     }
 
+    /// `item list` on an item that is listed already, not collected, changes no value, so it
+    /// writes nothing: no new reading of `listed`, and the claim made before it stays (a new
+    /// trip is an unlist and a list, docs/decisions/0166; docs/decisions/0171 measured the save).
+    @Test func listingAnItemThatIsListedAlreadyKeepsItsClaim() throws {
+        let (kitchen, phone) = try household()
+        try kitchen.output(["item", "add", "Milk"])
+        try phone.output(["item", "claim", "Milk"])
+        #expect(try claimers(kitchen)["Milk"] == "Ben")
+
+        #expect(try kitchen.output(["item", "list", "Milk"]) == "Listed \"Milk\"\n")
+        #expect(try claimers(kitchen)["Milk"] == "Ben")
+        #expect(try claimers(phone)["Milk"] == "Ben")
+
+        // Listed again after an unlist, it is a new trip: the claim has ended.
+        try kitchen.output(["item", "unlist", "Milk"])
+        try kitchen.output(["item", "list", "Milk"])
+        #expect(try claimers(kitchen)["Milk"] == .some(nil))
+        #expect(try claimers(phone)["Milk"] == .some(nil))
+    }
+
     /// Ben's phone is five minutes fast: Anna's collect, made after she saw the claim, still comes
     /// after it (her device moved its clock past the claim's reading), and ends it for good — put
     /// back (uncollected) a moment later by her slower clock, it is not Ben's again.
