@@ -75,19 +75,8 @@ public struct RelationshipDescription: Sendable, Equatable {
 /// The table has a `id TEXT PRIMARY KEY` column and one column per property, named as the
 /// property.
 public struct EntityDescription: Sendable, Equatable {
-    public let name: String
-    public let table: String
-    public let attributes: [AttributeDescription]
-    public let relationships: [RelationshipDescription]
-    /// The key's text attribute, if it has one: how people tell the objects apart ("Milk"),
-    /// and the spelling deduplication chooses among copies.
-    public let uniqueAttribute: String?
-    /// The properties of the unique key, in the order of its index; empty: no key.
-    public let uniqueKey: [String]
-    /// The relationships whose target the object belongs to (deleted with it).
-    public let belongingRelationships: Set<String>
-    /// A date attribute that every save touching the object sets to now (`modified`).
-    public let modificationDateAttribute: String?
+    /// Everything the entity holds, behind one reference: a copy of the entity is one retain.
+    let fields: EntityFields
 
     public init(
         name: String,
@@ -98,94 +87,72 @@ public struct EntityDescription: Sendable, Equatable {
         uniqueWithin: [String] = [],
         modificationDateAttribute: String? = nil
     ) {
-        self.name = name
-        self.table = table
-        self.attributes = attributes
-        self.relationships = relationships
-        self.uniqueAttribute = uniqueAttribute
-        uniqueKey = (uniqueAttribute.map { [$0] } ?? []) + uniqueWithin
-        belongingRelationships = Set(relationships.filter(\.belongsToTarget).map(\.name))
-        for part in uniqueKey {
-            precondition(
-                attributes.contains { $0.name == part && $0.type == .string }
-                    || relationships.contains { $0.name == part },
-                "\(name): the unique key's \(part) is neither a text attribute nor a relationship")
-        }
-        precondition(
-            uniqueAttribute.map { part in attributes.contains { $0.name == part && $0.type == .string } } ?? true,
-            "\(name): the unique attribute is a text attribute")
-        self.modificationDateAttribute = modificationDateAttribute
-        propertyNames = attributes.map(\.name) + relationships.map(\.name)
-        // An attribute's type wins over a relationship of the same name, as `type(of:)` always said.
-        var types = [String: PropertyType](minimumCapacity: propertyNames.count)
-        for relationship in relationships { types[relationship.name] = .reference }
-        for attribute in attributes.reversed() { types[attribute.name] = attribute.type }
-        propertyTypes = types
-        var places = [String: Int](minimumCapacity: propertyNames.count)
-        for (index, name) in propertyNames.enumerated() where places[name] == nil { places[name] = index }
-        propertyColumns = places
-        columnTypes = attributes.map(\.type) + relationships.map { _ in .reference }
-        columnDefaults = attributes.map(\.defaultValue.databaseValue) + relationships.map { _ in .null }
-        columnRules = attributes.map(\.rule) + relationships.map { _ in .any }
-        var defaults = [String: PropertyValue](minimumCapacity: propertyNames.count)
-        for attribute in attributes where attribute.defaultValue != .null {
-            defaults[attribute.name] = attribute.defaultValue
-        }
-        recordedDefaults = defaults
-        modificationDateColumn = modificationDateAttribute.flatMap { name in attributes.firstIndex { $0.name == name } }
-        let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
-        insertSQL =
-            "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
-            + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
-        clocksSQL = "SELECT \(EngineTables.clockColumn) FROM \(table.quotedDatabaseIdentifier) WHERE id = ?"
-        setClocksSQL = "UPDATE \(table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = ? WHERE id = ?"
+        fields = EntityFields(
+            name: name, table: table, attributes: attributes, relationships: relationships,
+            uniqueAttribute: uniqueAttribute, uniqueWithin: uniqueWithin,
+            modificationDateAttribute: modificationDateAttribute)
     }
 
+    public var name: String { fields.name }
+    public var table: String { fields.table }
+    public var attributes: [AttributeDescription] { fields.attributes }
+    public var relationships: [RelationshipDescription] { fields.relationships }
+    /// The key's text attribute, if it has one: how people tell the objects apart ("Milk"),
+    /// and the spelling deduplication chooses among copies.
+    public var uniqueAttribute: String? { fields.uniqueAttribute }
+    /// The properties of the unique key, in the order of its index; empty: no key.
+    public var uniqueKey: [String] { fields.uniqueKey }
+    /// The relationships whose target the object belongs to (deleted with it).
+    public var belongingRelationships: Set<String> { fields.belongingRelationships }
+    /// A date attribute that every save touching the object sets to now (`modified`).
+    public var modificationDateAttribute: String? { fields.modificationDateAttribute }
     /// Every property name, attributes first, in declaration order.
-    public let propertyNames: [String]
+    public var propertyNames: [String] { fields.propertyNames }
     /// The statement that inserts a row with every property and its property clocks
     /// (``RowWriter``): made once, not once a save.
-    let insertSQL: String
+    var insertSQL: String { fields.insertSQL }
     /// The statements that read and write an object's property clocks (``PropertyClocks``).
-    let clocksSQL: String, setClocksSQL: String
+    var clocksSQL: String { fields.clocksSQL }
+    var setClocksSQL: String { fields.setClocksSQL }
+    /// By place in ``propertyNames``: each column's type, and what an insert that gives no
+    /// value writes (the attribute's default; null for a relationship).
+    var columnTypes: [PropertyType] { fields.columnTypes }
+    var columnDefaults: [DatabaseValue] { fields.columnDefaults }
+    /// By place in ``propertyNames``: the rule of each column's values (``rule(of:)``).
+    var columnRules: [ValueRule] { fields.columnRules }
+    /// What an insert records when it is given no values: each attribute whose default is not
+    /// null, with its default (a null it is created with is not recorded as a write).
+    var recordedDefaults: [String: PropertyValue] { fields.recordedDefaults }
+    /// The place of ``modificationDateAttribute`` in ``propertyNames``.
+    var modificationDateColumn: Int? { fields.modificationDateColumn }
 
     /// The rule of a property's values (relationships: any target of the right entity, or null).
     public func rule(of property: String) -> ValueRule {
-        attributes.first { $0.name == property }?.rule ?? .any
+        fields.attributes.first { $0.name == property }?.rule ?? .any
     }
 
     /// The value a property takes when an insert gives none (relationships: null).
     public func defaultValue(of property: String) -> PropertyValue {
-        attributes.first { $0.name == property }?.defaultValue ?? .null
+        fields.attributes.first { $0.name == property }?.defaultValue ?? .null
     }
-
-    /// Each property's type, found by name: a merge asks for every value it reads, and a search
-    /// of the attributes and relationships compared a dozen names an object.
-    private let propertyTypes: [String: PropertyType]
-
-    /// Each property's place in ``propertyNames``: its column after `id` (the first, an
-    /// attribute's, when a relationship has the same name).
-    private let propertyColumns: [String: Int]
-    /// By place in ``propertyNames``: each column's type, and what an insert that gives no
-    /// value writes (the attribute's default; null for a relationship).
-    let columnTypes: [PropertyType], columnDefaults: [DatabaseValue]
-    /// By place in ``propertyNames``: the rule of each column's values (``rule(of:)``).
-    let columnRules: [ValueRule]
-    /// What an insert records when it is given no values: each attribute whose default is not
-    /// null, with its default (a null it is created with is not recorded as a write). Made
-    /// with room for every property, so that an insert adds its values without growing it.
-    let recordedDefaults: [String: PropertyValue]
-    /// The place of ``modificationDateAttribute`` in ``propertyNames``.
-    let modificationDateColumn: Int?
 
     /// The place of a property in ``propertyNames``, or `nil` when the entity has no such property.
     func column(of property: String) -> Int? {
-        propertyColumns[property]
+        fields.propertyColumns[property]
     }
 
     /// The type of a property, or `nil` when the entity has no such property.
     public func type(of property: String) -> PropertyType? {
-        propertyTypes[property]
+        fields.propertyTypes[property]
+    }
+
+    /// Two entities are equal when they are declared alike: the rest is made from the declaration.
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
+        lhs.fields === rhs.fields
+            || (lhs.name == rhs.name && lhs.table == rhs.table && lhs.attributes == rhs.attributes
+                && lhs.relationships == rhs.relationships && lhs.uniqueKey == rhs.uniqueKey
+                && lhs.uniqueAttribute == rhs.uniqueAttribute
+                && lhs.modificationDateAttribute == rhs.modificationDateAttribute)
     }
 }
 
