@@ -30,9 +30,12 @@ enum CatalogCommand {
     }
 }
 
-private protocol CatalogKindTag { static var kind: CatalogKind { get } }
-private enum UnitTag: CatalogKindTag { static let kind = CatalogKind.unit }
-private enum HomeTag: CatalogKindTag { static let kind = CatalogKind.home }
+/// Which kind a generic command works on. A class, not a protocol: the argument parser makes each
+/// command's type metadata, which checks `Tag` against its requirement; a protocol requirement is
+/// looked up in the binary's list of every conformance (about 25 µs), a superclass one is not.
+private class CatalogKindTag { class var kind: CatalogKind { preconditionFailure("every tag names its kind") } }
+private final class UnitTag: CatalogKindTag { override class var kind: CatalogKind { .unit } }
+private final class HomeTag: CatalogKindTag { override class var kind: CatalogKind { .home } }
 
 private struct CatalogAdd<Tag: CatalogKindTag>: ParsableCommand {
     static var configuration: CommandConfiguration {

@@ -21,6 +21,22 @@ struct DeviceSandboxTests {
         #expect(try sandbox.peerID() == first)
     }
 
+    /// Read by hand in the form this program writes, by `JSONDecoder` in any other: the same ID
+    /// either way, and no form of a valid file is taken for a damaged one (kept aside, rewritten).
+    @Test(arguments: [
+        #"{"peerID":"%@"}"#, #"{"peerID":"%@"}"# + "\n", #"{ "peerID" : "%@" }"#,
+        #"{"formerPeerIDs":["0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"],"peerID":"%@"}"#,
+    ])
+    func aStoredPeerIDIsReadInAnyFormOfItsFile(_ form: String) throws {
+        let sandbox = try DeviceSandbox(dataDirectory: directory.url, device: "kitchen")
+        try sandbox.prepare()
+        let id = "1A2B3C4D-5E6F-4A8B-9C0D-E1F2A3B4C5D6"
+        let contents = Data(form.replacingOccurrences(of: "%@", with: id).utf8)
+        try contents.write(to: sandbox.identityFileURL)
+        #expect(try sandbox.peerID() == id.lowercased())
+        #expect(try Data(contentsOf: sandbox.identityFileURL) == contents)
+    }
+
     @Test func anUnwritableDataDirectoryIsReported() throws {
         let file = directory.file("a-file")
         try Data("x".utf8).write(to: file)
