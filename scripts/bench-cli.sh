@@ -53,15 +53,17 @@ measure() {
     "$(ms ${w[0]})" "$(ms ${w[$((runs / 2))]})" "$(ms ${w[$((runs - 1))]})" "$(ms ${c[$((runs / 2))]})" "$runs" "$items"
 }
 
-# The floor: what a static Swift binary pays on this machine before any work of ours. Three
+# The floor: what a static Swift binary pays on this machine before any work of ours. Four
 # programs built once into .build-floor (a package of their own, the GRDB the project resolved):
-# one that prints a line, one that also loads Foundation, and one that opens the same store with
-# GRDB and writes out the item columns `item ls` reads, in its order (see its source below).
+# one that prints a line, one that also loads Foundation, one that opens the same store with
+# GRDB and writes out the item columns `item ls` reads, in its order, and one that lists one
+# item by its name as `item list` does (see their sources below).
 floor_dir=.build-floor
 floor_bins=$floor_dir/.build/release
 if [ -z "${NO_FLOOR:-}" ]; then
   grdb_version=$(awk '/"grdb.swift"/ { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' Package.resolved)
-  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorList"
+  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorList" \
+    "$floor_dir/Sources/FloorListOne"
   cat >"$floor_dir/Package.swift.new" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
@@ -76,6 +78,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
+        .executableTarget(name: "FloorListOne", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
 SWIFT
@@ -130,6 +133,28 @@ let output: [UInt8] = try queue.read { db in
 }
 output.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
 SWIFT
+  cat >"$floor_dir/Sources/FloorListOne/main.swift" <<'SWIFT'
+import GRDB
+
+// The least `item list NAME` could do: open the store with GRDB (one connection, the file
+// mapped, every commit synced as the store's are), and in one write transaction find the item
+// by its name through the list's index and mark it listed (and not collected) when it is not; an item listed
+// already changes no row, so its commit writes and syncs nothing, as the command's save then
+// records nothing. No history, no clocks, no outbox, no export.
+var configuration = Configuration()
+configuration.prepareDatabase { db in
+    try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+    try db.execute(sql: "PRAGMA synchronous = FULL")
+}
+let queue = try DatabaseQueue(path: CommandLine.arguments[1], configuration: configuration)
+let name = CommandLine.arguments[2]
+let changed = try queue.write { db in
+    try db.execute(
+        sql: "UPDATE item SET listed = 1, collected = 0 WHERE name = ? COLLATE NOCASE AND (listed = 0 OR collected = 1)", arguments: [name])
+    return db.changesCount
+}
+print(changed > 0 ? "Listed \(name)." : "\(name) is listed already.")
+SWIFT
   (cd "$floor_dir" && swift build -c release --static-swift-stdlib >build.log) || { cat "$floor_dir/build.log"; exit 1; }
 fi
 
@@ -148,6 +173,7 @@ if [ -z "${NO_FLOOR:-}" ]; then
   measure "print a line" "$floor_bins/FloorPrint"
   measure "Foundation, print a line" "$floor_bins/FloorFoundation"
   measure "GRDB, list the items" "$floor_bins/FloorList" "$store"
+  measure "GRDB, list one by name" "$floor_bins/FloorListOne" "$store" "Item $((items / 2))"
 fi
 
 if command -v task >/dev/null; then
