@@ -105,9 +105,13 @@ struct TerminalSizesTests {
         #expect(try cli.run(["cloud", "enable", "--no-merge"]).status == 0)
         let tmux = try app(width: 40, height: 10)
         try tmux.sendKeys("6", "X")
-        var screen = try tmux.waitFor { $0.contains("Start Over?") && $0.contains("Start Over ") }
+        // Waits for the dialog's last line to be drawn too: a screen caught half-way through its
+        // drawing (seen under load) has the box without its scroll mark yet.
+        var screen = try tmux.waitFor {
+            $0.contains("Start Over?") && $0.contains("Start Over ") && $0.contains("↓ more")
+        }
         #expect(screen.contains("for every device."), "readable to \"for every device\":\n\(screen)")
-        #expect(screen.contains("↓ more"), "\(screen)")
+        #expect(!screen.contains("↑ more"), "at the top, more below:\n\(screen)")
         for _ in 0..<4 { try tmux.sendKeys("Down") }
         screen = try tmux.waitFor { $0.contains("go on.") }
         #expect(screen.contains("longer syncs.") && screen.contains("↑ more"), "the rest, scrolled to:\n\(screen)")
