@@ -16,14 +16,11 @@ final class EntityFields: Sendable {
     let belongingRelationships: Set<String>
     let modificationDateAttribute: String?
 
+    /// Made by `EntityDescription`'s initializer alone, with its parameters (their defaults are
+    /// its own).
     init(
-        name: String,
-        table: String,
-        attributes: [AttributeDescription],
-        relationships: [RelationshipDescription] = [],
-        uniqueAttribute: String? = nil,
-        uniqueWithin: [String] = [],
-        modificationDateAttribute: String? = nil
+        name: String, table: String, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        uniqueAttribute: String?, uniqueWithin: [String], modificationDateAttribute: String?
     ) {
         self.name = name
         self.table = table
