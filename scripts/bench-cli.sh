@@ -53,17 +53,19 @@ measure() {
     "$(ms ${w[0]})" "$(ms ${w[$((runs / 2))]})" "$(ms ${w[$((runs - 1))]})" "$(ms ${c[$((runs / 2))]})" "$runs" "$items"
 }
 
-# The floor: what a static Swift binary pays on this machine before any work of ours. Four
+# The floor: what a static Swift binary pays on this machine before any work of ours. Five
 # programs built once into .build-floor (a package of their own, the GRDB the project resolved):
-# one that prints a line, one that also loads Foundation, one that opens the same store with
-# GRDB and writes out the item columns `item ls` reads, in its order, and one that lists one
-# item by its name as `item list` does (see their sources below).
+# one that prints a line, one that also loads Foundation, one that links GRDB (and with it the
+# whole of Foundation and ICU, as every program built on GRDB does) and prints a line — the floor
+# of `--help` —, one that opens the same store with GRDB and writes out the item columns
+# `item ls` reads, in its order, and one that lists one item by its name as `item list` does (see
+# their sources below).
 floor_dir=.build-floor
 floor_bins=$floor_dir/.build/release
 if [ -z "${NO_FLOOR:-}" ]; then
   grdb_version=$(awk '/"grdb.swift"/ { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' Package.resolved)
-  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorList" \
-    "$floor_dir/Sources/FloorListOne"
+  mkdir -p "$floor_dir/Sources/FloorPrint" "$floor_dir/Sources/FloorFoundation" "$floor_dir/Sources/FloorGRDBStart" \
+    "$floor_dir/Sources/FloorList" "$floor_dir/Sources/FloorListOne"
   cat >"$floor_dir/Package.swift.new" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
@@ -73,6 +75,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FloorPrint"),
         .executableTarget(name: "FloorFoundation"),
+        .executableTarget(name: "FloorGRDBStart", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "FloorList",
             dependencies: [
@@ -87,6 +90,20 @@ SWIFT
   echo 'print("grocery-dude")' >"$floor_dir/Sources/FloorPrint/main.swift"
   printf '%s\n' 'import Foundation' 'print(URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)' \
     >"$floor_dir/Sources/FloorFoundation/main.swift"
+  cat >"$floor_dir/Sources/FloorGRDBStart/main.swift" <<'SWIFT'
+import GRDB
+
+// What a program built on GRDB pays to start and print a line: GRDB is linked (a path given as
+// an argument is opened, so the linker keeps it, and with it Foundation and ICU, whose
+// relocations and page faults every start pays), nothing is opened without one. `--help` does
+// no more than this plus parsing its arguments and writing its text (docs/decisions/0174).
+if CommandLine.arguments.count > 1 {
+    let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+    try queue.read { db in print(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0) }
+} else {
+    print("grocery-dude")
+}
+SWIFT
   cat >"$floor_dir/Sources/FloorList/main.swift" <<'SWIFT'
 import GRDB
 import GRDBSQLite
@@ -172,6 +189,7 @@ if [ -z "${NO_FLOOR:-}" ]; then
   echo "the floor, static Swift binaries built on this machine (.build-floor):"
   measure "print a line" "$floor_bins/FloorPrint"
   measure "Foundation, print a line" "$floor_bins/FloorFoundation"
+  measure "GRDB linked, print a line" "$floor_bins/FloorGRDBStart"
   measure "GRDB, list the items" "$floor_bins/FloorList" "$store"
   measure "GRDB, list one by name" "$floor_bins/FloorListOne" "$store" "Item $((items / 2))"
 fi

@@ -38,97 +38,96 @@ enum ItemText {
     }
 
     /// Appends the table's lines to `output` as UTF-8, calling `flush` after each line. Two
-    /// passes over the items: the widths of the columns, then the lines; no string is made for
-    /// a line, a cell or a padded cell (10k items made 80k of them), and each unit's and
-    /// location's name is measured once.
+    /// passes over the items: the widths of the columns, then the lines. The cells that repeat
+    /// (marks, units and locations, quantities, claims) are made and measured once
+    /// (``TableCells``); each line is made in one buffer (``TableLine``) from those and from the
+    /// listing's own bytes, and no string is made for a line, a cell or a padded cell.
     private static func appendTable(
         _ items: ItemListing, shop: ShopListing?, claims: [String: String], to output: inout [UInt8],
         flush: (inout [UInt8]) throws -> Void
     ) rethrows {
-        let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", shop == nil ? "SHOP" : "AISLE"]
-        let columnCount = header.count
-        /// The mark of an item collected, on the shopping list, or neither, measured once.
-        let marks = ["✓", "•", " "].map { (text: $0, width: TextWidth.columns(of: $0)) }
-        func mark(_ index: Int) -> Int { items.listed(index) ? (items.collected(index) ? 0 : 1) : 2 }
-        /// The names of units and locations (columns 3, 5 and 6), as bytes and measured, once
-        /// each: 10k items name a few dozen.
+        var cells = TableCells()
+        let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", shop == nil ? "SHOP" : "AISLE"].map { cells.add($0) }
+        /// The mark of an item collected, on the shopping list, or neither.
+        let marks = ["✓", "•", " "].map { cells.add($0) }
+        func mark(_ index: Int) -> Int { marks[items.listed(index) ? (items.collected(index) ? 0 : 1) : 2] }
+        /// The names of units and locations (columns 3, 5 and 6): 10k items name a few dozen.
         let linkColumns: [(column: Int, kind: CatalogKind)] = [(3, .unit), (5, .home), (6, .shop)]
-        let linkNames = linkColumns.map {
-            items.names($0.kind).map { (bytes: Array($0.utf8), width: TextWidth.columns(of: $0)) }
+        let linkNames = linkColumns.map { items.names($0.kind).map { cells.add($0) } }
+        /// Quantities repeat (a list has a few dozen different ones): each is formatted once.
+        var quantityCells: [Double: Int] = [:]
+        let quantities = (0..<items.count).map { index in
+            let quantity = items.quantity(index)
+            if let known = quantityCells[quantity] { return known }
+            let cell = cells.add(QuantityFormat.string(quantity))
+            quantityCells[quantity] = cell
+            return cell
         }
-        /// A name's width: its byte count when it is printable ASCII.
-        func width(_ bytes: ArraySlice<UInt8>) -> Int {
-            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-                ? bytes.count : TextWidth.columns(of: String(decoding: bytes, as: UTF8.self))
-        }
-        /// " (Ben)" after a claimed item's name, measured once.
-        let claimed: [(bytes: [UInt8], width: Int)?] =
+        /// " (Ben)" after a claimed item's name.
+        let claimed: [Int?] =
             claims.isEmpty
             ? []
             : (0..<items.count).map { index in
-                claims[String(decoding: items.id(index), as: UTF8.self)].map { person in
-                    (Array(" (\(person))".utf8), TextWidth.columns(of: " (\(person))"))
-                }
+                claims[String(decoding: items.id(index), as: UTF8.self)].map { cells.add(" (\($0))") }
             }
-        func claimWidth(_ index: Int) -> Int { claimed.isEmpty ? 0 : claimed[index]?.width ?? 0 }
-        // Quantities are formatted once, for both passes.
-        let quantities = (0..<items.count).map { QuantityFormat.string(items.quantity($0)) }
-        var widths = header.map { TextWidth.columns(of: $0) }
+        /// A shop's list: each item's aisle there, the last column.
+        let aisles = shop.map { $0.aisles.map { cells.add($0 ?? "") } }
+        let measured = cells
+        /// Each name's width with its claim: its byte count when it is printable ASCII.
+        let nameWidths = items.withUnsafeText { text in
+            (0..<items.count).map { index in
+                let name = UnsafeBufferPointer(rebasing: text[items.nameRange(index)])
+                let width =
+                    name.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+                    ? name.count : TextWidth.columns(of: String(decoding: name, as: UTF8.self))
+                return width + (claimed.isEmpty ? 0 : claimed[index].map { measured[$0].width } ?? 0)
+            }
+        }
+        /// The name of the unit or location in link column `link` of item `index`, if any.
+        func linked(_ link: Int, of index: Int) -> TableCells.Cell? {
+            items.linked(linkColumns[link].kind, index).map { measured[linkNames[link][$0]] }
+        }
+        var widths = header.map { measured[$0].width }
         for index in 0..<items.count {
-            widths[0] = max(widths[0], marks[mark(index)].width)
+            widths[0] = max(widths[0], measured[mark(index)].width)
             widths[1] = max(widths[1], 8)  // the ID's first 8 characters, hexadecimal digits
-            widths[2] = max(widths[2], TextWidth.columns(of: quantities[index]))
-            widths[4] = max(widths[4], width(items.name(index)) + claimWidth(index))
+            widths[2] = max(widths[2], measured[quantities[index]].width)
+            widths[4] = max(widths[4], nameWidths[index])
             for (link, (column, kind)) in linkColumns.enumerated() {
                 if let position = items.linked(kind, index) {
-                    widths[column] = max(widths[column], linkNames[link][position].width)
+                    widths[column] = max(widths[column], measured[linkNames[link][position]].width)
                 }
             }
         }
-        if let shop { widths[6] = max(widths[6], shop.aisles.compactMap { $0 }.map(TextWidth.columns).max() ?? 0) }
-        let last = columnCount - 1
-        func pad(_ width: Int, column: Int) {
-            if column == last {
-                output.append(UInt8(ascii: "\n"))
-                return
+        if let aisles { widths[6] = max(widths[6], aisles.map { measured[$0].width }.max() ?? 0) }
+        try measured.bytes.withUnsafeBufferPointer { cellBytes in
+            try items.withUnsafeText { text in
+                // The line is the closure's own, used by no nested function: every access to it
+                // is checked when compiled, none when it runs.
+                var line = TableLine(widths: widths)
+                for (column, cell) in header.enumerated() { line.cell(measured[cell], from: cellBytes, column: column) }
+                line.take(into: &output)
+                for index in shop?.order ?? Array(0..<items.count) {
+                    line.cell(measured[mark(index)], from: cellBytes, column: 0)
+                    line.write(UnsafeBufferPointer(rebasing: text[items.idRange(index).prefix(8)]))
+                    line.endCell(width: 8, column: 1)
+                    line.cell(measured[quantities[index]], from: cellBytes, column: 2)
+                    line.cell(linked(0, of: index), from: cellBytes, column: 3)
+                    line.write(UnsafeBufferPointer(rebasing: text[items.nameRange(index)]))
+                    if !claimed.isEmpty, let claim = claimed[index] { line.cell(measured[claim], from: cellBytes) }
+                    line.endCell(width: nameWidths[index], column: 4)
+                    line.cell(linked(1, of: index), from: cellBytes, column: 5)
+                    if let aisles {
+                        line.cell(measured[aisles[index]], from: cellBytes, column: 6)
+                    } else {
+                        line.cell(linked(2, of: index), from: cellBytes, column: 6)
+                    }
+                    line.take(into: &output)
+                    try flush(&output)
+                }
             }
-            let padding = widths[column] - width
-            if padding > 0 { output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
-            output.append(contentsOf: separator)
-        }
-        func append(_ cell: String, column: Int) {
-            output.append(contentsOf: cell.utf8)
-            pad(TextWidth.columns(of: cell), column: column)
-        }
-        /// The name of the unit or location in link column `link` of item `index`.
-        func appendLink(_ link: Int, of index: Int) {
-            if let position = items.linked(linkColumns[link].kind, index) {
-                output.append(contentsOf: linkNames[link][position].bytes)
-                pad(linkNames[link][position].width, column: linkColumns[link].column)
-            } else {
-                pad(0, column: linkColumns[link].column)
-            }
-        }
-        for (column, cell) in header.enumerated() { append(cell, column: column) }
-        for index in shop?.order ?? Array(0..<items.count) {
-            let mark = marks[mark(index)]
-            output.append(contentsOf: mark.text.utf8)
-            pad(mark.width, column: 0)
-            output.append(contentsOf: items.id(index).prefix(8))
-            pad(8, column: 1)
-            append(quantities[index], column: 2)
-            appendLink(0, of: index)
-            let name = items.name(index)
-            output.append(contentsOf: name)
-            if !claimed.isEmpty, let claim = claimed[index] { output.append(contentsOf: claim.bytes) }
-            pad(width(name) + claimWidth(index), column: 4)
-            appendLink(1, of: index)
-            if let shop { append(shop.aisles[index] ?? "", column: 6) } else { appendLink(2, of: index) }
-            try flush(&output)
         }
     }
-
-    private static let separator = Array("  ".utf8)
 
     /// Writes the JSON of `item ls --json`: one object per item, every key always present (null
     /// when empty), keys in this order. Documented in docs/command-line.md; scripts rely on it.

@@ -4,7 +4,11 @@ import TextAndFiles
 
 /// Writes the JSON of `ls --json` by hand: keys in a fixed, documented order, one object per
 /// line inside the array. Foundation's encoder took half a second for 10k items.
-struct JSONWriter {
+///
+/// The text is made in a ``ByteBuffer``: an item's object is about thirty small pieces (a key
+/// made once, a value), and appending each to a byte array cost more than the rest of the
+/// command's own work.
+struct JSONWriter: ~Copyable {
     enum Value {
         case string(String?)
         case number(Double)
@@ -16,9 +20,10 @@ struct JSONWriter {
         case raw(String)
     }
 
-    /// UTF-8 bytes: appending to a byte array costs a tenth of appending to a `String`.
-    private var output: [UInt8] = [UInt8(ascii: "[")]
+    private var output = ByteBuffer()
     private var count = 0
+
+    init() { output.append(UInt8(ascii: "[")) }
 
     mutating func reserveCapacity(_ bytes: Int) { output.reserveCapacity(bytes) }
 
@@ -26,10 +31,10 @@ struct JSONWriter {
         beginObject()
         var first = true
         for (key, value) in fields {
-            if !first { output.append(contentsOf: Self.separator) }
+            if !first { output.append(Self.separator) }
             first = false
-            JSONText.appendQuoted(key, to: &output)
-            output.append(contentsOf: Self.colon)
+            Self.appendQuoted(key, to: &output)
+            output.append(Self.colon)
             Self.append(value, to: &output)
         }
         endObject()
@@ -49,37 +54,38 @@ struct JSONWriter {
 
     /// Starts the next object of the array: its fields follow (``append(_:_:)``), then ``endObject()``.
     mutating func beginObject() {
-        output.append(contentsOf: count == 0 ? Self.firstObject : Self.nextObject)
+        output.append(count == 0 ? Self.firstObject : Self.nextObject)
         count += 1
     }
 
     mutating func append(_ key: Key, _ value: Value) {
-        output.append(contentsOf: key.bytes)
+        output.append(key.bytes)
         Self.append(value, to: &output)
     }
 
     /// A value written already as JSON.
     mutating func append(_ key: Key, json: [UInt8]) {
-        output.append(contentsOf: key.bytes)
-        output.append(contentsOf: json)
+        output.append(key.bytes)
+        output.append(json)
     }
 
     /// A string value given as its UTF-8 bytes.
     mutating func append(_ key: Key, text: ArraySlice<UInt8>) {
-        output.append(contentsOf: key.bytes)
-        JSONText.appendQuoted(bytes: text, to: &output)
+        output.append(key.bytes)
+        text.withUnsafeBufferPointer { Self.appendQuoted(bytes: $0, to: &output) }
     }
 
     mutating func endObject() { output.append(UInt8(ascii: "}")) }
 
     private static let firstObject = Array("\n  {".utf8), nextObject = Array(",\n  {".utf8)
     private static let separator = Array(", ".utf8), colon = Array(": ".utf8)
+    private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
 
     /// The finished array, with a final newline.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The finished array as UTF-8, with a final newline.
-    var bytes: [UInt8] { output + closing }
+    var bytes: [UInt8] { output.array + closing }
 
     private var closing: [UInt8] { Array((count == 0 ? "]\n" : "\n]\n").utf8) }
 
@@ -89,35 +95,51 @@ struct JSONWriter {
     /// The bytes appended since the start or the last call, handed over to be written out: a
     /// long array is written as it is made, a piece at a time, instead of being held whole.
     mutating func takeWritten() -> [UInt8] {
-        let written = output
-        output.removeAll(keepingCapacity: true)
+        let written = output.array
+        output.removeAll()
         return written
     }
 
     /// What is left to write after the last ``takeWritten()``: the rest and the array's end.
     mutating func finish() -> [UInt8] { takeWritten() + closing }
 
-    static func append(_ value: Value, to output: inout [UInt8]) {
+    private static func append(_ value: Value, to output: inout ByteBuffer) {
         switch value {
-        case .string(let text?): JSONText.appendQuoted(text, to: &output)
-        case .string(nil): output.append(contentsOf: "null".utf8)
+        case .string(let text?): appendQuoted(text, to: &output)
+        case .string(nil): output.append(null)
         case .integer(let integer): appendInteger(Int64(integer), to: &output)
         case .number(let number) where number == number.rounded() && abs(number) < 1e15:
             appendInteger(Int64(number), to: &output)
-        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .bool(let bool): output.append(bool ? Self.true : Self.false)
         case .date(let date):
             output.append(UInt8(ascii: "\""))
-            Timestamp.append(date, to: &output)
+            Timestamp.withText(of: date) { output.append($0) }
             output.append(UInt8(ascii: "\""))
-        default: output.append(contentsOf: render(value).utf8)
+        default: output.append(Array(render(value).utf8))
         }
     }
 
+    /// `text` as a JSON string, as ``JSONText/appendQuoted(_:to:)`` writes it.
+    private static func appendQuoted(_ text: String, to output: inout ByteBuffer) {
+        var text = text
+        text.withUTF8 { appendQuoted(bytes: $0, to: &output) }
+    }
+
+    /// The text whose UTF-8 is `bytes` as a JSON string, as ``JSONText/appendQuoted(_:to:)`` writes it.
+    private static func appendQuoted(bytes: UnsafeBufferPointer<UInt8>, to output: inout ByteBuffer) {
+        guard JSONText.isPlain(bytes) else {
+            return output.append(Array(quoted(String(decoding: bytes, as: UTF8.self)).utf8))
+        }
+        output.append(UInt8(ascii: "\""))
+        output.append(bytes)
+        output.append(UInt8(ascii: "\""))
+    }
+
     /// Decimal digits, without a `String` in between.
-    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+    private static func appendInteger(_ value: Int64, to output: inout ByteBuffer) {
         if value < 0 {
             guard value != .min else {
-                output.append(contentsOf: String(value).utf8)
+                output.append(Array(String(value).utf8))
                 return
             }
             output.append(UInt8(ascii: "-"))

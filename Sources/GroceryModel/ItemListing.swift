@@ -140,6 +140,19 @@ public struct ItemListing: Sendable {
 
     public func name(_ index: Int) -> ArraySlice<UInt8> { text[entries[index].start + 36..<entries[index].nameEnd] }
 
+    /// Where the ID's bytes are among the bytes ``withUnsafeText(_:)`` lends.
+    public func idRange(_ index: Int) -> Range<Int> { entries[index].start..<entries[index].start + 36 }
+
+    /// Where the name's bytes are among the bytes ``withUnsafeText(_:)`` lends.
+    public func nameRange(_ index: Int) -> Range<Int> { entries[index].start + 36..<entries[index].nameEnd }
+
+    /// Lends the texts of every item, one after another, for the time of `body`: a table copies
+    /// IDs and names from them (``idRange(_:)``, ``nameRange(_:)``) without retaining a slice
+    /// for each.
+    public func withUnsafeText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try text.withUnsafeBufferPointer(body)
+    }
+
     public func note(_ index: Int) -> ArraySlice<UInt8>? {
         entries[index].hasNote ? text[entries[index].nameEnd..<entries[index].noteEnd] : nil
     }

@@ -25,6 +25,11 @@ public enum Timestamp {
 
     /// Appends ``string(_:)``'s text to `output` as UTF-8 (listings write one per row).
     public static func append(_ date: Date, to output: inout [UInt8]) {
+        withText(of: date) { output.append(contentsOf: $0) }
+    }
+
+    /// Lends ``string(_:)``'s text as UTF-8, made in place, for the time of `body`.
+    public static func withText(of date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         // Stored dates are checked on the way in (years 1970–9999); one that got past anyway (an
         // older build's store) is shown at the nearest end of years 1–9999 rather than trapping.
         let given = date.timeIntervalSince1970
@@ -38,30 +43,41 @@ public enum Timestamp {
         }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func padded(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            // Wider than `width` (never for years 1–9999): every digit.
-            while divisor * 10 <= value { divisor *= 10 }
-            while divisor > 0 {
-                output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // The 24 characters are made in place and handed over at once: appending them one by
+        // one to an array (each a check of its capacity and uniqueness) was most of the cost of
+        // a date, and a date the largest part of an item's line in `item ls --json`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            var end = 0
+            /// The last `width` digits of `value`, written from the right.
+            func digits(_ value: Int, _ width: Int) {
+                var rest = value
+                for position in (end..<end + width).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                end += width
             }
+            func character(_ byte: UInt8) {
+                text[end] = byte
+                end += 1
+            }
+            // Years 1–9999 after the clamp above: four digits.
+            digits(Int(parts.tm_year) + 1900, 4)
+            character(UInt8(ascii: "-"))
+            digits(Int(parts.tm_mon) + 1, 2)
+            character(UInt8(ascii: "-"))
+            digits(Int(parts.tm_mday), 2)
+            character(UInt8(ascii: "T"))
+            digits(Int(parts.tm_hour), 2)
+            character(UInt8(ascii: ":"))
+            digits(Int(parts.tm_min), 2)
+            character(UInt8(ascii: ":"))
+            digits(Int(parts.tm_sec), 2)
+            character(UInt8(ascii: "."))
+            digits(fraction, 3)
+            character(UInt8(ascii: "Z"))
+            body(UnsafeBufferPointer(rebasing: text[..<end]))
         }
-        padded(Int(parts.tm_year) + 1900, 4)
-        output.append(UInt8(ascii: "-"))
-        padded(Int(parts.tm_mon) + 1, 2)
-        output.append(UInt8(ascii: "-"))
-        padded(Int(parts.tm_mday), 2)
-        output.append(UInt8(ascii: "T"))
-        padded(Int(parts.tm_hour), 2)
-        output.append(UInt8(ascii: ":"))
-        padded(Int(parts.tm_min), 2)
-        output.append(UInt8(ascii: ":"))
-        padded(Int(parts.tm_sec), 2)
-        output.append(UInt8(ascii: "."))
-        padded(fraction, 3)
-        output.append(UInt8(ascii: "Z"))
     }
 
     /// For file names: `20261121T173954Z`, the UTC time without separators.

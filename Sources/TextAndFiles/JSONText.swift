@@ -5,9 +5,7 @@ public enum JSONText {
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         var text = text
         let plain = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
+            guard isPlain(bytes) else { return false }
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "\""))
@@ -16,14 +14,10 @@ public enum JSONText {
         if !plain { output.append(contentsOf: quoted(text).utf8) }
     }
 
-    /// Appends the text whose UTF-8 is `bytes` as ``appendQuoted(_:to:)`` writes it.
-    public static func appendQuoted(bytes: ArraySlice<UInt8>, to output: inout [UInt8]) {
-        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-            return output.append(contentsOf: quoted(String(decoding: bytes, as: UTF8.self)).utf8)
-        }
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: bytes)
-        output.append(UInt8(ascii: "\""))
+    /// Whether the text whose UTF-8 is `bytes` is written between quotes as it is: no quote,
+    /// backslash or control character to escape.
+    public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.

@@ -34,6 +34,35 @@ struct FormatTests {
         #expect(Timestamp.parse("soon") == nil)
     }
 
+    /// The text is made digit by digit in place; Foundation's formatter, set to the same form,
+    /// is the reference: the last moment allowed, leap days, times before 1970, and a spread of
+    /// moments in between, each with milliseconds. (Before 1583 the formatter's calendar is the
+    /// Julian one, the C library's the Gregorian: year 1 is checked by its text.)
+    @Test func timestampsAgreeWithFoundationsFormatter() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        var moments: [Double] = [
+            0, -0.001, -1.5, 951_782_400.5, 1_709_164_799.999, 4_107_542_400, 253_402_300_799.999,
+            -2_208_988_800.25,
+        ]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            moments.append(Double(Int64.random(in: -11_676_096_000_000...253_402_300_799_999, using: &random)) / 1000)
+        }
+        for seconds in moments {
+            let date = Timestamp.rounded(Date(timeIntervalSince1970: seconds))
+            var bytes: [UInt8] = []
+            Timestamp.append(date, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == formatter.string(from: date), "\(seconds)")
+            #expect(Timestamp.string(date) == formatter.string(from: date), "\(seconds)")
+        }
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00.000Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -1e12)) == "0001-01-01T00:00:00.000Z", "clamped")
+    }
+
     @Test func quantitiesPrintWithoutNoise() {
         #expect(QuantityFormat.string(2) == "2")
         #expect(QuantityFormat.string(1.5) == "1.5")

@@ -28,9 +28,8 @@ struct JSONTextTests {
             var bytes: [UInt8] = []
             JSONText.appendQuoted(text, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == JSONText.quoted(text))
-            var fromBytes: [UInt8] = [UInt8(ascii: "[")]
-            JSONText.appendQuoted(bytes: Array(text.utf8)[...], to: &fromBytes)
-            #expect(String(decoding: fromBytes.dropFirst(), as: UTF8.self) == JSONText.quoted(text))
+            let plain = Array(text.utf8).withUnsafeBufferPointer(JSONText.isPlain)
+            #expect(plain == (JSONText.quoted(text) == "\"" + text + "\""), "plain: written between quotes as it is")
         }
     }
 }

@@ -101,6 +101,25 @@ struct CommandLineTests {
         #expect(try empty.run(["--no-default-data", "item", "ls", "--json"]).stdout == "[]\n")
     }
 
+    /// Names, notes, units and dates that JSON must escape or that are not ASCII come back from
+    /// `item ls --json` exactly as they were given, and the table prints them whole.
+    @Test func textThatJSONEscapesReadsBackExactly() throws {
+        let odd = CommandRunner(dataDirectory: directory.path, device: "odd")
+        let name = #"Say "hi" \ Crème 👨‍👩‍👧"#
+        let note = #"a "quoted" note\ 日本茶"#
+        let added = try odd.run([
+            "--no-default-data", "item", "add", name, "--qty", "0.333", "--unit", #"½ "cup""#, "--note", note,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let item = try #require(try items(odd).first)
+        #expect(item["name"] as? String == name && item["note"] as? String == note)
+        #expect(item["unit"] as? String == #"½ "cup""# && item["quantity"] as? Double == 0.333)
+        let modified = try #require(item["modified"] as? String)
+        #expect(modified.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(modified)")
+        let table = try odd.output(["item", "ls"])
+        #expect(table.contains(name) && table.contains(#"½ "cup""#) && table.contains("0.333"), "\(table)")
+    }
+
     @Test func unitsAndLocationsHaveTheirCommands() throws {
         for kind in ["unit", "home", "shop"] {
             #expect(try ok([kind, "add", "Zed"]).hasPrefix("Added"))

@@ -1,0 +1,70 @@
+/// Output made of many small pieces — the cells of a table's line, the keys and values of a
+/// JSON object — appended to memory of its own: an append is a capacity check and a copy.
+///
+/// Appending each piece to a `[UInt8]` costs about ninety instructions whatever its length (the
+/// array's uniqueness and capacity checks, a retain and release of the piece appended): for
+/// `item ls` on 10k items that was most of the command's own work.
+struct ByteBuffer: ~Copyable {
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes it holds.
+    private(set) var count = 0
+
+    init(capacity: Int = 256) {
+        storage = .allocate(capacity: max(capacity, 16))
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes it holds, valid until the next change.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: storage[..<count]) }
+
+    /// A copy of the bytes it holds.
+    var array: [UInt8] { Array(bytes) }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        UnsafeMutableBufferPointer(rebasing: storage[count..<count + bytes.count]).initialize(fromContentsOf: bytes)
+        count += bytes.count
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    mutating func append(repeating byte: UInt8, count repeated: Int) {
+        guard repeated > 0 else { return }
+        reserve(repeated)
+        UnsafeMutableBufferPointer(rebasing: storage[count..<count + repeated]).initialize(repeating: byte)
+        count += repeated
+    }
+
+    /// Makes room for `capacity` bytes in all, so that appends up to there allocate nothing.
+    mutating func reserveCapacity(_ capacity: Int) { reserve(capacity - count) }
+
+    /// Empties it, keeping its memory.
+    mutating func removeAll() { count = 0 }
+
+    /// Makes room for `more` bytes (checked at every append: kept inline, the growing apart).
+    @inline(__always)
+    private mutating func reserve(_ more: Int) {
+        if count + more > storage.count { grow(toHold: count + more) }
+    }
+
+    /// Doubles the memory, or more if `total` needs more.
+    private mutating func grow(toHold total: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(storage.count * 2, total))
+        _ = larger.initialize(fromContentsOf: storage[..<count])
+        storage.deallocate()
+        storage = larger
+    }
+}
