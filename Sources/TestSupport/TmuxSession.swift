@@ -135,6 +135,10 @@ public final class TmuxSession: @unchecked Sendable {
     /// holds. A check that something does NOT happen waits for the app to be idle
     /// (``waitForIdle(target:)``), not for a timeout.
     ///
+    /// A screen is returned only once a second capture, taken right after, shows the same: a
+    /// capture taken while tmux was still drawing a frame (the text waited for there, the rest
+    /// of the frame not yet) holds the condition but not what the test reads next.
+    ///
     /// - Throws: ``PollTimeout`` with the last capture when the condition never held: the test
     ///   fails there, not at a later check that reads a screen the wait gave up on.
     @discardableResult
@@ -143,7 +147,10 @@ public final class TmuxSession: @unchecked Sendable {
     ) throws -> String {
         try Poll.until(
             timeout: timeout, every: 0.05, reading: { try capture(target: target) },
-            { "a screen of pane \(target ?? name) as the test expects; the last one:\n\($0)" }, condition)
+            { "a screen of pane \(target ?? name) as the test expects; the last one:\n\($0)" }
+        ) { screen in
+            try condition(screen) && capture(target: target) == screen
+        }
     }
 
     deinit { _ = try? tmux(["kill-server"]) }
