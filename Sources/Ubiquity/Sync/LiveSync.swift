@@ -42,18 +42,22 @@ public final class LiveSync: @unchecked Sendable {
                 // round at least once per rescan interval all the same.
                 let now = Date()
                 if let files = events.files, let self, now.timeIntervalSince(self.lastFullRound) < rescanInterval,
-                    let report = (try? sync.importArrivedLogs(files)) ?? nil
+                    !self.aPeerWaits, let report = (try? sync.importArrivedLogs(files)) ?? nil
                 {
+                    // A refusal is told, and its peer's later logs looked for, by a full round.
+                    let needsFullRound = !report.rejected.isEmpty || !report.waiting.isEmpty
+                    if !needsFullRound { self.count { $0.namedLogs += 1 } }
                     if report.changedSomething {
                         self.arrivedSinceFullRound = true
                         onImport(report)
                     }
-                    // A refusal is told, and its peer's later logs looked for, by a full round.
-                    if report.rejected.isEmpty && report.waiting.isEmpty { return }
+                    if !needsFullRound { return }
                 }
                 self?.lastFullRound = now
+                self?.count { $0.full += 1 }
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
+                self?.aPeerWaits = !report.waiting.isEmpty
                 let problems = report.waiting + report.rejected
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
@@ -85,6 +89,20 @@ public final class LiveSync: @unchecked Sendable {
     /// Whether rounds that imported only the logs the watcher named applied anything since the
     /// last full round: that round then counts as busy for housekeeping, as if it had.
     private var arrivedSinceFullRound = false
+    /// Whether the last full round found a peer held back by a log that is not there yet. The
+    /// log that frees it arrives under its own name, but the peer's later logs, there already,
+    /// are named by no event: until a full round has taken them, every round is a full one, or
+    /// they would wait for the rescan.
+    private var aPeerWaits = false
+
+    /// The rounds made so far, by kind (read from any thread; counted on the watcher's).
+    public var rounds: LiveSyncRounds { roundsLock.withLock { countedRounds } }
+    private let roundsLock = NSLock()
+    private var countedRounds = LiveSyncRounds()
+
+    private func count(_ round: (inout LiveSyncRounds) -> Void) {
+        roundsLock.withLock { round(&countedRounds) }
+    }
 
     /// Since when changes have kept arriving, and when they last did (on the watcher's thread).
     private var busySince: Date?

@@ -1,0 +1,153 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Ubiquity
+
+/// Which path a live round takes (``LiveSync/rounds``): a peer's next log, named by the folder
+/// watcher, is imported alone, without a survey of the cloud folder; a log that cannot be taken
+/// alone (a gap, a damaged log) makes a full round, and the data still converges. Real files in
+/// a real folder, real inotify; the rescan comes every ten minutes, so that within a test a full
+/// round after the first is one the logs called for.
+@Suite("Live sync's rounds")
+struct LiveSyncRoundsTests {
+    let cloud = TemporaryDirectory("live-rounds")
+    let clock = TestClock()
+
+    /// The lines a live sync told (`onProblem`), and a wakeup signalled at each import and line.
+    private final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var told: [String] = []
+        let wakeup = Wakeup()
+
+        var lines: [String] { lock.withLock { told } }
+
+        func add(_ line: String) {
+            lock.withLock { told.append(line) }
+            wakeup.signal()
+        }
+    }
+
+    private func startLive(_ peer: TestPeer) throws -> (LiveSync, Told) {
+        let told = Told()
+        let live = LiveSync(sync: peer.sync)
+        try live.start(rescanInterval: 600, onImport: { _ in told.wakeup.signal() }, onProblem: told.add)
+        return (live, told)
+    }
+
+    private func save(_ peer: TestPeer, _ title: String) throws {
+        _ = try peer.store.save(author: "add") { try $0.insert("Note", values: ["title": .string(title)]) }
+        try peer.sync.exportPending()
+    }
+
+    /// Puts `bytes` in the follower's cloud folder as the writer's log `seq`, in one rename, as a
+    /// sync engine delivers a file: the watcher is told its name once, when it is whole.
+    private func deliver(_ bytes: Data, seq: Int64, to follower: TestPeer) throws {
+        let incoming = cloud.file(".incoming-\(UUID().uuidString)")
+        try bytes.write(to: incoming)
+        let target = follower.sync.layout.logURL(peer: "peer-a", seq: seq)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard rename(incoming.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// Waits until the follower holds what the writer does and the round that brought the last
+    /// change is counted: a named round counted after it is applied, or a full round (counted
+    /// before it surveys). Returns the counts then.
+    private func waitForConvergence(
+        of follower: TestPeer, with writer: TestPeer, _ live: LiveSync, _ told: Told, namedAtLeast named: Int
+    ) throws -> LiveSyncRounds {
+        let expected = try writer.contents()
+        return try Poll.until(
+            wakingOn: told.wakeup, reading: { (try follower.contents(), live.rounds) },
+            { "\(expected.count) rows, rounds \($0.1); the follower has \($0.0.count) rows" }
+        ) { contents, rounds in contents == expected && (rounds.namedLogs >= named || rounds.full > 1) }.1
+    }
+
+    @Test func aStreamOfLogsIsImportedByTheNamedLogsAloneAfterTheFirstRound() throws {
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: cloud.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        // The writer's folder is there before the follower watches: a folder that appears
+        // sends no names (its files may have come before its watch), and makes a full round.
+        try save(a, "Note 0")
+        let (live, told) = try startLive(b)
+        defer { live.stop() }
+        let first = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: 0)
+        #expect(first == LiveSyncRounds(namedLogs: 0, full: 1), "the first round surveys the folder")
+
+        // Each log, written by the writer's own export, is imported by a round on its name
+        // alone: a regression that made every round a full one (the names ignored, the rescan
+        // interval's test turned around) fails here.
+        for index in 1...5 {
+            try save(a, "Note \(index)")
+            let rounds = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: index)
+            #expect(rounds.full == 1, "log \(index + 1) was imported by a full round")
+        }
+        #expect(live.rounds.namedLogs >= 5)
+        #expect(told.lines.isEmpty)
+    }
+
+    @Test func aLogAfterAGapMakesAFullRoundAndTheLogsFollowOnceTheGapIsFilled() throws {
+        let staging = TemporaryDirectory("live-rounds-writer")
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: staging.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        // The writer exports into a folder of its own; its logs reach the follower's as the
+        // test delivers them, in the order it chooses.
+        func log(_ seq: Int64) throws -> Data { try Data(contentsOf: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try save(a, "Milk")
+        try deliver(try log(1), seq: 1, to: b)
+        let (live, told) = try startLive(b)
+        defer { live.stop() }
+        _ = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: 0)
+
+        // Log 3 arrives while log 2 is held back: it cannot be taken alone.
+        try save(a, "Eggs")
+        try save(a, "Bread")
+        try deliver(try log(3), seq: 3, to: b)
+        try Poll.until(wakingOn: told.wakeup, "the full round tells of the gap: \(told.lines)") {
+            told.lines.contains("waiting for log 2 from peer peer-a")
+        }
+        #expect(live.rounds.full == 2)
+        #expect(try b.sync.watermark(of: "peer-a") == 1, "nothing after the gap applied")
+
+        // Log 2 arrives under its own name; log 3, there already, is named by no event: the
+        // round is a full one, which takes both at once rather than leaving 3 to the rescan.
+        try deliver(try log(2), seq: 2, to: b)
+        let filled = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: .max)
+        #expect(filled.full == 3)
+
+        // Nobody waits any more: the next log is taken by its name again.
+        try save(a, "Butter")
+        try deliver(try log(4), seq: 4, to: b)
+        let after = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: filled.namedLogs + 1)
+        #expect(after.full == 3, "log 4 was imported by a full round")
+    }
+
+    @Test func aDamagedLogMakesAFullRoundAndIsTakenByNameOnceWhole() throws {
+        let staging = TemporaryDirectory("live-rounds-writer")
+        let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: staging.url, clock: clock)
+        let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        func log(_ seq: Int64) throws -> Data { try Data(contentsOf: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
+        try save(a, "Milk")
+        try deliver(try log(1), seq: 1, to: b)
+        let (live, told) = try startLive(b)
+        defer { live.stop() }
+        _ = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: 0)
+
+        // Half of log 2 (a sync engine's copy cut short): the named path cannot read it, and
+        // the full round it falls back to tells of it.
+        try save(a, "Eggs")
+        let whole = try log(2)
+        try deliver(whole.prefix(whole.count / 2), seq: 2, to: b)
+        try Poll.until(wakingOn: told.wakeup, "the full round tells of the damaged log: \(told.lines)") {
+            !told.lines.isEmpty
+        }
+        #expect(live.rounds.full == 2)
+        #expect(try b.sync.watermark(of: "peer-a") == 1)
+
+        // The whole log, delivered over it, is named again, and taken by its name.
+        try deliver(whole, seq: 2, to: b)
+        let rounds = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: live.rounds.namedLogs + 1)
+        #expect(rounds.full == 2, "the whole log was imported by a full round")
+    }
+}
