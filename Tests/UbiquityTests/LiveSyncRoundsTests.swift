@@ -91,14 +91,18 @@ struct LiveSyncRoundsTests {
         let staging = TemporaryDirectory("live-rounds-writer")
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: staging.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
+        // A second writer in the follower's folder, whose logs no gap holds back.
+        let c = try TestPeer(name: "c", prefix: "cccccccc", cloud: cloud.url, clock: clock)
         // The writer exports into a folder of its own; its logs reach the follower's as the
         // test delivers them, in the order it chooses.
         func log(_ seq: Int64) throws -> Data { try Data(contentsOf: a.sync.layout.logURL(peer: "peer-a", seq: seq)) }
         try save(a, "Milk")
         try deliver(try log(1), seq: 1, to: b)
+        try save(c, "Tea")
         let (live, told) = try startLive(b)
         defer { live.stop() }
-        _ = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: 0)
+        let noteCount = { try b.ids(of: "Note").count }
+        try Poll.until(wakingOn: told.wakeup, "the first round imports both writers' logs") { try noteCount() == 2 }
 
         // Log 3 arrives while log 2 is held back: it cannot be taken alone.
         try save(a, "Eggs")
@@ -110,17 +114,28 @@ struct LiveSyncRoundsTests {
         #expect(live.rounds.full == 2)
         #expect(try b.sync.watermark(of: "peer-a") == 1, "nothing after the gap applied")
 
+        // Meanwhile the other writer's logs are still taken by their names.
+        let named = live.rounds.namedLogs
+        try save(c, "Coffee")
+        try Poll.until(wakingOn: told.wakeup, "the other writer's log arrives: \(live.rounds)") {
+            try noteCount() == 3 && (live.rounds.namedLogs > named || live.rounds.full > 2)
+        }
+        #expect(live.rounds.full == 2, "the other writer's log was imported by a full round")
+
         // Log 2 arrives under its own name; log 3, there already, is named by no event: the
         // round is a full one, which takes both at once rather than leaving 3 to the rescan.
         try deliver(try log(2), seq: 2, to: b)
-        let filled = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: .max)
+        try Poll.until(wakingOn: told.wakeup, "the gap filled: \(live.rounds)") { try noteCount() == 5 }
+        let filled = live.rounds
         #expect(filled.full == 3)
 
         // Nobody waits any more: the next log is taken by its name again.
         try save(a, "Butter")
         try deliver(try log(4), seq: 4, to: b)
-        let after = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: filled.namedLogs + 1)
-        #expect(after.full == 3, "log 4 was imported by a full round")
+        try Poll.until(wakingOn: told.wakeup, "log 4 arrives: \(live.rounds)") {
+            try noteCount() == 6 && (live.rounds.namedLogs > filled.namedLogs || live.rounds.full > 3)
+        }
+        #expect(live.rounds.full == 3, "log 4 was imported by a full round")
     }
 
     @Test func aDamagedLogMakesAFullRoundAndIsTakenByNameOnceWhole() throws {

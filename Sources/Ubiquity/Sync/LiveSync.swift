@@ -39,10 +39,11 @@ public final class LiveSync: @unchecked Sendable {
             guard isOnline(), sync.layout.isReachable else { return }
             do {
                 // The logs the watcher named, alone, when they are all that changed; a full
-                // round at least once per rescan interval all the same.
+                // round at least once per rescan interval all the same, and when a log a peer
+                // waited for arrives.
                 let now = Date()
                 if let files = events.files, let self, now.timeIntervalSince(self.lastFullRound) < rescanInterval,
-                    !self.aPeerWaits, let report = (try? sync.importArrivedLogs(files)) ?? nil
+                    self.awaitedLogs.isDisjoint(with: files), let report = (try? sync.importArrivedLogs(files)) ?? nil
                 {
                     // A refusal is told, and its peer's later logs looked for, by a full round.
                     let needsFullRound = !report.rejected.isEmpty || !report.waiting.isEmpty
@@ -57,7 +58,7 @@ public final class LiveSync: @unchecked Sendable {
                 self?.count { $0.full += 1 }
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
-                self?.aPeerWaits = !report.waiting.isEmpty
+                self?.awaitedLogs = report.awaitedLogs
                 let problems = report.waiting + report.rejected
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
@@ -89,11 +90,10 @@ public final class LiveSync: @unchecked Sendable {
     /// Whether rounds that imported only the logs the watcher named applied anything since the
     /// last full round: that round then counts as busy for housekeeping, as if it had.
     private var arrivedSinceFullRound = false
-    /// Whether the last full round found a peer held back by a log that is not there yet. The
-    /// log that frees it arrives under its own name, but the peer's later logs, there already,
-    /// are named by no event: until a full round has taken them, every round is a full one, or
-    /// they would wait for the rescan.
-    private var aPeerWaits = false
+    /// The logs the last full round found missing, each holding its peer back (a gap): the
+    /// round that sees one arrive is a full one, since the peer's later logs, there already,
+    /// are named by no event and would otherwise wait for the rescan.
+    private var awaitedLogs: Set<String> = []
 
     /// The rounds made so far, by kind (read from any thread; counted on the watcher's).
     public var rounds: LiveSyncRounds { roundsLock.withLock { countedRounds } }

@@ -11,7 +11,8 @@ public struct LiveSyncRounds: Sendable, Equatable {
     public var namedLogs = 0
     /// Rounds that surveyed the cloud folder: the first, one at least per rescan interval, a
     /// wake-up whose files the watcher could not name, named logs that could not be taken alone
-    /// (a gap, a damaged log) or that brought a refusal, and rounds while a peer waits for a log.
+    /// (a gap, a damaged log) or that brought a refusal, and the arrival of a log a peer waited
+    /// for (its later logs, there already, are named by no event).
     public var full = 0
 
     public init(namedLogs: Int = 0, full: Int = 0) {
