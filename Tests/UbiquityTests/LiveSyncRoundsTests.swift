@@ -138,7 +138,7 @@ struct LiveSyncRoundsTests {
         #expect(live.rounds.full == 3, "log 4 was imported by a full round")
     }
 
-    @Test func aDamagedLogMakesAFullRoundAndIsTakenByNameOnceWhole() throws {
+    @Test func aDamagedLogMakesAFullRoundAndItsWholeCopyTakesTheLogsAfterIt() throws {
         let staging = TemporaryDirectory("live-rounds-writer")
         let a = try TestPeer(name: "a", prefix: "aaaaaaaa", cloud: staging.url, clock: clock)
         let b = try TestPeer(name: "b", prefix: "bbbbbbbb", cloud: cloud.url, clock: clock)
@@ -149,20 +149,33 @@ struct LiveSyncRoundsTests {
         defer { live.stop() }
         _ = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: 0)
 
-        // Half of log 2 (a sync engine's copy cut short): the named path cannot read it, and
-        // the full round it falls back to tells of it.
+        // Log 3 first: the full round tells of the gap.
         try save(a, "Eggs")
+        try save(a, "Bread")
+        try deliver(try log(3), seq: 3, to: b)
+        try Poll.until(wakingOn: told.wakeup, "the full round tells of the gap: \(told.lines)") {
+            told.lines == ["waiting for log 2 from peer peer-a"]
+        }
+        // Then half of log 2 (a sync engine's copy cut short): it cannot be read, and the full
+        // round its name makes tells of it.
         let whole = try log(2)
         try deliver(whole.prefix(whole.count / 2), seq: 2, to: b)
         try Poll.until(wakingOn: told.wakeup, "the full round tells of the damaged log: \(told.lines)") {
-            !told.lines.isEmpty
+            told.lines.count == 2
         }
-        #expect(live.rounds.full == 2)
+        #expect(live.rounds.full == 3)
         #expect(try b.sync.watermark(of: "peer-a") == 1)
 
-        // The whole log, delivered over it, is named again, and taken by its name.
+        // The whole log, delivered over it, makes a full round again, which takes log 3 with
+        // it rather than leaving it, named by no event, to the rescan.
         try deliver(whole, seq: 2, to: b)
-        let rounds = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: live.rounds.namedLogs + 1)
-        #expect(rounds.full == 2, "the whole log was imported by a full round")
+        let repaired = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: .max)
+        #expect(repaired.full == 4)
+
+        // Nothing is held back any more: the next log is taken by its name.
+        try save(a, "Butter")
+        try deliver(try log(4), seq: 4, to: b)
+        let after = try waitForConvergence(of: b, with: a, live, told, namedAtLeast: repaired.namedLogs + 1)
+        #expect(after.full == 4, "log 4 was imported by a full round")
     }
 }

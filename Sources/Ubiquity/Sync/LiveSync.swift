@@ -58,7 +58,9 @@ public final class LiveSync: @unchecked Sendable {
                 self?.count { $0.full += 1 }
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
-                self?.awaitedLogs = report.awaitedLogs
+                let refusedLogs = report.refused.filter { $0.kind == .log }
+                self?.awaitedLogs = report.awaitedLogs.union(
+                    refusedLogs.map { "\($0.peer)/\(CloudLayout.logName($0.seq))" })
                 let problems = report.waiting + report.rejected
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
@@ -90,9 +92,10 @@ public final class LiveSync: @unchecked Sendable {
     /// Whether rounds that imported only the logs the watcher named applied anything since the
     /// last full round: that round then counts as busy for housekeeping, as if it had.
     private var arrivedSinceFullRound = false
-    /// The logs the last full round found missing, each holding its peer back (a gap): the
-    /// round that sees one arrive is a full one, since the peer's later logs, there already,
-    /// are named by no event and would otherwise wait for the rescan.
+    /// The logs the last full round found missing or refused, each holding its peer back: the
+    /// round that sees one arrive (a whole copy over a refused one) is a full one, since the
+    /// peer's later logs, there already, are named by no event and would otherwise wait for the
+    /// rescan. A log that never comes costs nothing: only its name turns a round into a survey.
     private var awaitedLogs: Set<String> = []
 
     /// The rounds made so far, by kind (read from any thread; counted on the watcher's).
