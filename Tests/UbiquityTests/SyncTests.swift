@@ -178,11 +178,13 @@ struct SyncTests {
 
         let report = try c.sync.importPending()
         #expect(report.waiting == ["waiting for log 2 from peer peer-a"])
+        #expect(report.awaitedLogs == ["peer-a/\(CloudLayout.logName(2))"], "named as a folder watcher names it")
         #expect(report.appliedLogs == 2, "log 1 of a and log 1 of b")
         #expect(try c.sync.watermark(of: "peer-a") == 1)
 
         try FileManager.default.moveItem(at: aside, to: second)
-        #expect(try c.sync.importPending().appliedLogs == 2)
+        let filled = try c.sync.importPending()
+        #expect(filled.appliedLogs == 2 && filled.awaitedLogs.isEmpty)
         #expect(try c.ids(of: "note").count == 4)
     }
 

@@ -136,6 +136,7 @@ extension CloudSync {
         if !logs.isFull {
             if logs.applied < logs.newest, !logs.present.contains(logs.applied + 1) {
                 report.waiting.append("waiting for log \(logs.applied + 1) from peer \(logs.peer)")
+                report.awaitedLogs.insert("\(logs.peer)/\(CloudLayout.logName(logs.applied + 1))")
             }
             return false
         }

@@ -10,6 +10,9 @@ public struct ImportReport: Equatable, Sendable {
     public var changes = ImportedChanges()
     /// Peers held back by a missing log: "waiting for log 17 from peer …".
     public var waiting: [String] = []
+    /// The logs those peers wait for, by their path under the logs folder, as a folder watcher
+    /// names them ("peer-a/0000000017.gdlog").
+    public var awaitedLogs: Set<String> = []
     /// Files skipped because they are damaged, truncated or foreign, with why.
     public var rejected: [String] = []
     /// The files refused (now, or earlier and unchanged since): each holds its peer back when
@@ -32,6 +35,7 @@ public struct ImportReport: Equatable, Sendable {
         changes.formUnion(later.changes)
         devices.formUnion(later.devices)
         waiting = later.waiting
+        awaitedLogs = later.awaitedLogs
         rejected = later.rejected
         refused = later.refused
     }

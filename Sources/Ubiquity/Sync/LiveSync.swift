@@ -39,21 +39,28 @@ public final class LiveSync: @unchecked Sendable {
             guard isOnline(), sync.layout.isReachable else { return }
             do {
                 // The logs the watcher named, alone, when they are all that changed; a full
-                // round at least once per rescan interval all the same.
+                // round at least once per rescan interval all the same, and when a log a peer
+                // waited for arrives.
                 let now = Date()
                 if let files = events.files, let self, now.timeIntervalSince(self.lastFullRound) < rescanInterval,
-                    let report = (try? sync.importArrivedLogs(files)) ?? nil
+                    self.awaitedLogs.isDisjoint(with: files), let report = (try? sync.importArrivedLogs(files)) ?? nil
                 {
+                    // A refusal is told, and its peer's later logs looked for, by a full round.
+                    let needsFullRound = !report.rejected.isEmpty || !report.waiting.isEmpty
+                    if !needsFullRound { self.count { $0.namedLogs += 1 } }
                     if report.changedSomething {
                         self.arrivedSinceFullRound = true
                         onImport(report)
                     }
-                    // A refusal is told, and its peer's later logs looked for, by a full round.
-                    if report.rejected.isEmpty && report.waiting.isEmpty { return }
+                    if !needsFullRound { return }
                 }
                 self?.lastFullRound = now
+                self?.count { $0.full += 1 }
                 if try sync.pendingExports() > 0 { try sync.exportPending() }
                 let report = try sync.importPending()
+                let refusedLogs = report.refused.filter { $0.kind == .log }
+                self?.awaitedLogs = report.awaitedLogs.union(
+                    refusedLogs.map { "\($0.peer)/\(CloudLayout.logName($0.seq))" })
                 let problems = report.waiting + report.rejected
                 for line in problems where !known.contains(line) { onProblem(line) }
                 known = Set(problems)
@@ -85,6 +92,20 @@ public final class LiveSync: @unchecked Sendable {
     /// Whether rounds that imported only the logs the watcher named applied anything since the
     /// last full round: that round then counts as busy for housekeeping, as if it had.
     private var arrivedSinceFullRound = false
+    /// The logs the last full round found missing or refused, each holding its peer back: the
+    /// round that sees one arrive (a whole copy over a refused one) is a full one, since the
+    /// peer's later logs, there already, are named by no event and would otherwise wait for the
+    /// rescan. A log that never comes costs nothing: only its name turns a round into a survey.
+    private var awaitedLogs: Set<String> = []
+
+    /// The rounds made so far, by kind (read from any thread; counted on the watcher's).
+    public var rounds: LiveSyncRounds { roundsLock.withLock { countedRounds } }
+    private let roundsLock = NSLock()
+    private var countedRounds = LiveSyncRounds()
+
+    private func count(_ round: (inout LiveSyncRounds) -> Void) {
+        roundsLock.withLock { round(&countedRounds) }
+    }
 
     /// Since when changes have kept arriving, and when they last did (on the watcher's thread).
     private var busySince: Date?
