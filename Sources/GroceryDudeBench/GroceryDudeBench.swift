@@ -223,6 +223,7 @@ enum Latency {
                     "latency: \(missing.count) changes never arrived within 30 s: \(missing.prefix(20).joined(separator: ", "))\n"
                         .utf8))
         }
+        let rounds = arrivals.rounds
         follower.process.terminate()
         follower.process.waitUntilExit()
         let saves = Double(began.count)
@@ -245,24 +246,31 @@ enum Latency {
                 // Both sides commit durably: the engine's saves (`synchronous = FULL`) and the
                 // floor's journal (``LatencyFloor``).
                 "durable": 1,
+                // The follower's rounds up to its last import: the logs its watcher named taken
+                // alone, or the folder surveyed (``LiveSyncRounds``).
+                "rounds_named": Double(rounds.namedLogs), "rounds_full": Double(rounds.full),
             ], digits: 2,
             line: String(
                 format:
-                    "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 8 ms; saves durable); the floor, each change committed durably (appended to a journal, fdatasync) then the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                    "propagation between processes, %d writers at %.0f saves/s each (%.0f saves/s in all; %d of %d changes arrived): p50 %.1f ms, p99 %.1f ms, max %.1f ms   (target p99 ≤ 8 ms; saves durable; the follower's rounds: %d took the logs its watcher named, %d surveyed the folder); the floor, each change committed durably (appended to a journal, fdatasync) then the same files published and noticed with no engine (%d of %d seen): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
                 writers, savesPerSecond, achieved, latencies.count, began.count, p50, p99, latencies.max() ?? .nan,
-                floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))
+                rounds.namedLogs, rounds.full, floor.arrived, floor.sent, floor.p50, floor.p99, floor.max))
     }
 
-    /// The follower's lines ("<name> <time>"), read on a thread of their own.
+    /// The follower's lines ("<name> <time>", and "rounds <named> <full>" after each import),
+    /// read on a thread of their own.
     final class Arrivals: @unchecked Sendable {
         private let lock = NSLock()
         private var times: [String: Double] = [:]
+        private var lastRounds = LiveSyncRounds()
 
         init(_ lines: LineReader) {
             Thread { [self] in
                 while let line = lines.next() {
                     let parts = line.split(separator: " ")
-                    if parts.count == 2, let time = Double(parts[1]) {
+                    if parts.count == 3, parts[0] == "rounds", let named = Int(parts[1]), let full = Int(parts[2]) {
+                        lock.withLock { lastRounds = LiveSyncRounds(namedLogs: named, full: full) }
+                    } else if parts.count == 2, let time = Double(parts[1]) {
                         lock.withLock { times[String(parts[0])] = time }
                     }
                 }
@@ -270,6 +278,9 @@ enum Latency {
         }
 
         var seen: [String: Double] { lock.withLock { times } }
+        /// The follower's rounds as of its last import: how many imported the logs its watcher
+        /// named alone, how many surveyed the folder.
+        var rounds: LiveSyncRounds { lock.withLock { lastRounds } }
     }
 
     /// A writer: a peer of its own that saves `count` items, `rate` a second from `start`, and
@@ -349,6 +360,8 @@ enum Latency {
                             Data("follower: item \(object.id) reported imported, not read: \(error)\n".utf8))
                     }
                 }
+                // Which path the rounds took so far (``LiveSyncRounds``): the last line is the total.
+                emit("rounds \(live.rounds.namedLogs) \(live.rounds.full)")
             },
             onProblem: { problem in
                 FileHandle.standardError.write(Data("follower: \(problem)\n".utf8))
