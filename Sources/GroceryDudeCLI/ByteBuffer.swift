@@ -23,7 +23,7 @@ struct ByteBuffer: ~Copyable {
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
-        UnsafeMutableBufferPointer(rebasing: storage[count..<count + bytes.count]).initialize(fromContentsOf: bytes)
+        _ = UnsafeMutableBufferPointer(rebasing: storage[count..<count + bytes.count]).initialize(fromContentsOf: bytes)
         count += bytes.count
     }
 
