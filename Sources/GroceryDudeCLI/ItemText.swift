@@ -202,7 +202,7 @@ enum ItemText {
             }
         }
         writer.beginObject()
-        writer.append(Key.id, text: items.id(index))
+        writer.append(Key.id, plainText: items.id(index))
         writer.append(Key.name, text: items.name(index))
         writer.append(Key.quantity, .number(items.quantity(index)))
         link(.unit, Key.unit, linkJSON[0])

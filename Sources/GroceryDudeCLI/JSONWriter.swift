@@ -75,6 +75,15 @@ struct JSONWriter: ~Copyable {
         text.withUnsafeBufferPointer { Self.appendQuoted(bytes: $0, to: &output) }
     }
 
+    /// A string value known to need no escaping (an ID: hexadecimal digits and dashes, checked
+    /// when it was read), given as its UTF-8 bytes: written between quotes as it is.
+    mutating func append(_ key: Key, plainText text: ArraySlice<UInt8>) {
+        output.append(key.bytes)
+        output.append(UInt8(ascii: "\""))
+        output.append(text)
+        output.append(UInt8(ascii: "\""))
+    }
+
     mutating func endObject() { output.append(UInt8(ascii: "}")) }
 
     private static let firstObject = Array("\n  {".utf8), nextObject = Array(",\n  {".utf8)

@@ -51,7 +51,9 @@ public enum Timestamp {
             /// The last `width` digits of `value`, written from the right.
             func digits(_ value: Int, _ width: Int) {
                 var rest = value
-                for position in (end..<end + width).reversed() {
+                var position = end + width
+                while position > end {
+                    position -= 1
                     text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
                     rest /= 10
                 }
