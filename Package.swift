@@ -121,7 +121,12 @@ let package = Package(
         /// The thin executable.
         .executableTarget(
             name: "GroceryDude",
-            dependencies: ["GroceryDudeCLI"]
+            dependencies: ["GroceryDudeCLI"],
+            // The program's own symbols stay out of its dynamic symbol table, which the Swift
+            // driver fills with all of them (13k): nothing looks them up by name, and the dynamic
+            // loader searched them at every start for each symbol the C and C++ libraries bind
+            // (docs/decisions/0174).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
 
         /// The benchmarks (docs/benchmarks.md): commands that print figures.
