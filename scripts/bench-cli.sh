@@ -69,19 +69,23 @@ if [ -z "${NO_FLOOR:-}" ]; then
   cat >"$floor_dir/Package.swift.new" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
+// Linked as grocery-dude is: its symbols out of the dynamic symbol table (docs/decisions/0174).
+let linked: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
 let package = Package(
     name: "Floor",
     dependencies: [.package(url: "https://github.com/groue/GRDB.swift", exact: "${grdb_version:-7.10.0}")],
     targets: [
-        .executableTarget(name: "FloorPrint"),
-        .executableTarget(name: "FloorFoundation"),
-        .executableTarget(name: "FloorGRDBStart", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(name: "FloorPrint", linkerSettings: linked),
+        .executableTarget(name: "FloorFoundation", linkerSettings: linked),
+        .executableTarget(
+            name: "FloorGRDBStart", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], linkerSettings: linked),
         .executableTarget(
             name: "FloorList",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
-        .executableTarget(name: "FloorListOne", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+            ], linkerSettings: linked),
+        .executableTarget(
+            name: "FloorListOne", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], linkerSettings: linked),
     ]
 )
 SWIFT
