@@ -48,23 +48,36 @@ public struct GlobalID: Hashable, Comparable, Codable, Sendable, CustomStringCon
 
     /// Whether `bytes` are a UUID's 36 characters (hexadecimal digits, dashes at 8, 13, 18 and
     /// 23): whether any digit is uppercase; `nil` when they are not.
+    ///
+    /// The 32 digits are looked up in a table of each byte's kind and the kinds or'ed together,
+    /// with no branch for each byte: a listing checks the ID of every row it reads, and testing
+    /// each byte's position and range was 5 % of `item ls` on 10k items.
     static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.count == 36 else { return nil }
-        var hasUppercase = false
-        for index in 0..<36 {
-            let byte = bytes[index]
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
+        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
+            bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+        else { return nil }
+        let kinds = digitKinds.withUnsafeBufferPointer { kinds in
+            var seen: UInt8 = 0
+            for range in [0..<8, 9..<13, 14..<18, 19..<23, 24..<36] {
+                for index in range { seen |= kinds[Int(bytes[index])] }
             }
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): hasUppercase = true
-            default: return nil
-            }
+            return seen
         }
-        return hasUppercase
+        guard kinds & notADigit == 0 else { return nil }
+        return kinds & uppercaseDigit != 0
     }
+
+    /// Each byte's kind as a digit of an ID (``check(_:)``): 0 for `0`–`9` and `a`–`f`,
+    /// ``uppercaseDigit`` for `A`–`F`, ``notADigit`` for any other byte.
+    private static let digitKinds: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): 0
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): uppercaseDigit
+        default: notADigit
+        }
+    }
+    private static let uppercaseDigit: UInt8 = 1
+    private static let notADigit: UInt8 = 2
 
     public var uuid: UUID { UUID(uuidString: description)! }
 
