@@ -21,6 +21,7 @@ struct ByteBuffer: ~Copyable {
     /// A copy of the bytes it holds.
     var array: [UInt8] { Array(bytes) }
 
+    @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
         _ = UnsafeMutableBufferPointer(rebasing: storage[count..<count + bytes.count]).initialize(fromContentsOf: bytes)
@@ -35,12 +36,14 @@ struct ByteBuffer: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
         storage[count] = byte
         count += 1
     }
 
+    @inline(__always)
     mutating func append(repeating byte: UInt8, count repeated: Int) {
         guard repeated > 0 else { return }
         reserve(repeated)

@@ -11,12 +11,14 @@ struct TableLine: ~Copyable {
     }
 
     /// Copies `bytes` into the cell being made.
+    @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         line.append(bytes)
     }
 
     /// Ends the cell in `column`, whose text takes `width` terminal columns: pads it to its
     /// column's width and adds the separator, or ends the line after the last column.
+    @inline(__always)
     mutating func endCell(width: Int, column: Int) {
         if column == widths.count - 1 {
             line.append(UInt8(ascii: "\n"))
@@ -27,6 +29,7 @@ struct TableLine: ~Copyable {
 
     /// Copies a cell made before (its bytes among `bytes`), and with a `column` ends it there;
     /// `nil` is an empty cell.
+    @inline(__always)
     mutating func cell(_ cell: TableCells.Cell?, from bytes: UnsafeBufferPointer<UInt8>, column: Int? = nil) {
         if let cell { write(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.start + cell.count])) }
         if let column { endCell(width: cell?.width ?? 0, column: column) }
