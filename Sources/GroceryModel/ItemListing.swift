@@ -134,11 +134,9 @@ public struct ItemListing: Sendable {
     // MARK: - An item's columns, by its place in the listing
 
     /// The ID, lowercase.
-    public func id(_ index: Int) -> ArraySlice<UInt8> {
-        text[entries[index].start..<entries[index].start + 36]
-    }
+    public func id(_ index: Int) -> ArraySlice<UInt8> { text[idRange(index)] }
 
-    public func name(_ index: Int) -> ArraySlice<UInt8> { text[entries[index].start + 36..<entries[index].nameEnd] }
+    public func name(_ index: Int) -> ArraySlice<UInt8> { text[nameRange(index)] }
 
     /// Where the ID's bytes are among the bytes ``withUnsafeText(_:)`` lends.
     public func idRange(_ index: Int) -> Range<Int> { entries[index].start..<entries[index].start + 36 }

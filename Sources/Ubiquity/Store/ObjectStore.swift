@@ -196,17 +196,16 @@ public final class ObjectStore: Sendable {
         _ = try? db.checkpoint(.truncate)
     }
 
-    /// The highest model version whose migration the store at `db` has applied.
     /// Whether the store file has a table named `table`: one query of SQLite's own table.
-    /// GRDB's `tableExists` reads and caches the whole schema to answer, about 5 % of the work of
-    /// a command such as `item list` (and four conformance walks for the schema's types), which
-    /// nothing after the open needs.
+    /// GRDB's `tableExists` reads the whole schema into a cache of its own to answer, which
+    /// nothing after the open reads: 2M of `item list`'s 39M instructions, 1.2M of them saved.
     static func hasTable(_ table: String, _ db: Database) throws -> Bool {
         try Int.fetchOne(
             db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
             arguments: [table]) ?? 0 > 0
     }
 
+    /// The highest model version whose migration the store at `db` has applied.
     static func appliedModelVersion(_ db: Database) throws -> Int {
         let identifiers = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
         return identifiers.compactMap { $0.hasPrefix("model-v") ? Int($0.dropFirst(7)) : nil }.max() ?? 0
