@@ -3,7 +3,8 @@
 # parser (its parse, and the help or error text it writes), the store's open, and — across them —
 # the Swift runtime's conformance walks (each first question "does this type conform to that
 # protocol?" reads every conformance record of the binary; docs/decisions/0175).
-# Instructions, not time: the same build gives the same counts on a busy machine.
+# Instructions, not time: the same build gives the same counts on a busy machine, to about 0.1 %
+# (Swift seeds its hashing anew in every process).
 # Usage: scripts/command-cost.sh [--json] ARGS...   (runs `grocery-dude ARGS...`; BIN=path picks
 #        the binary, the static release build by default; valgrind must be installed)
 # Example: scripts/command-cost.sh --data-dir /tmp/d --device bench item ls

@@ -29,7 +29,7 @@ enum ReferenceResolver {
             // No ID is longer than 36 characters (and SQLite refuses a very long LIKE pattern).
             candidates = try Row.fetchAll(
                 db, sql: "SELECT id, \(nameColumn) AS name FROM \(table) WHERE id LIKE ? || '%'" + (within?.sql ?? ""),
-                arguments: StatementArguments([wanted] + (within.map { [$0.id.description] } ?? [])))
+                arguments: arguments(wanted, within))
         } else {
             candidates = []
         }
@@ -79,9 +79,21 @@ enum ReferenceResolver {
     private static func rowsNamed(_ wanted: String, table: String, nameColumn: String, within: Scope?, db: Database)
         throws -> [Row]
     {
-        try Row.fetchAll(
+        // The rows copied one by one from GRDB's cursor: `Row.fetchAll` maps the cursor through
+        // a generic one, whose type the runtime checks with a conformance walk.
+        let rows = try Row.fetchCursor(
             db.cachedStatement(sql: namedSQL(table: table, nameColumn: nameColumn, within: within)),
-            arguments: StatementArguments([wanted] + (within.map { [$0.id.description] } ?? [])))
+            arguments: arguments(wanted, within))
+        var copied: [Row] = []
+        while let row = try rows.next() { copied.append(row.copy()) }
+        return copied
+    }
+
+    /// The name looked for, then the scope's object, as texts: an array of `Any` (which a bare
+    /// array literal of them becomes) is cast value by value, a conformance walk the first time.
+    private static func arguments(_ wanted: String, _ within: Scope?) -> StatementArguments {
+        let values: [String] = [wanted] + (within.map { [$0.id.description] } ?? [])
+        return StatementArguments(values)
     }
 
     /// The query of ``rowsNamed(_:table:nameColumn:within:db:)``: the name looked for, then the

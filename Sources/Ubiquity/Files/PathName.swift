@@ -9,9 +9,11 @@ import Foundation
 /// bytes, so a folder made by an earlier build, which kept names as typed, may be in another
 /// form: it is still found (see ``url(of:suffix:in:isDirectory:)``).
 public enum PathName {
-    /// The name in Unicode normalization form C.
+    /// The name in Unicode normalization form C. ASCII, the common case, is its own form: the
+    /// mapping goes through `NSString` and costs every command two conformance walks of the
+    /// Swift runtime (docs/decisions/0176).
     public static func normalized(_ name: String) -> String {
-        name.precomposedStringWithCanonicalMapping
+        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
     }
 
     /// Where the entry for `name` (plus `suffix`, such as `.sqlite`) is in `folder`: the

@@ -57,10 +57,15 @@ final class EntityFields: Sendable {
         }
         recordedDefaults = defaults
         modificationDateColumn = modificationDateAttribute.flatMap { name in attributes.firstIndex { $0.name == name } }
-        let columns = ["id"] + propertyNames + [EngineTables.clockColumn]
-        insertSQL =
-            "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
-            + "VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        // Written out: GRDB's `databaseQuestionMarks` joins a `Repeated<String>`, which the
+        // generic `joined` asks the runtime to check, a conformance walk at every store's open.
+        var columnList = "id".quotedDatabaseIdentifier
+        var marks = "?"
+        for column in propertyNames + [EngineTables.clockColumn] {
+            columnList += ", " + column.quotedDatabaseIdentifier
+            marks += ",?"
+        }
+        insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columnList)) VALUES (\(marks))"
         clocksSQL = "SELECT \(EngineTables.clockColumn) FROM \(table.quotedDatabaseIdentifier) WHERE id = ?"
         setClocksSQL = "UPDATE \(table.quotedDatabaseIdentifier) SET \(EngineTables.clockColumn) = ? WHERE id = ?"
     }

@@ -119,17 +119,17 @@ public final class ObjectStore: Sendable {
         let isNew: Bool
         do {
             // One read: each is a transaction (and, the first, a reader connection opened).
-            let (created, supersededBy) = try database.read { db in
-                (
-                    try !Self.hasTable(EngineTables.outbox, db),
-                    try migrator.hasBeenSuperseded(db) ? try Self.appliedModelVersion(db) : nil
-                )
+            let (created, applied) = try database.read { db in
+                (try !Self.hasTable(EngineTables.outbox, db), try Self.appliedMigrations(db))
             }
             isNew = created
-            if let applied = supersededBy {
-                throw StoreError.newerModelVersion(store: applied, app: version, path: path)
+            // A migration this build does not know: a newer model version wrote the store.
+            if !applied.isSubset(of: migrator.migrations) {
+                throw StoreError.newerModelVersion(store: Self.appliedModelVersion(applied), app: version, path: path)
             }
-            try migrator.migrate(database)
+            // GRDB's migrator reads the same table again, in a write of its own, before it finds
+            // nothing to do: asked only when a migration is missing.
+            if !Set(migrator.migrations).isSubset(of: applied) { try migrator.migrate(database) }
             try UniqueKeyIndex.ensure(for: modelVersion.schema, in: database)
             try database.read { db in try digestChanges.readTables(schema: modelVersion.schema, db) }
         } catch {
@@ -205,10 +205,26 @@ public final class ObjectStore: Sendable {
             arguments: [table]) ?? 0 > 0
     }
 
-    /// The highest model version whose migration the store at `db` has applied.
-    static func appliedModelVersion(_ db: Database) throws -> Int {
-        let identifiers = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-        return identifiers.compactMap { $0.hasPrefix("model-v") ? Int($0.dropFirst(7)) : nil }.max() ?? 0
+    /// The identifiers of the migrations the store at `db` has applied (none before the first),
+    /// from the table GRDB's migrator keeps them in, read with SQLite's calls: the migrator's
+    /// own read (`appliedIdentifiers`) makes a cursor of a generic type inside GRDB, which the
+    /// Swift runtime checks against two protocols — two conformance walks at every open
+    /// (docs/decisions/0176).
+    static func appliedMigrations(_ db: Database) throws -> Set<String> {
+        guard try hasTable("grdb_migrations", db) else { return [] }
+        let statement = try db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations")
+        let rows = try Row.fetchCursor(statement)
+        var identifiers: Set<String> = []
+        while try rows.next() != nil {
+            guard let text = sqlite3_column_text(statement.sqliteStatement, 0) else { continue }
+            identifiers.insert(String(cString: text))
+        }
+        return identifiers
+    }
+
+    /// The highest model version among the `applied` migrations.
+    static func appliedModelVersion(_ applied: Set<String>) -> Int {
+        applied.compactMap { $0.hasPrefix("model-v") ? Int($0.dropFirst(7)) : nil }.max() ?? 0
     }
 
     // MARK: - Saving
