@@ -28,6 +28,13 @@ struct ByteBuffer: ~Copyable {
         count += bytes.count
     }
 
+    /// Text the program holds as a literal (a JSON key, `null`): copied from where it lies, with
+    /// no array made or retained for it.
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }

@@ -27,14 +27,15 @@ enum ItemText {
     static func writeTable(
         _ items: ItemListing, shop: ShopListing? = nil, claims: [String: String] = [:], to output: FileHandle
     ) throws {
-        var pending: [UInt8] = []
-        pending.reserveCapacity(chunkBytes + 4096)
+        // A buffer of its own, not a `[UInt8]`: appending each line to an array cost 200
+        // instructions a line (docs/decisions/0177).
+        var pending = ByteBuffer(capacity: chunkBytes + 4096)
         try appendTable(items, shop: shop, claims: claims, to: &pending) { pending in
             guard pending.count >= chunkBytes else { return }
-            try output.write(contentsOf: pending)
-            pending.removeAll(keepingCapacity: true)
+            try output.write(contentsOf: UnsafeRawBufferPointer(pending.bytes))
+            pending.removeAll()
         }
-        try output.write(contentsOf: pending)
+        try output.write(contentsOf: UnsafeRawBufferPointer(pending.bytes))
     }
 
     /// Appends the table's lines to `output` as UTF-8, calling `flush` after each line. Two
@@ -43,8 +44,8 @@ enum ItemText {
     /// (``TableCells``); each line is made in one buffer (``TableLine``) from those and from the
     /// listing's own bytes, and no string is made for a line, a cell or a padded cell.
     private static func appendTable(
-        _ items: ItemListing, shop: ShopListing?, claims: [String: String], to output: inout [UInt8],
-        flush: (inout [UInt8]) throws -> Void
+        _ items: ItemListing, shop: ShopListing?, claims: [String: String], to output: inout ByteBuffer,
+        flush: (inout ByteBuffer) throws -> Void
     ) rethrows {
         var cells = TableCells()
         let header = ["", "ID", "QTY", "UNIT", "NAME", "HOME", shop == nil ? "SHOP" : "AISLE"].map { cells.add($0) }
@@ -160,41 +161,60 @@ enum ItemText {
         let inDefaultAisle = linkJSON[2].map { aisle in
             Array("{\"shop\":".utf8) + defaultShop + Array(",\"aisle\":".utf8) + aisle + [UInt8(ascii: "}")]
         }
-        let onlyDefault = inDefaultAisle.map { [UInt8(ascii: "[")] + $0 + [UInt8(ascii: "]")] }
-        let none = Array("[]".utf8)
-        for index in order ?? Array(0..<items.count) {
-            append(index, of: items, linkJSON: linkJSON, to: &writer)
-            let position = items.linked(.shop, index)
-            if !shops.others.isEmpty, let others = shops.others[String(decoding: items.id(index), as: UTF8.self)] {
-                var aisles: [UInt8] = [UInt8(ascii: "[")]
-                if let position { aisles += inDefaultAisle[position] }
-                for found in others {
-                    if aisles.count > 1 { aisles.append(UInt8(ascii: ",")) }
-                    aisles += Array("{\"shop\":".utf8)
-                    JSONText.appendQuoted(found.shop, to: &aisles)
-                    aisles += Array(",\"aisle\":".utf8)
-                    JSONText.appendQuoted(found.aisle, to: &aisles)
-                    aisles.append(UInt8(ascii: "}"))
+        // The pieces every item repeats, one after another in one array, lent for the whole
+        // listing: written from there, none is retained and released at each use.
+        var pieces = JSONPieces()
+        let linkPieces = linkJSON.map { $0.map { pieces.add($0) } }
+        let onlyDefault = inDefaultAisle.map { pieces.add([UInt8(ascii: "[")] + $0 + [UInt8(ascii: "]")]) }
+        let none = pieces.add(Array("[]".utf8))
+        let lent = pieces
+        try items.withUnsafeText { text in
+            try lent.withUnsafeBytes { piece in
+                let links = linkPieces.map { $0.map(piece) }
+                for index in order ?? Array(0..<items.count) {
+                    append(
+                        index, of: items, text: text, units: links[0], homes: links[1], aisles: links[2], to: &writer)
+                    let position = items.linked(.shop, index)
+                    if !shops.others.isEmpty,
+                        let others = shops.others[String(decoding: text[items.idRange(index)], as: UTF8.self)]
+                    {
+                        var aisles: [UInt8] = [UInt8(ascii: "[")]
+                        if let position { aisles += inDefaultAisle[position] }
+                        for found in others {
+                            if aisles.count > 1 { aisles.append(UInt8(ascii: ",")) }
+                            aisles += Array("{\"shop\":".utf8)
+                            JSONText.appendQuoted(found.shop, to: &aisles)
+                            aisles += Array(",\"aisle\":".utf8)
+                            JSONText.appendQuoted(found.aisle, to: &aisles)
+                            aisles.append(UInt8(ascii: "}"))
+                        }
+                        aisles.append(UInt8(ascii: "]"))
+                        writer.append(Key.aisles, json: aisles)
+                    } else {
+                        writer.append(Key.aisles, json: piece(position.map { onlyDefault[$0] } ?? none))
+                    }
+                    writer.append(
+                        Key.claimedBy,
+                        .string(
+                            claims.isEmpty ? nil : claims[String(decoding: text[items.idRange(index)], as: UTF8.self)]))
+                    writer.endObject()
+                    if writer.pendingByteCount >= chunkBytes { try writer.write(to: output) }
                 }
-                aisles.append(UInt8(ascii: "]"))
-                writer.append(Key.aisles, json: aisles)
-            } else {
-                writer.append(Key.aisles, json: position.map { onlyDefault[$0] } ?? none)
             }
-            writer.append(
-                Key.claimedBy, .string(claims.isEmpty ? nil : claims[String(decoding: items.id(index), as: UTF8.self)]))
-            writer.endObject()
-            if writer.pendingByteCount >= chunkBytes { try output.write(contentsOf: writer.takeWritten()) }
         }
-        try output.write(contentsOf: writer.finish())
+        try writer.finish(to: output)
     }
 
     /// How much output is held before it is written.
     static let chunkBytes = 64 << 10
 
-    private static func append(_ index: Int, of items: ItemListing, linkJSON: [[[UInt8]]], to writer: inout JSONWriter)
-    {
-        func link(_ kind: CatalogKind, _ key: JSONWriter.Key, _ names: [[UInt8]]) {
+    /// Item `index`'s keys but `aisles` and `claimedBy`, its texts from `text` (the listing's,
+    /// lent) and the names of its unit and locations from the pieces made for them.
+    private static func append(
+        _ index: Int, of items: ItemListing, text: UnsafeBufferPointer<UInt8>, units: [UnsafeBufferPointer<UInt8>],
+        homes: [UnsafeBufferPointer<UInt8>], aisles: [UnsafeBufferPointer<UInt8>], to writer: inout JSONWriter
+    ) {
+        func link(_ kind: CatalogKind, _ key: JSONWriter.Key, _ names: [UnsafeBufferPointer<UInt8>]) {
             if let position = items.linked(kind, index) {
                 writer.append(key, json: names[position])
             } else {
@@ -202,33 +222,60 @@ enum ItemText {
             }
         }
         writer.beginObject()
-        writer.append(Key.id, plainText: items.id(index))
-        writer.append(Key.name, text: items.name(index))
+        writer.append(Key.id, plainText: UnsafeBufferPointer(rebasing: text[items.idRange(index)]))
+        writer.append(Key.name, text: UnsafeBufferPointer(rebasing: text[items.nameRange(index)]))
         writer.append(Key.quantity, .number(items.quantity(index)))
-        link(.unit, Key.unit, linkJSON[0])
-        link(.home, Key.homeLocation, linkJSON[1])
-        link(.shop, Key.shopLocation, linkJSON[2])
+        link(.unit, Key.unit, units)
+        link(.home, Key.homeLocation, homes)
+        link(.shop, Key.shopLocation, aisles)
         writer.append(Key.listed, .bool(items.listed(index)))
         writer.append(Key.collected, .bool(items.collected(index)))
         writer.append(Key.modified, .date(items.modified(index)))
-        if let note = items.note(index) {
-            writer.append(Key.note, text: note)
+        if let note = items.noteRange(index) {
+            writer.append(Key.note, text: UnsafeBufferPointer(rebasing: text[note]))
         } else {
             writer.append(Key.note, .string(nil))
         }
         writer.append(Key.photoBytes, .integer(items.photoSize(index) ?? 0))
     }
 
-    /// The keys of an item's object, in their order.
+    /// JSON texts made once and written many times (a unit's name, the `aisles` of an aisle of
+    /// the default shop), one after another in one array.
+    private struct JSONPieces {
+        private var bytes: [UInt8] = []
+        private var ranges: [Range<Int>] = []
+
+        /// Adds `piece`; its number, for the lookup ``withUnsafeBytes(_:)`` lends.
+        mutating func add(_ piece: [UInt8]) -> Int {
+            ranges.append(bytes.count..<bytes.count + piece.count)
+            bytes += piece
+            return ranges.count - 1
+        }
+
+        /// Lends a lookup of the pieces' bytes by number, for the time of `body`.
+        func withUnsafeBytes<R>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try bytes.withUnsafeBufferPointer { all in
+                try body { UnsafeBufferPointer(rebasing: all[ranges[$0]]) }
+            }
+        }
+    }
+
+    /// The keys of an item's object, in their order, as they are written (the first without
+    /// a separator).
     private enum Key {
-        static let id = JSONWriter.Key("id", first: true), name = JSONWriter.Key("name"),
-            quantity = JSONWriter.Key("quantity")
-        static let unit = JSONWriter.Key("unit"), homeLocation = JSONWriter.Key("homeLocation"),
-            shopLocation = JSONWriter.Key("shopLocation")
-        static let listed = JSONWriter.Key("listed"), collected = JSONWriter.Key("collected"),
-            modified = JSONWriter.Key("modified")
-        static let note = JSONWriter.Key("note"), photoBytes = JSONWriter.Key("photoBytes")
-        static let aisles = JSONWriter.Key("aisles"), claimedBy = JSONWriter.Key("claimedBy")
+        static var id: JSONWriter.Key { .init("\"id\": ") }
+        static var name: JSONWriter.Key { .init(", \"name\": ") }
+        static var quantity: JSONWriter.Key { .init(", \"quantity\": ") }
+        static var unit: JSONWriter.Key { .init(", \"unit\": ") }
+        static var homeLocation: JSONWriter.Key { .init(", \"homeLocation\": ") }
+        static var shopLocation: JSONWriter.Key { .init(", \"shopLocation\": ") }
+        static var listed: JSONWriter.Key { .init(", \"listed\": ") }
+        static var collected: JSONWriter.Key { .init(", \"collected\": ") }
+        static var modified: JSONWriter.Key { .init(", \"modified\": ") }
+        static var note: JSONWriter.Key { .init(", \"note\": ") }
+        static var photoBytes: JSONWriter.Key { .init(", \"photoBytes\": ") }
+        static var aisles: JSONWriter.Key { .init(", \"aisles\": ") }
+        static var claimedBy: JSONWriter.Key { .init(", \"claimedBy\": ") }
     }
 
     /// Who claimed which item, by the item's ID: nothing when the device does not sync.

@@ -36,8 +36,8 @@ struct TableLine: ~Copyable {
     }
 
     /// Appends the line to `output` and starts the next one.
-    mutating func take(into output: inout [UInt8]) {
-        output.append(contentsOf: line.bytes)
+    mutating func take(into output: inout ByteBuffer) {
+        output.append(line.bytes)
         line.removeAll()
     }
 }

@@ -152,7 +152,12 @@ public struct ItemListing: Sendable {
     }
 
     public func note(_ index: Int) -> ArraySlice<UInt8>? {
-        entries[index].hasNote ? text[entries[index].nameEnd..<entries[index].noteEnd] : nil
+        noteRange(index).map { text[$0] }
+    }
+
+    /// Where the note's bytes are among the bytes ``withUnsafeText(_:)`` lends; `nil` without a note.
+    public func noteRange(_ index: Int) -> Range<Int>? {
+        entries[index].hasNote ? entries[index].nameEnd..<entries[index].noteEnd : nil
     }
 
     public func quantity(_ index: Int) -> Double { entries[index].quantity }
