@@ -8,9 +8,9 @@ import Ubiquity
 /// Dates in files: ISO 8601 in UTC with milliseconds ("2026-11-21T15:04:05.123Z").
 ///
 /// The store keeps dates at millisecond precision (``Timestamp/rounded(_:)``), so that a date
-/// written out and read back is the same `Date`, bit for bit. Formatting and parsing use the C
-/// library's `gmtime_r` / `timegm`: a date formatter per call made exporting 10k items take
-/// seconds.
+/// written out and read back is the same `Date`, bit for bit. Formatting computes the calendar
+/// date (``civilDate(days:)``) and parsing uses the C library's `timegm`: a date formatter per
+/// call made exporting 10k items take seconds.
 public enum Timestamp {
     public static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
@@ -35,14 +35,15 @@ public enum Timestamp {
         let given = date.timeIntervalSince1970
         let clamped = given.isFinite ? min(max(given, -62_135_596_800), ValueRule.dateRange.upperBound) : 0
         let milliseconds = Int64((clamped * 1000).rounded())
-        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var seconds = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
         var fraction = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).remainder)
         if fraction < 0 {
             seconds -= 1
             fraction += 1000
         }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let days = flooredQuotient(seconds, 86_400)
+        let (year, month, day) = civilDate(days: days)
+        let time = seconds - days * 86_400
         // The 24 characters are made in place and handed over at once: appending them one by
         // one to an array (each a check of its capacity and uniqueness) was most of the cost of
         // a date, and a date the largest part of an item's line in `item ls --json`.
@@ -64,22 +65,45 @@ public enum Timestamp {
                 end += 1
             }
             // Years 1–9999 after the clamp above: four digits.
-            digits(Int(parts.tm_year) + 1900, 4)
+            digits(year, 4)
             character(UInt8(ascii: "-"))
-            digits(Int(parts.tm_mon) + 1, 2)
+            digits(month, 2)
             character(UInt8(ascii: "-"))
-            digits(Int(parts.tm_mday), 2)
+            digits(day, 2)
             character(UInt8(ascii: "T"))
-            digits(Int(parts.tm_hour), 2)
+            digits(time / 3600, 2)
             character(UInt8(ascii: ":"))
-            digits(Int(parts.tm_min), 2)
+            digits(time / 60 % 60, 2)
             character(UInt8(ascii: ":"))
-            digits(Int(parts.tm_sec), 2)
+            digits(time % 60, 2)
             character(UInt8(ascii: "."))
             digits(fraction, 3)
             character(UInt8(ascii: "Z"))
             body(UnsafeBufferPointer(rebasing: text[..<end]))
         }
+    }
+
+    /// The date in the proleptic Gregorian calendar `days` after 1970-01-01, as `gmtime_r` gives
+    /// it for UTC, computed (Howard Hinnant's `civil_from_days`: whole eras of 400 years, then
+    /// years starting in March, so that a leap day is a year's last): the C library's call was
+    /// two fifths of writing a date, and a date the largest part of an item in `item ls --json`
+    /// (docs/decisions/0177).
+    static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468  // days since 0000-03-01
+        let era = flooredQuotient(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097  // 0...146096
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365  // 0...399
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // 0...365, from March 1st
+        let monthFromMarch = (5 * dayOfYear + 2) / 153  // 0...11
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `dividend / divisor` rounded down (towards minus infinity), for a positive `divisor`.
+    private static func flooredQuotient(_ dividend: Int, _ divisor: Int) -> Int {
+        let quotient = dividend / divisor
+        return dividend % divisor < 0 ? quotient - 1 : quotient
     }
 
     /// For file names: `20261121T173954Z`, the UTC time without separators.

@@ -63,6 +63,23 @@ struct FormatTests {
         #expect(Timestamp.string(Date(timeIntervalSince1970: -1e12)) == "0001-01-01T00:00:00.000Z", "clamped")
     }
 
+    /// The calendar date a timestamp is written with is computed, not asked of the C library:
+    /// every day of years 1–9999 (leap years, centuries, the year 1970 on either side) as
+    /// `gmtime_r` gives it.
+    @Test func calendarDatesAgreeWithTheCLibraryOnEveryDayOfYears1To9999() {
+        var mismatches: [Int] = []
+        for day in -719_162...2_932_896 {  // 0001-01-01 ... 9999-12-31
+            var seconds = time_t(day) * 86_400
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            let civil = Timestamp.civilDate(days: day)
+            if civil != (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday)), mismatches.count < 5 {
+                mismatches.append(day)
+            }
+        }
+        #expect(mismatches == [])
+    }
+
     @Test func quantitiesPrintWithoutNoise() {
         #expect(QuantityFormat.string(2) == "2")
         #expect(QuantityFormat.string(1.5) == "1.5")
