@@ -43,8 +43,8 @@ struct JSONWriter: ~Copyable {
     /// A key as it is written, quoted, with its colon, and after `, ` unless it is an object's
     /// first (`, "name": `), for objects written many times: a listing of 10k items writes 130k
     /// keys. A literal, copied from where the program holds it: a key kept as a byte array was
-    /// retained, released and looked up through its lazy global at every use, a tenth of
-    /// `item ls --json` (docs/decisions/0177).
+    /// retained, released and looked up through its lazy global at every use
+    /// (docs/decisions/0177).
     struct Key {
         fileprivate let text: StaticString
 
@@ -102,9 +102,10 @@ struct JSONWriter: ~Copyable {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The finished array as UTF-8, with a final newline.
-    var bytes: [UInt8] { output.array + closing }
+    var bytes: [UInt8] { closing.withUTF8Buffer { output.array + $0 } }
 
-    private var closing: [UInt8] { Array((count == 0 ? "]\n" : "\n]\n").utf8) }
+    /// The array's end, and the final newline.
+    private var closing: StaticString { count == 0 ? "]\n" : "\n]\n" }
 
     /// How many bytes were appended since the start or the last ``write(to:)``.
     var pendingByteCount: Int { output.count }
@@ -120,7 +121,7 @@ struct JSONWriter: ~Copyable {
 
     /// Writes what is left after the last ``write(to:)``, and the array's end.
     mutating func finish(to file: FileHandle) throws {
-        output.append(count == 0 ? "]\n" : "\n]\n")
+        output.append(closing)
         try write(to: file)
     }
 
