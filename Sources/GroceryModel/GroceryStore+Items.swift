@@ -94,9 +94,15 @@ extension GroceryStore {
     }
 
     static func resolveItem(_ reference: String, _ db: Database) throws -> ItemRow {
-        let id = try ReferenceResolver.resolve(
+        try itemRow(id: resolveItemName(reference, db).id, db)!
+    }
+
+    /// The item `reference` names (a name, ignoring case, or a prefix of its ID): its ID and its
+    /// name as stored, without its row.
+    static func resolveItemName(_ reference: String, _ db: Database) throws -> (id: ItemID, name: String) {
+        let found = try ReferenceResolver.resolveNamed(
             reference, kind: "item", table: "item", nameColumn: "name", db: db)
-        return try itemRow(id: ItemID(id), db)!
+        return (ItemID(found.id), found.name)
     }
 
     // MARK: - Changing
@@ -190,62 +196,60 @@ extension GroceryStore {
     }
 
     /// Puts an item on the shopping list (clearing `collected`, as the book did) or takes it off.
+    ///
+    /// - Returns: the item's ID and name, which is all a command prints: making an ``ItemRow``
+    ///   compiles its joined query, a third of the work of `item list` of its own (the query's
+    ///   first compile in a process; docs/decisions/0178).
     @discardableResult
-    public func setListed(_ reference: String, _ listed: Bool) throws -> ItemRow {
-        try setListed(.reference(reference), listed)
+    public func setListed(_ reference: String, _ listed: Bool) throws -> (id: ItemID, name: String) {
+        try objects.save(author: listed ? "item list" : "item unlist") { context in
+            let item = try Self.resolveItemName(reference, context.db)
+            try context.update(item.id, values: Self.listing(listed))
+            return item
+        }
     }
 
-    /// The same, for an item known by its ID (a screen's row): no name to look up.
+    /// The same, for an item known by its ID (a screen's row): no name to look up; its row after.
     @discardableResult
     public func setListed(_ id: ItemID, _ listed: Bool) throws -> ItemRow {
-        try setListed(.id(id), listed)
+        try objects.save(author: listed ? "item list" : "item unlist") { context in
+            try context.update(Self.existingItemRow(id, context.db).id, values: Self.listing(listed))
+            return try Self.itemRow(id: id, context.db)!
+        }
     }
 
     /// Ticks an item off in the shop, or unticks it.
+    ///
+    /// - Returns: the item's ID and name, as `setListed` by reference does.
     @discardableResult
-    public func setCollected(_ reference: String, _ collected: Bool) throws -> ItemRow {
-        try setCollected(.reference(reference), collected)
+    public func setCollected(_ reference: String, _ collected: Bool) throws -> (id: ItemID, name: String) {
+        try objects.save(author: collected ? "item collect" : "item uncollect") { context in
+            let item = try Self.resolveItemName(reference, context.db)
+            try context.update(item.id, values: ["collected": .bool(collected)])
+            return item
+        }
     }
 
-    /// The same, for an item known by its ID.
+    /// The same, for an item known by its ID; its row after.
     @discardableResult
     public func setCollected(_ id: ItemID, _ collected: Bool) throws -> ItemRow {
-        try setCollected(.id(id), collected)
-    }
-
-    /// How a change names its item: as typed (a name or an ID), or by a screen's ID.
-    private enum ItemReference {
-        case reference(String)
-        case id(ItemID)
-
-        func row(_ db: Database) throws -> ItemRow {
-            switch self {
-            case .reference(let reference): return try GroceryStore.resolveItem(reference, db)
-            case .id(let id):
-                guard let row = try GroceryStore.itemRow(id: id, db) else {
-                    throw GroceryError.notFound(kind: "item", reference: id.description)
-                }
-                return row
-            }
-        }
-    }
-
-    private func setListed(_ item: ItemReference, _ listed: Bool) throws -> ItemRow {
-        try objects.save(author: listed ? "item list" : "item unlist") { context in
-            let row = try item.row(context.db)
-            var values: [String: PropertyValue] = ["listed": .bool(listed)]
-            if listed { values["collected"] = .bool(false) }
-            try context.update(row.id, values: values)
-            return try Self.itemRow(id: row.id, context.db)!
-        }
-    }
-
-    private func setCollected(_ item: ItemReference, _ collected: Bool) throws -> ItemRow {
         try objects.save(author: collected ? "item collect" : "item uncollect") { context in
-            let row = try item.row(context.db)
-            try context.update(row.id, values: ["collected": .bool(collected)])
-            return try Self.itemRow(id: row.id, context.db)!
+            try context.update(Self.existingItemRow(id, context.db).id, values: ["collected": .bool(collected)])
+            return try Self.itemRow(id: id, context.db)!
         }
+    }
+
+    /// What listing (`true`) or unlisting an item changes.
+    private static func listing(_ listed: Bool) -> [String: PropertyValue] {
+        listed ? ["listed": .bool(true), "collected": .bool(false)] : ["listed": .bool(false)]
+    }
+
+    /// The row of the item `id`; ``GroceryError/notFound(kind:reference:)`` when there is none.
+    private static func existingItemRow(_ id: ItemID, _ db: Database) throws -> ItemRow {
+        guard let row = try itemRow(id: id, db) else {
+            throw GroceryError.notFound(kind: "item", reference: id.description)
+        }
+        return row
     }
 
     /// Prepare's "Clear": takes every item off the shopping list.

@@ -13,6 +13,13 @@ enum ReferenceResolver {
     static func resolve(
         _ reference: String, kind: String, table: String, nameColumn: String, within: Scope? = nil, db: Database
     ) throws -> GlobalID {
+        try resolveNamed(reference, kind: kind, table: table, nameColumn: nameColumn, within: within, db: db).id
+    }
+
+    /// ``resolve(_:kind:table:nameColumn:within:db:)`` with the object's name as it is stored.
+    static func resolveNamed(
+        _ reference: String, kind: String, table: String, nameColumn: String, within: Scope? = nil, db: Database
+    ) throws -> (id: GlobalID, name: String) {
         let wanted = Validation.normalized(reference)
         guard !wanted.isEmpty else { throw GroceryError.notFound(kind: kind, reference: reference) }
         let byName = try rowsNamed(wanted, table: table, nameColumn: nameColumn, within: within, db: db)
@@ -37,7 +44,7 @@ enum ReferenceResolver {
         case 0:
             throw GroceryError.notFound(kind: kind, reference: reference)
         case 1:
-            return candidates[0]["id"]
+            return (candidates[0]["id"], candidates[0]["name"] as String? ?? "")
         default:
             throw GroceryError.ambiguous(kind: kind, reference: reference, candidates: describe(candidates))
         }
