@@ -39,10 +39,6 @@ struct ByteBuffer: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    mutating func append(_ bytes: ArraySlice<UInt8>) {
-        bytes.withUnsafeBufferPointer { append($0) }
-    }
-
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
