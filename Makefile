@@ -10,9 +10,11 @@ ARGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 # What `make install` builds: a release binary with the Swift runtime inside it (it runs where
-# no Swift is installed), in a build folder of its own (as scripts/bench-cli.sh builds it).
+# no Swift is installed), in a build folder of its own (as scripts/bench-cli.sh builds it),
+# linked so that it starts with less work for the dynamic loader (scripts/release-link-flags.sh).
 # `scripts/test-install.sh` installs the debug build instead: INSTALL_BINARY=path skips the build.
-INSTALL_BUILD ?= $(SWIFT) build -c release --product grocery-dude --static-swift-stdlib --scratch-path .build-release-static
+INSTALL_BUILD ?= $(SWIFT) build -c release --product grocery-dude --static-swift-stdlib --scratch-path .build-release-static \
+  $$(scripts/release-link-flags.sh .build-release-static)
 INSTALL_BINARY ?=
 # The installed binary carries no debug information (its symbols stay, for crash traces):
 # the release build's 104 MB become 84 MB; most of the rest is code and Foundation's ICU data.

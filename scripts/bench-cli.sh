@@ -11,8 +11,10 @@ export PATH="$PATH:/opt/swift/usr/bin"
 items=${1:-10000}
 runs=${2:-20}
 if [ -z "${BIN:-}" ]; then
-  # Statically linked, as a user's installed binary would be: it halves process start-up.
-  swift build -c release --product grocery-dude --static-swift-stdlib --scratch-path .build-release-static >/dev/null
+  # Statically linked and linked as `make install` links it (the Makefile's INSTALL_BUILD): the
+  # Swift runtime inside halves process start-up.
+  swift build -c release --product grocery-dude --static-swift-stdlib --scratch-path .build-release-static \
+    $(scripts/release-link-flags.sh .build-release-static) >/dev/null
   BIN=.build-release-static/release/grocery-dude
 fi
 bin=$BIN
@@ -69,7 +71,8 @@ if [ -z "${NO_FLOOR:-}" ]; then
   cat >"$floor_dir/Package.swift.new" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
-// Linked as grocery-dude is: its symbols out of the dynamic symbol table (docs/decisions/0174).
+// Linked as grocery-dude is: its symbols out of the dynamic symbol table (docs/decisions/0174),
+// and with scripts/release-link-flags.sh's flags, given on the build's command line.
 let linked: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
 let package = Package(
     name: "Floor",
@@ -176,7 +179,9 @@ let changed = try queue.write { db in
 }
 print(changed > 0 ? "Listed \(name)." : "\(name) is listed already.")
 SWIFT
-  (cd "$floor_dir" && swift build -c release --static-swift-stdlib >build.log) || { cat "$floor_dir/build.log"; exit 1; }
+  # Linked as grocery-dude is (scripts/release-link-flags.sh): the floor is what the same link pays.
+  floor_link=$(scripts/release-link-flags.sh "$floor_dir/.build")
+  (cd "$floor_dir" && swift build -c release --static-swift-stdlib $floor_link >build.log) || { cat "$floor_dir/build.log"; exit 1; }
 fi
 
 counter=0
