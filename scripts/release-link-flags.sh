@@ -9,10 +9,10 @@
 #   - the C and C++ libraries below taken from their static archives, as the Swift runtime,
 #     Foundation and ICU already are: the loader no longer maps them nor binds their symbols at
 #     every start (libstdc++ 4,300 and the program's 763 references to it, SQLite 1,600,
-#     ncursesw and tinfo 500), and SQLite's own calls are direct (the shared library calls its
-#     exported functions through its PLT). The toolchain's link line asks for `-lstdc++`, GRDB's
-#     module for `-lsqlite3`, ours for `-lncursesw`: a folder holding only the archives, searched
-#     first (`-L`), makes those names find them. The archives are the ones Debian's packages
+#     ncursesw and tinfo 500), and SQLite's calls to its own functions are direct (Debian's
+#     shared library makes 13,520 of them through its PLT). The toolchain's link line asks for
+#     `-lstdc++`, GRDB's module for `-lsqlite3`, ours for `-lncursesw`: a folder holding only the
+#     archives, searched first (`-L`), makes those names find them. The archives are the ones Debian's packages
 #     install (libstdc++-12-dev, libsqlite3-dev, libncurses-dev): after an upgrade of SQLite or
 #     ncurses, `make install` again takes the new ones in.
 # What this machine lacks is said on standard error, and the flag left out: the binary is then
