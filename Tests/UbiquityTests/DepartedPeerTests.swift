@@ -48,6 +48,39 @@ struct DepartedPeerTests {
         return b
     }
 
+    @Test func aPeerNameIsOneTo64LettersDigitsDashesOrUnderscores() {
+        // Every byte accepted, in a name of the longest length.
+        let everyByte = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+        for name in ["a", "Z", "0", "-", "_", "6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5", everyByte] {
+            #expect(HLC.isPeerName(name), "\(name)")
+        }
+        // The bytes beside each accepted range, and what a hostile folder name may hold.
+        let refused = [
+            "", everyByte + "a", "/", ":", "@", "[", "`", "{", ".", "..", "a.b", "a b", "é", "e\u{301}", "\u{212A}",
+            "a\0", "peer\n", "0123456789abcdef0123456789abcdef-é", "~peer",
+        ]
+        for name in refused { #expect(!HLC.isPeerName(name), "\(name.debugDescription)") }
+        // A substring's copy and a string built up byte by byte are read alike.
+        let built = String(decoding: Array("peer-b".utf8), as: UTF8.self)
+        #expect(HLC.isPeerName(built) && HLC.isPeerName(String("xpeer-b".dropFirst())))
+    }
+
+    /// The digest's definition is kept (digests recorded by earlier builds stay valid): FNV-1a
+    /// of the name's UTF-8, then splitmix64's finalizer over the stamp's device, inode and
+    /// times; the bucket keeps the sum and the exclusive or of its folders' hashes.
+    @Test func aFolderDigestKeepsItsDefinition() {
+        var digest = FolderDigest(user: 0, device: 2049)
+        digest.add(
+            "6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5",
+            FolderStamp(
+                device: 2049, inode: 1_234_567, modified: 1_800_000_000_123_456_789, changed: 1_800_000_001_000_000_000)
+        )
+        digest.add("peer-a", FolderStamp(device: 2049, inode: 42, modified: -5, changed: 7))
+        #expect(digest.count == 2)
+        #expect(digest.sum == 9_558_548_307_874_829_009)
+        #expect(digest.xor == 9_247_201_652_559_424_777)
+    }
+
     @Test func theTrustWindowKnobTakesANonNegativeNumberOfSecondsAndIgnoresAnythingElse() {
         #expect(FolderScans.trustWindow(fromEnvironmentValue: nil) == 2)
         #expect(FolderScans.trustWindow(fromEnvironmentValue: "0") == 0)

@@ -134,12 +134,17 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     /// Whether `name` may name a peer: 1 to 64 ASCII letters, digits, `-` or `_` (peer IDs are
     /// lowercase UUIDs). Peer names become folder names and parts of stored clock texts, so
     /// nothing else is accepted from a file.
+    ///
+    /// Read from the name's bytes in one loop (an import asks it of every peer folder at every
+    /// import: 2,000 departed devices' folders cost 3.2M instructions through `UTF8View`).
     public static func isPeerName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count)
-            && name.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-            }
+        guard (1...64).contains(name.utf8.count) else { return false }
+        func isPeerByte(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        return name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPeerByte) }
+            ?? name.utf8.allSatisfy(isPeerByte)
     }
 
     /// The largest wall time a reading may hold: the last millisecond of 9999, as for dates.
