@@ -233,5 +233,42 @@ check "an empty prefix is refused with a message" \
 check "a missing binary is refused with a message" \
   bash -c "out=\$(scripts/install.sh '$work/x' '$work/none' '$work/none.1' 2>&1) && exit 1; grep -q 'is not a built binary' <<<\"\$out\""
 
+# The release link (scripts/release-link-flags.sh, what `make install` builds with), tried on a
+# program of its own that calls SQLite and ncursesw (a full release build takes minutes): it
+# links, it runs, and the loader has only the C library's to map.
+link=$work/link
+mkdir -p "$link/Sources/CLibraries" "$link/Sources/LinkCheck"
+cat >"$link/Package.swift" <<'SWIFT'
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "LinkCheck",
+    targets: [
+        .systemLibrary(name: "CLibraries", path: "Sources/CLibraries"),
+        .executableTarget(name: "LinkCheck", dependencies: ["CLibraries"]),
+    ]
+)
+SWIFT
+printf '%s\n' 'module CLibraries [system] {' '    header "shim.h"' '    link "sqlite3"' '    link "ncursesw"' '    export *' '}' \
+  >"$link/Sources/CLibraries/module.modulemap"
+printf '%s\n' '#include <sqlite3.h>' '#include <ncurses.h>' >"$link/Sources/CLibraries/shim.h"
+printf '%s\n' 'import CLibraries' 'print(String(cString: sqlite3_libversion()), String(cString: curses_version()))' \
+  >"$link/Sources/LinkCheck/main.swift"
+link_flags=$(scripts/release-link-flags.sh "$link/.build" 2>"$work/link-flags.err") || true
+check "release-link-flags.sh names lld and the archives' folder, and has nothing to say here" \
+  bash -c "grep -q -- '-use-ld=lld' <<<'$link_flags' && grep -q -- '-L$link/.build/static-archives' <<<'$link_flags' &&
+           ! test -s '$work/link-flags.err'"
+# shellcheck disable=SC2086 # the flags are words
+if (cd "$link" && swift build -c release --static-swift-stdlib $link_flags >"$work/link-build.log" 2>&1); then
+  linked=$link/.build/release/LinkCheck
+  check "a program linked so runs, with SQLite and ncursesw inside it" bash -c "'$linked' | grep -q '^3\.[0-9.]* ncurses '"
+  check "it needs no libstdc++, SQLite, ncursesw or tinfo (readelf -d)" \
+    bash -c "! readelf -d '$linked' | grep -E 'NEEDED.*(libstdc|libsqlite3|libncurses|libtinfo)'"
+  check "its relative relocations are packed (DT_RELR)" bash -c "readelf -d '$linked' | grep -q '(RELR)'"
+else
+  cat "$work/link-build.log" >&2
+  check "a program builds with release-link-flags.sh's flags" false
+fi
+
 if [ $failures -gt 0 ]; then echo "test-install: $failures check(s) failed" >&2; exit 1; fi
 echo "test-install: all checks passed"
