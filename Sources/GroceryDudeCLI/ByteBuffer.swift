@@ -46,6 +46,14 @@ struct ByteBuffer: ~Copyable {
         count += 1
     }
 
+    /// `count` bytes that `write` writes in place (all of them), at the end.
+    @inline(__always)
+    mutating func append(count more: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(more)
+        write(storage.baseAddress! + count)
+        count += more
+    }
+
     @inline(__always)
     mutating func append(repeating byte: UInt8, count repeated: Int) {
         guard repeated > 0 else { return }

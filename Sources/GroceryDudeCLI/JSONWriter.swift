@@ -134,9 +134,11 @@ struct JSONWriter: ~Copyable {
             appendInteger(Int64(number), to: &output)
         case .bool(let bool): output.append(bool ? Self.true : Self.false)
         case .date(let date):
-            output.append(UInt8(ascii: "\""))
-            Timestamp.withText(of: date) { output.append($0) }
-            output.append(UInt8(ascii: "\""))
+            output.append(count: Timestamp.textLength + 2) { text in
+                text[0] = UInt8(ascii: "\"")
+                Timestamp.write(date, to: text + 1)
+                text[Timestamp.textLength + 1] = UInt8(ascii: "\"")
+            }
         default: output.append(Array(render(value).utf8))
         }
     }

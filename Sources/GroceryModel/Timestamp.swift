@@ -30,6 +30,18 @@ public enum Timestamp {
 
     /// Lends ``string(_:)``'s text as UTF-8, made in place, for the time of `body`.
     public static func withText(of date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: textLength) { text in
+            write(date, to: text.baseAddress!)
+            body(UnsafeBufferPointer(text))
+        }
+    }
+
+    /// How many bytes ``write(_:to:)`` writes: "2026-11-21T15:04:05.123Z".
+    public static let textLength = 24
+
+    /// Writes ``string(_:)``'s text as UTF-8 at `text`, which has room for ``textLength`` bytes:
+    /// a listing writes a date straight into its output, two digits at a time.
+    public static func write(_ date: Date, to text: UnsafeMutablePointer<UInt8>) {
         // Stored dates are checked on the way in (years 1970–9999); one that got past anyway (an
         // older build's store) is shown at the nearest end of years 1–9999 rather than trapping.
         let given = date.timeIntervalSince1970
@@ -42,46 +54,39 @@ public enum Timestamp {
             fraction += 1000
         }
         let days = flooredQuotient(seconds, 86_400)
+        // Years 1–9999 after the clamp above: four digits.
         let (year, month, day) = civilDate(days: days)
         let time = seconds - days * 86_400
-        // The 24 characters are made in place and handed over at once: appending them one by
-        // one to an array (each a check of its capacity and uniqueness) was most of the cost of
-        // a date, and a date the largest part of an item's line in `item ls --json`.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
-            var end = 0
-            /// The last `width` digits of `value`, written from the right.
-            func digits(_ value: Int, _ width: Int) {
-                var rest = value
-                var position = end + width
-                while position > end {
-                    position -= 1
-                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                end += width
-            }
-            func character(_ byte: UInt8) {
-                text[end] = byte
-                end += 1
-            }
-            // Years 1–9999 after the clamp above: four digits.
-            digits(year, 4)
-            character(UInt8(ascii: "-"))
-            digits(month, 2)
-            character(UInt8(ascii: "-"))
-            digits(day, 2)
-            character(UInt8(ascii: "T"))
-            digits(time / 3600, 2)
-            character(UInt8(ascii: ":"))
-            digits(time / 60 % 60, 2)
-            character(UInt8(ascii: ":"))
-            digits(time % 60, 2)
-            character(UInt8(ascii: "."))
-            digits(fraction, 3)
-            character(UInt8(ascii: "Z"))
-            body(UnsafeBufferPointer(rebasing: text[..<end]))
+        let pairs = twoDigits.utf8Start
+        /// `value` (0–99) as two digits at `offset`.
+        func pair(_ value: Int, at offset: Int) {
+            text[offset] = pairs[2 * value]
+            text[offset + 1] = pairs[2 * value + 1]
         }
+        pair(year / 100, at: 0)
+        pair(year % 100, at: 2)
+        text[4] = UInt8(ascii: "-")
+        pair(month, at: 5)
+        text[7] = UInt8(ascii: "-")
+        pair(day, at: 8)
+        text[10] = UInt8(ascii: "T")
+        pair(time / 3600, at: 11)
+        text[13] = UInt8(ascii: ":")
+        pair(time / 60 % 60, at: 14)
+        text[16] = UInt8(ascii: ":")
+        pair(time % 60, at: 17)
+        text[19] = UInt8(ascii: ".")
+        text[20] = UInt8(ascii: "0") + UInt8(fraction / 100)
+        pair(fraction % 100, at: 21)
+        text[23] = UInt8(ascii: "Z")
     }
+
+    /// "00" to "99", one after the other.
+    private static let twoDigits: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// The date in the proleptic Gregorian calendar `days` after 1970-01-01, as `gmtime_r` gives
     /// it for UTC, computed (Howard Hinnant's `civil_from_days`: whole eras of 400 years, then
