@@ -46,6 +46,20 @@ struct ModelVersionTests {
                 "newer than this app's version 1"))
     }
 
+    /// An identifier read to its last byte: one that is a known migration's up to a NUL is
+    /// not that migration, and the store is refused as newer, as GRDB's own reading would.
+    @Test func aMigrationIdentifierWithANulInsideIsNotTheOneBeforeIt() throws {
+        let store = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        try store.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'model-v2'")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('model-v2' || char(0) || 'later')")
+        }
+        try store.close()
+        #expect(throws: StoreError.self) {
+            _ = try ObjectStore(path: path, model: TestModel.definition, version: 2)
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefused() throws {
         try Data("this is not sqlite, just text that is long enough to be a header".utf8).write(
             to: URL(fileURLWithPath: path))

@@ -217,7 +217,9 @@ public final class ObjectStore: Sendable {
         var identifiers: Set<String> = []
         while try rows.next() != nil {
             guard let text = sqlite3_column_text(statement.sqliteStatement, 0) else { continue }
-            identifiers.insert(String(cString: text))
+            // Every byte, as GRDB reads it: an identifier with a NUL inside is not the one before it.
+            let count = Int(sqlite3_column_bytes(statement.sqliteStatement, 0))
+            identifiers.insert(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         }
         return identifiers
     }
