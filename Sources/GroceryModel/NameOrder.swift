@@ -12,7 +12,7 @@ import Ubiquity
 enum NameOrder {
     /// `rows` in reading order, given each row's name; stable for rows that compare equal.
     static func sorted<Row>(_ rows: [Row], name: (Row) -> String) -> [Row] {
-        guard rows.contains(where: { !name($0).utf8.allSatisfy { $0 < 0x80 } }) else { return rows }
+        guard rows.contains(where: { !name($0).isASCII }) else { return rows }
         let keyed = rows.enumerated().map {
             (key: TextFolding.fold(name($0.element)), position: $0.offset, row: $0.element)
         }

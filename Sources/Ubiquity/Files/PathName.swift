@@ -1,4 +1,5 @@
 import Foundation
+import TextAndFiles
 
 /// Names that users type and that become names of folders and files — devices, accounts, store
 /// names — are one name however the keyboard encoded them: "Café" typed with a composed "é"
@@ -13,7 +14,7 @@ public enum PathName {
     /// mapping goes through `NSString` and costs every command two conformance walks of the
     /// Swift runtime (docs/decisions/0176).
     public static func normalized(_ name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
+        name.isASCII ? name : name.precomposedStringWithCanonicalMapping
     }
 
     /// Where the entry for `name` (plus `suffix`, such as `.sqlite`) is in `folder`: the
@@ -23,7 +24,7 @@ public enum PathName {
     public static func url(of name: String, suffix: String = "", in folder: URL, isDirectory: Bool) -> URL {
         let wanted = normalized(name) + suffix
         let url = folder.appendingPathComponent(wanted, isDirectory: isDirectory)
-        if wanted.utf8.allSatisfy({ $0 < 0x80 }) || FileManager.default.fileExists(atPath: url.path) { return url }
+        if wanted.isASCII || FileManager.default.fileExists(atPath: url.path) { return url }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         // Swift compares strings by canonical equivalence: `==` finds the other forms.
         guard

@@ -42,7 +42,7 @@ public struct CloudLayout: Sendable {
         self.epoch = epoch
         foundStoreFolder = FoundFolder { [account = self.account, storeName = self.storeName] in
             let names = account + storeName
-            guard names.utf8.allSatisfy({ $0 < 0x80 }) || Self.isReachable(cloud) else {
+            guard names.isASCII || Self.isReachable(cloud) else {
                 return (
                     cloud.appendingPathComponent(account, isDirectory: true).appendingPathComponent(
                         storeName, isDirectory: true), false

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextAndFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -192,10 +193,7 @@ struct PeerFolders {
             // Listings are remembered by name, and Swift's strings compare canonically ("é" is
             // "e" + U+0301, U+212A is "K"): a name outside ASCII (only baselines' folders may
             // have one) is never stamped, so it is always listed and never stands for another.
-            let isASCII =
-                name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } }
-                ?? name.utf8.allSatisfy { $0 < 0x80 }
-            let stamp = isASCII ? FolderStamp.of(name, in: parent) : nil
+            let stamp = name.isASCII ? FolderStamp.of(name, in: parent) : nil
             // One access to the bucket, changed where it lies.
             buckets[Self.bucket(of: name), default: Bucket(digest: device.map { FolderDigest(user: user, device: $0) })]
                 .add(name, stamp, device: device)
