@@ -38,6 +38,13 @@ else
 fi
 
 folder=$(mkdir -p "$scratch/static-archives" && cd "$scratch/static-archives" && pwd)
+# The flags are printed as words for the caller's command line: a folder whose path holds a
+# space or a tab would be cut in two there.
+if [[ "$folder" == *[[:space:]]* ]]; then
+  echo "release-link-flags: the build folder's path ($folder) has a space in it: libraries linked dynamically" >&2
+  echo "${flags[@]}"
+  exit 0
+fi
 linked=()
 for library in libstdc++ libsqlite3 libncursesw libtinfo; do
   archive=$("$toolchain_bin/clang" -print-file-name="$library.a" 2>/dev/null || true)
