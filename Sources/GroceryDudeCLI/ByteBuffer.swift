@@ -21,18 +21,31 @@ struct ByteBuffer: ~Copyable {
     /// A copy of the bytes it holds.
     var array: [UInt8] { Array(bytes) }
 
+    /// Copies `bytes` in with one `memcpy`, not through a slice of the storage initialized from
+    /// them, whose bounds were checked again at each of a JSON listing's 200k pieces
+    /// (docs/decisions/0182).
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        reserve(bytes.count)
-        _ = UnsafeMutableBufferPointer(rebasing: storage[count..<count + bytes.count]).initialize(fromContentsOf: bytes)
-        count += bytes.count
+        guard let source = bytes.baseAddress else { return }
+        append(source, count: bytes.count)
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafePointer<UInt8>, count more: Int) {
+        reserve(more)
+        (storage.baseAddress! + count).initialize(from: source, count: more)
+        count += more
     }
 
     /// Text the program holds as a literal (a JSON key, `null`): copied from where it lies, with
     /// no array made or retained for it.
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { append($0) }
+        if text.hasPointerRepresentation {
+            append(text.utf8Start, count: text.utf8CodeUnitCount)
+        } else {
+            text.withUTF8Buffer { append($0) }  // a literal of one character may be held as its scalar
+        }
     }
 
     mutating func append(_ bytes: [UInt8]) {

@@ -193,10 +193,12 @@ enum ItemText {
                     } else {
                         writer.append(Key.aisles, json: piece(position.map { onlyDefault[$0] } ?? none))
                     }
-                    writer.append(
-                        Key.claimedBy,
-                        .string(
-                            claims.isEmpty ? nil : claims[String(decoding: text[items.idRange(index)], as: UTF8.self)]))
+                    if !claims.isEmpty, let person = claims[String(decoding: text[items.idRange(index)], as: UTF8.self)]
+                    {
+                        writer.append(Key.claimedBy, .string(person))
+                    } else {
+                        writer.appendNull(Key.claimedBy)
+                    }
                     writer.endObject()
                     if writer.pendingByteCount >= chunkBytes { try writer.write(to: output) }
                 }
@@ -218,25 +220,25 @@ enum ItemText {
             if let position = items.linked(kind, index) {
                 writer.append(key, json: names[position])
             } else {
-                writer.append(key, .string(nil))
+                writer.appendNull(key)
             }
         }
         writer.beginObject()
         writer.append(Key.id, plainText: UnsafeBufferPointer(rebasing: text[items.idRange(index)]))
         writer.append(Key.name, text: UnsafeBufferPointer(rebasing: text[items.nameRange(index)]))
-        writer.append(Key.quantity, .number(items.quantity(index)))
+        writer.append(Key.quantity, number: items.quantity(index))
         link(.unit, Key.unit, units)
         link(.home, Key.homeLocation, homes)
         link(.shop, Key.shopLocation, aisles)
-        writer.append(Key.listed, .bool(items.listed(index)))
-        writer.append(Key.collected, .bool(items.collected(index)))
-        writer.append(Key.modified, .date(items.modified(index)))
+        writer.append(Key.listed, bool: items.listed(index))
+        writer.append(Key.collected, bool: items.collected(index))
+        writer.append(Key.modified, date: items.modified(index))
         if let note = items.noteRange(index) {
             writer.append(Key.note, text: UnsafeBufferPointer(rebasing: text[note]))
         } else {
-            writer.append(Key.note, .string(nil))
+            writer.appendNull(Key.note)
         }
-        writer.append(Key.photoBytes, .integer(items.photoSize(index) ?? 0))
+        writer.append(Key.photoBytes, integer: items.photoSize(index) ?? 0)
     }
 
     /// JSON texts made once and written many times (a unit's name, the `aisles` of an aisle of

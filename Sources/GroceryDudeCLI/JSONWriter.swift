@@ -62,6 +62,35 @@ struct JSONWriter: ~Copyable {
         Self.append(value, to: &output)
     }
 
+    /// `true` or `false`. The typed appends (`bool:`, `integer:`, `number:`, `date:`,
+    /// ``appendNull(_:)``) write what ``append(_:_:)`` writes for the same value without making
+    /// a ``Value`` of it first, which was copied and switched over at each of a JSON listing's
+    /// 70k plain values (docs/decisions/0182).
+    mutating func append(_ key: Key, bool: Bool) {
+        output.append(key.text)
+        output.append(bool ? Self.true : Self.false)
+    }
+
+    mutating func append(_ key: Key, integer: Int) {
+        output.append(key.text)
+        Self.appendInteger(Int64(integer), to: &output)
+    }
+
+    mutating func append(_ key: Key, number: Double) {
+        output.append(key.text)
+        Self.appendNumber(number, to: &output)
+    }
+
+    mutating func append(_ key: Key, date: Date) {
+        output.append(key.text)
+        Self.appendDate(date, to: &output)
+    }
+
+    mutating func appendNull(_ key: Key) {
+        output.append(key.text)
+        output.append(Self.null)
+    }
+
     /// A value written already as JSON.
     mutating func append(_ key: Key, json: [UInt8]) {
         json.withUnsafeBufferPointer { append(key, json: $0) }
@@ -130,16 +159,28 @@ struct JSONWriter: ~Copyable {
         case .string(let text?): appendQuoted(text, to: &output)
         case .string(nil): output.append(null)
         case .integer(let integer): appendInteger(Int64(integer), to: &output)
-        case .number(let number) where number == number.rounded() && abs(number) < 1e15:
-            appendInteger(Int64(number), to: &output)
+        case .number(let number): appendNumber(number, to: &output)
         case .bool(let bool): output.append(bool ? Self.true : Self.false)
-        case .date(let date):
-            output.append(count: Timestamp.textLength + 2) { text in
-                text[0] = UInt8(ascii: "\"")
-                Timestamp.write(date, to: text + 1)
-                text[Timestamp.textLength + 1] = UInt8(ascii: "\"")
-            }
-        default: output.append(Array(render(value).utf8))
+        case .date(let date): appendDate(date, to: &output)
+        case .raw(let text): output.append(Array(text.utf8))
+        }
+    }
+
+    /// A whole number as its digits, another as ``render(_:)`` writes it.
+    private static func appendNumber(_ number: Double, to output: inout ByteBuffer) {
+        if number == number.rounded() && abs(number) < 1e15 {
+            appendInteger(Int64(number), to: &output)
+        } else {
+            output.append(Array(render(.number(number)).utf8))
+        }
+    }
+
+    /// A ``Timestamp`` between quotes, written in place.
+    private static func appendDate(_ date: Date, to output: inout ByteBuffer) {
+        output.append(count: Timestamp.textLength + 2) { text in
+            text[0] = UInt8(ascii: "\"")
+            Timestamp.write(date, to: text + 1)
+            text[Timestamp.textLength + 1] = UInt8(ascii: "\"")
         }
     }
 
@@ -159,19 +200,23 @@ struct JSONWriter: ~Copyable {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Decimal digits, without a `String` in between.
+    /// Decimal digits, without a `String` in between: counted, then written in place from the last.
     private static func appendInteger(_ value: Int64, to output: inout ByteBuffer) {
-        if value < 0 {
-            guard value != .min else {
-                output.append(Array(String(value).utf8))
-                return
-            }
-            output.append(UInt8(ascii: "-"))
-            appendInteger(-value, to: &output)
-            return
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude  // Int64.min has one: 9223372036854775808
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
-        if value >= 10 { appendInteger(value / 10, to: &output) }
-        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+        output.append(count: digits) { text in
+            var rest = magnitude
+            for offset in stride(from: digits - 1, through: 0, by: -1) {
+                text[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+        }
     }
 
     static func render(_ value: Value) -> String {
