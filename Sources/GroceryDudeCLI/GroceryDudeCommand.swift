@@ -34,6 +34,10 @@ extension GroceryDudeCommand {
     /// Runs the command the arguments name, then closes every store it opened (which moves
     /// SQLite's write-ahead log into the store file), whether it succeeded or not.
     public static func runClosingStores() -> Never {
+        if RootHelp.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
+            print(helpMessage())
+            exit()
+        }
         if BashCompletionScript.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
             print(BashCompletionScript.script(for: self))
             exit()

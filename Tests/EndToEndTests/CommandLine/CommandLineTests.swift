@@ -29,6 +29,22 @@ struct CommandLineTests {
         #expect(try ok(["version"]) == "grocery-dude \(version)\n")
     }
 
+    /// `--help` and `-h` alone print the top-level help without parsing the line (`RootHelp`):
+    /// the same text as `help`, which the argument parser prints after parsing it, and as
+    /// `--help` after the global options, which is parsed too.
+    @Test func theHelpScreenIsTheParsersWhicheverWayItIsAsked() throws {
+        func help(_ arguments: [String], global: Bool) throws -> String {
+            let result = try cli.run(arguments, global: global)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        let parsed = try help(["help"], global: false)
+        #expect(parsed.hasPrefix("OVERVIEW: ") && parsed.contains("\nSUBCOMMANDS:\n"))
+        #expect(try help(["--help"], global: false) == parsed)
+        #expect(try help(["-h"], global: false) == parsed)
+        #expect(try help(["--help"], global: true) == parsed)
+    }
+
     @Test func aFirstLaunchLoadsTheDefaultDataAndLogsToTheSandbox() throws {
         let all = try items()
         #expect(all.count >= 100)
