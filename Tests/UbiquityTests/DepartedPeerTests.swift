@@ -302,7 +302,7 @@ struct DepartedPeerTests {
         let recorded = try b.store.read { db in try FolderDigest.all(folder: layout.watermarkFolder, db) }[.logs] ?? [:]
         #expect(remembered.count == 2)
         var other = PeerFolders(
-            .logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
+            .logs, folder: layout.logsFolder, isPeer: { HLC.isPeerName(bytes: $0) }, recorded: recorded,
             scanStart: b.sync.folderClock(), device: FolderScans.trustedDevice(layout.epochFolder.path),
             user: geteuid() + 1)
         #expect(!other.isAsRecorded)
@@ -310,7 +310,7 @@ struct DepartedPeerTests {
         #expect(other.changed.count == 2)
         // No trusted file system: nothing is skipped.
         var untrusted = PeerFolders(
-            .logs, folder: layout.logsFolder, isPeer: HLC.isPeerName, recorded: recorded,
+            .logs, folder: layout.logsFolder, isPeer: { HLC.isPeerName(bytes: $0) }, recorded: recorded,
             scanStart: b.sync.folderClock(), device: nil)
         #expect(!untrusted.isAsRecorded)
         untrusted.compare(with: remembered)

@@ -138,13 +138,16 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     /// Read from the name's bytes in one loop (an import asks it of every peer folder at every
     /// import: 2,000 departed devices' folders cost 3.2M instructions through `UTF8View`).
     public static func isPeerName(_ name: String) -> Bool {
-        guard (1...64).contains(name.utf8.count) else { return false }
-        func isPeerByte(_ byte: UInt8) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable(isPeerName(bytes:)) ?? isPeerName(bytes: Array(name.utf8))
+    }
+
+    /// The same, of a name's UTF-8 bytes (a folder's name as `readdir` gave it).
+    static func isPeerName<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
-        return name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPeerByte) }
-            ?? name.utf8.allSatisfy(isPeerByte)
     }
 
     /// The largest wall time a reading may hold: the last millisecond of 9999, as for dates.

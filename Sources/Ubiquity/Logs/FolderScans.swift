@@ -19,6 +19,11 @@ struct FolderStamp: Equatable, Sendable {
 
     /// The stamp of the folder `name` in the open folder `parent` (no walk down the whole path).
     static func of(_ name: String, in parent: Int32) -> FolderStamp? {
+        name.withCString { of(cName: $0, in: parent) }
+    }
+
+    /// The same, of a name given as a C string.
+    static func of(cName name: UnsafePointer<CChar>, in parent: Int32) -> FolderStamp? {
         var info = stat()
         guard fstatat(parent, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return FolderStamp(
@@ -269,13 +274,5 @@ func numberedEntries(_ path: String, extension ext: String) -> [Int64]? {
 
 /// The names in an open folder, or nil when reading it fails.
 func folderEntries(_ handle: OpaquePointer) -> [String]? {
-    var names: [String] = []
-    while true {
-        errno = 0
-        guard let entry = readdir(handle) else { return errno == 0 ? names : nil }
-        let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-            pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-        }
-        if name != ".", name != ".." { names.append(name) }
-    }
+    FolderNames(handle).map { names in (0..<names.count).map { names[$0] } }
 }

@@ -28,14 +28,15 @@ struct FolderDigest: Equatable, Sendable {
 
     /// Accumulates one peer folder.
     mutating func add(_ name: String, _ stamp: FolderStamp) {
-        func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            return hash
-        }
         // From the name's bytes where they lie (a `UTF8View` walked byte by byte costs 30
         // instructions a byte).
-        var hash = name.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(name.utf8)
+        name.utf8.withContiguousStorageIfAvailable { add($0, stamp) } ?? add(Array(name.utf8), stamp)
+    }
+
+    /// The same, of the name's UTF-8 bytes.
+    mutating func add<Bytes: Sequence<UInt8>>(_ name: Bytes, _ stamp: FolderStamp) {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         hash = Self.mix(hash ^ stamp.device)
         hash = Self.mix(hash ^ stamp.inode)
         hash = Self.mix(hash ^ UInt64(bitPattern: stamp.modified))
@@ -121,6 +122,9 @@ struct PeerFolders {
     let isListed: Bool
     /// The peer folders by bucket (``bucket(of:)``).
     private var buckets: [UInt8: Bucket] = [:]
+    /// The folder's names as listed: a bucket's entries point into them, and a name is made a
+    /// string only where the bucket is read further.
+    private let names: FolderNames?
     /// The peers whose folders must be listed, sorted: changed since an earlier import listed
     /// them, never listed, or their listing is not trusted. The others are as remembered.
     private(set) var changed: [String] = []
@@ -143,17 +147,18 @@ struct PeerFolders {
     private let user: UInt32
 
     private struct Bucket {
-        /// Its peer folders, with their stamps (nil: not a folder, or cannot be looked at).
-        var entries: [(peer: String, stamp: FolderStamp?)] = []
+        /// Its peer folders, by their place in ``PeerFolders/names``, with their stamps (nil:
+        /// not a folder, or cannot be looked at).
+        var entries: [(name: Int, stamp: FolderStamp?)] = []
         /// Their digest, while every one is a folder on the trusted file system.
         var digest: FolderDigest?
         var isAsRecorded = false
 
         /// Adds a peer folder, and to the digest while it is one on the trusted file system.
-        mutating func add(_ peer: String, _ stamp: FolderStamp?, device: UInt64?) {
-            entries.append((peer, stamp))
+        mutating func add(_ name: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ stamp: FolderStamp?, device: UInt64?) {
+            entries.append((name, stamp))
             if let stamp, stamp.device == device {
-                digest?.add(peer, stamp)
+                digest?.add(bytes, stamp)
             } else {
                 digest = nil
             }
@@ -161,16 +166,23 @@ struct PeerFolders {
     }
 
     /// Peers are bucketed by their name's first byte (any non-ASCII one in one bucket).
-    static func bucket(of peer: String) -> UInt8 { min(peer.utf8.first ?? 0, 0x80) }
+    static func bucket(of peer: String) -> UInt8 { bucket(ofFirstByte: peer.utf8.first) }
 
-    /// Lists `folder`, keeps the names `isPeer` accepts, and takes each one's stamp.
+    static func bucket(ofFirstByte byte: UInt8?) -> UInt8 { min(byte ?? 0, 0x80) }
+
+    /// The peer names of a bucket's entries.
+    private func peers(_ bucket: Bucket) -> [String] { bucket.entries.map { names![$0.name] } }
+
+    /// Lists `folder`, keeps the names `isPeer` accepts (given their UTF-8 bytes), and takes
+    /// each one's stamp.
     ///
     /// - Parameters:
     ///   - recorded: the digests the last imports recorded, by bucket.
     ///   - scanStart: the time before any of it was read (seconds since 1970).
     ///   - device: the file system whose stamps are trusted (``FolderScans/trustedDevice(_:)``).
     init(
-        _ kind: FolderScans.Kind, folder: URL, isPeer: (String) -> Bool, recorded: [UInt8: FolderDigest],
+        _ kind: FolderScans.Kind, folder: URL, isPeer: (UnsafeBufferPointer<UInt8>) -> Bool,
+        recorded: [UInt8: FolderDigest],
         scanStart: Double, device: UInt64?, user: UInt32 = geteuid()
     ) {
         self.kind = kind
@@ -181,28 +193,47 @@ struct PeerFolders {
         self.user = user
         let handle = opendir(path)
         defer { if let handle { closedir(handle) } }
-        guard let handle, let names = folderEntries(handle) else {
+        guard let handle, let names = FolderNames(handle) else {
             // Not there (not made yet), or cannot be listed (reported for logs and baselines):
             // nothing in it to read, and nothing remembered of it is forgotten.
             isListed = false
+            names = nil
             return
         }
         isListed = true
+        self.names = names
         let parent = dirfd(handle)
-        for name in names where isPeer(name) {
-            // Listings are remembered by name, and Swift's strings compare canonically ("é" is
-            // "e" + U+0301, U+212A is "K"): a name outside ASCII (only baselines' folders may
-            // have one) is never stamped, so it is always listed and never stands for another.
-            let stamp = name.isASCII ? FolderStamp.of(name, in: parent) : nil
-            // One access to the bucket, changed where it lies.
-            buckets[Self.bucket(of: name), default: Bucket(digest: device.map { FolderDigest(user: user, device: $0) })]
-                .add(name, stamp, device: device)
+        // By bucket (a name's first byte, 0x80 for any non-ASCII one) in an array, changed where
+        // it lies: a dictionary's `subscript(_:default:)` allocated twice at each access.
+        var byBucket = [Bucket?](repeating: nil, count: 0x81)
+        names.withNames { name in
+            for index in 0..<names.count {
+                let bytes = name(index)
+                guard isPeer(bytes) else { continue }
+                // Listings are remembered by name, and Swift's strings compare canonically ("é"
+                // is "e" + U+0301, U+212A is "K"): a name outside ASCII (only baselines' folders
+                // may have one) is never stamped, so it is always listed and never stands for
+                // another. A name's bytes are followed by its NUL: a C string where they lie.
+                let stamp =
+                    bytes.allSatisfy({ $0 < 0x80 })
+                    ? bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count + 1) {
+                        FolderStamp.of(cName: $0, in: parent)
+                    } : nil
+                let key = Int(Self.bucket(ofFirstByte: bytes.first))
+                if byBucket[key] == nil {
+                    byBucket[key] = Bucket(digest: device.map { FolderDigest(user: user, device: $0) })
+                }
+                byBucket[key]!.add(index, bytes, stamp, device: device)
+            }
+        }
+        for (key, bucket) in byBucket.enumerated() {
+            if let bucket { buckets[UInt8(key)] = bucket }
         }
         for (key, bucket) in buckets {
             guard let digest = bucket.digest, let recorded = recorded[key],
                 digest.matches(recorded, scanStart: scanStart)
             else {
-                changed += bucket.entries.map(\.peer)  // until compared with what was remembered
+                changed += peers(bucket)  // until compared with what was remembered
                 continue
             }
             buckets[key]!.isAsRecorded = true
@@ -227,7 +258,8 @@ struct PeerFolders {
         changed = []
         var relists = FolderScans.relistsPerImport
         for bucket in buckets.values where !bucket.isAsRecorded {
-            for (peer, stamp) in bucket.entries {
+            for (name, stamp) in bucket.entries {
+                let peer = names![name]
                 guard let stamp else {
                     changed.append(peer)  // not a folder (any more), or gone: looked at again
                     continue
@@ -295,7 +327,7 @@ struct PeerFolders {
     var pendingChanges: [(kind: FolderScans.Kind, peer: String, scan: FolderScan?)] {
         var all = changes.map { (kind: kind, peer: $0.key, scan: $0.value) }
         if isListed, !remembered.isEmpty {
-            let present = Set(buckets.values.flatMap { $0.entries.map(\.peer) })
+            let present = Set(buckets.values.flatMap(peers))
             all += remembered.keys.filter { !present.contains($0) }.map { (kind: kind, peer: $0, scan: nil) }
         }
         return all
@@ -313,7 +345,7 @@ struct PeerFolders {
     /// A bucket's digest, when every folder in it is as remembered once this import is done.
     private func completeDigest(_ bucket: Bucket) -> FolderDigest? {
         guard var digest = bucket.digest else { return nil }
-        let done = bucket.entries.compactMap { settled[$0.peer] }
+        let done = peers(bucket).compactMap { settled[$0] }
         guard done.count == bucket.entries.count else { return nil }
         digest.oldest = done.map(\.scannedAt).min() ?? scanStart
         digest.newest = done.map(\.newest).max() ?? 0
@@ -353,16 +385,21 @@ extension CloudSync {
         let recorded = try store.read { db in try FolderDigest.all(folder: folder, db) }
         let epochFolder = layout.epochFolder
         let device = FolderScans.trustedDevice(epochFolder.path)
-        func folders(_ kind: FolderScans.Kind, _ name: String, isPeer: (String) -> Bool) -> PeerFolders {
+        func folders(
+            _ kind: FolderScans.Kind, _ name: String, isPeer: (UnsafeBufferPointer<UInt8>) -> Bool
+        ) -> PeerFolders {
             PeerFolders(
                 kind, folder: epochFolder.appendingPathComponent(name, isDirectory: true), isPeer: isPeer,
                 recorded: recorded[kind] ?? [:], scanStart: scanStart, device: device)
         }
         var survey = FolderSurvey(
-            logs: folders(.logs, "logs", isPeer: HLC.isPeerName),
-            // As baselines were always found: any name but a hidden one.
-            baselines: folders(.baselines, "baselines") { !$0.hasPrefix(".") },
-            refusals: folders(.refusals, "refusals") { [peer] in HLC.isPeerName($0) && $0 != peer })
+            logs: folders(.logs, "logs") { HLC.isPeerName(bytes: $0) },
+            // As baselines were always found: any name but a hidden one (as a string sees it:
+            // "." and a combining mark are not a dot).
+            baselines: folders(.baselines, "baselines") { !String(decoding: $0, as: UTF8.self).hasPrefix(".") },
+            refusals: folders(.refusals, "refusals") { [peer] in
+                HLC.isPeerName(bytes: $0) && !$0.elementsEqual(peer.utf8)
+            })
         func compare(_ folders: inout PeerFolders) throws {
             let buckets = folders.bucketsToRead
             guard !buckets.isEmpty else { return }
