@@ -37,21 +37,22 @@ struct FolderNames {
     /// Name `index` as a string, as `String(cString:)` reads it (invalid UTF-8 repaired).
     subscript(index: Int) -> String {
         bytes.withUnsafeBufferPointer { all in
-            String(decoding: Self.name(index, starts: starts, in: all), as: UTF8.self)
+            String(decoding: Self.name(index, starts, all), as: UTF8.self)
         }
     }
 
     /// Lends every name's bytes (without its NUL) by index, for the time of `body`; a name's
     /// bytes are followed by its NUL, so that its base address is a C string.
     func withNames<R>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { all in try body { Self.name($0, starts: starts, in: all) } }
+        try bytes.withUnsafeBufferPointer { all in try body { Self.name($0, starts, all) } }
     }
 
-    private static func name(_ index: Int, starts: [Int], in all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<
-        UInt8
-    > {
-        let start = starts[index]
+    /// Name `index` among `all` (without its NUL).
+    private static func name(_ index: Int, _ starts: [Int], _ all: UnsafeBufferPointer<UInt8>) -> Name {
         let end = index + 1 < starts.count ? starts[index + 1] - 1 : all.count - 1
-        return UnsafeBufferPointer(rebasing: all[start..<end])
+        return Name(rebasing: all[starts[index]..<end])
     }
+
+    /// A name's bytes, lent.
+    private typealias Name = UnsafeBufferPointer<UInt8>
 }
