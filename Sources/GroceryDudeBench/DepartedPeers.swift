@@ -48,7 +48,7 @@ enum DepartedPeers {
         let noneMedian = GroceryDudeBench.percentile(noneTimes, 0.5)
         let departedMedian = GroceryDudeBench.percentile(departedTimes, 0.5)
         let ratio = departedMedian / noneMedian
-        let (listing, stats) = try floor(departed)
+        let (listing, stats) = try floorCosts(departed)
         let floorRatio = (noneMedian + listing + stats) / noneMedian
         BenchReport.record(
             "departed",
@@ -67,7 +67,7 @@ enum DepartedPeers {
     /// folders pays at least — the folder of logs listed (`readdir`, no name kept) and a `stat`
     /// of each peer folder, from the open folder, as an import does (medians of ``runs``, in
     /// milliseconds). Nothing else is read.
-    static func floor(_ device: Device) throws -> (listing: Double, stats: Double) {
+    static func floorCosts(_ device: Device) throws -> (listing: Double, stats: Double) {
         let layout = try CloudLayout(
             cloud: device.cloud, account: "default", storeName: GroceryStore.defaultStoreName,
             modelVersion: GrocerySchema.currentVersion)

@@ -22,8 +22,7 @@ struct ByteBuffer: ~Copyable {
     var array: [UInt8] { Array(bytes) }
 
     /// Copies `bytes` in with one `memcpy`, not through a slice of the storage initialized from
-    /// them, whose bounds were checked again at each of a JSON listing's 200k pieces
-    /// (docs/decisions/0182).
+    /// them, whose bounds were checked again at every piece appended (docs/decisions/0182).
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }

@@ -123,7 +123,7 @@ public struct ItemListing: Sendable {
     private static func appendText(_ statement: SQLiteStatement, _ index: CInt, to text: inout [UInt8]) -> Bool {
         guard let start = sqlite3_column_text(statement, index) else { return false }
         let bytes = UnsafeBufferPointer(start: start, count: strlen(start))
-        guard bytes.contains(where: { $0 >= 0x80 }) else {
+        guard !bytes.isASCII else {
             text.append(contentsOf: bytes)
             return false
         }

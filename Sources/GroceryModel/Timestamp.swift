@@ -188,7 +188,7 @@ extension Timestamp {
         let text = text.trimmingCharacters(in: .whitespaces)
         if let date = parse(text) { return date }
         let characters = Array(text.utf8)
-        guard characters.count == 16 || characters.count == 19, characters.allSatisfy({ $0 < 0x80 }) else {
+        guard characters.count == 16 || characters.count == 19, characters.isASCII else {
             return nil
         }
         let digits = characters.enumerated().filter { ![4, 7, 10, 13, 16].contains($0.offset) }.map(\.element)

@@ -71,11 +71,11 @@ struct DepartedPeerTests {
     @Test func aFolderDigestKeepsItsDefinition() {
         var digest = FolderDigest(user: 0, device: 2049)
         digest.add(
-            "6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5",
+            "6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5".utf8,
             FolderStamp(
                 device: 2049, inode: 1_234_567, modified: 1_800_000_000_123_456_789, changed: 1_800_000_001_000_000_000)
         )
-        digest.add("peer-a", FolderStamp(device: 2049, inode: 42, modified: -5, changed: 7))
+        digest.add("peer-a".utf8, FolderStamp(device: 2049, inode: 42, modified: -5, changed: 7))
         #expect(digest.count == 2)
         #expect(digest.sum == 9_558_548_307_874_829_009)
         #expect(digest.xor == 9_247_201_652_559_424_777)

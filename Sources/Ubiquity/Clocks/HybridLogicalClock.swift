@@ -113,7 +113,7 @@ public struct HLC: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         index += 1
         guard let counter = number(atMost: 9), index + 1 < bytes.count else { return nil }
         let peer = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
-        guard peer.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard peer.isASCII else { return nil }
         self.init(wall: wall, counter: Int32(counter), peer: String(decoding: peer, as: UTF8.self))
     }
 

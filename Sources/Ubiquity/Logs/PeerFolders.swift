@@ -26,14 +26,7 @@ struct FolderDigest: Equatable, Sendable {
     /// The newest that the listings found (refusal notices: the newest log of this peer refused).
     var newest: Int64
 
-    /// Accumulates one peer folder.
-    mutating func add(_ name: String, _ stamp: FolderStamp) {
-        // From the name's bytes where they lie (a `UTF8View` walked byte by byte costs 30
-        // instructions a byte).
-        name.utf8.withContiguousStorageIfAvailable { add($0, stamp) } ?? add(Array(name.utf8), stamp)
-    }
-
-    /// The same, of the name's UTF-8 bytes.
+    /// Accumulates one peer folder, given its name's UTF-8 bytes (where `readdir` left them).
     mutating func add<Bytes: Sequence<UInt8>>(_ name: Bytes, _ stamp: FolderStamp) {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
         for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
@@ -215,7 +208,7 @@ struct PeerFolders {
                 // may have one) is never stamped, so it is always listed and never stands for
                 // another. A name's bytes are followed by its NUL: a C string where they lie.
                 let stamp =
-                    bytes.allSatisfy({ $0 < 0x80 })
+                    bytes.isASCII
                     ? bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count + 1) {
                         FolderStamp.of(cName: $0, in: parent)
                     } : nil
